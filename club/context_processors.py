@@ -1,0 +1,8 @@
+from typing import Any
+
+from django.conf import settings
+from django.http import HttpRequest
+
+
+def site(request: HttpRequest) -> dict[str, Any]:
+    return {"EVENTS_URL": settings.EVENTS_URL, "SITE_NAME": "Cooncan Club"}

@@ -1,0 +1,56 @@
+"""/healthz: database, broker and worker liveness, for compose healthchecks and humans."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from django.conf import settings
+from django.db import connection
+from django.http import HttpRequest, JsonResponse
+from django.views.decorators.cache import never_cache
+
+from . import redis as club_redis
+
+STALE_AFTER = 60.0  # seconds without a heartbeat before the worker counts as down
+
+
+def check_database() -> dict[str, Any]:
+    try:
+        with connection.cursor() as cur:
+            cur.execute("SELECT 1")
+            cur.fetchone()
+        return {"ok": True, "vendor": connection.vendor}
+    except Exception as e:  # noqa: BLE001 - reported, not raised
+        return {"ok": False, "error": type(e).__name__}
+
+
+def check_broker() -> dict[str, Any]:
+    try:
+        club_redis.client().ping()
+        return {"ok": True}
+    except Exception as e:  # noqa: BLE001
+        return {"ok": False, "error": type(e).__name__}
+
+
+def check_worker() -> dict[str, Any]:
+    try:
+        raw = club_redis.client().get(club_redis.key("worker-heartbeat"))
+    except Exception as e:  # noqa: BLE001
+        return {"ok": False, "error": type(e).__name__}
+    if raw is None:
+        return {"ok": False, "error": "no heartbeat yet"}
+    age = time.time() - float(raw)
+    return {"ok": age < STALE_AFTER, "heartbeat_age_s": round(age, 1)}
+
+
+@never_cache
+def healthz(request: HttpRequest) -> JsonResponse:
+    """``?check=database,broker`` limits the report (the web container's healthcheck does
+    not wait for the worker); the default is every check."""
+    every = {"database": check_database, "broker": check_broker, "worker": check_worker}
+    wanted = [c for c in request.GET.get("check", "").split(",") if c in every] or list(every)
+    checks = {name: every[name]() for name in wanted}
+    ok = all(c["ok"] for c in checks.values())
+    body = {"status": "ok" if ok else "degraded", **checks, "debug": settings.DEBUG}
+    return JsonResponse(body, status=200 if ok else 503, json_dumps_params={"indent": 2})

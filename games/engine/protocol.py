@@ -1,0 +1,73 @@
+"""What every variant's deal state offers (the web app, bots and CLI rely on exactly this)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from .actions import Action
+from .cards import Card
+from .rules import Rules
+
+
+@dataclass(frozen=True, slots=True)
+class Adjustment:
+    """A payment on top of pips: splash bonus, ratting penalty, foul hand, carried tableau."""
+
+    seat: int  # who receives (+) or pays (-) it
+    points: int
+    reason: str  # "splash", "ratting", "foul-hand", "tableau-carry", ...
+    law: str
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a deal ended and what each seat wins or pays (``payments`` sum to zero).
+
+    ``kind``: "out" (a player went out, L21), "tableau" (Conquian: pack exhausted, nothing
+    paid, ``carried`` points go to the next deal's winner), "challenge" and "exhausted"
+    (Colonel: lower hand wins).
+    """
+
+    kind: str
+    winner: int | None
+    hands: tuple[tuple[Card, ...], ...]
+    pips: tuple[int, ...]
+    payments: tuple[int, ...]
+    adjustments: tuple[Adjustment, ...] = field(default=())
+    carried: int = 0
+    scoring: str = "pips"  # "pips" or "game-points"
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "winner": self.winner,
+            "hands": [[c.code for c in h] for h in self.hands],
+            "pips": list(self.pips),
+            "payments": list(self.payments),
+            "adjustments": [
+                {"seat": a.seat, "points": a.points, "reason": a.reason, "law": a.law}
+                for a in self.adjustments
+            ],
+            "carried": self.carried,
+            "scoring": self.scoring,
+        }
+
+
+class DealState(Protocol):
+    """One deal in play. ``apply`` mutates in place; ``copy`` is cheap (for bots' search)."""
+
+    rules: Rules
+    players: int
+    dealer: int
+    version: int  # number of actions applied so far
+
+    def to_move(self) -> int | None: ...
+    def legal_actions(self, seat: int) -> list[Action]: ...
+    def is_legal(self, action: Action) -> bool: ...
+    def apply(self, action: Action) -> None: ...
+    def is_over(self) -> bool: ...
+    def outcome(self) -> Outcome | None: ...
+    def player_view(self, seat: int) -> dict[str, Any]: ...
+    def spectator_view(self) -> dict[str, Any]: ...
+    def copy(self) -> DealState: ...

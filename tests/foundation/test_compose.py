@@ -1,0 +1,56 @@
+"""docker-compose.yml is valid and runs exactly the processes `make run` starts."""
+
+from __future__ import annotations
+
+import os
+import shlex
+import shutil
+import subprocess
+from pathlib import Path
+
+import yaml
+
+from club.processes import commands
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def compose() -> dict:  # type: ignore[type-arg]
+    return yaml.safe_load((ROOT / "docker-compose.yml").read_text())
+
+
+def test_docker_compose_config_accepts_it() -> None:
+    assert shutil.which("docker-compose"), "make test installs Debian's docker-compose"
+    r = subprocess.run(
+        ["docker-compose", "-f", "docker-compose.yml", "config", "-q"],
+        cwd=ROOT, capture_output=True, text=True, env=os.environ | {"SECRET_KEY": "x" * 50},
+    )  # fmt: skip
+    assert r.returncode == 0, r.stderr
+
+
+def test_it_has_the_production_services_with_healthchecks() -> None:
+    services = compose()["services"]
+    assert {"db", "redis", "web", "events", "worker", "beat"} <= set(services)
+    assert services["db"]["image"] == "postgres:17"
+    for name in ("db", "redis", "web", "events", "worker", "beat"):
+        assert "healthcheck" in services[name], name
+    assert {"pgdata", "redisdata"} <= set(compose()["volumes"])
+
+
+def test_the_services_run_what_make_run_starts() -> None:
+    services = compose()["services"]
+    expected = commands(port=8000, events_port=8001, run_dir="/tmp/beat")
+    for name, cmd in expected.items():
+        got = services[name]["command"]
+        got_argv = got if isinstance(got, list) else shlex.split(got)
+        assert got_argv == shlex.split(cmd), name
+
+
+def test_every_setting_is_in_the_environment() -> None:
+    env = compose()["x-app"]["environment"]
+    for setting in ("DATABASE_URL", "REDIS_URL", "SECRET_KEY", "DEBUG", "ALLOWED_HOSTS", "EVENTS_URL"):
+        assert setting in env
+
+
+def test_the_dockerfile_builds_from_python_3_13_slim() -> None:
+    assert (ROOT / "Dockerfile").read_text().splitlines()[1] == "FROM python:3.13-slim"

@@ -1,0 +1,41 @@
+"""Settings come from the environment with safe production defaults."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def manage(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
+    base = {k: v for k, v in os.environ.items() if k not in {"DEBUG", "TESTING", "SECRET_KEY"}}
+    return subprocess.run(
+        [sys.executable, "manage.py", *args], cwd=ROOT, env=base | env,
+        capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+
+
+def test_it_passes_the_deploy_check_with_debug_off_and_a_real_secret() -> None:
+    r = manage(
+        "check", "--deploy", "--fail-level", "WARNING",
+        SECRET_KEY="x9!" + "k" * 60 + "Q7z#pL2",
+        ALLOWED_HOSTS="club.example.org",
+    )  # fmt: skip
+    assert r.returncode == 0, r.stderr + r.stdout
+    assert "no issues" in r.stdout
+
+
+def test_it_refuses_to_start_without_a_secret_when_debug_is_off() -> None:
+    r = manage("check")
+    assert r.returncode != 0
+    assert "SECRET_KEY must be set" in r.stderr
+
+
+def test_debug_defaults_off(settings) -> None:  # type: ignore[no-untyped-def]
+    import club.settings as s
+
+    assert s.env_bool("NOT_SET_ANYWHERE") is False
+    assert s.DEBUG is False
