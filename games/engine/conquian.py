@@ -1,0 +1,558 @@
+"""Two-player Conquián (Foster 1913, "Description of the game for two players" and the
+special laws for two players; options from the encyclopedia and the modern how-to).
+
+Laws are cited as "L21 (two players)" for Foster's special laws for two, numbered like
+the full code (L1 pack, L5 each deal a game, L8 deal, L9-L10 irregular deals and hands,
+L11 touching the pack, L12 cards turned are never taken into the hand, L21 eleven down
+and the tableau); "L15", "L16", "L19" are the general laws that still apply (laying
+out, the ace, forcing); "book p.NN" is the page of the two-player description.
+
+How a deal runs (see ``../shared/RULES.md``, Variant 3):
+
+- Pack (L1 (two players)): 40 cards, A..10 of each suit, sequences A..10, the ace low
+  only; or (option ``pack="spanish"``) A..7 J Q K with J following 7, so 6-7-J and J-Q-K
+  are sequences and K-A-2 never is. No joker.
+- Deal (L8 (two players)): ten each, two at a time, the pone first: with the pack given
+  top first, the pone gets cards 1-2, 5-6, ..., the dealer 3-4, 7-8, ... With
+  ``upcard=True`` the 21st card is turned up on the pack and the pone has the first say
+  to it (book p.51); with ``upcard=False`` the pone begins by turning the top card.
+- Card trade (option ``trade=True``, how-to): before anything else each player passes
+  one card face down, the pone choosing first; the cards change hands when both have
+  chosen. The upcard, when there is one, is already face up during the trade.
+- The say (book p.51-52, L12 (two players)): the card in play is never taken into the
+  hand. The player with the say ``use``-s it (adds it to one of his own combinations, or
+  lays it down as a new combination with cards from his hand and/or borrowed cards),
+  ``force``-s it onto an adversary's combination it fits, or ``pass``-es it. A card
+  turned from the pack is said to first by the player who turned it (the pone, for the
+  upcard), then by the other; a discard is said to only by the discarder's adversary.
+  The second refusal turns the card down (dead for the deal) and the refuser ``turn``-s
+  the next card and has the first say to it (L11 (two players): turning is a separate
+  action, the card cannot be reclaimed once he turns). If the pack is empty then, the
+  deal is a tableau.
+- After using a card, or being forced, the player (book p.50, p.53-54, how-to) may
+  ``meld`` more from his hand (a new combination of hand cards, with borrowing; or one
+  hand card added to his own combination), and must then ``discard`` a card face up or
+  ``force`` a hand card onto an adversary's combination it fits (book p.52: he may force
+  "a card that he discards"). Hand plus laid-out cards stay at ten. (The discard's action
+  type is ``throw``: ``discard`` is registered by the four/five-hand game.)
+- Forcing (L19, book p.52-53): a forced player must accept the card and discard in its
+  place. Interpretation: whoever has the say to a face-up card may force it, so a player
+  who passes a card that fits his own combination may be forced with it by the other,
+  and a discard that fits the discarder's own combination may be forced back on him.
+  Forcing needs a combination the card fits (book p.56: "if he has not laid down
+  anything, it is impossible to force him").
+- Borrowing (book p.53-54): only within the placing player's own combinations, never
+  the adversary's, never back into the hand. Interpretation: borrowed cards go into the
+  new combination being laid down (``use ... borrow``, ``meld ... borrow``); every
+  combination borrowed from must still be complete: a set keeps three, a sequence keeps
+  one or more pieces of three or more (an end card of a four, the middle of a seven,
+  never the middle of a six), and is never emptied. A meld contains at least one hand
+  card (pure rearranging lays nothing down, and could loop forever). A ``use`` needs
+  two more cards for a new combination, from the hand or borrowed in any mix (Foster's
+  8S + 9S from the hand + 10S borrowed); with an empty hand, borrowing alone can still
+  take the eleventh card. A combination split by borrowing keeps its id for the lower
+  piece; the upper piece gets a new id.
+- Winning (L21 (two players), book p.48, p.54-55): eleven cards down wins at once; so
+  the last card must be used, never discarded. A player forced while holding no card has
+  eleven down and wins; one forced while holding cards must discard (Foster's forced 7H
+  example), unless he melds his last cards first.
+- Tableau (L21 (two players), book p.55): pack exhausted with nobody out. Nothing is
+  paid; with ``carry=True`` Outcome.carried = carry_in + 1 goes to the next deal's
+  winner (pass it as ``carry_in``); with ``carry=False`` nothing carries (and carry_in
+  must be 0). :func:`next_dealer`: the deal alternates (how-to); after a tableau the
+  tableau's non-dealer deals (book p.55), which is the same seat.
+- Scoring (book p.55): ``game-points``: the winner gets 1 + carry_in from the loser.
+  ``pips``: the loser pays the pip value of his hand (Foster's pack A 1 .. 10 face value;
+  Spanish pack A 1 .. 7 face value, J Q K 10), times (1 + carry_in): under pips a carried
+  tableau, having no pips of its own, is read as "this deal counts again" for each tableau
+  carried in. The carried part is listed as a "tableau-carry" adjustment on both seats.
+- Not modelled (online play makes them impossible): faced cards / exposed cards in the
+  deal (L9), wrong number of cards (L10), more than one card faced (L12).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from .actions import Action
+from .cards import Card, PackKind, make_pack
+from .conquian_actions import (
+    CONQUIAN_ACTIONS,
+    ForceAction,
+    MeldAction,
+    PassAction,
+    ThrowAction,
+    TradeAction,
+    TurnAction,
+    UseAction,
+    card_key,
+)
+from .conquian_melds import (
+    Combo,
+    fits,
+    new_combinations,
+    pack_cards,
+    pieces_after_borrow,
+    pip_value,
+)
+from .errors import IllegalActionError, InvalidActionError
+from .protocol import Adjustment, Outcome
+from .rules import Rules
+
+__all__ = ["ConquianDeal", "new_conquian_deal", "next_dealer"]
+
+LAW_PACK = "L1 (two players)"
+LAW_DEAL = "L8 (two players)"
+LAW_TOUCH = "L11 (two players)"
+LAW_NEVER_IN_HAND = "L12 (two players)"
+LAW_ELEVEN = "L21 (two players)"
+LAW_SAY = "book p.51"
+LAW_DISCARD = "book p.50"
+LAW_FORCE = "L19"
+LAW_BORROW = "book p.54"
+LAW_COMBINATION = "L15"
+LAW_TRADE = "how-to (card trade)"
+
+_KINDS = {"forty": PackKind.FORTY_FOSTER, "spanish": PackKind.FORTY_SPANISH}
+_CARDS = {k: pack_cards(k) for k in _KINDS.values()}
+_INDEX = {k: {c: i for i, c in enumerate(cs)} for k, cs in _CARDS.items()}
+
+
+def new_conquian_deal(
+    rules: Rules,
+    dealer: int,
+    *,
+    seed: int | None = None,
+    pack: list[Card] | None = None,
+    carry_in: int = 0,
+) -> ConquianDeal:
+    """Deal a new hand. ``pack`` is the whole pack, top card first; else it is shuffled
+    with ``random.Random(seed)`` (a fresh seed when none). The order is kept in
+    ``deal.pack_order`` (and the seed in ``deal.seed``) for replay.
+
+    >>> from .rules import make_rules
+    >>> d = new_conquian_deal(make_rules("conquian"), 0, seed=1)
+    >>> d.to_move(), len(d.player_view(1)["hand"]), d.player_view(1)["pack_count"]
+    (1, 10, 19)
+    """
+    if rules.variant != "conquian":
+        raise InvalidActionError(f"not a conquian rule set: {rules.variant!r}")
+    if dealer not in (0, 1) or isinstance(dealer, bool):
+        raise InvalidActionError(f"dealer must be seat 0 or 1, not {dealer!r}")
+    if not isinstance(carry_in, int) or isinstance(carry_in, bool) or carry_in < 0:
+        raise InvalidActionError(f"bad carry_in {carry_in!r}")
+    if carry_in and not rules.opt("carry"):
+        raise InvalidActionError("carry_in given but tableaux do not carry (option carry)")
+    kind = _KINDS[str(rules.opt("pack"))]
+    if pack is None:
+        if seed is None:
+            seed = random.SystemRandom().randrange(2**63)
+        order = make_pack(kind)
+        random.Random(seed).shuffle(order)
+    else:
+        order = list(pack)
+        if sorted(order, key=card_key) != sorted(make_pack(kind), key=card_key):
+            raise InvalidActionError(f"pack is not the 40 cards of the {kind.value} pack")
+    deal = ConquianDeal(rules, dealer, order, carry_in)
+    deal.seed = seed if pack is None else None
+    return deal
+
+
+def next_dealer(dealer: int) -> int:
+    """The deal alternates (how-to); after a tableau the non-dealer deals (book p.55)."""
+    return 1 - dealer
+
+
+class ConquianDeal:
+    """One deal of Conquián for two. Implements :class:`protocol.DealState`."""
+
+    players = 2
+
+    def __init__(self, rules: Rules, dealer: int, order: list[Card], carry_in: int) -> None:
+        self.rules = rules
+        self.dealer = dealer
+        self.version = 0
+        self.carry_in = carry_in
+        self.pack_order: tuple[Card, ...] = tuple(order)
+        self.seed: int | None = None
+        self.history: list[Action] = []
+        self._kind = _KINDS[str(rules.opt("pack"))]
+        self._cards = _CARDS[self._kind]
+        self._idx = idx = _INDEX[self._kind]
+        ints = [idx[c] for c in order]
+        pone = 1 - dealer
+        hands: list[list[int]] = [[], []]
+        for i in range(20):  # two at a time, the pone first (L8 (two players))
+            hands[pone if (i // 2) % 2 == 0 else dealer].append(ints[i])
+        self._hands = [sorted(h) for h in hands]
+        rest = ints[20:]
+        self._combos: dict[int, Combo] = {}
+        self._where = [-1] * 40
+        self._next_id = 0
+        self._dead: list[int] = []
+        self._card = -1
+        self._turned_by = -1
+        self._say = -1
+        self._refusals = 0
+        self._from_pack = True
+        self._trade: list[int] = [-1, -1]
+        self._outcome: Outcome | None = None
+        self._log: list[tuple[int | None, str, str]] = []
+        self._cache_v = -1
+        self._cache: list[Action] = []
+        self._phase = "turn"
+        self._mover = pone
+        if rules.opt("upcard"):
+            self._card = rest.pop(0)  # the 21st card, turned up on the pack (book p.49)
+            self._turned_by, self._say, self._refusals = dealer, pone, 0
+            self._phase = "say"
+            self._log.append((dealer, f"turns up the {self._cards[self._card].name}", LAW_DEAL))
+        self._pack = rest[::-1]  # top card last, for pop()
+        self._after_trade = self._phase
+        if rules.opt("trade"):
+            self._phase = "trade"
+
+    # ------------------------------------------------------------ protocol
+
+    def to_move(self) -> int | None:
+        p = self._phase
+        if p == "say":
+            return self._say
+        if p == "trade":
+            pone = 1 - self.dealer
+            return pone if self._trade[pone] < 0 else self.dealer
+        if p == "over":
+            return None
+        return self._mover
+
+    def is_over(self) -> bool:
+        return self._phase == "over"
+
+    def outcome(self) -> Outcome | None:
+        return self._outcome
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        if seat != self.to_move():
+            return []
+        if self._cache_v != self.version:
+            self._cache = self._generate(seat)
+            self._cache_v = self.version
+        return list(self._cache)
+
+    def is_legal(self, action: Action) -> bool:
+        if not isinstance(action, Action) or action.seat != self.to_move():
+            return False
+        if self._cache_v != self.version:
+            self._cache = self._generate(action.seat)
+            self._cache_v = self.version
+        return action in self._cache
+
+    def apply(self, action: Action) -> None:
+        """Apply a legal action; on any error nothing changes."""
+        if not isinstance(action, Action):
+            raise InvalidActionError(f"not an action: {action!r}")
+        if not isinstance(action, CONQUIAN_ACTIONS):
+            raise InvalidActionError(f"{action.type!r} is not a Conquián action")
+        if not isinstance(action.seat, int) or action.seat not in (0, 1):
+            raise InvalidActionError(f"bad seat {action.seat!r} for a two-player deal")
+        if not self.is_legal(action):
+            raise self._why(action)
+        self._do(action)
+        self.history.append(action)
+        self.version += 1
+
+    def copy(self) -> ConquianDeal:
+        new = ConquianDeal.__new__(ConquianDeal)
+        d = new.__dict__
+        d.update(self.__dict__)
+        d["history"] = self.history.copy()
+        d["_hands"] = [self._hands[0].copy(), self._hands[1].copy()]
+        d["_combos"] = self._combos.copy()
+        d["_where"] = self._where.copy()
+        d["_dead"] = self._dead.copy()
+        d["_trade"] = self._trade.copy()
+        d["_log"] = self._log.copy()
+        d["_pack"] = self._pack.copy()
+        return new
+
+    # ------------------------------------------------------------ legal actions
+
+    def _generate(self, seat: int) -> list[Action]:
+        cards = self._cards
+        hand = self._hands[seat]
+        p = self._phase
+        if p == "trade":
+            return [TradeAction(seat, cards[x]) for x in hand]
+        if p == "turn":
+            return [TurnAction(seat)]
+        out: list[Action] = []
+        combos = self._combos
+        if p == "say":
+            c = self._card
+            card = cards[c]
+            for cid, combo in combos.items():
+                if fits(c, combo):
+                    if combo[0] == seat:
+                        out.append(UseAction(seat, card, cid))
+                    else:
+                        out.append(ForceAction(seat, card, cid))
+            own = self._own(seat)
+            for h, b in new_combinations(hand, own, self._where, combos, c):
+                out.append(
+                    UseAction(
+                        seat, card, None, tuple(cards[x] for x in h), tuple(cards[x] for x in b)
+                    )  # fmt: skip
+                )
+            out.append(PassAction(seat, card))
+            return out
+        # discard phase
+        own = self._own(seat)
+        for h, b in new_combinations(hand, own, self._where, combos, None):
+            out.append(MeldAction(seat, tuple(cards[x] for x in h), tuple(cards[x] for x in b)))
+        for x in hand:
+            card = cards[x]
+            for cid, combo in combos.items():
+                if fits(x, combo):
+                    if combo[0] == seat:
+                        out.append(MeldAction(seat, (card,), (), cid))
+                    else:
+                        out.append(ForceAction(seat, card, cid))
+            out.append(ThrowAction(seat, card))
+        return out
+
+    def _own(self, seat: int) -> set[int]:
+        return {x for o, _, cs in self._combos.values() if o == seat for x in cs}
+
+    # ------------------------------------------------------------ applying
+
+    def _log_action(self, action: Action, law: str) -> None:
+        text = "passes a card face down" if isinstance(action, TradeAction) else action.describe()
+        self._log.append((action.seat, text, law))
+
+    def _do(self, a: Action) -> None:
+        idx = self._idx
+        seat = a.seat
+        if isinstance(a, TradeAction):
+            self._log_action(a, LAW_TRADE)
+            self._trade[seat] = idx[a.card]
+            if min(self._trade) >= 0:
+                t0, t1 = self._trade
+                h0, h1 = self._hands
+                h0.remove(t0)
+                h1.remove(t1)
+                h0.append(t1)
+                h1.append(t0)
+                h0.sort()
+                h1.sort()
+                self._phase = self._after_trade
+        elif isinstance(a, TurnAction):
+            self._log_action(a, LAW_TOUCH)
+            self._card = self._pack.pop()
+            self._turned_by = self._say = seat
+            self._refusals = 0
+            self._from_pack = True
+            self._phase = "say"
+        elif isinstance(a, PassAction):
+            if self._from_pack and self._refusals == 0:
+                self._log_action(a, LAW_SAY)
+                self._refusals = 1
+                self._say = 1 - seat
+            else:  # the second refusal turns the card down for good (book p.52)
+                self._log.append((seat, f"refuses and turns down the {a.card.name}", LAW_SAY))
+                self._dead.append(self._card)
+                self._card = -1
+                self._turned_by = self._say = -1
+                if not self._pack:
+                    self._end_tableau()
+                else:
+                    self._phase = "turn"
+                    self._mover = seat
+        elif isinstance(a, UseAction):
+            self._log_action(a, LAW_NEVER_IN_HAND)
+            c = self._card
+            self._card = -1
+            self._turned_by = self._say = -1
+            if a.to is not None:
+                self._extend(a.to, c)
+            else:
+                self._lay(seat, [c], [idx[x] for x in a.hand], [idx[x] for x in a.borrow])
+            self._after_placing(seat)
+        elif isinstance(a, MeldAction):
+            self._log_action(a, LAW_COMBINATION)
+            if a.to is not None:
+                x = idx[a.hand[0]]
+                self._hands[seat].remove(x)
+                self._extend(a.to, x)
+            else:
+                self._lay(seat, [], [idx[x] for x in a.hand], [idx[x] for x in a.borrow])
+            self._after_placing(seat)
+        elif isinstance(a, ForceAction):
+            self._log_action(a, LAW_FORCE)
+            x = idx[a.card]
+            if self._phase == "say":
+                self._card = -1
+                self._turned_by = self._say = -1
+            else:
+                self._hands[seat].remove(x)
+            self._extend(a.to, x)
+            self._after_placing(1 - seat)
+        elif isinstance(a, ThrowAction):
+            self._log_action(a, LAW_DISCARD)
+            x = idx[a.card]
+            self._hands[seat].remove(x)
+            self._card = x
+            self._turned_by = seat
+            self._say = 1 - seat
+            self._from_pack = False
+            self._refusals = 0
+            self._phase = "say"
+
+    def _extend(self, cid: int, card: int) -> None:
+        owner, is_seq, cs = self._combos[cid]
+        self._combos[cid] = (owner, is_seq, tuple(sorted((*cs, card))))
+        self._where[card] = cid
+
+    def _lay(self, seat: int, extra: list[int], hand: list[int], borrow: list[int]) -> None:
+        h = self._hands[seat]
+        for x in hand:
+            h.remove(x)
+        touched: dict[int, list[int]] = {}
+        for x in borrow:
+            touched.setdefault(self._where[x], []).append(x)
+        for cid, removed in touched.items():
+            owner, is_seq, cs = self._combos[cid]
+            if not is_seq:
+                self._combos[cid] = (owner, False, tuple(x for x in cs if x not in removed))
+                continue
+            pieces = pieces_after_borrow(cs, removed)
+            assert pieces is not None
+            self._combos[cid] = (owner, True, pieces[0])
+            for piece in pieces[1:]:  # the middle of a seven splits it in two
+                self._add_combo(seat, True, piece)
+        cards = tuple(sorted(extra + hand + borrow))
+        self._add_combo(seat, cards[0] // 10 == cards[-1] // 10, cards)
+
+    def _add_combo(self, seat: int, is_seq: bool, cards: tuple[int, ...]) -> None:
+        cid = self._next_id
+        self._next_id += 1
+        self._combos[cid] = (seat, is_seq, cards)
+        for x in cards:
+            self._where[x] = cid
+
+    def _after_placing(self, seat: int) -> None:
+        """Eleven down wins at once (L21 (two players)); else the placer must discard."""
+        if not self._hands[seat]:
+            self._log.append((seat, "has eleven cards down and wins", LAW_ELEVEN))
+            self._end_out(seat)
+        else:
+            self._phase = "discard"
+            self._mover = seat
+
+    # ------------------------------------------------------------ the end
+
+    def _hands_out(self) -> tuple[tuple[tuple[Card, ...], ...], tuple[int, ...]]:
+        hands = tuple(tuple(self._cards[x] for x in h) for h in self._hands)
+        return hands, tuple(sum(pip_value(c) for c in h) for h in hands)
+
+    def _end_out(self, winner: int) -> None:
+        self._phase = "over"
+        hands, pips = self._hands_out()
+        loser = 1 - winner
+        scoring = str(self.rules.opt("scoring"))
+        base = 1 if scoring == "game-points" else pips[loser]
+        carried = base * self.carry_in
+        pay = [0, 0]
+        pay[winner], pay[loser] = base + carried, -(base + carried)
+        adj: tuple[Adjustment, ...] = ()
+        if self.carry_in:
+            adj = (
+                Adjustment(winner, carried, "tableau-carry", LAW_ELEVEN),
+                Adjustment(loser, -carried, "tableau-carry", LAW_ELEVEN),
+            )
+        self._outcome = Outcome("out", winner, hands, pips, tuple(pay), adj, 0, scoring)
+
+    def _end_tableau(self) -> None:
+        self._phase = "over"
+        hands, pips = self._hands_out()
+        carried = self.carry_in + 1 if self.rules.opt("carry") else 0
+        scoring = str(self.rules.opt("scoring"))
+        self._log.append((None, "the pack is exhausted: tableau", LAW_ELEVEN))
+        self._outcome = Outcome("tableau", None, hands, pips, (0, 0), (), carried, scoring)
+
+    # ------------------------------------------------------------ why not
+
+    def _why(self, a: Action) -> IllegalActionError:
+        from .conquian_why import why_illegal
+
+        reason, law = why_illegal(self, a)
+        return IllegalActionError(reason, law=law)
+
+    # ------------------------------------------------------------ views
+
+    def player_view(self, seat: int) -> dict[str, Any]:
+        """What ``seat`` may see: his own hand, never the other hand or the pack order."""
+        if seat not in (0, 1):
+            raise InvalidActionError(f"bad seat {seat!r}")
+        view = self._view(seat)
+        if self._phase == "trade" and self._trade[seat] >= 0:
+            view["trade_card"] = self._cards[self._trade[seat]].code
+        return view
+
+    def spectator_view(self) -> dict[str, Any]:
+        return self._view(None)
+
+    def _view(self, seat: int | None) -> dict[str, Any]:
+        cards = self._cards
+        c = self._card
+        in_play = cards[c].code if c >= 0 else None
+        beside = c >= 0 and (self._refusals > 0 or not self._from_pack)
+        combos = [
+            {
+                "id": cid,
+                "owner": o,
+                "kind": "sequence" if is_seq else "set",
+                "cards": [{"card": cards[x].code, "as": None, "crossways": False} for x in cs],
+            }
+            for cid, (o, is_seq, cs) in sorted(self._combos.items())
+        ]
+        out = self._outcome
+        return {
+            "variant": "conquian",
+            "options": dict(self.rules.options),
+            "players": 2,
+            "seat": seat,
+            "dealer": self.dealer,
+            "version": self.version,
+            "to_move": self.to_move(),
+            "phase": self._phase,
+            "hand": [cards[x].code for x in self._hands[seat]] if seat is not None else [],
+            "hand_counts": [len(h) for h in self._hands],
+            "down_counts": [
+                sum(len(cs) for o, _, cs in self._combos.values() if o == s) for s in (0, 1)
+            ],  # fmt: skip
+            "pack_count": len(self._pack),
+            "stock": [in_play] if beside else [],
+            "stock_count": 1 if beside else 0,
+            "combinations": combos,
+            "log": [{"seat": s, "text": t, "law": law} for s, t, law in self._log],
+            "outcome": out.to_json() if out is not None else None,
+            "turned": in_play,
+            "say": self._say if self._phase == "say" else None,
+            "turned_by": self._turned_by if c >= 0 else None,
+            "dead_count": len(self._dead),
+            "carry_in": self.carry_in,
+            "trade_done": [t >= 0 for t in self._trade] if self._phase == "trade" else None,
+        }
+
+    # ------------------------------------------------------------ helpers for checks
+
+    def card_counts(self) -> dict[str, int]:
+        """Where the 40 cards are (tests check they always add up)."""
+        return {
+            "hands": len(self._hands[0]) + len(self._hands[1]),
+            "pack": len(self._pack),
+            "combinations": sum(len(cs) for _, _, cs in self._combos.values()),
+            "dead": len(self._dead),
+            "in_play": 1 if self._card >= 0 else 0,
+        }
