@@ -95,7 +95,9 @@ _db = dj_database_url.parse(DATABASE_URL)
 if _db["ENGINE"] == "django.db.backends.postgresql":
     if env_bool("DB_POOL", default=not TESTING):
         # psycopg's pool keeps connections open across requests (persistent connections).
-        _db["OPTIONS"] = {"pool": {"min_size": 1, "max_size": int(os.environ.get("DB_POOL_MAX", "8"))}}
+        _db["OPTIONS"] = {
+            "pool": {"min_size": 1, "max_size": int(os.environ.get("DB_POOL_MAX", "8"))}
+        }
         _db["CONN_MAX_AGE"] = 0
     else:
         _db["CONN_MAX_AGE"] = None
@@ -138,7 +140,10 @@ CELERY_TIMEZONE = "UTC"
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
-CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600, "global_keyprefix": f"{REDIS_PREFIX}:"}
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": 3600,
+    "global_keyprefix": f"{REDIS_PREFIX}:",
+}
 # The beat schedule lives in code (django-celery-beat does not support Django 6.1);
 # apps add their entries in club/celery.py.
 HEARTBEAT_SECONDS = 10

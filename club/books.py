@@ -1,0 +1,158 @@
+"""Reading the books for pages and exports: the washbook laid out like Foster's, the
+balance chart. A fixed number of queries, whatever the number of lines."""
+
+from __future__ import annotations
+
+import csv
+import io
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from django.db.models import Prefetch, QuerySet
+
+from .models import Member, Seat, WashbookEntry, WashbookLine
+
+
+@dataclass
+class Cell:
+    plus: int | None
+    minus: int | None
+    total: int  # the running total carried down (net)
+
+
+@dataclass
+class Row:
+    line: WashbookLine
+    cells: list[Cell]
+    plus: int
+    minus: int
+
+    @property
+    def proves(self) -> bool:
+        return self.plus == self.minus
+
+
+@dataclass
+class Book:
+    columns: list[Member]
+    rows: list[Row] = field(default_factory=list)
+    totals: list[int] = field(default_factory=list)
+
+    @property
+    def total_plus(self) -> int:
+        return sum(t for t in self.totals if t > 0)
+
+    @property
+    def total_minus(self) -> int:
+        return -sum(t for t in self.totals if t < 0)
+
+    @property
+    def proves(self) -> bool:
+        return self.total_plus == self.total_minus and all(r.proves for r in self.rows)
+
+
+def build(lines: QuerySet[WashbookLine], seat_order: list[int] | None = None) -> Book:
+    """Lay out the lines: a plus and a minus column per player, running totals carried."""
+    lines = lines.select_related("table", "reverses", "reversed_by").prefetch_related(
+        Prefetch("entries", queryset=WashbookEntry.objects.order_by("position", "pk"))
+    )
+    rows_data = list(lines)
+    order: list[int] = list(seat_order or [])
+    for line in rows_data:
+        for e in line.entries.all():
+            if e.member_id not in order:
+                order.append(e.member_id)
+    members = Member.objects.in_bulk(order)
+    book = Book(columns=[members[m] for m in order if m in members])
+    index = {m.pk: i for i, m in enumerate(book.columns)}
+    running = [0] * len(book.columns)
+    for line in rows_data:
+        points = [0] * len(book.columns)
+        present = [False] * len(book.columns)
+        for e in line.entries.all():
+            points[index[e.member_id]] += e.points
+            present[index[e.member_id]] = True
+        cells = []
+        for i, p in enumerate(points):
+            running[i] += p
+            cells.append(
+                Cell(
+                    plus=p if present[i] and p > 0 else None,
+                    minus=-p if present[i] and p < 0 else None,
+                    total=running[i],
+                )
+            )
+        book.rows.append(
+            Row(
+                line=line,
+                cells=cells,
+                plus=sum(p for p in points if p > 0),
+                minus=-sum(p for p in points if p < 0),
+            )
+        )
+    book.totals = running
+    return book
+
+
+def seat_order(table_id: int) -> list[int]:
+    return list(
+        Seat.objects.filter(table_id=table_id)
+        .order_by("position")
+        .values_list("member_id", flat=True)
+    )
+
+
+def to_csv(book: Book) -> str:
+    out = io.StringIO()
+    w = csv.writer(out)
+    head = ["table", "line", "kind", "game", "value"]
+    for m in book.columns:
+        head += [f"{m.display_name} +", f"{m.display_name} -", f"{m.display_name} total"]
+    w.writerow(head)
+    for row in book.rows:
+        rec: list[object] = [
+            row.line.table.number,
+            row.line.number,
+            row.line.kind,
+            row.line.game_number,
+            row.line.value,
+        ]
+        for c in row.cells:
+            rec += [c.plus or "", c.minus or "", c.total]
+        w.writerow(rec)
+    w.writerow(
+        [
+            "proof",
+            "",
+            "",
+            "",
+            book.total_plus,
+            *([""] * (3 * len(book.columns) - 1)),
+            book.total_minus,
+        ]
+    )
+    return out.getvalue()
+
+
+def chart(points: list[Decimal], width: int = 320, height: int = 120) -> dict[str, object]:
+    """An SVG polyline of a running balance (drawn server-side; no script needed)."""
+    values = [Decimal(0), *points]
+    low, high = min(values), max(values)
+    span = (high - low) or Decimal(1)
+    pad = 6
+    step = (width - 2 * pad) / max(len(values) - 1, 1)
+    coords = []
+    for i, v in enumerate(values):
+        x = pad + i * step
+        y = pad + float((high - v) / span) * (height - 2 * pad)
+        coords.append(f"{x:.1f},{y:.1f}")
+    zero_y = pad + float(high / span) * (height - 2 * pad)
+    return {
+        "width": width,
+        "height": height,
+        "points": " ".join(coords),
+        "zero_y": f"{zero_y:.1f}",
+        "low": low,
+        "high": high,
+        "count": len(points),
+    }

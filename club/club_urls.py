@@ -1,0 +1,35 @@
+"""The club's pages. ``home`` keeps its global name; the rest live under ``club:``."""
+
+from django.urls import include, path
+
+from . import views
+
+club_patterns = [
+    path("sessions/", views.sessions, name="sessions"),
+    path("sessions/open/", views.session_open, name="session_open"),
+    path("sessions/<int:pk>/", views.session_detail, name="session"),
+    path("sessions/<int:pk>/check-in/", views.session_check_in, name="check_in"),
+    path("sessions/<int:pk>/check-out/", views.session_check_out, name="check_out"),
+    path("sessions/<int:pk>/close/", views.session_close, name="session_close"),
+    path("sessions/<int:pk>/tables/new/", views.table_create, name="table_create"),
+    path("sessions/<int:pk>/washbook/", views.session_washbook, name="session_washbook"),
+    path("sessions/<int:pk>/settlement/", views.settlement, name="settlement"),
+    path("club/tables/<int:pk>/", views.table_detail, name="table"),
+    path("club/tables/<int:pk>/redraw/", views.table_demand_redraw, name="table_redraw"),
+    path("club/tables/<int:pk>/queue/", views.table_join, name="table_join"),
+    path("club/tables/<int:pk>/substitute/", views.table_substitute, name="table_substitute"),
+    path("club/tables/<int:pk>/result/", views.table_result, name="table_result"),
+    path("club/tables/<int:pk>/washbook/", views.washbook, name="washbook"),
+    path("club/substitutes/<int:pk>/consent/", views.substitute_consent, name="sub_consent"),
+    path("club/lines/<int:pk>/reverse/", views.line_reverse, name="line_reverse"),
+    path("club/cuts/<int:pk>/", views.cut_detail, name="cut"),
+    path("club/transfers/<int:pk>/pay/", views.transfer_pay, name="transfer_pay"),
+    path("members/<int:pk>/", views.member_detail, name="member"),
+    path("members/<int:pk>/sessions/<int:session_pk>/", views.statement, name="statement"),
+    path("standings/", views.standings, name="standings"),
+]
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("", include((club_patterns, "club"))),
+]

@@ -1,0 +1,101 @@
+"""Cutting (Foster's law 2), pure Python: no Django here.
+
+The king is the highest card and the joker the lowest, the ace next above the joker.
+Suits have no rank. Those in a tie cut again, and the second cut decides *only* the tie:
+the tied group keeps its place relative to everybody else.
+
+>>> rank("KS") > rank("QH") > rank("2C") > rank("AD") > rank("JK")
+True
+>>> lower_of(["5H", "KS"])  # more than one card exposed: the lower is the cut
+'5H'
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass, field
+
+RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
+SUITS = ["S", "H", "D", "C"]
+_RANK_VALUE = {r: i + 1 for i, r in enumerate(RANKS)}  # A=1 .. K=13; the joker is 0
+
+
+def rank(card: str) -> int:
+    """Cutting rank of a card code ("KS", "10H", "AD", "JK" for a joker)."""
+    if card.upper().startswith("JK"):
+        return 0
+    code = card.upper()[:-1]
+    if code not in _RANK_VALUE:
+        raise ValueError(f"not a card: {card!r}")
+    return _RANK_VALUE[code]
+
+
+def lower_of(cards: Sequence[str]) -> str:
+    """L2: if a player exposes more than one card, the lower is his cut."""
+    return min(cards, key=rank)
+
+
+def pack_for(variant: str) -> list[str]:
+    """The pack the table cuts with: Foster's double pack with two jokers for 4-7 players,
+    one 52-card pack with a joker for three, and the 40-card Conquián pack for two."""
+    single = [r + s for s in SUITS for r in RANKS]
+    if variant == "foster":
+        return single * 2 + ["JK", "JK"]
+    if variant == "foster-three":
+        return single + ["JK"]
+    if variant == "conquian":
+        return [r + s for s in SUITS for r in RANKS[:10]]
+    return single
+
+
+@dataclass(frozen=True, slots=True)
+class Draw[P]:
+    player: P
+    card: str
+    round: int
+
+
+@dataclass(slots=True)
+class CutResult[P]:
+    """``order``: players, highest cut first. ``draws``: every card drawn, every round."""
+
+    order: list[P]
+    draws: list[Draw[P]] = field(default_factory=list)
+
+
+def cut[T: Hashable](players: Sequence[T], rng: random.Random, pack: Sequence[str]) -> CutResult[T]:
+    """Everyone draws one card from the spread pack; ties cut again among themselves.
+
+    >>> r = cut(["a", "b", "c"], random.Random(1), pack_for("foster"))
+    >>> sorted(r.order) == ["a", "b", "c"] and len(r.draws) >= 3
+    True
+    """
+    if len(set(players)) != len(players):
+        raise ValueError("a player cuts once")
+    result: CutResult[T] = CutResult(order=[])
+    result.order = _cut(list(players), rng, list(pack), 1, result.draws)
+    return result
+
+
+def _cut[T: Hashable](
+    players: list[T], rng: random.Random, pack: list[str], round_: int, draws: list[Draw[T]]
+) -> list[T]:
+    if len(players) <= 1:
+        return list(players)
+    if round_ > 50:  # pragma: no cover - would need fifty ties running
+        raise RuntimeError("cutting did not settle")
+    # The cards are spread face down; each draws one (distinct cards of the pack).
+    cards = rng.sample(pack, len(players))
+    drawn = list(zip(players, cards, strict=True))
+    for p, c in drawn:
+        draws.append(Draw(p, c, round_))
+    groups: dict[int, list[T]] = {}
+    for p, c in drawn:
+        groups.setdefault(rank(c), []).append(p)
+    order: list[T] = []
+    for value in sorted(groups, reverse=True):
+        tied = groups[value]
+        # The second cut decides nothing but the tie.
+        order.extend(_cut(tied, rng, pack, round_ + 1, draws) if len(tied) > 1 else tied)
+    return order

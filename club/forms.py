@@ -1,0 +1,65 @@
+"""Forms for the club pages (validation only; the services decide)."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from django import forms
+
+from .models import VARIANTS, Member, Table
+
+
+class OpenSessionForm(forms.Form):
+    name = forms.CharField(max_length=80, required=False)
+    stake = forms.DecimalField(
+        max_digits=12, decimal_places=4, min_value=Decimal("0.0001"), initial=Decimal("0.05")
+    )
+    default_variant = forms.ChoiceField(choices=VARIANTS, initial="foster")
+
+
+class FormTableForm(forms.Form):
+    variant = forms.ChoiceField(choices=VARIANTS)
+    size = forms.IntegerField(min_value=2, max_value=7, required=False)
+    mode = forms.ChoiceField(choices=[(Table.ONLINE, "online"), (Table.PHYSICAL, "real cards")])
+    auto_redraw = forms.BooleanField(required=False, label="Redraw seats every hour")
+    scoring = forms.ChoiceField(
+        choices=[("pips", "pips"), ("game-points", "game points")],
+        required=False,
+        help_text="Two-player tables only.",
+    )
+
+
+class ResultForm(forms.Form):
+    """A physical deal: the winner, and for each other player his pips or his cards."""
+
+    winner = forms.TypedChoiceField(coerce=int)
+    note = forms.CharField(max_length=200, required=False)
+
+    def __init__(self, *args: Any, players: list[Member], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.players = players
+        self.fields["winner"].choices = [(m.pk, m.display_name) for m in players]
+        for m in players:
+            self.fields[f"pips_{m.pk}"] = forms.IntegerField(
+                min_value=0, max_value=1000, required=False, label=f"{m.display_name}: pips"
+            )
+            self.fields[f"cards_{m.pk}"] = forms.CharField(
+                max_length=120,
+                required=False,
+                label="or cards left",
+                help_text="e.g. KS 5H JK",
+            )
+            self.fields[f"extra_{m.pk}"] = forms.IntegerField(
+                min_value=0, max_value=1000, required=False, label="extra (splash, ratting, foul)"
+            )
+
+    def player_fields(self) -> list[tuple[Member, Any, Any, Any]]:
+        return [
+            (m, self[f"pips_{m.pk}"], self[f"cards_{m.pk}"], self[f"extra_{m.pk}"])
+            for m in self.players
+        ]
+
+
+class SubstituteForm(forms.Form):
+    substitute = forms.ModelChoiceField(queryset=Member.objects.filter(is_bot=False, active=True))

@@ -1,0 +1,467 @@
+"""The club's data: members, sessions (evenings), tables, cuts, washbooks and the ledger.
+
+Two append-only books live here, both zero-sum and both checked by the database:
+
+* the **washbook** (`WashbookLine` + `WashbookEntry`): one line per deal, points per member;
+  a line's entries sum to zero (the book's "proof");
+* the **ledger** (`Posting` + `Leg`): money, double-entry in the django-hordak manner; a
+  posting's legs sum to zero.
+
+On PostgreSQL a DEFERRABLE INITIALLY DEFERRED constraint trigger checks each sum at commit
+(migration 0002). On SQLite (the embedded `make run` default) the header carries a
+``sealed`` flag that the services set after writing the legs; SQLite triggers refuse the
+seal when the sum is not zero and refuse any change to the legs of a sealed header.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.urls import NoReverseMatch, reverse
+from django.utils import timezone
+
+VARIANTS = [
+    ("foster", "Foster (4–7 players, double pack)"),
+    ("foster-three", "Foster, three players"),
+    ("conquian", "Conquián (two players)"),
+    ("colonel", "Colonel (two players)"),
+]
+# (minimum, maximum) players per variant.
+VARIANT_PLAYERS: dict[str, tuple[int, int]] = {
+    "foster": (4, 7),
+    "foster-three": (3, 3),
+    "conquian": (2, 2),
+    "colonel": (2, 2),
+}
+DEFAULT_SIZE = {"foster": 5, "foster-three": 3, "conquian": 2, "colonel": 2}
+
+
+class Member(models.Model):
+    """A club member: a Django user with a profile. Bots fill empty online seats."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="member"
+    )
+    display_name = models.CharField(max_length=80)
+    joined = models.DateField(default=timezone.localdate)
+    active = models.BooleanField(default=True)
+    is_bot = models.BooleanField(
+        default=False, help_text="A computer player; never staked, never in a settlement."
+    )
+
+    class Meta:
+        ordering = ["display_name"]
+
+    def __str__(self) -> str:
+        return self.display_name
+
+    def get_absolute_url(self) -> str:
+        return reverse("club:member", args=[self.pk])
+
+
+class ClubSession(models.Model):
+    """An evening: opened by the secretary with a stake, closed, then balanced (Celery)."""
+
+    OPEN, CLOSING, BALANCING, BALANCED, FAILED = (
+        "open",
+        "closing",
+        "balancing",
+        "balanced",
+        "failed",
+    )
+    STATUSES = [
+        (OPEN, "open"),
+        (CLOSING, "closing (queued for balancing)"),
+        (BALANCING, "balancing"),
+        (BALANCED, "balanced"),
+        (FAILED, "balancing failed"),
+    ]
+
+    name = models.CharField(max_length=80, blank=True)
+    stake = models.DecimalField(
+        max_digits=12, decimal_places=4, help_text="Money per point, e.g. 0.0100."
+    )
+    default_variant = models.CharField(max_length=20, choices=VARIANTS, default="foster")
+    status = models.CharField(max_length=12, choices=STATUSES, default=OPEN)
+    opened_at = models.DateTimeField(default=timezone.now)
+    opened_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", null=True
+    )
+    closed_at = models.DateTimeField(null=True, blank=True)
+    balanced_at = models.DateTimeField(null=True, blank=True)
+    balance_note = models.TextField(blank=True)
+    settlement_method = models.CharField(max_length=10, blank=True)  # "exact" | "greedy"
+
+    class Meta:
+        ordering = ["-opened_at"]
+        verbose_name = "session"
+
+    def __str__(self) -> str:
+        return self.name or f"Session of {self.opened_at:%Y-%m-%d}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("club:session", args=[self.pk])
+
+    @property
+    def is_open(self) -> bool:
+        return self.status == self.OPEN
+
+
+class Arrival(models.Model):
+    """A member checked in to a session. ``order`` is the order of arrival (L3 prior right).
+
+    ``queue_table``/``queue_seq``: the table the member waits to cut in to (L5) and his
+    place in its queue; a substitute's arrival is never touched (L6).
+    """
+
+    session = models.ForeignKey(ClubSession, on_delete=models.CASCADE, related_name="arrivals")
+    member = models.ForeignKey(Member, on_delete=models.PROTECT, related_name="arrivals")
+    order = models.PositiveIntegerField()
+    arrived_at = models.DateTimeField(default=timezone.now)
+    left_at = models.DateTimeField(null=True, blank=True)
+    queue_table = models.ForeignKey(
+        "Table", on_delete=models.SET_NULL, null=True, blank=True, related_name="queue"
+    )
+    queue_seq = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["session", "order"]
+        constraints = [
+            models.UniqueConstraint(fields=["session", "member"], name="arrival_once"),
+            models.UniqueConstraint(fields=["session", "order"], name="arrival_order_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.order}. {self.member}"
+
+
+class Table(models.Model):
+    """A table of play. The games app reads id, variant, options, size, mode, session."""
+
+    FORMING, PLAYING, CLOSED = "forming", "playing", "closed"
+    ONLINE, PHYSICAL = "online", "physical"
+
+    session = models.ForeignKey(
+        ClubSession, on_delete=models.CASCADE, null=True, blank=True, related_name="tables"
+    )
+    number = models.PositiveIntegerField(default=1)
+    variant = models.CharField(max_length=20, choices=VARIANTS, default="foster")
+    size = models.PositiveSmallIntegerField(default=5)
+    mode = models.CharField(
+        max_length=10, choices=[(ONLINE, "online"), (PHYSICAL, "real cards")], default=ONLINE
+    )
+    options = models.JSONField(default=dict, blank=True)
+    is_practice = models.BooleanField(
+        default=False, help_text="Unstaked: excluded from balancing (any table with a bot)."
+    )
+    status = models.CharField(
+        max_length=10,
+        choices=[(FORMING, "forming"), (PLAYING, "playing"), (CLOSED, "closed")],
+        default=FORMING,
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+    started_at = models.DateTimeField(null=True, blank=True)
+    # L5: a game is one round of deals. game_number counts from 1; deal_in_game from 0.
+    game_number = models.PositiveIntegerField(default=1)
+    deal_in_game = models.PositiveIntegerField(default=0)
+    deals_played = models.PositiveIntegerField(default=0)
+    dealer_position = models.PositiveSmallIntegerField(default=0)
+    # L4: the hourly redraw. The beat task claims rows whose next_redraw_at has passed.
+    next_redraw_at = models.DateTimeField(null=True, blank=True)
+    redraw_window_until = models.DateTimeField(null=True, blank=True)
+    auto_redraw = models.BooleanField(
+        default=False, help_text="Club custom: redraw for seats automatically every hour."
+    )
+
+    class Meta:
+        ordering = ["session", "number"]
+        indexes = [
+            # open_due_redraw_windows: WHERE status='playing' AND next_redraw_at <= now
+            models.Index(fields=["status", "next_redraw_at"], name="table_redraw_due"),
+        ]
+
+    def __str__(self) -> str:
+        where = f"{self.session}" if self.session_id else "practice"
+        return f"Table {self.number} ({self.variant}, {where})"
+
+    def get_absolute_url(self) -> str:
+        """The games app's table page (``games:table``); the club page until it exists."""
+        try:
+            return reverse("games:table", args=[self.pk])
+        except NoReverseMatch:
+            return reverse("club:table", args=[self.pk])
+
+    def get_club_url(self) -> str:
+        return reverse("club:table", args=[self.pk])
+
+    @property
+    def redraw_window_open(self) -> bool:
+        return bool(self.redraw_window_until and self.redraw_window_until >= timezone.now())
+
+
+class Seat(models.Model):
+    """Who sits where. ``member`` is the account holder; a substitute plays on his account."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    position = models.PositiveSmallIntegerField()  # 0..size-1, clockwise: 1 is on 0's left
+    member = models.ForeignKey(Member, on_delete=models.PROTECT, related_name="seats")
+    consecutive_games = models.PositiveIntegerField(default=0)
+    seated_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["table", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "position"], name="seat_position_once"),
+            models.UniqueConstraint(fields=["table", "member"], name="seat_member_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} seat {self.position}: {self.member}"
+
+
+class CutBatch(models.Model):
+    """One cutting (L2): for places (L3), for seats and deal (L3/L4), or to go out (L5)."""
+
+    PLACES, SEATS, REDRAW, ROTATION = "places", "seats", "redraw", "rotation"
+    PURPOSES = [
+        (PLACES, "for places at the table (L3)"),
+        (SEATS, "for seats and the first deal (L3)"),
+        (REDRAW, "hourly redraw for seats (L4)"),
+        (ROTATION, "to go out after a game (L5)"),
+    ]
+    session = models.ForeignKey(
+        ClubSession, on_delete=models.CASCADE, null=True, blank=True, related_name="cuts"
+    )
+    table = models.ForeignKey(
+        Table, on_delete=models.CASCADE, null=True, blank=True, related_name="cuts"
+    )
+    purpose = models.CharField(max_length=10, choices=PURPOSES)
+    created_at = models.DateTimeField(default=timezone.now)
+    note = models.CharField(max_length=200, blank=True)
+    result = models.JSONField(default=list)  # member ids, highest cut first
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+
+    def __str__(self) -> str:
+        return f"Cut {self.get_purpose_display()} at {self.created_at:%H:%M}"
+
+
+class Cut(models.Model):
+    """One card drawn by one member in a cutting; ``round`` > 1 is a tie being cut again."""
+
+    batch = models.ForeignKey(CutBatch, on_delete=models.CASCADE, related_name="draws")
+    member = models.ForeignKey(Member, on_delete=models.PROTECT, related_name="+")
+    card = models.CharField(max_length=4)
+    round = models.PositiveSmallIntegerField(default=1)
+
+    class Meta:
+        ordering = ["batch", "round", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.member} drew {self.card} (cut {self.round})"
+
+
+class RedrawDemand(models.Model):
+    """A seated player's demand for a redraw (L4), applied between deals."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="redraw_demands")
+    member = models.ForeignKey(
+        Member, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )  # None: the table's automatic hourly redraw (club custom)
+    created_at = models.DateTimeField(default=timezone.now)
+    applied_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["created_at"]
+
+    def __str__(self) -> str:
+        return f"Redraw demanded by {self.member or 'the hourly custom'}"
+
+
+class Substitution(models.Model):
+    """L6: a leaving player's substitute for the rest of the game, with every consent."""
+
+    PROPOSED, ACTIVE, LAPSED, REFUSED = "proposed", "active", "lapsed", "refused"
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="substitutions")
+    leaver = models.ForeignKey(Member, on_delete=models.PROTECT, related_name="+")
+    substitute = models.ForeignKey(Member, on_delete=models.PROTECT, related_name="+")
+    game_number = models.PositiveIntegerField()
+    status = models.CharField(
+        max_length=10,
+        choices=[(s, s) for s in (PROPOSED, ACTIVE, LAPSED, REFUSED)],
+        default=PROPOSED,
+    )
+    consents = models.ManyToManyField(Member, related_name="+", blank=True)
+    required = models.JSONField(default=list)  # member ids whose consent is needed
+    created_at = models.DateTimeField(default=timezone.now)
+    lapsed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["table", "leaver"],
+                condition=Q(status__in=["proposed", "active"]),
+                name="one_live_substitution_per_leaver",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.substitute} for {self.leaver} ({self.status})"
+
+
+class TableEvent(models.Model):
+    """The table's log: forming, cuts, rotation, substitutes, redraw windows."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="events")
+    at = models.DateTimeField(default=timezone.now)
+    text = models.CharField(max_length=300)
+
+    class Meta:
+        ordering = ["-at", "-pk"]
+
+    def __str__(self) -> str:
+        return self.text
+
+
+# --- The washbook --------------------------------------------------------------------
+
+
+class WashbookLine(models.Model):
+    """One line of a table's washbook: a deal, a tableau (nothing paid), or a reversal."""
+
+    DEAL, TABLEAU, REVERSAL = "deal", "tableau", "reversal"
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="lines")
+    number = models.PositiveIntegerField()  # 1, 2, ... within the table
+    kind = models.CharField(
+        max_length=10,
+        choices=[(DEAL, "deal"), (TABLEAU, "tableau"), (REVERSAL, "reversal")],
+        default=DEAL,
+    )
+    deal_key = models.CharField(max_length=100, null=True, blank=True, unique=True)
+    game_number = models.PositiveIntegerField(default=1)
+    value = models.PositiveIntegerField(default=0)  # total won: the left margin
+    reverses = models.OneToOneField(
+        "self", on_delete=models.PROTECT, null=True, blank=True, related_name="reversed_by"
+    )
+    corrects = models.ForeignKey(
+        "self", on_delete=models.PROTECT, null=True, blank=True, related_name="corrected_by"
+    )
+    detail = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    sealed = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["table", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "number"], name="line_number_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} line {self.number} ({self.kind})"
+
+
+class WashbookEntry(models.Model):
+    """A member's points on a line: plus for the winner, minus for each loser."""
+
+    line = models.ForeignKey(WashbookLine, on_delete=models.PROTECT, related_name="entries")
+    member = models.ForeignKey(Member, on_delete=models.PROTECT, related_name="entries")
+    position = models.PositiveSmallIntegerField(null=True, blank=True)
+    points = models.IntegerField()
+
+    class Meta:
+        ordering = ["line", "position", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["line", "member"], name="entry_member_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.member} {self.points:+d}"
+
+
+# --- The ledger ----------------------------------------------------------------------
+
+
+class Account(models.Model):
+    """A member's money account. ``balance`` is a cache, verified against the legs."""
+
+    member = models.OneToOneField(Member, on_delete=models.PROTECT, related_name="account")
+    balance = models.DecimalField(max_digits=12, decimal_places=2, default=Decimal("0.00"))
+
+    def __str__(self) -> str:
+        return f"Account of {self.member}"
+
+
+class Posting(models.Model):
+    """A double-entry transaction. Positive legs: the club owes the member more."""
+
+    SESSION_BALANCE, PAYMENT = "session-balance", "payment"
+    kind = models.CharField(
+        max_length=20,
+        choices=[(SESSION_BALANCE, "session balance"), (PAYMENT, "payment")],
+    )
+    session = models.ForeignKey(
+        ClubSession, on_delete=models.PROTECT, null=True, blank=True, related_name="postings"
+    )
+    memo = models.CharField(max_length=200, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    sealed = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+        constraints = [
+            # Exactly-once balancing: one balance posting per session, ever.
+            models.UniqueConstraint(
+                fields=["session"],
+                condition=Q(kind="session-balance"),
+                name="one_balance_posting_per_session",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} #{self.pk}"
+
+
+class Leg(models.Model):
+    posting = models.ForeignKey(Posting, on_delete=models.PROTECT, related_name="legs")
+    account = models.ForeignKey(Account, on_delete=models.PROTECT, related_name="legs")
+    amount = models.DecimalField(max_digits=12, decimal_places=2)
+
+    class Meta:
+        ordering = ["posting", "pk"]
+        indexes = [models.Index(fields=["account", "posting"], name="leg_account_posting")]
+
+    def __str__(self) -> str:
+        return f"{self.account} {self.amount:+}"
+
+
+class Transfer(models.Model):
+    """One transfer of a session's settlement: ``payer`` pays ``payee`` ``amount``."""
+
+    session = models.ForeignKey(ClubSession, on_delete=models.CASCADE, related_name="transfers")
+    payer = models.ForeignKey(Member, on_delete=models.PROTECT, related_name="+")
+    payee = models.ForeignKey(Member, on_delete=models.PROTECT, related_name="+")
+    amount = models.DecimalField(max_digits=12, decimal_places=2)
+    payment = models.OneToOneField(
+        Posting, on_delete=models.PROTECT, null=True, blank=True, related_name="transfer"
+    )
+
+    class Meta:
+        ordering = ["session", "-amount", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.payer} pays {self.payee} {self.amount}"
+
+    @property
+    def paid(self) -> bool:
+        return self.payment_id is not None

@@ -1,0 +1,89 @@
+"""What the club services share: the error type, the random source, members and logging."""
+
+from __future__ import annotations
+
+import random
+import secrets
+from collections.abc import Iterable
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+
+from ..models import ClubSession, Cut, CutBatch, Member, Table, TableEvent
+
+
+class ClubError(ValueError):
+    """A request the club's laws or books refuse. Views answer it with a 4xx, never a 500."""
+
+
+def rng() -> random.Random:
+    """Cards for cutting are drawn with the system's randomness (tests patch this)."""
+    return random.Random(secrets.randbits(64))
+
+
+def log(table: Table, text: str) -> str:
+    TableEvent.objects.create(table=table, text=text[:300])
+    return text
+
+
+def record_cut(
+    *,
+    purpose: str,
+    session: ClubSession | None,
+    table: Table | None,
+    order: list[Member],
+    draws: Iterable[tuple[Member, str, int]],
+    note: str = "",
+) -> CutBatch:
+    batch = CutBatch.objects.create(
+        session=session, table=table, purpose=purpose, note=note, result=[m.pk for m in order]
+    )
+    Cut.objects.bulk_create(
+        [Cut(batch=batch, member=m, card=card, round=r) for m, card, r in draws]
+    )
+    return batch
+
+
+def member_for(user: object) -> Member | None:
+    """The user's member profile, or None (anonymous users, staff without a profile)."""
+    if not getattr(user, "is_authenticated", False):
+        return None
+    try:
+        return user.member  # type: ignore[attr-defined,no-any-return]
+    except Member.DoesNotExist:
+        return None
+
+
+def create_member(
+    username: str,
+    display_name: str,
+    *,
+    password: str | None = None,
+    is_staff: bool = False,
+    is_bot: bool = False,
+) -> Member:
+    """A user and his member profile, in one transaction."""
+    User = get_user_model()
+    with transaction.atomic():
+        user = User.objects.create_user(username=username, password=password)
+        if password is None:
+            user.set_unusable_password()
+        user.is_staff = is_staff
+        user.save()
+        return Member.objects.create(user=user, display_name=display_name, is_bot=is_bot)
+
+
+BOT_NAMES = ["Alfa", "Bravo", "Charlie", "Delta", "Echo", "Foxtrot", "Golf"]
+
+
+def bots(count: int) -> list[Member]:
+    """``count`` bot members ("Bot Alfa", ...), created once with unusable passwords."""
+    out: list[Member] = []
+    for name in BOT_NAMES[:count]:
+        bot = Member.objects.filter(is_bot=True, display_name=f"Bot {name}").first()
+        if bot is None:
+            bot = create_member(f"bot-{name.lower()}", f"Bot {name}", is_bot=True)
+        out.append(bot)
+    if len(out) < count:
+        raise ClubError(f"at most {len(BOT_NAMES)} bots")
+    return out

@@ -1,0 +1,289 @@
+"""Money: the double-entry ledger, balancing a closed session exactly once, payments.
+
+Sign: a member's balance is what the club's books say he is owed — positive when he has
+won more than he has been paid, negative when he owes. Every posting's legs sum to zero
+(checked here and by the database: see club/models.py).
+
+Rounding rule (points → money): each member's exact amount ``points × stake`` is rounded
+to the cent with ROUND_HALF_EVEN; whatever that leaves over (a few cents, so that the money
+would not sum to zero) is handed out one cent at a time to the members whose rounding
+moved them furthest in the other direction — the largest remainders first, ties broken
+by member id — so the session's money sums exactly to zero and nobody is more than one
+cent from his exact amount.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import defaultdict
+from dataclasses import dataclass
+from decimal import ROUND_HALF_EVEN, Decimal
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Count, F, Q, Sum
+from django.utils import timezone
+
+from .. import settlement as settle_algo
+from ..models import (
+    Account,
+    ClubSession,
+    Leg,
+    Member,
+    Posting,
+    Table,
+    Transfer,
+    WashbookEntry,
+    WashbookLine,
+)
+from .base import ClubError
+
+logger = logging.getLogger(__name__)
+CENT = Decimal("0.01")
+
+
+def account_for(member: Member | int) -> Account:
+    member_id = member if isinstance(member, int) else member.pk
+    account, _ = Account.objects.get_or_create(member_id=member_id)
+    return account
+
+
+def post(
+    kind: str,
+    legs: dict[int, Decimal],
+    *,
+    session: ClubSession | None = None,
+    memo: str = "",
+    by: Any = None,
+) -> Posting:
+    """Write a posting with one leg per member id (amounts to the cent, summing to zero)."""
+    legs = {m: Decimal(a) for m, a in legs.items() if Decimal(a) != 0}
+    if any(a != a.quantize(CENT) for a in legs.values()):
+        raise ClubError("amounts are whole cents")
+    if sum(legs.values(), Decimal(0)) != 0:
+        raise ClubError("a posting's legs must sum to zero")
+    with transaction.atomic():
+        posting = Posting.objects.create(
+            kind=kind,
+            session=session,
+            memo=memo[:200],
+            created_by=by if getattr(by, "pk", None) else None,
+        )
+        accounts = {a.member_id: a for a in Account.objects.filter(member_id__in=legs)}
+        missing = [m for m in legs if m not in accounts]
+        if missing:
+            Account.objects.bulk_create([Account(member_id=m) for m in missing])
+            accounts = {a.member_id: a for a in Account.objects.filter(member_id__in=legs)}
+        Leg.objects.bulk_create(
+            [Leg(posting=posting, account=accounts[m], amount=a) for m, a in legs.items()]
+        )
+        _seal(posting)
+        _update_cached_balances(accounts, legs)
+    return posting
+
+
+def _seal(posting: Posting) -> None:
+    Posting.objects.filter(pk=posting.pk).update(sealed=True)
+    posting.sealed = True
+
+
+def _update_cached_balances(accounts: dict[int, Account], legs: dict[int, Decimal]) -> None:
+    for member_id, amount in legs.items():
+        Account.objects.filter(pk=accounts[member_id].pk).update(balance=F("balance") + amount)
+
+
+def balance_of(member: Member | int) -> Decimal:
+    """The member's balance derived from the ledger (the legs), not from the cache."""
+    member_id = member if isinstance(member, int) else member.pk
+    total = Leg.objects.filter(account__member_id=member_id).aggregate(s=Sum("amount"))["s"]
+    return (total or Decimal(0)).quantize(CENT)
+
+
+def verify_balances() -> list[tuple[int, Decimal, Decimal]]:
+    """Accounts whose cached balance differs from their legs: (member id, cached, derived)."""
+    derived = Account.objects.annotate(derived=Sum("legs__amount")).values_list(
+        "member_id", "balance", "derived"
+    )
+    return [
+        (m, cached, (d or Decimal(0))) for m, cached, d in derived if cached != (d or Decimal(0))
+    ]
+
+
+def money_from_points(points: dict[int, int], stake: Decimal) -> dict[int, Decimal]:
+    """Convert net points to money at ``stake`` per point (see the module's rounding rule).
+
+    >>> money_from_points({1: 1, 2: 1, 3: -2}, Decimal("0.005"))  # half-even → 0.00
+    {1: Decimal('0.01'), 2: Decimal('0.00'), 3: Decimal('-0.01')}
+    """
+    if sum(points.values()) != 0:
+        raise ClubError("net points do not sum to zero")
+    exact = {m: Decimal(p) * stake for m, p in points.items()}
+    money = {m: e.quantize(CENT, rounding=ROUND_HALF_EVEN) for m, e in exact.items()}
+    left = -sum(money.values(), Decimal(0))  # a multiple of one cent
+    step = CENT if left > 0 else -CENT
+    residual = {m: exact[m] - money[m] for m in money}  # what rounding took away (or gave)
+    if left > 0:  # cents to give: to those rounded down the most
+        order = sorted(money, key=lambda m: (-residual[m], m))
+    else:  # cents to take: from those rounded up the most
+        order = sorted(money, key=lambda m: (residual[m], m))
+    i = 0
+    while left != 0:
+        m = order[i % len(order)]
+        money[m] += step
+        left -= step
+        i += 1
+    return money
+
+
+# --- Balancing a session ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class BalanceResult:
+    session_id: int
+    posted: bool
+    status: str
+    note: str = ""
+
+
+def staked_tables(session_id: int) -> list[int]:
+    """Tables that count for money: no practice table, and no table a bot ever sat at."""
+    return list(
+        Table.objects.filter(session_id=session_id, is_practice=False)
+        .annotate(
+            bots=Count("seats", filter=Q(seats__member__is_bot=True), distinct=True)
+            + Count("lines__entries", filter=Q(lines__entries__member__is_bot=True), distinct=True)
+        )
+        .filter(bots=0)
+        .values_list("pk", flat=True)
+    )
+
+
+def proof_failures(table_ids: list[int]) -> list[int]:
+    """Lines whose entries do not sum to zero (the database forbids them; checked anyway)."""
+    return list(
+        WashbookLine.objects.filter(table_id__in=table_ids)
+        .annotate(s=Sum("entries__points"))
+        .exclude(s=0)
+        .exclude(s=None)
+        .values_list("pk", flat=True)
+    )
+
+
+def session_points(session_id: int) -> dict[int, int]:
+    """Each member's net points over the session's staked tables."""
+    rows = (
+        WashbookEntry.objects.filter(line__table_id__in=staked_tables(session_id))
+        .values("member_id")
+        .annotate(p=Sum("points"))
+    )
+    return {r["member_id"]: int(r["p"]) for r in rows}
+
+
+def balance_session(session_id: int) -> BalanceResult:
+    """Balance a closed session, exactly once.
+
+    In one transaction: claim the session (closing → balancing, a conditional UPDATE: a
+    second worker or a repeated run claims nothing and returns), check every washbook
+    proves, convert net points to money, write the balance posting (unique per session),
+    the settlement's transfers, and mark the session balanced. Any exception rolls back
+    all of it, the claim included, so a crash halfway posts nothing and a later run can
+    balance the session.
+    """
+    with transaction.atomic():
+        claimed = ClubSession.objects.filter(pk=session_id, status=ClubSession.CLOSING).update(
+            status=ClubSession.BALANCING
+        )
+        if not claimed:
+            status = (
+                ClubSession.objects.filter(pk=session_id).values_list("status", flat=True).first()
+            )
+            return BalanceResult(session_id, False, status or "missing", "not claimed")
+        session = ClubSession.objects.get(pk=session_id)
+        tables = staked_tables(session_id)
+        bad = proof_failures(tables)
+        points = session_points(session_id)
+        if bad or sum(points.values()) != 0:
+            note = f"washbook does not prove (lines {bad})"
+            ClubSession.objects.filter(pk=session_id).update(
+                status=ClubSession.FAILED, balance_note=note
+            )
+            logger.error("session %s: %s", session_id, note)
+            return BalanceResult(session_id, False, ClubSession.FAILED, note)
+        money = money_from_points(points, session.stake)
+        post(
+            Posting.SESSION_BALANCE,
+            money,
+            session=session,
+            memo=f"{session}: {sum(p for p in points.values() if p > 0)} points won at {session.stake}",
+        )
+        result = settle_algo.settle({m: int(a / CENT) for m, a in money.items()})
+        Transfer.objects.bulk_create(
+            [
+                Transfer(
+                    session=session,
+                    payer_id=t.payer,
+                    payee_id=t.payee,
+                    amount=Decimal(t.amount) * CENT,
+                )
+                for t in result.transfers
+            ]
+        )
+        note = f"{len(tables)} staked table(s), {len(money)} member(s), {len(result.transfers)} transfer(s)"
+        ClubSession.objects.filter(pk=session_id).update(
+            status=ClubSession.BALANCED,
+            balanced_at=timezone.now(),
+            balance_note=note,
+            settlement_method=result.method,
+        )
+    return BalanceResult(session_id, True, ClubSession.BALANCED, note)
+
+
+# --- Payments ---------------------------------------------------------------------------
+
+
+def record_payment(transfer_id: int, *, by: Any = None) -> Transfer:
+    """The secretary records that a settlement transfer has been paid (once)."""
+    with transaction.atomic():
+        transfer = (
+            Transfer.objects.select_for_update()
+            .select_related("payer", "payee")
+            .get(pk=transfer_id)
+        )
+        if transfer.payment_id:
+            raise ClubError("that transfer is already recorded as paid")
+        posting = post(
+            Posting.PAYMENT,
+            {transfer.payer_id: transfer.amount, transfer.payee_id: -transfer.amount},
+            session=transfer.session,
+            memo=f"{transfer.payer} paid {transfer.payee} {transfer.amount}",
+            by=by,
+        )
+        transfer.payment = posting
+        transfer.save(update_fields=["payment"])
+    return transfer
+
+
+def member_history(member_id: int) -> list[tuple[Posting, Decimal, Decimal]]:
+    """(posting, this member's amount, running balance) in order, from the legs."""
+    legs = (
+        Leg.objects.filter(account__member_id=member_id)
+        .select_related("posting", "posting__session")
+        .order_by("posting__created_at", "posting_id")
+    )
+    running = Decimal(0)
+    out = []
+    for leg in legs:
+        running += leg.amount
+        out.append((leg.posting, leg.amount, running))
+    return out
+
+
+def session_money(session_id: int) -> dict[int, Decimal]:
+    """Each member's money from the session's balance posting."""
+    sums: dict[int, Decimal] = defaultdict(Decimal)
+    for member_id, amount in Leg.objects.filter(
+        posting__session_id=session_id, posting__kind=Posting.SESSION_BALANCE
+    ).values_list("account__member_id", "amount"):
+        sums[member_id] += amount
+    return dict(sums)

@@ -1,0 +1,86 @@
+"""Sessions (evenings): open, check in (order of arrival, L3), close (queues balancing)."""
+
+from __future__ import annotations
+
+import logging
+from decimal import Decimal, InvalidOperation
+
+from django.db import IntegrityError, transaction
+from django.db.models import Max
+from django.utils import timezone
+
+from ..models import VARIANTS, Arrival, ClubSession, Member, Table
+from .base import ClubError
+
+logger = logging.getLogger(__name__)
+
+
+def open_session(
+    *, stake: Decimal | str, default_variant: str = "foster", by: object = None, name: str = ""
+) -> ClubSession:
+    try:
+        stake = Decimal(stake)
+    except (InvalidOperation, TypeError) as e:
+        raise ClubError("the stake must be a number, e.g. 0.05") from e
+    if not stake.is_finite() or stake <= 0 or stake != stake.quantize(Decimal("0.0001")):
+        raise ClubError("the stake must be positive with at most four decimal places")
+    if default_variant not in dict(VARIANTS):
+        raise ClubError(f"unknown variant {default_variant!r}")
+    return ClubSession.objects.create(
+        stake=stake,
+        default_variant=default_variant,
+        opened_by=by if getattr(by, "pk", None) else None,
+        name=name,
+    )
+
+
+def check_in(session: ClubSession, member: Member) -> Arrival:
+    """Record the member's arrival; the order of arrival is his prior right (L3)."""
+    if not session.is_open:
+        raise ClubError("the session is not open")
+    if member.is_bot or not member.active:
+        raise ClubError("only active members check in")
+    existing = Arrival.objects.filter(session=session, member=member).first()
+    if existing:
+        if existing.left_at:
+            existing.left_at = None
+            existing.save(update_fields=["left_at"])
+        return existing
+    for _ in range(5):  # two members arriving at the same instant: retry the order
+        try:
+            with transaction.atomic():
+                top = Arrival.objects.filter(session=session).aggregate(m=Max("order"))["m"]
+                return Arrival.objects.create(session=session, member=member, order=(top or 0) + 1)
+        except IntegrityError:
+            existing = Arrival.objects.filter(session=session, member=member).first()
+            if existing:
+                return existing
+    raise ClubError("busy; try again")
+
+
+def check_out(session: ClubSession, member: Member) -> None:
+    Arrival.objects.filter(session=session, member=member, left_at=None).update(
+        left_at=timezone.now(), queue_table=None
+    )
+
+
+def close_session(session_id: int, *, by: object = None, queue: bool = True) -> bool:
+    """open → closing (a conditional UPDATE), then queue the balancing task after commit.
+
+    Returns False if the session was not open (a repeated or concurrent close). With
+    ``queue=False`` the caller balances it himself (the demo loader, tests).
+    """
+    from .. import tasks  # noqa: PLC0415 - tasks import services
+
+    with transaction.atomic():
+        claimed = ClubSession.objects.filter(pk=session_id, status=ClubSession.OPEN).update(
+            status=ClubSession.CLOSING, closed_at=timezone.now()
+        )
+        if not claimed:
+            return False
+        Table.objects.filter(session_id=session_id).update(
+            status=Table.CLOSED, next_redraw_at=None, redraw_window_until=None
+        )
+        if queue:
+            transaction.on_commit(lambda: tasks.queue_balance(session_id))
+    return True

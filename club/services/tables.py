@@ -1,0 +1,519 @@
+"""Tables by Foster's laws 2-6: forming, seats and deal, hourly redraw, rotation, substitutes.
+
+The games app calls `table_seating`, `current_dealer`, `advance_after_deal` and
+`create_practice_table`; the session pages call the rest.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import timedelta
+from typing import Any
+
+from django.db import transaction
+from django.db.models import F, Max, Q
+from django.utils import timezone
+
+from .. import cutting
+from ..models import (
+    DEFAULT_SIZE,
+    VARIANT_PLAYERS,
+    VARIANTS,
+    Arrival,
+    ClubSession,
+    CutBatch,
+    Member,
+    RedrawDemand,
+    Seat,
+    Substitution,
+    Table,
+)
+from . import base
+from .base import ClubError, log, record_cut
+
+HOUR = timedelta(hours=1)
+REDRAW_WINDOW = timedelta(minutes=10)
+
+
+@dataclass(frozen=True, slots=True)
+class SeatInfo:
+    """A seat as the games app sees it. ``member_id`` is who plays the seat (a substitute,
+    L6, if one is appointed); ``playing_for_id`` is then the member whose account he plays
+    on (None when the seat's own member plays)."""
+
+    position: int
+    member_id: int
+    display_name: str
+    is_bot: bool
+    playing_for_id: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TableTurn:
+    """What `advance_after_deal` did: who deals next, and the log lines of what changed."""
+
+    dealer_position: int
+    seating_changed: bool
+    game_number: int
+    deal_in_game: int
+    events: list[str] = field(default_factory=list)
+
+
+# --- Reading ---------------------------------------------------------------------------
+
+
+def table_seating(table_id: int) -> list[SeatInfo]:
+    """The seats of a table in position order (0..size-1, each on the previous one's left)."""
+    seats = list(Seat.objects.filter(table_id=table_id).select_related("member"))
+    subs = {
+        s.leaver_id: s.substitute
+        for s in Substitution.objects.filter(
+            table_id=table_id, status=Substitution.ACTIVE
+        ).select_related("substitute")
+    }
+    out = []
+    for seat in seats:
+        sub = subs.get(seat.member_id)
+        player = sub or seat.member
+        out.append(
+            SeatInfo(
+                position=seat.position,
+                member_id=player.pk,
+                display_name=player.display_name,
+                is_bot=player.is_bot,
+                playing_for_id=seat.member_id if sub else None,
+            )
+        )
+    return out
+
+
+def current_dealer(table_id: int) -> int:
+    """The seat position that deals the next (or current) deal."""
+    return int(Table.objects.values_list("dealer_position", flat=True).get(pk=table_id))
+
+
+def waiting_members(session: ClubSession) -> list[Arrival]:
+    """Checked-in members not seated at a playing table, in order of arrival (L3)."""
+    seated = Seat.objects.filter(
+        table__session=session, table__status__in=[Table.FORMING, Table.PLAYING]
+    ).values("member_id")
+    return list(
+        Arrival.objects.filter(session=session, left_at=None)
+        .exclude(member_id__in=seated)
+        .select_related("member", "queue_table")
+        .order_by("order")
+    )
+
+
+def table_queue(table: Table) -> list[Arrival]:
+    """The members waiting to cut in to this table after its game (L5), in queue order."""
+    seated = Seat.objects.filter(table__session=table.session_id).values("member_id")
+    return list(
+        Arrival.objects.filter(queue_table=table, left_at=None)
+        .exclude(member_id__in=seated)
+        .select_related("member")
+        .order_by("queue_seq", "order")
+    )
+
+
+# --- Forming a table (L2, L3) ---------------------------------------------------------------
+
+
+def _check_variant(variant: str, size: int) -> None:
+    if variant not in dict(VARIANTS):
+        raise ClubError(f"unknown variant {variant!r}")
+    low, high = VARIANT_PLAYERS[variant]
+    if not low <= size <= high:
+        raise ClubError(f"{variant} is played by {low}–{high} players, not {size}")
+
+
+def _seat_by_cut(table: Table, players: list[Member], purpose: str, note: str) -> CutBatch:
+    """Cut for seats and deal: the highest chooses his seat (position 0) and deals; the
+    next highest sits on his left (position 1), and so on round the table (L3)."""
+    result = cutting.cut(players, base.rng(), cutting.pack_for(table.variant))
+    batch = record_cut(
+        purpose=purpose,
+        session=table.session,
+        table=table,
+        order=result.order,
+        draws=[(d.player, d.card, d.round) for d in result.draws],
+        note=note,
+    )
+    old = {s.member_id: s for s in Seat.objects.filter(table=table)}
+    Seat.objects.filter(table=table).delete()
+    Seat.objects.bulk_create(
+        [
+            Seat(
+                table=table,
+                position=i,
+                member=m,
+                consecutive_games=old[m.pk].consecutive_games if m.pk in old else 0,
+            )
+            for i, m in enumerate(result.order)
+        ]
+    )
+    table.dealer_position = 0
+    return batch
+
+
+def form_table(
+    session: ClubSession,
+    *,
+    variant: str | None = None,
+    size: int | None = None,
+    mode: str = Table.ONLINE,
+    options: dict[str, Any] | None = None,
+    candidates: list[Member] | None = None,
+    auto_redraw: bool = False,
+) -> Table:
+    """Form a table from the candidates (default: every waiting member, in order of arrival).
+
+    With more candidates than places they cut (L2) and the highest play (L3); the others
+    wait in the table's queue in order of arrival. Then the players cut for seats and the
+    first deal. Every cut is recorded.
+    """
+    if not session.is_open:
+        raise ClubError("the session is not open")
+    variant = variant or session.default_variant
+    size = size or DEFAULT_SIZE.get(variant, 5)
+    _check_variant(variant, size)
+    if mode not in (Table.ONLINE, Table.PHYSICAL):
+        raise ClubError("mode is online or physical")
+    with transaction.atomic():
+        ClubSession.objects.select_for_update().get(pk=session.pk)  # one forming at a time
+        waiting = waiting_members(session)
+        if candidates is None:
+            pool = [a.member for a in waiting]
+        else:
+            free = {a.member_id for a in waiting}
+            if any(m.pk not in free for m in candidates):
+                raise ClubError("a candidate has not checked in or is already seated")
+            order = {a.member_id: a.order for a in waiting}
+            pool = sorted(candidates, key=lambda m: order[m.pk])
+        low = VARIANT_PLAYERS[variant][0]
+        if len(pool) < low:
+            raise ClubError(f"{variant} needs at least {low} players; {len(pool)} waiting")
+        number = (Table.objects.filter(session=session).aggregate(n=Max("number"))["n"] or 0) + 1
+        table = Table.objects.create(
+            session=session,
+            number=number,
+            variant=variant,
+            size=min(size, len(pool)),
+            mode=mode,
+            options=options or {},
+            auto_redraw=auto_redraw,
+        )
+        players = pool
+        if len(pool) > table.size:
+            result = cutting.cut(pool, base.rng(), cutting.pack_for(variant))
+            record_cut(
+                purpose=CutBatch.PLACES,
+                session=session,
+                table=table,
+                order=result.order,
+                draws=[(d.player, d.card, d.round) for d in result.draws],
+                note=f"{len(pool)} candidates for {table.size} places",
+            )
+            players = result.order[: table.size]
+            losers = {m.pk for m in result.order[table.size :]}
+            # Those who cut too low wait for this table in their order of arrival.
+            seq = _next_queue_seq(table)
+            for i, a in enumerate(a for a in waiting if a.member_id in losers):
+                Arrival.objects.filter(pk=a.pk).update(queue_table=table, queue_seq=seq + i)
+            log(table, f"Cut for places: {', '.join(str(m) for m in players)} play.")
+        _seat_by_cut(table, players, CutBatch.SEATS, "seats and first deal")
+        now = timezone.now()
+        table.status = Table.PLAYING
+        table.started_at = now
+        table.next_redraw_at = now + HOUR
+        table.save()
+        log(table, f"Table formed; {players and table.seats.get(position=0).member} deals first.")
+    return table
+
+
+def _next_queue_seq(table: Table) -> int:
+    top = Arrival.objects.filter(queue_table=table).aggregate(m=Max("queue_seq"))["m"]
+    return (top or 0) + 1
+
+
+def join_queue(table: Table, member: Member) -> Arrival:
+    """A waiting member asks to cut in to ``table`` after its current game (L5)."""
+    if table.session_id is None or table.status != Table.PLAYING:
+        raise ClubError("this table takes no candidates")
+    arrival = Arrival.objects.filter(session=table.session_id, member=member, left_at=None).first()
+    if arrival is None:
+        raise ClubError("check in to the session first")
+    if Seat.objects.filter(table__session=table.session_id, member=member).exists():
+        raise ClubError("you are seated at a table")
+    if arrival.queue_table_id != table.pk:
+        arrival.queue_table = table
+        arrival.queue_seq = _next_queue_seq(table)
+        arrival.save(update_fields=["queue_table", "queue_seq"])
+    return arrival
+
+
+# --- Between deals (the games app's call) --------------------------------------------------
+
+
+def advance_after_deal(table_id: int) -> TableTurn:
+    """Called after a deal ended and its line was posted.
+
+    Counts the deal in the current game (L5: a game is one round of deals, each seated
+    player dealing once; with two players each deal is a game) and passes the deal to the
+    left. At the end of a game: every seated player's consecutive-games count goes up,
+    substitutes' appointments lapse (L6) and waiting candidates cut in (L5). Then, still
+    between deals, pending redraw demands (L4) are applied: the seats are cut for again and
+    the highest deals; the round of deals then starts afresh from him.
+    """
+    events: list[str] = []
+    changed = False
+    with transaction.atomic():
+        table = Table.objects.select_for_update().get(pk=table_id)
+        if table.status != Table.PLAYING:
+            raise ClubError("the table is not playing")
+        players = Seat.objects.filter(table=table).count()
+        table.deals_played += 1
+        table.deal_in_game += 1
+        game_over = players <= 2 or table.deal_in_game >= players
+        if game_over:
+            Seat.objects.filter(table=table).update(consecutive_games=F("consecutive_games") + 1)
+            events.append(log(table, f"Game {table.game_number} is over."))
+            events.extend(_lapse_substitutes(table))
+            rotated, rotation_events = _rotate(table)
+            changed |= rotated
+            events.extend(rotation_events)
+            table.game_number += 1
+            table.deal_in_game = 0
+        table.dealer_position = (table.dealer_position + 1) % max(players, 1)
+        pending = RedrawDemand.objects.filter(table=table, applied_at=None)
+        if pending.exists():
+            who = ", ".join(str(d.member or "the hourly custom") for d in pending)
+            members = [s.member for s in Seat.objects.filter(table=table).select_related("member")]
+            _seat_by_cut(table, members, CutBatch.REDRAW, f"demanded by {who}")
+            pending.update(applied_at=timezone.now())
+            table.deal_in_game = 0
+            changed = True
+            first = Seat.objects.select_related("member").get(table=table, position=0)
+            events.append(
+                log(table, f"Cards drawn again for seats (L4, {who}); {first.member} deals.")
+            )
+        table.save()
+        return TableTurn(
+            dealer_position=table.dealer_position,
+            seating_changed=changed,
+            game_number=table.game_number,
+            deal_in_game=table.deal_in_game,
+            events=events,
+        )
+
+
+def _rotate(table: Table) -> tuple[bool, list[str]]:
+    """L5: after a game, candidates cut in and the players cut to go out, lowest retiring.
+
+    As many go out as there are candidates (at most the whole table). After the first game
+    only those with the most consecutive games cut; if they are fewer than the places
+    wanted, the next most consecutive join them.
+    """
+    if table.session_id is None:
+        return False, []
+    queue = table_queue(table)
+    if not queue:
+        return False, []
+    seats = list(Seat.objects.filter(table=table).select_related("member"))
+    k = min(len(queue), len(seats))
+    if table.game_number == 1:
+        eligible = seats
+    else:
+        eligible = []
+        for count in sorted({s.consecutive_games for s in seats}, reverse=True):
+            eligible += [s for s in seats if s.consecutive_games == count]
+            if len(eligible) >= k:
+                break
+    by_member = {s.member_id: s for s in eligible}
+    result = cutting.cut([s.member for s in eligible], base.rng(), cutting.pack_for(table.variant))
+    record_cut(
+        purpose=CutBatch.ROTATION,
+        session=table.session,
+        table=table,
+        order=result.order,
+        draws=[(d.player, d.card, d.round) for d in result.draws],
+        note=f"{k} place(s) wanted by {', '.join(str(a.member) for a in queue[:k])}",
+    )
+    retiring = [by_member[m.pk] for m in result.order[-k:]]
+    entering = queue[:k]
+    seq = _next_queue_seq(table)
+    for i, (seat, arrival) in enumerate(zip(retiring, entering, strict=True)):
+        # The retiring player goes to the back of this table's queue.
+        Arrival.objects.filter(session=table.session_id, member_id=seat.member_id).update(
+            queue_table=table, queue_seq=seq + i
+        )
+        Seat.objects.filter(pk=seat.pk).update(
+            member=arrival.member, consecutive_games=0, seated_at=timezone.now()
+        )
+        Arrival.objects.filter(pk=arrival.pk).update(queue_table=None)
+    text = "; ".join(
+        f"{a.member} cuts in for {s.member}" for s, a in zip(retiring, entering, strict=True)
+    )
+    return True, [log(table, f"Rotation (L5): {text}.")]
+
+
+# --- The hourly redraw (L4) ---------------------------------------------------------------
+
+
+def open_due_redraw_windows(now: Any = None) -> list[int]:
+    """Claim every playing table whose hour has ended and open its demand window.
+
+    Each claim is a conditional UPDATE on the old ``next_redraw_at``: a second worker (or
+    the same task run again) updates nothing and does nothing. Tables set to redraw
+    automatically get the club's own demand at once. Returns the claimed table ids.
+    """
+    now = now or timezone.now()
+    claimed: list[int] = []
+    due = Table.objects.filter(status=Table.PLAYING, next_redraw_at__lte=now).values_list(
+        "pk", "next_redraw_at", "auto_redraw"
+    )
+    for pk, due_at, auto in due:
+        next_at = due_at + HOUR
+        while next_at <= now:  # the beat was down for hours: no backlog of windows
+            next_at += HOUR
+        with transaction.atomic():
+            got = Table.objects.filter(pk=pk, next_redraw_at=due_at, status=Table.PLAYING).update(
+                next_redraw_at=next_at, redraw_window_until=now + REDRAW_WINDOW
+            )
+            if not got:
+                continue
+            table = Table.objects.get(pk=pk)
+            if auto:
+                RedrawDemand.objects.create(table=table, member=None)
+                log(table, "The hour is up: seats are drawn again after this deal (club custom).")
+            else:
+                log(table, "The hour is up: any player may demand a redraw for seats (L4).")
+        claimed.append(pk)
+    return claimed
+
+
+def demand_redraw(table: Table, member: Member) -> RedrawDemand:
+    """A seated player demands a redraw while the window is open; applied between deals."""
+    if not Seat.objects.filter(table=table, member=member).exists():
+        raise ClubError("only a player at the table may demand a redraw")
+    now = timezone.now()
+    if not (table.redraw_window_until and table.redraw_window_until >= now):
+        raise ClubError("a redraw may be demanded only at the end of an hour (L4)")
+    pending = RedrawDemand.objects.filter(table=table, applied_at=None).first()
+    if pending:
+        return pending
+    demand = RedrawDemand.objects.create(table=table, member=member)
+    log(table, f"{member} demands a redraw for seats; it takes effect after this deal.")
+    return demand
+
+
+# --- Substitutes (L6) ------------------------------------------------------------------
+
+
+def propose_substitute(table: Table, leaver: Member, substitute: Member) -> Substitution:
+    """The leaver names a substitute; every other seated player must consent."""
+    seats = list(Seat.objects.filter(table=table))
+    seated = {s.member_id for s in seats}
+    if leaver.pk not in seated:
+        raise ClubError("only a seated player may appoint a substitute")
+    if substitute.pk in seated or substitute.is_bot:
+        raise ClubError("the substitute must be a member not at this table")
+    if (
+        table.session_id
+        and Seat.objects.filter(table__session=table.session_id, member=substitute).exists()
+    ):
+        raise ClubError("the substitute is playing at another table")
+    if (
+        Substitution.objects.filter(table=table, substitute=substitute)
+        .filter(status__in=[Substitution.PROPOSED, Substitution.ACTIVE])
+        .exists()
+    ):
+        raise ClubError("that member is already a substitute here")
+    required = sorted(m for m in seated if m != leaver.pk)
+    sub = Substitution.objects.create(
+        table=table,
+        leaver=leaver,
+        substitute=substitute,
+        game_number=table.game_number,
+        required=required,
+    )
+    log(table, f"{leaver} proposes {substitute} as substitute for this game (L6).")
+    _activate_if_consented(sub)
+    return sub
+
+
+def consent_substitute(sub: Substitution, member: Member, agree: bool = True) -> Substitution:
+    if sub.status != Substitution.PROPOSED:
+        raise ClubError("this appointment is not awaiting consent")
+    if member.pk not in sub.required:
+        raise ClubError("only the other players at the table consent")
+    if not agree:
+        Substitution.objects.filter(pk=sub.pk).update(status=Substitution.REFUSED)
+        sub.refresh_from_db()
+        log(sub.table, f"{member} refuses {sub.substitute} as substitute.")
+        return sub
+    sub.consents.add(member)
+    log(sub.table, f"{member} consents to {sub.substitute} as substitute.")
+    _activate_if_consented(sub)
+    sub.refresh_from_db()
+    return sub
+
+
+def _activate_if_consented(sub: Substitution) -> None:
+    given = set(sub.consents.values_list("pk", flat=True))
+    if set(sub.required) <= given:
+        Substitution.objects.filter(pk=sub.pk, status=Substitution.PROPOSED).update(
+            status=Substitution.ACTIVE
+        )
+        sub.status = Substitution.ACTIVE
+        log(sub.table, f"{sub.substitute} plays for {sub.leaver} until the game ends (L6).")
+
+
+def _lapse_substitutes(table: Table) -> list[str]:
+    """L6: the appointment becomes void at the end of the game."""
+    events = []
+    live = Substitution.objects.filter(
+        table=table, status__in=[Substitution.ACTIVE, Substitution.PROPOSED]
+    ).select_related("leaver", "substitute")
+    for sub in live:
+        was = sub.status
+        sub.status = Substitution.LAPSED
+        sub.lapsed_at = timezone.now()
+        sub.save(update_fields=["status", "lapsed_at"])
+        if was == Substitution.ACTIVE:
+            events.append(log(table, f"{sub.substitute}'s appointment for {sub.leaver} lapses."))
+    return events
+
+
+# --- Practice tables ---------------------------------------------------------------------
+
+
+def create_practice_table(
+    member: Member, variant: str, players: int, options: dict[str, Any] | None = None
+) -> Table:
+    """A session-less online table: ``member`` in seat 0, bots in the others. Unstaked."""
+    _check_variant(variant, players)
+    with transaction.atomic():
+        table = Table.objects.create(
+            session=None,
+            variant=variant,
+            size=players,
+            mode=Table.ONLINE,
+            options=options or {},
+            is_practice=True,
+            status=Table.PLAYING,
+            started_at=timezone.now(),
+        )
+        seats = [member, *base.bots(players - 1)]
+        Seat.objects.bulk_create(
+            [Seat(table=table, position=i, member=m) for i, m in enumerate(seats)]
+        )
+        log(table, f"Practice table for {member} with {players - 1} bot(s).")
+    return table
+
+
+def tables_with_bots() -> Q:
+    """Tables excluded from money: practice tables and any table a bot has played at."""
+    return (
+        Q(is_practice=True) | Q(seats__member__is_bot=True) | Q(lines__entries__member__is_bot=True)
+    )

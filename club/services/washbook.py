@@ -1,0 +1,266 @@
+"""The washbook: one line per deal, append-only, proving on every line.
+
+Online tables post through `post_online_deal` (the games app's call); physical tables
+through `enter_physical_result` (the secretary). A mistake is put right by
+`correct_line`: a reversing line and a new one, never an edit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.db.models import Max
+
+from ..models import Member, Seat, Table, WashbookEntry, WashbookLine
+from .base import ClubError
+
+# L24: joker 15, ace 11, K Q J 10 10, the others their face value.
+PIPS = {"JK": 15, "A": 11, "K": 10, "Q": 10, "J": 10}
+
+
+def count_pips(cards: str | Iterable[str]) -> int:
+    """The pip value of the cards left in a hand ("KS 5H JK" → 30), L24.
+
+    >>> count_pips("KS 5H JK")
+    30
+    >>> count_pips(["AH", "10D"])
+    21
+    """
+    codes = cards.replace(",", " ").split() if isinstance(cards, str) else list(cards)
+    total = 0
+    for code in codes:
+        c = code.strip().upper()
+        if c.startswith("JK") or c in ("JOKER", "*"):
+            total += 15
+            continue
+        rank = c[:-1] if len(c) >= 2 else c
+        if rank in PIPS:
+            total += PIPS[rank]
+        elif rank.isdigit() and 2 <= int(rank) <= 10:
+            total += int(rank)
+        else:
+            raise ClubError(f"not a card: {code!r} (write e.g. KS, 10H, AD, JK)")
+    return total
+
+
+def _next_number(table: Table) -> int:
+    return (WashbookLine.objects.filter(table=table).aggregate(n=Max("number"))["n"] or 0) + 1
+
+
+def _write_line(
+    table: Table,
+    points: Mapping[Member, int],
+    *,
+    kind: str = WashbookLine.DEAL,
+    deal_key: str | None = None,
+    detail: dict[str, Any] | None = None,
+    positions: Mapping[int, int] | None = None,
+    by: Any = None,
+    reverses: WashbookLine | None = None,
+    corrects: WashbookLine | None = None,
+) -> WashbookLine:
+    """Insert a line and its entries, then seal it (the database checks the proof)."""
+    if sum(points.values()) != 0:
+        raise ClubError("the line does not prove: total plus must equal total minus")
+    if kind != WashbookLine.TABLEAU and not any(points.values()):
+        raise ClubError("a deal line needs a winner and a loser")
+    if kind == WashbookLine.DEAL and not any(p > 0 for p in points.values()):
+        raise ClubError("a deal has a winner")
+    line = WashbookLine.objects.create(
+        table=table,
+        number=_next_number(table),
+        kind=kind,
+        deal_key=deal_key,
+        game_number=table.game_number,
+        value=sum(p for p in points.values() if p > 0),
+        detail=detail or {},
+        created_by=by if getattr(by, "pk", None) else None,
+        reverses=reverses,
+        corrects=corrects,
+    )
+    WashbookEntry.objects.bulk_create(
+        [
+            WashbookEntry(line=line, member=m, points=p, position=(positions or {}).get(m.pk))
+            for m, p in points.items()
+            if p != 0
+        ]
+    )
+    WashbookLine.objects.filter(pk=line.pk).update(sealed=True)
+    line.sealed = True
+    return line
+
+
+def _open_table(table_id: int) -> Table:
+    table = Table.objects.select_for_update().get(pk=table_id)
+    if table.status == Table.CLOSED:
+        raise ClubError("the table is closed")
+    if table.session_id and table.session.status != "open":
+        raise ClubError("the session is closed")
+    return table
+
+
+def post_online_deal(
+    table_id: int, *, deal_key: str, points: dict[int, int], detail: dict[str, Any]
+) -> WashbookLine:
+    """Post a finished online deal's line (the games app's call).
+
+    ``points`` is keyed by SEAT POSITION: the winner positive, each loser negative, summing
+    to zero (pips, splash bonus, ratting penalty, foul hand; for two players game points or
+    pips as the table's ``options["scoring"]`` says). All zeros is a tableau: the line posts
+    no points and ``detail`` records the carry. A substitute's seat posts on the account of
+    the member he plays for (L6). Idempotent on ``deal_key``: posting the same key again
+    returns the line already posted. Raises `ClubError` (a ValueError) on bad input.
+    """
+    if not deal_key:
+        raise ClubError("a deal_key is required")
+    existing = WashbookLine.objects.filter(deal_key=deal_key).first()
+    if existing:
+        if existing.table_id != table_id:
+            raise ClubError("that deal_key belongs to another table")
+        return existing
+    try:
+        clean = {int(k): int(v) for k, v in points.items()}
+    except (TypeError, ValueError) as e:
+        raise ClubError("points must map seat positions to whole numbers") from e
+    try:
+        with transaction.atomic():
+            table = _open_table(table_id)
+            if table.mode != Table.ONLINE:
+                raise ClubError("a physical table's results are entered by the secretary")
+            seats = {
+                s.position: s.member
+                for s in Seat.objects.filter(table=table).select_related("member")
+            }
+            unknown = set(clean) - set(seats)
+            if unknown:
+                raise ClubError(f"no seat at position(s) {sorted(unknown)}")
+            by_member = {seats[pos]: pts for pos, pts in clean.items()}
+            kind = WashbookLine.DEAL if any(clean.values()) else WashbookLine.TABLEAU
+            return _write_line(
+                table,
+                by_member,
+                kind=kind,
+                deal_key=deal_key,
+                detail=detail,
+                positions={m.pk: pos for pos, m in seats.items()},
+            )
+    except IntegrityError:
+        # The same deal_key posted concurrently: the other one won; return its line.
+        existing = WashbookLine.objects.filter(deal_key=deal_key).first()
+        if existing is None:
+            raise
+        return existing
+
+
+@dataclass(frozen=True)
+class PhysicalResult:
+    """A deal played with real cards, as the secretary enters it.
+
+    ``losses``: each loser's pips; or ``cards``: the cards left in his hand (counted, L24).
+    ``extra``: further points a loser pays (splash bonus, ratting penalty, L10 foul hand).
+    """
+
+    winner_id: int
+    losses: dict[int, int] = field(default_factory=dict)
+    cards: dict[int, str] = field(default_factory=dict)
+    extra: dict[int, int] = field(default_factory=dict)
+    note: str = ""
+
+
+def physical_points(table: Table, result: PhysicalResult) -> dict[Member, int]:
+    seats = {
+        s.member_id: s.member for s in Seat.objects.filter(table=table).select_related("member")
+    }
+    if result.winner_id not in seats:
+        raise ClubError("the winner is not seated at this table")
+    named = set(result.losses) | set(result.cards) | set(result.extra)
+    if result.winner_id in named:
+        raise ClubError("a player cannot both win and lose a deal")
+    if named - set(seats):
+        raise ClubError("a loser is not seated at this table")
+    points: dict[Member, int] = {}
+    total = 0
+    for member_id, member in seats.items():
+        if member_id == result.winner_id:
+            continue
+        if member_id in result.losses and member_id in result.cards:
+            raise ClubError(f"give {member}'s pips or cards, not both")
+        if member_id in result.cards:
+            pips = count_pips(result.cards[member_id])
+        else:
+            pips = result.losses.get(member_id, 0)
+        pips += result.extra.get(member_id, 0)
+        if pips < 0:
+            raise ClubError("pips cannot be negative")
+        points[member] = -pips
+        total += pips
+    if total == 0:
+        raise ClubError("the losers paid nothing: enter their pips")
+    points[seats[result.winner_id]] = total
+    return points
+
+
+def enter_physical_result(
+    table_id: int, result: PhysicalResult, *, by: Any = None, advance: bool = True
+) -> WashbookLine:
+    """Post a physical table's deal and (by default) pass the deal to the left."""
+    from .tables import advance_after_deal  # noqa: PLC0415
+
+    with transaction.atomic():
+        table = _open_table(table_id)
+        if table.mode != Table.PHYSICAL:
+            raise ClubError("results of online tables come from the game")
+        points = physical_points(table, result)
+        positions = dict(Seat.objects.filter(table=table).values_list("member_id", "position"))
+        line = _write_line(
+            table,
+            points,
+            detail={"entered": True, "note": result.note[:200]},
+            positions=positions,
+            by=by,
+        )
+        if advance:
+            advance_after_deal(table.pk)
+    return line
+
+
+def correct_line(
+    line_id: int, *, by: Any = None, result: PhysicalResult | None = None, reason: str = ""
+) -> tuple[WashbookLine, WashbookLine | None]:
+    """Reverse a line (every entry negated, on a new line) and optionally post the right one.
+
+    The washbook is append-only: nothing is edited; the reversal and the replacement show.
+    """
+    with transaction.atomic():
+        line = WashbookLine.objects.select_for_update().get(pk=line_id)
+        table = _open_table(line.table_id)
+        if line.kind == WashbookLine.REVERSAL:
+            raise ClubError("a reversing line is not itself reversed; post a new line")
+        if WashbookLine.objects.filter(reverses=line).exists():
+            raise ClubError("that line has already been reversed")
+        entries = list(line.entries.select_related("member"))
+        reversal = _write_line(
+            table,
+            {e.member: -e.points for e in entries},
+            kind=WashbookLine.REVERSAL,
+            detail={"reason": reason[:200], "reverses": line.number},
+            positions={e.member_id: e.position for e in entries if e.position is not None},
+            by=by,
+            reverses=line,
+        )
+        new = None
+        if result is not None:
+            points = physical_points(table, result)
+            positions = dict(Seat.objects.filter(table=table).values_list("member_id", "position"))
+            new = _write_line(
+                table,
+                points,
+                detail={"entered": True, "corrects": line.number, "note": result.note[:200]},
+                positions=positions,
+                by=by,
+                corrects=line,
+            )
+    return reversal, new

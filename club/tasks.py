@@ -1,0 +1,69 @@
+"""Club background work. Tasks take ids, are idempotent, and call services."""
+
+from __future__ import annotations
+
+import logging
+import time
+from datetime import timedelta
+
+from celery import shared_task
+from django.utils import timezone
+
+from . import redis as club_redis
+from .celery import add_periodic
+
+logger = logging.getLogger(__name__)
+
+# L4: every minute, open the redraw window of tables whose hour has ended.
+add_periodic("redraw-due", "club.tasks.open_due_redraw_windows", 60.0)
+# Sessions left in "closing" (the broker was down when they closed) are balanced anyway.
+add_periodic("balance-sweep", "club.tasks.balance_pending_sessions", 60.0)
+
+
+@shared_task(name="club.tasks.heartbeat", ignore_result=True)
+def heartbeat() -> float:
+    """Beat queues this every 10 s; a worker running it proves beat and worker alive."""
+    now = time.time()
+    club_redis.client().set(club_redis.key("worker-heartbeat"), repr(now), ex=600)
+    return now
+
+
+# acks_late: balancing is idempotent (a claimed, unique posting), so a redelivery after a
+# worker died mid-task is harmless and finishes the work.
+@shared_task(name="club.tasks.balance_session", ignore_result=True, acks_late=True)
+def balance_session(session_id: int) -> str:
+    from .services import ledger  # noqa: PLC0415
+
+    result = ledger.balance_session(session_id)
+    logger.info("balance_session(%s): %s", session_id, result)
+    return result.status
+
+
+@shared_task(name="club.tasks.open_due_redraw_windows", ignore_result=True)
+def open_due_redraw_windows() -> list[int]:
+    from .services import tables  # noqa: PLC0415
+
+    return tables.open_due_redraw_windows()
+
+
+@shared_task(name="club.tasks.balance_pending_sessions", ignore_result=True)
+def balance_pending_sessions() -> list[int]:
+    from .models import ClubSession  # noqa: PLC0415
+
+    stale = timezone.now() - timedelta(seconds=60)
+    ids = list(
+        ClubSession.objects.filter(status=ClubSession.CLOSING, closed_at__lte=stale).values_list(
+            "pk", flat=True
+        )
+    )
+    for pk in ids:
+        queue_balance(pk)
+    return ids
+
+
+def queue_balance(session_id: int) -> None:
+    """Queue the balancing task; with the broker down, the minute sweep will do it."""
+    try:
+        balance_session.delay(session_id)
+    except Exception:  # noqa: BLE001 - the session stays "closing"; the sweep retries
+        logger.exception("could not queue balancing of session %s", session_id)

@@ -1,0 +1,472 @@
+"""Club pages. Views stay thin; services hold the transactions.
+
+Access helpers (`_member`, `_session`, `_table`) answer 404/403; a `ClubError` from a
+service becomes a 400 with its message on the page, never a 500 and no state change.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from decimal import Decimal
+from functools import wraps
+from typing import Any
+
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.db.models import Sum
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from . import books, services
+from .forms import FormTableForm, OpenSessionForm, ResultForm, SubstituteForm
+from .models import (
+    Account,
+    ClubSession,
+    CutBatch,
+    Leg,
+    Member,
+    Substitution,
+    Table,
+    Transfer,
+    WashbookEntry,
+    WashbookLine,
+)
+from .services import ClubError
+
+View = Callable[..., HttpResponse]
+
+
+def staff_required(view: View) -> View:
+    @wraps(view)
+    @login_required
+    def inner(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if not request.user.is_staff:
+            raise PermissionDenied("the secretary only")
+        return view(request, *args, **kwargs)
+
+    return inner
+
+
+def _member(request: HttpRequest) -> Member:
+    member = services.member_for(request.user)
+    if member is None:
+        raise PermissionDenied("you have no member profile")
+    return member
+
+
+def _session(pk: int) -> ClubSession:
+    return get_object_or_404(ClubSession, pk=pk)
+
+
+def _table(pk: int) -> Table:
+    return get_object_or_404(Table.objects.select_related("session"), pk=pk)
+
+
+def _refused(request: HttpRequest, error: Exception, back: str) -> HttpResponse:
+    return render(request, "club/refused.html", {"error": str(error), "back": back}, status=400)
+
+
+def _int(value: Any) -> int:
+    try:
+        return int(value)
+    except (TypeError, ValueError) as e:
+        raise ClubError("a number was expected") from e
+
+
+# --- Home, sessions ------------------------------------------------------------------
+
+
+def home(request: HttpRequest) -> HttpResponse:
+    member = services.member_for(request.user)
+    current = ClubSession.objects.filter(status=ClubSession.OPEN).first()
+    balance = services.balance_of(member) if member else None
+    return render(
+        request, "club/home.html", {"member": member, "current": current, "balance": balance}
+    )
+
+
+@login_required
+def sessions(request: HttpRequest) -> HttpResponse:
+    form = OpenSessionForm()
+    return render(
+        request,
+        "club/sessions.html",
+        {"sessions": ClubSession.objects.all()[:50], "form": form},
+    )
+
+
+@staff_required
+@require_POST
+def session_open(request: HttpRequest) -> HttpResponse:
+    form = OpenSessionForm(request.POST)
+    if not form.is_valid():
+        return _refused(request, ClubError(form.errors.as_text()), reverse("club:sessions"))
+    try:
+        session = services.open_session(
+            stake=form.cleaned_data["stake"],
+            default_variant=form.cleaned_data["default_variant"],
+            name=form.cleaned_data["name"],
+            by=request.user,
+        )
+    except ClubError as e:
+        return _refused(request, e, reverse("club:sessions"))
+    return redirect(session)
+
+
+def _dashboard_context(request: HttpRequest, session: ClubSession) -> dict[str, Any]:
+    member = services.member_for(request.user)
+    tables = list(session.tables.prefetch_related("seats__member").order_by("number"))
+    queues = {t.pk: services.table_queue(t) for t in tables if t.status == Table.PLAYING}
+    arrivals = list(session.arrivals.select_related("member", "queue_table").order_by("order"))
+    waiting = services.waiting_members(session) if session.is_open else []
+    return {
+        "session": session,
+        "member": member,
+        "tables": [(t, queues.get(t.pk, [])) for t in tables],
+        "arrivals": arrivals,
+        "waiting": waiting,
+        "checked_in": bool(
+            member and any(a.member_id == member.pk and not a.left_at for a in arrivals)
+        ),
+        "table_form": FormTableForm(initial={"variant": session.default_variant}),
+    }
+
+
+@login_required
+def session_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    session = _session(pk)
+    context = _dashboard_context(request, session)
+    if request.htmx:
+        return render(request, "club/session.html#live", context)
+    return render(request, "club/session.html", context)
+
+
+@login_required
+@require_POST
+def session_check_in(request: HttpRequest, pk: int) -> HttpResponse:
+    session = _session(pk)
+    try:
+        services.check_in(session, _member(request))
+    except ClubError as e:
+        return _refused(request, e, session.get_absolute_url())
+    return redirect(session)
+
+
+@login_required
+@require_POST
+def session_check_out(request: HttpRequest, pk: int) -> HttpResponse:
+    session = _session(pk)
+    services.check_out(session, _member(request))
+    return redirect(session)
+
+
+@staff_required
+@require_POST
+def session_close(request: HttpRequest, pk: int) -> HttpResponse:
+    session = _session(pk)
+    if not services.close_session(session.pk, by=request.user):
+        return _refused(request, ClubError("the session is not open"), session.get_absolute_url())
+    return redirect(session)
+
+
+@staff_required
+@require_POST
+def table_create(request: HttpRequest, pk: int) -> HttpResponse:
+    session = _session(pk)
+    form = FormTableForm(request.POST)
+    if not form.is_valid():
+        return _refused(request, ClubError(form.errors.as_text()), session.get_absolute_url())
+    data = form.cleaned_data
+    options = {"scoring": data["scoring"]} if data["scoring"] else {}
+    try:
+        table = services.form_table(
+            session,
+            variant=data["variant"],
+            size=data["size"],
+            mode=data["mode"],
+            options=options,
+            auto_redraw=data["auto_redraw"],
+        )
+    except ClubError as e:
+        return _refused(request, e, session.get_absolute_url())
+    return redirect(table.get_club_url())
+
+
+# --- Tables ---------------------------------------------------------------------------
+
+
+@login_required
+def table_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    table = _table(pk)
+    member = services.member_for(request.user)
+    seats = list(table.seats.select_related("member"))
+    players = [s.member for s in seats]
+    subs = list(
+        table.substitutions.filter(status__in=[Substitution.PROPOSED, Substitution.ACTIVE])
+        .select_related("leaver", "substitute")
+        .prefetch_related("consents")
+    )
+    context = {
+        "table": table,
+        "member": member,
+        "seats": services.table_seating(table.pk),
+        "seated": bool(member and member in players),
+        "cuts": table.cuts.prefetch_related("draws__member").order_by("-created_at")[:6],
+        "events": table.events.all()[:20],
+        "queue": services.table_queue(table) if table.session_id else [],
+        "subs": [
+            (s, {m.pk for m in s.consents.all()}, member and member.pk in s.required) for s in subs
+        ],
+        "result_form": ResultForm(players=players),
+        "sub_form": SubstituteForm(),
+        "lines": table.lines.order_by("-number")[:5],
+    }
+    if request.htmx:
+        return render(request, "club/table.html#live", context)
+    return render(request, "club/table.html", context)
+
+
+@login_required
+@require_POST
+def table_demand_redraw(request: HttpRequest, pk: int) -> HttpResponse:
+    table = _table(pk)
+    try:
+        services.demand_redraw(table, _member(request))
+    except ClubError as e:
+        return _refused(request, e, table.get_club_url())
+    return redirect(table.get_club_url())
+
+
+@login_required
+@require_POST
+def table_join(request: HttpRequest, pk: int) -> HttpResponse:
+    table = _table(pk)
+    try:
+        services.join_queue(table, _member(request))
+    except ClubError as e:
+        return _refused(request, e, table.get_club_url())
+    return redirect(table.get_club_url())
+
+
+@login_required
+@require_POST
+def table_substitute(request: HttpRequest, pk: int) -> HttpResponse:
+    table = _table(pk)
+    form = SubstituteForm(request.POST)
+    if not form.is_valid():
+        return _refused(request, ClubError("choose a member"), table.get_club_url())
+    try:
+        services.propose_substitute(table, _member(request), form.cleaned_data["substitute"])
+    except ClubError as e:
+        return _refused(request, e, table.get_club_url())
+    return redirect(table.get_club_url())
+
+
+@login_required
+@require_POST
+def substitute_consent(request: HttpRequest, pk: int) -> HttpResponse:
+    sub = get_object_or_404(Substitution.objects.select_related("table"), pk=pk)
+    try:
+        services.consent_substitute(sub, _member(request), request.POST.get("agree") == "yes")
+    except ClubError as e:
+        return _refused(request, e, sub.table.get_club_url())
+    return redirect(sub.table.get_club_url())
+
+
+def _result_from_form(form: ResultForm) -> services.PhysicalResult:
+    data = form.cleaned_data
+    losses, cards, extra = {}, {}, {}
+    for m in form.players:
+        if m.pk == data["winner"]:
+            if data.get(f"pips_{m.pk}") or data.get(f"cards_{m.pk}") or data.get(f"extra_{m.pk}"):
+                raise ClubError("a player cannot both win and lose a deal")
+            continue
+        if data.get(f"cards_{m.pk}"):
+            cards[m.pk] = data[f"cards_{m.pk}"]
+        if data.get(f"pips_{m.pk}") is not None:
+            losses[m.pk] = data[f"pips_{m.pk}"]
+        if data.get(f"extra_{m.pk}"):
+            extra[m.pk] = data[f"extra_{m.pk}"]
+    return services.PhysicalResult(
+        winner_id=data["winner"], losses=losses, cards=cards, extra=extra, note=data["note"]
+    )
+
+
+@staff_required
+@require_POST
+def table_result(request: HttpRequest, pk: int) -> HttpResponse:
+    table = _table(pk)
+    players = [s.member for s in table.seats.select_related("member")]
+    form = ResultForm(request.POST, players=players)
+    if not form.is_valid():
+        return _refused(request, ClubError(form.errors.as_text()), table.get_club_url())
+    try:
+        services.enter_physical_result(table.pk, _result_from_form(form), by=request.user)
+    except ClubError as e:
+        return _refused(request, e, table.get_club_url())
+    return redirect(table.get_club_url())
+
+
+@staff_required
+@require_POST
+def line_reverse(request: HttpRequest, pk: int) -> HttpResponse:
+    line = get_object_or_404(WashbookLine, pk=pk)
+    back = reverse("club:washbook", args=[line.table_id])
+    try:
+        services.correct_line(line.pk, by=request.user, reason=request.POST.get("reason", ""))
+    except ClubError as e:
+        return _refused(request, e, back)
+    return redirect(back)
+
+
+# --- Washbooks ---------------------------------------------------------------------------
+
+
+@login_required
+def washbook(request: HttpRequest, pk: int) -> HttpResponse:
+    table = _table(pk)
+    book = books.build(WashbookLine.objects.filter(table=table), books.seat_order(table.pk))
+    if request.GET.get("format") == "csv":
+        response = HttpResponse(books.to_csv(book), content_type="text/csv; charset=utf-8")
+        response["Content-Disposition"] = f'attachment; filename="washbook-table-{table.pk}.csv"'
+        return response
+    return render(
+        request, "club/washbook.html", {"table": table, "book": book, "title": str(table)}
+    )
+
+
+@login_required
+def session_washbook(request: HttpRequest, pk: int) -> HttpResponse:
+    session = _session(pk)
+    lines = WashbookLine.objects.filter(table__session=session).order_by(
+        "created_at", "table", "number"
+    )
+    book = books.build(lines)
+    if request.GET.get("format") == "csv":
+        response = HttpResponse(books.to_csv(book), content_type="text/csv; charset=utf-8")
+        response["Content-Disposition"] = (
+            f'attachment; filename="washbook-session-{session.pk}.csv"'
+        )
+        return response
+    return render(
+        request,
+        "club/washbook.html",
+        {"session": session, "book": book, "title": f"{session}: all tables", "across": True},
+    )
+
+
+# --- Money ---------------------------------------------------------------------------------
+
+
+@login_required
+def settlement(request: HttpRequest, pk: int) -> HttpResponse:
+    session = _session(pk)
+    transfers = list(session.transfers.select_related("payer", "payee", "payment"))
+    money = services.session_money(session.pk)
+    members = Member.objects.in_bulk(list(money))
+    rows = sorted(((members[m], a) for m, a in money.items()), key=lambda r: -r[1])
+    return render(
+        request,
+        "club/settlement.html",
+        {"session": session, "transfers": transfers, "money": rows},
+    )
+
+
+@staff_required
+@require_POST
+def transfer_pay(request: HttpRequest, pk: int) -> HttpResponse:
+    transfer = get_object_or_404(Transfer, pk=pk)
+    back = reverse("club:settlement", args=[transfer.session_id])
+    try:
+        services.record_payment(transfer.pk, by=request.user)
+    except ClubError as e:
+        return _refused(request, e, back)
+    return redirect(back)
+
+
+@login_required
+def member_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    member = get_object_or_404(Member, pk=pk, is_bot=False)
+    me = services.member_for(request.user)
+    if not (request.user.is_staff or (me and me.pk == member.pk)):
+        raise PermissionDenied("members see only their own page")
+    history = services.member_history(member.pk)
+    sessions_played = (
+        WashbookEntry.objects.filter(member=member, line__table__session__isnull=False)
+        .values(
+            "line__table__session", "line__table__session__name", "line__table__session__opened_at"
+        )
+        .annotate(points=Sum("points"))
+        .order_by("-line__table__session__opened_at")
+    )
+    return render(
+        request,
+        "club/member.html",
+        {
+            "member": member,
+            "balance": services.balance_of(member),
+            "history": history,
+            "chart": books.chart([r for _, _, r in history]),
+            "sessions_played": sessions_played,
+            "recent": WashbookEntry.objects.filter(member=member)
+            .select_related("line__table")
+            .order_by("-line__created_at")[:20],
+        },
+    )
+
+
+@login_required
+def statement(request: HttpRequest, pk: int, session_pk: int) -> HttpResponse:
+    member = get_object_or_404(Member, pk=pk, is_bot=False)
+    me = services.member_for(request.user)
+    if not (request.user.is_staff or (me and me.pk == member.pk)):
+        raise PermissionDenied("members see only their own statements")
+    session = _session(session_pk)
+    entries = (
+        WashbookEntry.objects.filter(member=member, line__table__session=session)
+        .select_related("line__table")
+        .order_by("line__created_at")
+    )
+    legs = Leg.objects.filter(account__member=member, posting__session=session).select_related(
+        "posting"
+    )
+    points = sum(e.points for e in entries)
+    return render(
+        request,
+        "club/statement.html",
+        {
+            "member": member,
+            "session": session,
+            "entries": entries,
+            "legs": legs,
+            "points": points,
+            "net": sum((leg.amount for leg in legs), Decimal(0)),
+        },
+    )
+
+
+@login_required
+def standings(request: HttpRequest) -> HttpResponse:
+    accounts = {a.member_id: a.balance for a in Account.objects.all()}
+    points = dict(
+        WashbookEntry.objects.filter(line__table__is_practice=False, member__is_bot=False)
+        .values_list("member")
+        .annotate(p=Sum("points"))
+        .values_list("member", "p")
+    )
+    rows = [
+        (m, accounts.get(m.pk, Decimal("0.00")), points.get(m.pk, 0))
+        for m in Member.objects.filter(is_bot=False, active=True)
+    ]
+    rows.sort(key=lambda r: (-r[2], r[0].display_name))
+    return render(request, "club/standings.html", {"rows": rows})
+
+
+@login_required
+def cut_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    batch = get_object_or_404(CutBatch.objects.prefetch_related("draws__member"), pk=pk)
+    if batch.table_id is None:
+        raise Http404
+    return render(request, "club/cut.html", {"batch": batch})

@@ -1,0 +1,154 @@
+"""`make bench`: every benchmark in one invocation, written to docs/benchmarks.md.
+
+Speed is reported as ratios against a baseline measured in the same run on the same
+machine (never as timed assertions in tests):
+- engine: random self-play actions/s of each variant vs rlcard's pure-Python Gin Rummy;
+- engine: median time of legal_actions right after a draw, full hand, two jokers down;
+- club: balancing 1,000 deals / 10 tables / 40 members, a 1,000-line washbook page;
+- games: turn-action latency under load vs a minimal one-row view, queries per action,
+  event delivery to 100 listeners;
+- bots: duels between levels (win rates, mean points with 95% CI, decision times);
+- reliability: the 50-table load and soak with invariant checks.
+
+`python -m tests.bench --only engine,club` runs a subset; `--quick` shortens each part
+(for a smoke run; the recorded figures come from a full run).
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import os
+import platform
+import random
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+DOC = ROOT / "docs" / "benchmarks.md"
+RESULTS = ROOT / "docs" / "benchmarks.json"
+
+
+def _py(*args: str, timeout: float = 3600) -> dict[str, Any]:
+    out = subprocess.run(
+        [sys.executable, *args], cwd=ROOT, capture_output=True, text=True, timeout=timeout,
+        check=True,
+    )  # fmt: skip
+    return json.loads(out.stdout)
+
+
+def rlcard_gin_rummy(seconds: float) -> dict[str, Any]:
+    """The baseline: rlcard's Gin Rummy engine, random legal play (the loop the issue names)."""
+    from rlcard.games.gin_rummy.game import GinRummyGame
+
+    rng = random.Random(1)
+    game = GinRummyGame()
+    deals = actions = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        game.init_game()
+        while not game.is_over():
+            game.step(rng.choice(game.judge.get_legal_actions()))
+            actions += 1
+        deals += 1
+    elapsed = time.perf_counter() - start
+    return {"deals": deals, "actions": actions, "actions_per_s": actions / elapsed}
+
+
+def engine(quick: bool) -> dict[str, Any]:
+    seconds = 3 if quick else 10
+    base = rlcard_gin_rummy(seconds)
+    rows = []
+    for variant, players in [("conquian", 2), ("colonel", 2), ("foster-three", 3), ("foster", 4),
+                             ("foster", 5), ("foster", 7)]:  # fmt: skip
+        r = _py("-m", "games.engine", "bench", "--variant", variant, "--players", str(players),
+                "--seconds", str(seconds), "--json")  # fmt: skip
+        r["players"] = players
+        r["ratio_vs_rlcard"] = r["actions_per_s"] / base["actions_per_s"]
+        rows.append(r)
+    base_after = rlcard_gin_rummy(seconds)  # the baseline again: shows the machine was steady
+    from tests.bench_engine import legal_actions_after_draw
+
+    return {
+        "baseline": base,
+        "baseline_after": base_after,
+        "variants": rows,
+        "legal_actions_after_draw": legal_actions_after_draw(quick),
+        "seconds_each": seconds,
+    }
+
+
+def with_test_database(fn: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+    """Run ``fn`` against a throw-away test database (created and dropped here)."""
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "club.settings")
+    os.environ.setdefault("TESTING", "1")
+    import django
+
+    django.setup()
+    from django.test.utils import setup_databases, setup_test_environment, teardown_databases
+
+    setup_test_environment()
+    old = setup_databases(verbosity=0, interactive=False)
+    try:
+        return fn()
+    finally:
+        teardown_databases(old, verbosity=0)
+
+
+PARTS = ["engine", "club", "games", "bots", "load"]
+
+
+def run_part(name: str, quick: bool) -> dict[str, Any]:
+    if name == "engine":
+        return engine(quick)
+    if name == "club":
+        from tests import bench_club
+
+        return with_test_database(lambda: bench_club.run(quick=quick))
+    if name == "games":
+        from tests import bench_games
+
+        return with_test_database(lambda: bench_games.run(quick=quick))
+    if name == "bots":
+        from tests import bench_bots
+
+        return bench_bots.run(quick=quick)
+    if name == "load":
+        from tests import bench_load
+
+        return with_test_database(lambda: bench_load.run(quick=quick))
+    raise SystemExit(f"unknown part {name}")
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--only", default=",".join(PARTS))
+    ap.add_argument("--quick", action="store_true")
+    args = ap.parse_args()
+    previous: dict[str, Any] = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
+    results = dict(previous.get("parts", {}))
+    for name in args.only.split(","):
+        print(f"== {name}", file=sys.stderr, flush=True)
+        started = time.perf_counter()
+        results[name] = run_part(name, args.quick)
+        results[name]["_measured_at"] = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
+        results[name]["_wall_s"] = round(time.perf_counter() - started, 1)
+        results[name]["_quick"] = args.quick
+        print(json.dumps(results[name], indent=1, default=str)[:3000], file=sys.stderr)
+    meta = {"python": platform.python_version(), "machine": platform.machine(),
+            "cpus": os.cpu_count()}  # fmt: skip
+    RESULTS.write_text(json.dumps({"meta": meta, "parts": results}, indent=1, default=str) + "\n")
+    from tests.bench_report import render
+
+    DOC.write_text(render(meta, results))
+    print(f"wrote {DOC.relative_to(ROOT)}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,103 @@
+"""Render docs/benchmarks.md from the results `python -m tests.bench` measured."""
+
+from __future__ import annotations
+
+from typing import Any
+
+COMMANDS = {
+    "engine": "make bench BENCH_ARGS='--only engine'",
+    "club": "make bench BENCH_ARGS='--only club'",
+    "games": "make bench BENCH_ARGS='--only games'",
+    "bots": "make bench BENCH_ARGS='--only bots'",
+    "load": "make bench BENCH_ARGS='--only load'",
+}
+TITLES = {
+    "engine": "Rules engine: random self-play vs rlcard's Gin Rummy",
+    "club": "Club: balancing a session, rendering a washbook",
+    "games": "Play: turn actions under load, queries per action, event delivery",
+    "bots": "Computer players: duels",
+    "load": "Load and soak: 50 bot tables through the HTTP layer",
+}
+
+
+def _fmt(v: Any) -> str:
+    if isinstance(v, float):
+        return f"{v:,.3f}" if abs(v) < 100 else f"{v:,.0f}"
+    if isinstance(v, int) and not isinstance(v, bool):
+        return f"{v:,}"
+    if isinstance(v, list | tuple) and all(isinstance(x, int | float) for x in v):
+        return "[" + ", ".join(_fmt(x) for x in v) + "]"
+    return str(v)
+
+
+def _kv(d: dict[str, Any], prefix: str = "") -> list[str]:
+    rows: list[str] = []
+    for k, v in d.items():
+        if k.startswith("_"):
+            continue
+        name = f"{prefix}{k}"
+        if isinstance(v, dict):
+            rows += _kv(v, f"{name}.")
+        elif isinstance(v, list) and v and isinstance(v[0], dict):
+            for i, item in enumerate(v):
+                rows += _kv(item, f"{name}[{i}].")
+        else:
+            rows.append(f"| {name} | {_fmt(v)} |")
+    return rows
+
+
+def _engine(r: dict[str, Any]) -> list[str]:
+    base = r["baseline"]["actions_per_s"]
+    out = [
+        f"Baseline: rlcard {r['baseline'].get('version', '1.2.0')} Gin Rummy, random legal "
+        f"play, **{base:,.0f} actions/s** (again after our runs: "
+        f"{r['baseline_after']['actions_per_s']:,.0f}). Each row ran "
+        f"{r['seconds_each']} s of random legal self-play "
+        "(`python -m games.engine bench --variant V --players N --seconds S --json`).",
+        "",
+        "| variant | players | deals | actions | deals/s | actions/s | × rlcard |",
+        "|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    for v in r["variants"]:
+        out.append(
+            f"| {v['variant']} | {v['players']} | {v['deals']:,} | {v['actions']:,} | "
+            f"{v['deals_per_s']:,.1f} | {v['actions_per_s']:,.0f} | "
+            f"**{v['ratio_vs_rlcard']:.2f}×** |"
+        )
+    la = r.get("legal_actions_after_draw")
+    if la:
+        out += ["", "`legal_actions` right after a draw (full hand, two jokers on the table):", ""]
+        out += ["| figure | value |", "|---|---|", *_kv(la)]
+    return out
+
+
+def render(meta: dict[str, Any], parts: dict[str, Any]) -> str:
+    lines = [
+        "# Benchmarks",
+        "",
+        "Written by `make bench` (`python -m tests.bench`); do not edit by hand. Speed is",
+        "given as ratios against a baseline measured in the same invocation on the same",
+        "machine. Machine: "
+        f"{meta.get('cpus')} CPUs, {meta.get('machine')}, Python {meta.get('python')}.",
+        "",
+    ]
+    for name in COMMANDS:
+        if name not in parts:
+            continue
+        r = parts[name]
+        lines += [f"## {TITLES[name]}", ""]
+        lines.append(
+            f"Measured {r.get('_measured_at', '?')} in {r.get('_wall_s', '?')} s"
+            + (" (**quick run**: shortened, not the recorded figure)" if r.get("_quick") else "")
+            + f". Rerun: `{COMMANDS[name]}`."
+        )
+        lines.append("")
+        if name == "engine":
+            lines += _engine(r)
+        else:
+            if r.get("summary"):
+                lines += [str(r["summary"]), ""]
+            lines += ["| figure | value |", "|---|---|", *_kv({k: v for k, v in r.items()
+                                                                 if k != "summary"})]  # fmt: skip
+        lines.append("")
+    return "\n".join(lines)

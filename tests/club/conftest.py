@@ -1,0 +1,79 @@
+"""Shared fixtures for the club's tests (PostgreSQL, see the Makefile)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator
+from decimal import Decimal
+
+import pytest
+
+from club import services
+from club.models import ClubSession, Member
+from club.services import base
+
+
+class ScriptedRandom(random.Random):
+    """Deals the cards it is told to, in order, then falls back to a seeded shuffle."""
+
+    def __init__(self, cards: list[str]) -> None:
+        super().__init__(7)
+        self.cards = list(cards)
+
+    def sample(self, population, k, **kwargs):  # type: ignore[no-untyped-def,override]
+        if len(self.cards) >= k:
+            out, self.cards = self.cards[:k], self.cards[k:]
+            return out
+        return super().sample(population, k, **kwargs)
+
+
+@pytest.fixture
+def script_cuts(monkeypatch: pytest.MonkeyPatch) -> Callable[[list[str]], None]:
+    """script_cuts(["KS", "5H", ...]): the next cuts draw exactly these cards."""
+    state: dict[str, ScriptedRandom] = {}
+
+    def script(cards: list[str]) -> None:
+        state["rng"] = ScriptedRandom(cards)
+        monkeypatch.setattr(base, "rng", lambda: state["rng"])
+
+    return script
+
+
+@pytest.fixture(autouse=True)
+def seeded_cuts(monkeypatch: pytest.MonkeyPatch) -> None:
+    rng = random.Random(1913)
+    monkeypatch.setattr(base, "rng", lambda: random.Random(rng.randrange(2**32)))
+
+
+@pytest.fixture
+def make_members() -> Callable[[int], list[Member]]:
+    counter = iter(range(10_000))
+
+    def make(n: int, prefix: str = "m") -> list[Member]:
+        out = []
+        for _ in range(n):
+            i = next(counter)
+            out.append(services.create_member(f"{prefix}{i}", f"Player {i}"))
+        return out
+
+    return make
+
+
+@pytest.fixture
+def secretary() -> Member:
+    return services.create_member("secretary", "The Secretary", is_staff=True)
+
+
+@pytest.fixture
+def session(secretary: Member) -> ClubSession:
+    return services.open_session(stake=Decimal("0.05"), by=secretary.user)
+
+
+@pytest.fixture
+def no_queue(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
+    """Record balancing tasks instead of sending them to the broker."""
+    queued: list[int] = []
+    from club import tasks
+
+    monkeypatch.setattr(tasks, "queue_balance", queued.append)
+    yield queued

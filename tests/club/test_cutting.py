@@ -1,0 +1,62 @@
+"""L2: cutting order and ties."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from club.cutting import cut, lower_of, pack_for, rank
+from tests.club.conftest import ScriptedRandom
+
+
+def test_it_ranks_king_high_ace_next_to_joker_joker_lowest() -> None:
+    order = ["KS", "QH", "JD", "10C", "9S", "2H", "AD", "JK"]
+    assert [rank(c) for c in order] == sorted((rank(c) for c in order), reverse=True)
+    assert rank("AS") == 1 and rank("JK") == 0 and rank("KD") == 13
+
+
+def test_it_ignores_suits() -> None:
+    assert rank("7S") == rank("7H") == rank("7D") == rank("7C")
+
+
+def test_it_takes_the_lower_of_two_exposed_cards() -> None:
+    assert lower_of(["KS", "AH"]) == "AH"
+
+
+def test_it_rejects_a_non_card() -> None:
+    with pytest.raises(ValueError):
+        rank("ZZ")
+
+
+def test_it_orders_players_by_their_cuts() -> None:
+    r = cut(["a", "b", "c"], ScriptedRandom(["5H", "KS", "JK"]), pack_for("foster"))
+    assert r.order == ["b", "a", "c"]
+    assert [(d.player, d.card, d.round) for d in r.draws] == [
+        ("a", "5H", 1),
+        ("b", "KS", 1),
+        ("c", "JK", 1),
+    ]
+
+
+def test_it_cuts_ties_again_and_the_second_cut_decides_only_the_tie() -> None:
+    # b and c tie on kings above a's queen; d is lowest. On the second cut c beats b,
+    # but both stay above a (the tie cut decides nothing else), even with low cards.
+    rng = ScriptedRandom(["QS", "KH", "KD", "3C", "2S", "4D"])
+    r = cut(["a", "b", "c", "d"], rng, pack_for("foster"))
+    assert r.order == ["c", "b", "a", "d"]
+    assert [(d.player, d.round) for d in r.draws][-2:] == [("b", 2), ("c", 2)]
+
+
+def test_it_resolves_ties_of_ties() -> None:
+    rng = ScriptedRandom(["7S", "7H", "9D", "9C", "2S", "KC"])  # tie, tie, then y's king
+    r = cut(["x", "y"], rng, pack_for("foster"))
+    assert r.order == ["y", "x"]
+    assert max(d.round for d in r.draws) == 3
+
+
+def test_it_always_returns_everyone_once() -> None:
+    rng = random.Random(3)
+    for n in range(1, 12):
+        r = cut(list(range(n)), rng, pack_for("foster"))
+        assert sorted(r.order) == list(range(n))

@@ -1,0 +1,133 @@
+"""Pages: they render, they refuse the wrong people, bad input is a 4xx and changes nothing."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from club import services
+from club.models import ClubSession, Member, Table, WashbookLine
+from club.services import PhysicalResult
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def club(
+    session: ClubSession, make_members: Callable[..., list[Member]], no_queue: list[int]
+) -> dict[str, object]:
+    ms = make_members(5)
+    for m in ms:
+        services.check_in(session, m)
+    table = services.form_table(session, variant="foster", size=5, mode=Table.PHYSICAL)
+    services.enter_physical_result(
+        table.pk, PhysicalResult(winner_id=ms[0].pk, losses={ms[1].pk: 12})
+    )
+    return {"session": session, "members": ms, "table": table}
+
+
+def test_the_pages_render_for_the_secretary(client: Client, secretary: Member, club: dict) -> None:  # type: ignore[type-arg]
+    client.force_login(secretary.user)
+    s, t, m = club["session"], club["table"], club["members"][0]
+    for url in [
+        reverse("home"),
+        reverse("club:sessions"),
+        reverse("club:session", args=[s.pk]),
+        reverse("club:table", args=[t.pk]),
+        reverse("club:washbook", args=[t.pk]),
+        reverse("club:session_washbook", args=[s.pk]),
+        reverse("club:settlement", args=[s.pk]),
+        reverse("club:member", args=[m.pk]),
+        reverse("club:statement", args=[m.pk, s.pk]),
+        reverse("club:standings"),
+    ]:
+        r = client.get(url)
+        assert r.status_code == 200, url
+    r = client.get(reverse("club:washbook", args=[t.pk]) + "?format=csv")
+    assert r["Content-Type"].startswith("text/csv") and b"proof" in r.content
+    r = client.get(reverse("club:session", args=[s.pk]), headers={"HX-Request": "true"})
+    assert r.status_code == 200 and b"<html" not in r.content and b'id="live"' in r.content
+
+
+def test_members_see_only_their_own_statements(client: Client, club: dict) -> None:  # type: ignore[type-arg]
+    me, other = club["members"][0], club["members"][1]
+    client.force_login(me.user)
+    assert client.get(reverse("club:member", args=[me.pk])).status_code == 200
+    assert client.get(reverse("club:member", args=[other.pk])).status_code == 403
+    assert (
+        client.get(reverse("club:statement", args=[other.pk, club["session"].pk])).status_code
+        == 403
+    )
+
+
+def test_secretary_actions_need_staff(client: Client, club: dict) -> None:  # type: ignore[type-arg]
+    client.force_login(club["members"][0].user)
+    assert client.post(reverse("club:session_close", args=[club["session"].pk])).status_code == 403
+    assert client.post(reverse("club:table_result", args=[club["table"].pk]), {}).status_code == 403
+    assert ClubSession.objects.get(pk=club["session"].pk).status == "open"
+
+
+def test_a_bad_result_is_a_400_and_changes_nothing(
+    client: Client, secretary: Member, club: dict
+) -> None:  # type: ignore[type-arg]
+    client.force_login(secretary.user)
+    t, ms = club["table"], club["members"]
+    before = WashbookLine.objects.count()
+    for data in [
+        {"winner": ms[0].pk},
+        {"winner": "x"},
+        {"winner": ms[0].pk, f"pips_{ms[0].pk}": 4, f"pips_{ms[1].pk}": 3},
+    ]:
+        r = client.post(reverse("club:table_result", args=[t.pk]), data)
+        assert r.status_code == 400
+    assert WashbookLine.objects.count() == before
+    r = client.post(
+        reverse("club:table_result", args=[t.pk]),
+        {"winner": ms[2].pk, f"cards_{ms[3].pk}": "KS 5H"},
+    )
+    assert r.status_code == 302 and WashbookLine.objects.count() == before + 1
+
+
+def test_state_changes_need_post_and_csrf(secretary: Member, club: dict) -> None:  # type: ignore[type-arg]
+    c = Client(enforce_csrf_checks=True)
+    c.force_login(secretary.user)
+    url = reverse("club:session_close", args=[club["session"].pk])
+    assert c.get(url).status_code == 405
+    assert c.post(url).status_code == 403
+    assert ClubSession.objects.get(pk=club["session"].pk).status == "open"
+
+
+def test_the_secretary_closes_and_pays(client: Client, secretary: Member, club: dict) -> None:  # type: ignore[type-arg]
+    client.force_login(secretary.user)
+    s = club["session"]
+    assert client.post(reverse("club:session_close", args=[s.pk])).status_code == 302
+    services.balance_session(s.pk)
+    transfer = s.transfers.get()
+    assert client.post(reverse("club:transfer_pay", args=[transfer.pk])).status_code == 302
+    assert client.post(reverse("club:transfer_pay", args=[transfer.pk])).status_code == 400
+    assert services.balance_of(club["members"][0]) == 0
+
+
+def test_the_washbook_page_queries_do_not_grow_with_lines(
+    client: Client, secretary: Member, club: dict
+) -> None:  # type: ignore[type-arg]
+    client.force_login(secretary.user)
+    t, ms = club["table"], club["members"]
+    url = reverse("club:washbook", args=[t.pk])
+
+    def count() -> int:
+        with CaptureQueriesContext(connection) as ctx:
+            assert client.get(url).status_code == 200
+        return len(ctx.captured_queries)
+
+    few = count()
+    for i in range(10):
+        services.enter_physical_result(
+            t.pk, PhysicalResult(winner_id=ms[i % 5].pk, losses={ms[(i + 1) % 5].pk: 7})
+        )
+    assert count() == few

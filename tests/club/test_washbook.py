@@ -1,0 +1,150 @@
+"""The washbook: lines, proof, running totals, corrections, the database's zero-sum check."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+from django.db import IntegrityError, InternalError, connection, transaction
+from django.db.utils import DatabaseError
+
+from club import books, services
+from club.models import ClubSession, Member, Seat, Table, WashbookLine
+from club.services import ClubError, PhysicalResult
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def five(
+    session: ClubSession, make_members: Callable[..., list[Member]]
+) -> tuple[Table, list[Member]]:
+    for m in make_members(5):
+        services.check_in(session, m)
+    table = services.form_table(session, variant="foster", size=5, mode=Table.PHYSICAL)
+    players = [s.member for s in Seat.objects.filter(table=table).select_related("member")]
+    return table, players
+
+
+def test_it_posts_the_books_example_and_proves(five: tuple[Table, list[Member]]) -> None:
+    table, (a, b, c, d, e) = five
+    # Foster's second game: A wins, B and C lose 24 each, D 28 and E 11.
+    line = services.enter_physical_result(
+        table.pk, PhysicalResult(winner_id=a.pk, losses={b.pk: 24, c.pk: 24, d.pk: 28, e.pk: 11})
+    )
+    assert line.value == 87
+    services.enter_physical_result(
+        table.pk, PhysicalResult(winner_id=c.pk, losses={a.pk: 20, b.pk: 46, d.pk: 30, e.pk: 9})
+    )
+    book = books.build(WashbookLine.objects.filter(table=table), [a.pk, b.pk, c.pk, d.pk, e.pk])
+    first, second = book.rows
+    assert (first.cells[0].plus, first.cells[1].minus, first.plus, first.minus) == (87, 24, 87, 87)
+    assert [cell.total for cell in second.cells] == [67, -70, 81, -58, -20]
+    assert book.total_plus == book.total_minus == 148  # the book's proof: 67+81 = 70+58+20
+    assert book.proves
+    csv = books.to_csv(book)
+    assert "proof" in csv and "148" in csv
+
+
+def test_it_counts_the_cards_left(five: tuple[Table, list[Member]]) -> None:
+    table, (a, b, c, d, e) = five
+    line = services.enter_physical_result(
+        table.pk,
+        PhysicalResult(winner_id=a.pk, cards={b.pk: "KS 5H JK", c.pk: "AD"}, losses={d.pk: 2}),
+    )
+    points = dict(line.entries.values_list("member_id", "points"))
+    assert points == {a.pk: 43, b.pk: -30, c.pk: -11, d.pk: -2}
+    assert services.count_pips("10H 2C") == 12
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        lambda a, b: PhysicalResult(winner_id=a, losses={a: 5, b: 3}),  # wins and loses
+        lambda a, b: PhysicalResult(winner_id=a, losses={}),  # nobody paid
+        lambda a, b: PhysicalResult(winner_id=a, losses={b: -4}),  # negative pips
+        lambda a, b: PhysicalResult(winner_id=a, cards={b: "ZZ"}),  # not a card
+        lambda a, b: PhysicalResult(winner_id=999999, losses={b: 4}),  # not seated
+    ],
+)
+def test_it_refuses_bad_results_and_changes_nothing(
+    five: tuple[Table, list[Member]], bad: Callable[[int, int], PhysicalResult]
+) -> None:
+    table, (a, b, *_) = five
+    with pytest.raises(ClubError):
+        services.enter_physical_result(table.pk, bad(a.pk, b.pk))
+    assert not WashbookLine.objects.filter(table=table).exists()
+    table.refresh_from_db()
+    assert table.deals_played == 0
+
+
+def test_it_corrects_by_a_reversing_line_and_a_new_one(five: tuple[Table, list[Member]]) -> None:
+    table, (a, b, c, d, e) = five
+    wrong = services.enter_physical_result(
+        table.pk, PhysicalResult(winner_id=a.pk, losses={b.pk: 50})
+    )
+    reversal, right = services.correct_line(
+        wrong.pk, result=PhysicalResult(winner_id=a.pk, losses={b.pk: 5}), reason="misread"
+    )
+    assert reversal.kind == "reversal" and reversal.reverses == wrong
+    assert dict(reversal.entries.values_list("member_id", "points")) == {a.pk: -50, b.pk: 50}
+    assert right is not None and right.corrects == wrong
+    book = books.build(WashbookLine.objects.filter(table=table))
+    assert [r.line.number for r in book.rows] == [1, 2, 3]  # nothing edited, all shown
+    assert dict(zip([m.pk for m in book.columns], book.totals, strict=True))[b.pk] == -5
+    with pytest.raises(ClubError):
+        services.correct_line(wrong.pk)  # reversed once only
+    with pytest.raises(ClubError):
+        services.correct_line(reversal.pk)
+
+
+def test_online_deals_post_by_seat_position_once(
+    session: ClubSession, make_members: Callable[..., list[Member]]
+) -> None:
+    for m in make_members(2):
+        services.check_in(session, m)
+    table = services.form_table(session, variant="conquian", options={"scoring": "game-points"})
+    seats = services.table_seating(table.pk)
+    line = services.post_online_deal(
+        table.pk, deal_key="k1", points={0: 2, 1: -2}, detail={"kind": "out"}
+    )
+    assert dict(line.entries.values_list("member_id", "points")) == {
+        seats[0].member_id: 2,
+        seats[1].member_id: -2,
+    }
+    assert (
+        services.post_online_deal(table.pk, deal_key="k1", points={0: 2, 1: -2}, detail={}) == line
+    )
+    tableau = services.post_online_deal(
+        table.pk, deal_key="k2", points={0: 0, 1: 0}, detail={"carried": 1}
+    )
+    assert (
+        tableau.kind == "tableau"
+        and not tableau.entries.exists()
+        and tableau.detail == {"carried": 1}
+    )
+    for bad in ({0: 3, 1: -2}, {0: 2, 5: -2}, {0: "x", 1: 1}):
+        with pytest.raises(ClubError):
+            services.post_online_deal(table.pk, deal_key="bad", points=bad, detail={})  # type: ignore[arg-type]
+    assert WashbookLine.objects.filter(table=table).count() == 2
+
+
+def test_the_database_refuses_an_unbalanced_line(five: tuple[Table, list[Member]]) -> None:
+    table, (a, b, *_) = five
+    with (
+        pytest.raises((IntegrityError, InternalError, DatabaseError)),
+        transaction.atomic(),
+        connection.cursor() as cur,
+    ):
+        cur.execute(
+            "INSERT INTO club_washbookline (table_id, number, kind, game_number, value, detail, created_at, sealed)"
+            " VALUES (%s, 99, 'deal', 1, 10, '{}', now(), false) RETURNING id",
+            [table.pk],
+        )
+        line_id = cur.fetchone()[0]
+        cur.execute(
+            "INSERT INTO club_washbookentry (line_id, member_id, points) VALUES (%s, %s, 10), (%s, %s, -9)",
+            [line_id, a.pk, line_id, b.pk],
+        )
+        cur.execute("SET CONSTRAINTS ALL IMMEDIATE")  # what COMMIT would check
+    assert not WashbookLine.objects.filter(number=99).exists()
