@@ -1,0 +1,55 @@
+"""The web app's door to the rules engine: start, replay and parse, per variant."""
+
+from __future__ import annotations
+
+import pickle
+from typing import Any
+
+from games.engine.actions import Action
+from games.engine.cards import Card
+from games.engine.errors import InvalidActionError
+from games.engine.protocol import DealState
+from games.engine.rules import make_rules
+
+
+def new_state(
+    variant: str,
+    options: dict[str, Any],
+    players: int,
+    dealer: int,
+    *,
+    seed: int | None = None,
+    pack: list[str] | None = None,
+    carry_in: int = 0,
+) -> DealState:
+    from games.engine.deal import new_deal
+
+    rules = make_rules(variant, options)
+    cards = [Card.from_code(c) for c in pack] if pack is not None else None
+    return new_deal(rules, players, dealer, seed=seed, pack=cards, carry_in=carry_in)
+
+
+def pack_codes(state: DealState) -> list[str]:
+    return [c.code for c in state.pack_order]  # type: ignore[attr-defined]
+
+
+def parse_action(data: Any, legal: list[Action]) -> Action:
+    """The action a JSON object names: one of ``legal`` when it is, else parsed (so the
+    engine can say which law it breaks)."""
+    if not isinstance(data, dict):
+        raise InvalidActionError("an action is a JSON object")
+    for a in legal:
+        if a.to_json() == data:
+            return a
+    from games.engine.actions import action_from_json
+
+    return action_from_json(data)
+
+
+def dumps(state: DealState) -> bytes:
+    return pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def loads(blob: bytes) -> DealState:
+    # Only ever written by games.services from the engine's own state.
+    return pickle.loads(blob)  # noqa: S301

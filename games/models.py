@@ -1,0 +1,73 @@
+"""Deals played online and their append-only action logs.
+
+A deal replays exactly from its rules, players, dealer, pack (recorded top first) and
+the actions in order; ``state_blob`` only saves a request from replaying the whole deal.
+"""
+
+from __future__ import annotations
+
+from django.db import models
+from django.utils import timezone
+
+
+class Deal(models.Model):
+    """One deal at an online club table (a "game" is a round of deals, L5)."""
+
+    table = models.ForeignKey("club.Table", on_delete=models.CASCADE, related_name="deals")
+    number = models.PositiveIntegerField()  # 1, 2, ... within the table
+    game_number = models.PositiveIntegerField(default=1)
+    deal_in_game = models.PositiveIntegerField(default=0)
+    variant = models.CharField(max_length=20)
+    options = models.JSONField(default=dict, blank=True)
+    players = models.PositiveSmallIntegerField()
+    dealer = models.PositiveSmallIntegerField()
+    seed = models.BigIntegerField()
+    pack = models.JSONField(default=list)  # card codes, top first
+    carry_in = models.PositiveIntegerField(default=0)
+    version = models.PositiveIntegerField(default=0)  # actions applied so far
+    to_move = models.PositiveSmallIntegerField(null=True, blank=True)
+    state_blob = models.BinaryField(null=True, blank=True, editable=False)
+    finished = models.BooleanField(default=False)
+    outcome = models.JSONField(null=True, blank=True)
+    washbook_line_id = models.BigIntegerField(null=True, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["table", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "number"], name="deal_number_once"),
+        ]
+        indexes = [
+            # current_deal(): WHERE table_id = ? ORDER BY number DESC LIMIT 1
+            models.Index(fields=["table", "-number"], name="deal_latest"),
+            # bot_sweep(): unfinished deals
+            models.Index(fields=["finished", "table"], name="deal_unfinished"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Deal {self.number} at table {self.table_id} ({self.variant})"
+
+
+class DealAction(models.Model):
+    """One applied action: ``index`` is the deal's version before it was applied."""
+
+    deal = models.ForeignKey(Deal, on_delete=models.CASCADE, related_name="log")
+    index = models.PositiveIntegerField()
+    seat = models.PositiveSmallIntegerField()
+    action = models.JSONField()
+    # NULL (not ""): many actions carry no token, and NULLs never collide in the unique pair.
+    client_token = models.CharField(max_length=64, null=True, blank=True)  # noqa: DJ001
+    by_member_id = models.BigIntegerField(null=True, blank=True)  # who clicked (a substitute)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["deal", "index"]
+        constraints = [
+            models.UniqueConstraint(fields=["deal", "index"], name="deal_action_index_once"),
+            # A double click or an identical resubmission applies once.
+            models.UniqueConstraint(fields=["deal", "client_token"], name="deal_action_token_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.deal_id}#{self.index}: {self.action}"

@@ -1,0 +1,255 @@
+"""Turn one viewer's ``player_view`` (and his legal actions) into template context.
+
+Only the view dict and the viewer's own legal actions come in here: never the engine
+state, the pack or another hand, so a template cannot show what the viewer may not see.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from games.engine.actions import Action
+
+from .club_api import SeatInfo
+from .intents import DISCARDS, is_new_combination
+
+RANKS = {"A": 1, "J": 11, "Q": 12, "K": 13} | {str(n): n for n in range(2, 11)}
+RANK_NAMES = {
+    1: "ace", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven",
+    8: "eight", 9: "nine", 10: "ten", 11: "jack", 12: "queen", 13: "king",
+}  # fmt: skip
+SUITS = {"C": ("clubs", "♣"), "D": ("diamonds", "♦"), "H": ("hearts", "♥"), "S": ("spades", "♠")}
+SUIT_ORDER = {"C": 0, "D": 1, "S": 2, "H": 3}  # alternate colours in a sorted hand
+
+# Actions offered as plain buttons (no card selection needed).
+SIMPLE_TYPES = ("draw", "turn", "pass", "take-back", "challenge", "accept", "decline")
+# Card actions also listed in full under "all legal plays".
+CARD_TYPES = ("layout", "add", "move-joker", "use", "meld", "force")
+
+PHASES = {
+    "draw": "draw from the pack or the stock",
+    "play": "lay out or add cards if he wishes, then discard",
+    "challenge": "accept or decline the challenge",
+    "trade": "pass one card face down (card trade)",
+    "turn": "turn up the next card of the pack",
+    "say": "use, force or pass the card turned up",
+    "discard": "lay out more if he wishes, then discard or force a card",
+    "over": "the deal is over",
+}
+
+
+@dataclass(frozen=True)
+class CardFace:
+    code: str  # the card itself ("JK", "7H")
+    named: str | None  # what a wild card stands for
+    rank: str
+    suit: str  # symbol, "" for a joker
+    red: bool
+    label: str
+    order_suit: int
+    order_rank: int
+    crossways: bool = False
+
+
+def card_name(code: str) -> str:
+    if code == "JK":
+        return "joker"
+    rank, suit = code[:-1], code[-1]
+    return f"{RANK_NAMES[RANKS[rank]]} of {SUITS[suit][0]}"
+
+
+def face(code: str, named: str | None = None, crossways: bool = False) -> CardFace:
+    if named == code:
+        named = None
+    if code == "JK":
+        label = "joker" + (f" as the {card_name(named)}" if named else "")
+        return CardFace(code, named, "★", "", False, label, 9, 0, crossways)
+    rank, suit = code[:-1], code[-1]
+    label = card_name(code)
+    if named:
+        label += f", wild, as the {card_name(named)}"
+    if crossways:
+        label += ", moved (crossways)"
+    return CardFace(
+        code, named, rank, SUITS[suit][1], suit in "HD", label, SUIT_ORDER[suit], RANKS[rank],
+        crossways,
+    )  # fmt: skip
+
+
+def action_label(a: Action, j: dict[str, Any]) -> str:
+    t = j["type"]
+    if t == "draw":
+        if j["source"] == "pack":
+            return "Draw from the pack"
+        if j.get("card"):
+            return f"Take the {card_name(j['card'])} from the stock"
+        return "Take the top of the stock"
+    if t == "turn":
+        return "Turn up the next card"
+    if t == "pass":
+        return f"Pass the {card_name(j['card'])}"
+    if t == "take-back":
+        return "Take back this turn's cards"
+    if t == "challenge":
+        return "Challenge"
+    if t == "accept":
+        return "Accept the challenge"
+    if t == "decline":
+        return "Decline the challenge"
+    text = a.describe()
+    return text[:1].upper() + text[1:]
+
+
+def build(
+    view: dict[str, Any],
+    legal: Sequence[Action],
+    seating: Sequence[SeatInfo],
+    *,
+    me: int | None,
+) -> dict[str, Any]:
+    """Everything the live region shows, from this viewer's view and legal actions."""
+    n = int(view["players"])
+    names = {s.position: s for s in seating}
+    order = [(me + i) % n for i in range(n)] if me is not None else list(range(n))
+    to_move = view.get("to_move")
+    seats = []
+    for pos in order:
+        info = names.get(pos)
+        seats.append(
+            {
+                "position": pos,
+                "name": info.display_name if info else f"Seat {pos + 1}",
+                "is_bot": bool(info and info.is_bot),
+                "is_me": pos == me,
+                "is_dealer": pos == view.get("dealer"),
+                "to_move": pos == to_move,
+                "hand_count": view["hand_counts"][pos],
+                "down_count": (view.get("down_counts") or [None] * n)[pos],
+            }
+        )
+    groups = []
+    for pos in order:
+        combos = [c for c in view["combinations"] if c["owner"] == pos]
+        if combos:
+            groups.append(
+                {
+                    "seat": next(s for s in seats if s["position"] == pos),
+                    "combinations": [
+                        {
+                            "id": c["id"],
+                            "kind": c["kind"],
+                            "cards": [
+                                face(x["card"], x.get("as"), bool(x.get("crossways")))
+                                for x in c["cards"]
+                            ],
+                        }
+                        for c in combos
+                    ],
+                }
+            )
+
+    js = [(a, a.to_json()) for a in legal]
+    simple = [
+        {"label": action_label(a, j), "json": json.dumps(j), "type": j["type"]}
+        for a, j in js
+        if j["type"] in SIMPLE_TYPES
+    ]
+    add_to: set[int] = set()
+    joker_to: set[int] = set()
+    for _, j in js:
+        if j["type"] == "add":
+            add_to.add(j["combination"])
+        elif j["type"] in ("use", "meld", "force") and j.get("to") is not None:
+            add_to.add(j["to"])
+        elif j["type"] == "move-joker":
+            joker_to.add(j["combination"])
+    for g in groups:
+        for c in g["combinations"]:
+            c["can_add"] = c["id"] in add_to
+            c["can_move_joker"] = c["id"] in joker_to
+            c["force"] = g["seat"]["position"] != me
+    plays = [
+        {"label": action_label(a, j), "json": json.dumps(j)}
+        for a, j in js
+        if j["type"] in CARD_TYPES
+    ]
+    phase = view.get("phase", "")
+    say = view.get("say")
+    turned = view.get("turned")
+    offers = {
+        "any": bool(legal),
+        "simple": simple,
+        "layout": any(is_new_combination(j) for _, j in js),
+        "layout_label": "Use it with the selected cards"
+        if view["variant"] == "conquian" and phase == "say"
+        else "Lay out the selected cards",
+        "discard": any(j["type"] in DISCARDS for _, j in js),
+        "trade": any(j["type"] == "trade" for _, j in js),
+        "plays": plays[:80],
+        "plays_more": max(0, len(plays) - 80),
+    }
+    mover = next((s for s in seats if s["position"] == to_move), None)
+    return {
+        "view": view,
+        "me": me,
+        "seats": seats,
+        "mover": mover,
+        "my_turn": me is not None and to_move == me,
+        "must": PHASES.get(phase, phase),
+        "phase": phase,
+        "hand": [face(c) for c in view.get("hand", [])],
+        "stock": [face(c) for c in view.get("stock") or []],
+        "stock_count": view.get("stock_count", 0),
+        "stock_exposed": view.get("stock_mode") == "exposed",
+        "pack_count": view.get("pack_count", 0),
+        "turned": face(turned) if turned else None,
+        "say_name": names[say].display_name if say is not None and say in names else None,
+        "groups": groups,
+        "log": list(reversed(view.get("log", [])))[:60],
+        "offers": offers,
+        "outcome": outcome_context(view.get("outcome"), seats),
+        "conquian": view["variant"] == "conquian",
+    }
+
+
+def outcome_context(
+    out: dict[str, Any] | None, seats: Sequence[dict[str, Any]]
+) -> dict[str, Any] | None:
+    """A deal's end (L23): every hand shown, pips and payments."""
+    if not out:
+        return None
+    by_pos = {s["position"]: s for s in seats}
+    rows = []
+    for pos, hand in enumerate(out["hands"]):
+        rows.append(
+            {
+                "name": by_pos[pos]["name"] if pos in by_pos else f"Seat {pos + 1}",
+                "is_winner": pos == out.get("winner"),
+                "hand": [face(c) for c in hand],
+                "pips": out["pips"][pos],
+                "payment": out["payments"][pos],
+            }
+        )
+    winner = by_pos.get(out["winner"], {}).get("name") if out.get("winner") is not None else None
+    return {
+        "kind": out["kind"],
+        "winner": winner,
+        "rows": rows,
+        "carried": out.get("carried", 0),
+        "adjustments": out.get("adjustments", []),
+    }
+
+
+def named_seats(seating: Sequence[SeatInfo], players: int, me: int | None) -> list[dict[str, Any]]:
+    names = {s.position: s for s in seating}
+    return [
+        {
+            "position": p,
+            "name": names[p].display_name if p in names else f"Seat {p + 1}",
+            "is_me": p == me,
+        }
+        for p in range(players)
+    ]

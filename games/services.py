@@ -1,0 +1,448 @@
+"""The games app's transactions: start a deal, apply an action, end a deal.
+
+``act`` is the one way an action reaches a deal, for people and bots alike: it locks
+the deal row, checks seat, turn and version, applies through the engine, appends the
+action, saves the engine state, and after commit publishes a tiny notice (never cards)
+and queues the next bot move.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import random
+import secrets
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from club import redis as club_redis
+from games.engine.actions import Action
+from games.engine.errors import IllegalActionError, InvalidActionError
+from games.engine.protocol import DealState
+
+from . import club_api, engine_api
+from .intents import IntentError, resolve
+from .models import Deal, DealAction
+
+log = logging.getLogger(__name__)
+
+STALE = "stale: the table has moved on, here is the current state"
+
+
+class Rejection(Exception):
+    """An action refused: ``status`` is the HTTP status the view answers with."""
+
+    def __init__(self, status: int, code: str, message: str, law: str | None = None) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+        self.law = law
+
+
+@dataclass
+class ActResult:
+    deal: Deal
+    state: DealState
+    seat: int
+    applied: list[Action] = field(default_factory=list)
+    duplicate: bool = False
+    choices: list[Action] = field(default_factory=list)
+    next_deal: Deal | None = None
+
+
+# --- reading ---------------------------------------------------------------------------
+
+
+def current_deal(table_id: int) -> Deal | None:
+    return Deal.objects.filter(table_id=table_id).order_by("-number").first()
+
+
+def previous_deal(deal: Deal) -> Deal | None:
+    if deal.number <= 1:
+        return None
+    return (
+        Deal.objects.filter(table_id=deal.table_id, number=deal.number - 1)
+        .defer("state_blob", "pack")
+        .first()
+    )
+
+
+def load_state(deal: Deal) -> DealState:
+    """The engine state after the deal's last action (from the blob, else replayed)."""
+    if deal.state_blob:
+        try:
+            state = engine_api.loads(bytes(deal.state_blob))
+            if state.version == deal.version:
+                return state
+        except Exception:  # noqa: BLE001 - a bad blob is rebuilt from the log
+            log.warning("deal %s: state blob unreadable, replaying", deal.pk)
+    return replay(deal)
+
+
+def replay(deal: Deal, upto: int | None = None) -> DealState:
+    state = engine_api.new_state(
+        deal.variant,
+        deal.options,
+        deal.players,
+        deal.dealer,
+        pack=list(deal.pack),
+        carry_in=deal.carry_in,
+    )
+    rows = DealAction.objects.filter(deal=deal).order_by("index").values_list("seat", "action")
+    for i, (seat, data) in enumerate(rows):
+        if upto is not None and i >= upto:
+            break
+        state.apply(engine_api.parse_action(data, state.legal_actions(seat)))
+    return state
+
+
+def seat_of(seating: list[club_api.SeatInfo], member_id: int | None) -> int | None:
+    for s in seating:
+        if member_id is not None and s.member_id == member_id:
+            return s.position
+    return None
+
+
+# --- starting deals --------------------------------------------------------------------
+
+
+def ensure_deal(table_id: int) -> Deal | None:
+    """The table's current deal, dealing the first one when an online table is full."""
+    deal = current_deal(table_id)
+    if deal is not None:
+        return deal
+    from club.models import Table
+
+    table = Table.objects.get(pk=table_id)
+    if table.mode != "online":
+        return None
+    seating = club_api.table_seating(table_id)
+    if len(seating) < 2 or len(seating) != table.size:
+        return None
+    try:
+        with transaction.atomic():
+            deal = _create_deal(
+                table_id,
+                number=1,
+                variant=table.variant,
+                options=dict(table.options or {}),
+                players=len(seating),
+                dealer=club_api.current_dealer(table_id),
+                game_number=getattr(table, "game_number", 1),
+                deal_in_game=getattr(table, "deal_in_game", 0),
+            )
+            _after_commit(deal, seating)
+    except IntegrityError:  # another request dealt it first
+        deal = current_deal(table_id)
+    return deal
+
+
+def _create_deal(
+    table_id: int,
+    *,
+    number: int,
+    variant: str,
+    options: dict[str, Any],
+    players: int,
+    dealer: int,
+    carry_in: int = 0,
+    game_number: int = 1,
+    deal_in_game: int = 0,
+) -> Deal:
+    seed = secrets.randbits(63)  # the engine shuffles from a recorded seed
+    state = engine_api.new_state(variant, options, players, dealer, seed=seed, carry_in=carry_in)
+    return Deal.objects.create(
+        table_id=table_id,
+        number=number,
+        game_number=game_number,
+        deal_in_game=deal_in_game,
+        variant=variant,
+        options=dict(state.rules.options),
+        players=players,
+        dealer=dealer,
+        seed=seed,
+        pack=engine_api.pack_codes(state),
+        carry_in=carry_in,
+        version=state.version,
+        to_move=state.to_move(),
+        state_blob=engine_api.dumps(state),
+    )
+
+
+# --- acting ----------------------------------------------------------------------------
+
+
+def act(
+    table_id: int,
+    *,
+    member_id: int | None = None,
+    bot_seat: int | None = None,
+    seat: int | None = None,
+    version: int | None,
+    deal_id: int | None = None,
+    token: str | None = None,
+    action: Any = None,
+    intent: str | None = None,
+    cards: list[str] | None = None,
+    combination: int | None = None,
+    seating: list[club_api.SeatInfo] | None = None,
+) -> ActResult:
+    """Apply one action (``action``: its JSON) or one intent (``intent`` over ``cards``).
+
+    Raises :class:`Rejection` and changes nothing when the action is refused.
+    """
+    if seating is None:
+        seating = club_api.table_seating(table_id)
+    by_seat = {s.position: s for s in seating}
+    if bot_seat is not None:
+        if bot_seat not in by_seat or not by_seat[bot_seat].is_bot:
+            raise Rejection(403, "not-your-seat", "that seat is not a computer player's")
+        my_seat = bot_seat
+    else:
+        my_seat_or_none = seat_of(seating, member_id)
+        if my_seat_or_none is None:
+            raise Rejection(403, "no-seat", "you have no seat at this table (spectators watch)")
+        if seat is not None and seat != my_seat_or_none:
+            raise Rejection(403, "not-your-seat", "you can act only at your own seat")
+        my_seat = my_seat_or_none
+    if version is None:
+        raise Rejection(400, "malformed", "the request carries no state version")
+    if token is not None and not (0 < len(token) <= 64):
+        raise Rejection(400, "malformed", "bad client token")
+
+    with transaction.atomic():
+        deal = (
+            Deal.objects.select_for_update().filter(table_id=table_id).order_by("-number").first()
+        )
+        if deal is None:
+            raise Rejection(409, "no-deal", "no deal is in play at this table")
+        if (deal_id is not None and deal_id != deal.pk) or version != deal.version:
+            # A double click or a resubmission: applied once, answered with the result.
+            if (
+                token
+                and DealAction.objects.filter(
+                    deal_id=deal_id or deal.pk, client_token=token
+                ).exists()
+            ):
+                return ActResult(deal, load_state(deal), my_seat, duplicate=True)
+            raise Rejection(409, "stale", STALE)
+        if deal.finished:
+            raise Rejection(409, "over", "the deal is over")
+        state = load_state(deal)
+        if state.to_move() != my_seat:
+            raise Rejection(409, "not-your-turn", "it is not your turn")
+
+        if action is not None:
+            try:
+                actions = [
+                    engine_api.parse_action(
+                        _with_seat(action, my_seat), state.legal_actions(my_seat)
+                    )
+                ]
+            except InvalidActionError as e:
+                raise Rejection(400, "malformed", f"malformed action: {e}") from None
+        else:
+            view = state.player_view(my_seat)
+            try:
+                resolved = resolve(
+                    state, my_seat, intent or "", list(cards or []), combination, view.get("turned")
+                )
+            except IntentError as e:
+                raise Rejection(400, "malformed", str(e)) from None
+            except InvalidActionError as e:
+                raise Rejection(400, "malformed", f"malformed action: {e}") from None
+            if resolved.choices:
+                return ActResult(deal, state, my_seat, choices=resolved.choices)
+            actions = resolved.actions
+
+        base = deal.version
+        for a in actions:
+            if a.seat != my_seat:
+                raise Rejection(403, "not-your-seat", "you can act only at your own seat")
+            try:
+                state.apply(a)
+            except IllegalActionError as e:
+                raise Rejection(422, "illegal", e.reason, e.law) from None
+            except InvalidActionError as e:
+                raise Rejection(400, "malformed", f"malformed action: {e}") from None
+        rows = [
+            DealAction(
+                deal=deal,
+                index=base + i,
+                seat=my_seat,
+                action=a.to_json(),
+                client_token=(token if i == 0 else None),
+                by_member_id=member_id,
+            )
+            for i, a in enumerate(actions)
+        ]
+        if len(rows) == 1:
+            rows[0].save(force_insert=True)
+        else:
+            DealAction.objects.bulk_create(rows)
+        deal.version = state.version
+        deal.to_move = state.to_move()
+        deal.state_blob = engine_api.dumps(state)
+        fields = ["version", "to_move", "state_blob"]
+        result = ActResult(deal, state, my_seat, applied=actions)
+        if state.is_over():
+            fields += ["finished", "outcome", "finished_at", "washbook_line_id"]
+            result.next_deal = _finish(deal, state)
+        deal.save(update_fields=fields)
+        _after_commit(
+            result.next_deal or deal, seating, state if result.next_deal is None else None
+        )
+    return result
+
+
+def _with_seat(data: Any, seat: int) -> Any:
+    if isinstance(data, dict) and "seat" not in data:
+        return {**data, "seat": seat}
+    return data
+
+
+def _finish(deal: Deal, state: DealState) -> Deal:
+    """The end of a deal (L21-L24): hands shown, the washbook line, the next deal."""
+    out = state.outcome()
+    assert out is not None
+    outcome = out.to_json()
+    deal.finished = True
+    deal.outcome = outcome
+    deal.finished_at = timezone.now()
+    points = {i: int(p) for i, p in enumerate(out.payments)}
+    detail = {
+        "deal_id": deal.pk,
+        "deal_number": deal.number,
+        "variant": deal.variant,
+        "kind": out.kind,
+        "winner": out.winner,
+        "pips": list(out.pips),
+        "adjustments": outcome["adjustments"],
+        "carried": out.carried,
+        "scoring": out.scoring,
+    }
+    try:
+        line = club_api.post_online_deal(
+            deal.table_id, deal_key=f"deal:{deal.pk}", points=points, detail=detail
+        )
+        turn = club_api.advance_after_deal(deal.table_id)
+    except ValueError as e:  # club.services.ClubError: the club refuses (table closed, ...)
+        raise Rejection(409, "club", f"the club cannot record this deal: {e}") from None
+    deal.washbook_line_id = getattr(line, "pk", None)
+    seating = club_api.table_seating(deal.table_id)
+    return _create_deal(
+        deal.table_id,
+        number=deal.number + 1,
+        variant=deal.variant,
+        options=dict(deal.options),
+        players=len(seating),
+        dealer=turn.dealer_position,
+        carry_in=out.carried if deal.variant == "conquian" else 0,
+        game_number=turn.game_number,
+        deal_in_game=turn.deal_in_game,
+    )
+
+
+# --- after commit: the notice and the next bot --------------------------------------
+
+
+def _after_commit(
+    deal: Deal, seating: list[club_api.SeatInfo], state: DealState | None = None
+) -> None:
+    table_id, deal_id, version = deal.table_id, deal.pk, deal.version
+    to_move = deal.to_move
+    bots = {s.position for s in seating if s.is_bot}
+
+    def run() -> None:
+        publish(table_id, deal_id, version)
+        if to_move is not None and to_move in bots and not deal.finished:
+            schedule_bot(deal_id, version)
+
+    transaction.on_commit(run)
+
+
+def publish(table_id: int, deal_id: int, version: int) -> None:
+    """Tell every browser at the table that it moved on (a version, never cards)."""
+    msg = json.dumps({"version": version, "deal": deal_id, "at": time.time()})
+    try:
+        pipe = club_redis.client().pipeline(transaction=False)
+        pipe.set(club_redis.key("table", table_id, "last"), msg, ex=86400)
+        pipe.publish(club_redis.key("table", table_id), msg)
+        pipe.execute()
+    except Exception:  # noqa: BLE001 - browsers fall back to polling
+        log.warning("could not publish table %s update", table_id, exc_info=True)
+
+
+def bot_delay() -> float:
+    raw = os.environ.get("GAMES_BOT_DELAY") or getattr(settings, "GAMES_BOT_DELAY", "0.6,1.5")
+    lo, _, hi = str(raw).partition(",")
+    lo_f = float(lo)
+    return random.uniform(lo_f, float(hi or lo_f))
+
+
+def schedule_bot(deal_id: int, version: int) -> None:
+    from .tasks import bot_move
+
+    try:
+        bot_move.apply_async((deal_id, version), countdown=bot_delay())
+    except Exception:  # noqa: BLE001 - the periodic sweep picks it up again
+        log.warning("could not queue bot move for deal %s", deal_id, exc_info=True)
+
+
+def bot_level(table_id: int) -> str:
+    return os.environ.get("GAMES_BOT_LEVEL", getattr(settings, "GAMES_BOT_LEVEL", "greedy"))
+
+
+def play_bot(deal_id: int, version: int, level: str | None = None) -> bool:
+    """One bot move if the deal is still at ``version`` and a bot is to move."""
+    deal = Deal.objects.filter(pk=deal_id).first()
+    if deal is None or deal.finished or deal.version != version or deal.to_move is None:
+        return False
+    seating = club_api.table_seating(deal.table_id)
+    seat = deal.to_move
+    info = next((s for s in seating if s.position == seat), None)
+    if info is None or not info.is_bot:
+        return False
+    try:
+        from games.bots import choose
+    except Exception:  # noqa: BLE001 - see below: fall back to a random legal move
+
+        def choose(*_: Any) -> Action:  # type: ignore[misc]
+            raise RuntimeError("games.bots is unavailable")
+
+    state = load_state(deal)
+    view = state.player_view(seat)
+    legal = state.legal_actions(seat)
+    if not legal:
+        return False
+    rng = random.Random(f"{deal.seed}:{version}")
+    chosen = None
+    for lv in (level or bot_level(deal.table_id), "random"):
+        try:
+            chosen = choose(lv, view, legal, rng)
+            break
+        except Exception:  # noqa: BLE001 - a broken bot must not stall the table
+            log.exception("bot level %s failed on deal %s v%s", lv, deal_id, version)
+    if chosen is None:
+        chosen = rng.choice(legal)
+    try:
+        act(
+            deal.table_id,
+            bot_seat=seat,
+            version=version,
+            deal_id=deal.pk,
+            token=f"bot-{deal.pk}-{version}",
+            action=chosen.to_json(),
+            seating=seating,
+        )
+    except Rejection as e:
+        log.info("bot move on deal %s v%s refused: %s", deal_id, version, e.message)
+        return False
+    return True

@@ -1,0 +1,80 @@
+"""Cards drawn as cards: rank and suit symbol, red or black, with an accessible name."""
+
+from __future__ import annotations
+
+from django import template
+from django.utils.html import format_html
+from django.utils.safestring import SafeString
+
+from games.presenters import CardFace, face
+
+register = template.Library()
+
+
+def _inner(f: CardFace) -> SafeString:
+    named = ""
+    if f.named:
+        n = face(f.named)
+        named = format_html('<span class="as" aria-hidden="true">{}{}</span>', n.rank, n.suit)
+    return format_html(
+        '<span class="corner" aria-hidden="true">{}<br>{}</span>'
+        '<span class="pip" aria-hidden="true">{}</span>{}',
+        f.rank,
+        f.suit,
+        f.suit or "★",
+        named,
+    )
+
+
+def _classes(f: CardFace, extra: str = "") -> str:
+    cls = ["card"]
+    cls.append("red" if f.red else "black")
+    if f.code == "JK":
+        cls.append("joker")
+    if f.named:
+        cls.append("wild")
+    if f.crossways:
+        cls.append("crossways")
+    if extra:
+        cls.append(extra)
+    return " ".join(cls)
+
+
+@register.simple_tag
+def card(f: CardFace | str, extra: str = "") -> SafeString:
+    """A card on the table (not selectable)."""
+    if isinstance(f, str):
+        f = face(f)
+    return format_html(
+        '<span class="{}" role="img" aria-label="{}" data-card="{}">{}</span>',
+        _classes(f, extra),
+        f.label,
+        f.code,
+        _inner(f),
+    )
+
+
+@register.simple_tag
+def hand_card(f: CardFace) -> SafeString:
+    """A card in the viewer's hand: a toggle button (aria-pressed) that can be reordered."""
+    return format_html(
+        '<button type="button" class="{}" aria-pressed="false" aria-label="{}" data-card="{}" '
+        'data-suit="{}" data-rank="{}" draggable="true">{}</button>',
+        _classes(f, "in-hand"),
+        f.label,
+        f.code,
+        f.order_suit,
+        f.order_rank,
+        _inner(f),
+    )
+
+
+@register.simple_tag
+def card_back(count: int, label: str = "the pack") -> SafeString:
+    return format_html(
+        '<span class="card back" role="img" aria-label="{}, {} cards face down">'
+        '<span class="count">{}</span></span>',
+        label,
+        count,
+        count,
+    )

@@ -1,0 +1,214 @@
+"""The table page and its fragments. Views stay thin: services hold the transactions.
+
+One template, ``games/table.html``, with two live regions (``#live``: the deal as the
+viewer sees it; ``#club``: seats, washbook and notices). HTMX requests get the region
+(``games/table.html#live``), others the whole page, so everything works before
+JavaScript loads.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from typing import Any
+
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.views.decorators.http import require_GET, require_POST
+
+from club.models import Table
+
+from . import club_api, presenters, services
+from .events import events_url
+from .models import Deal
+
+
+def _live(
+    request: HttpRequest,
+    table: Table | None,
+    table_id: int,
+    deal: Deal | None,
+    state: Any,
+    seating: list[club_api.SeatInfo],
+    member_id: int | None,
+    **extra: Any,
+) -> dict[str, Any]:
+    me = services.seat_of(seating, member_id)
+    ctx: dict[str, Any] = {"table_id": table_id, "table": table, "deal": deal, "me": me}
+    if deal is None or state is None:
+        return ctx | {"live": None, **extra}
+    if me is not None and me < state.players:
+        view = state.player_view(me)
+        legal = state.legal_actions(me) if view.get("to_move") == me else []
+    else:
+        me = None
+        view = state.spectator_view()
+        legal = []
+    ctx["live"] = presenters.build(view, legal, seating, me=me)
+    ctx["stamp"] = f"{deal.pk}:{deal.version}"
+    ctx["token"] = secrets.token_urlsafe(12)
+    ctx["me"] = me
+    return ctx | extra
+
+
+def _club(
+    table: Table, deal: Deal | None, seating: list[club_api.SeatInfo], me: int | None
+) -> dict[str, Any]:
+    from club.models import Substitution, TableEvent, WashbookLine
+
+    totals = club_api.washbook_totals(table.pk)
+    seats = [
+        {
+            "position": s.position,
+            "name": s.display_name,
+            "is_bot": s.is_bot,
+            "is_me": s.position == me,
+            "is_dealer": deal is not None and s.position == deal.dealer,
+            "playing_for": s.playing_for_id,
+            "total": totals.get(s.playing_for_id or s.member_id, 0),
+        }
+        for s in seating
+    ]
+    prev = services.previous_deal(deal) if deal is not None else None
+    prev_out = None
+    if prev is not None and prev.outcome:
+        prev_out = presenters.outcome_context(
+            prev.outcome, presenters.named_seats(seating, prev.players, me)
+        )
+    subs = list(
+        Substitution.objects.filter(table=table, status="active").values_list(
+            "substitute__display_name", "leaver__display_name"
+        )
+    )
+    events = list(TableEvent.objects.filter(table=table).values_list("text", flat=True)[:5])
+    return {
+        "club_seats": seats,
+        "lines": WashbookLine.objects.filter(table=table).count(),
+        "prev": prev,
+        "prev_out": prev_out,
+        "substitutions": subs,
+        "table_events": events,
+        "redraw_open": getattr(table, "redraw_window_open", False),
+        "redraw_until": getattr(table, "redraw_window_until", None),
+    }
+
+
+@login_required
+@require_GET
+def table(request: HttpRequest, table_id: int) -> HttpResponse:
+    table = get_object_or_404(Table, pk=table_id)
+    deal = services.ensure_deal(table_id)
+    seating = club_api.table_seating(table_id)
+    member_id = club_api.member_id_for(request.user)
+    state = services.load_state(deal) if deal is not None else None
+    ctx = _live(request, table, table_id, deal, state, seating, member_id)
+    if request.htmx:
+        return render(request, "games/table.html#live", ctx)
+    ctx |= _club(table, deal, seating, ctx["me"])
+    ctx["events_url"] = events_url(table_id, request.user.pk)
+    return render(request, "games/table.html", ctx)
+
+
+@login_required
+@require_GET
+def state(request: HttpRequest, table_id: int) -> HttpResponse:
+    """The viewer's live region; 204 when nothing changed since ``?since=deal:version``."""
+    deal = services.current_deal(table_id)
+    if deal is None:
+        return HttpResponse(status=204)
+    if request.GET.get("since") == f"{deal.pk}:{deal.version}":
+        return HttpResponse(status=204)
+    seating = club_api.table_seating(table_id)
+    member_id = club_api.member_id_for(request.user)
+    ctx = _live(request, None, table_id, deal, services.load_state(deal), seating, member_id)
+    return render(request, "games/table.html#live", ctx)
+
+
+@login_required
+@require_GET
+def club_panel(request: HttpRequest, table_id: int) -> HttpResponse:
+    table = get_object_or_404(Table, pk=table_id)
+    deal = services.current_deal(table_id)
+    seating = club_api.table_seating(table_id)
+    me = services.seat_of(seating, club_api.member_id_for(request.user))
+    ctx = {"table": table, "table_id": table_id, "deal": deal, "me": me}
+    ctx |= _club(table, deal, seating, me)
+    return render(request, "games/table.html#club", ctx)
+
+
+def _int(value: str | None) -> int | None:
+    if value in (None, ""):
+        return None
+    try:
+        return int(value)  # type: ignore[arg-type]
+    except ValueError:
+        return None
+
+
+@login_required
+@require_POST
+def act(request: HttpRequest, table_id: int) -> HttpResponse:
+    """Apply one action; a refusal answers 4xx with the current state and the reason."""
+    p = request.POST
+    seating = club_api.table_seating(table_id)
+    member_id = club_api.member_id_for(request.user)
+    status, message, law, choices = 200, "", None, []
+    raw = p.get("action")
+    try:
+        try:
+            action = json.loads(raw) if raw else None
+        except ValueError:
+            raise services.Rejection(
+                400, "malformed", "malformed request: the action is not JSON"
+            ) from None
+        bad_number = any(
+            p.get(k) not in (None, "") and _int(p.get(k)) is None
+            for k in ("version", "deal", "seat", "combination")
+        )
+        if bad_number:
+            raise services.Rejection(400, "malformed", "malformed request: numbers expected")
+        intent, combination = p.get("intent") or None, _int(p.get("combination"))
+        if intent and ":" in intent:  # "add:3": the button of combination 3
+            intent, _, cid = intent.partition(":")
+            combination = _int(cid)
+            if combination is None:
+                raise services.Rejection(400, "malformed", "malformed request: bad combination")
+        if action is None and not intent:
+            raise services.Rejection(400, "malformed", "malformed request: no action")
+        result = services.act(
+            table_id,
+            member_id=member_id,
+            seat=_int(p.get("seat")),
+            version=_int(p.get("version")),
+            deal_id=_int(p.get("deal")),
+            token=p.get("token") or None,
+            action=action,
+            intent=intent,
+            cards=p.getlist("cards"),
+            combination=combination,
+            seating=seating,
+        )
+        deal, state = result.next_deal or result.deal, result.state
+        if result.next_deal is not None:
+            state = services.load_state(result.next_deal)
+            message = "The deal is over: the hands are shown below and the washbook line is posted."
+        elif result.duplicate:
+            message = "Already done (that click was counted once)."
+        choices = result.choices
+    except services.Rejection as e:
+        status, message, law = e.status, e.message, e.law
+        deal = services.current_deal(table_id)
+        state = services.load_state(deal) if deal else None
+    ctx = _live(
+        request, None, table_id, deal, state, seating, member_id,
+        message=message, law=law, status=status,
+        choices=[{"label": presenters.action_label(a, a.to_json()), "json": json.dumps(a.to_json())} for a in choices],
+    )  # fmt: skip
+    if request.htmx:
+        return render(request, "games/table.html#live", ctx, status=status)
+    table = get_object_or_404(Table, pk=table_id)
+    ctx["table"] = table
+    ctx |= _club(table, deal, seating, ctx["me"])
+    ctx["events_url"] = events_url(table_id, request.user.pk)
+    return render(request, "games/table.html", ctx, status=status)

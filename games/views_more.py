@@ -1,0 +1,125 @@
+"""Rules pages and practice tables against computer players."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_http_methods
+
+from games.engine.rules import VARIANTS, OptionValue
+
+from . import club_api, services
+from .rules_text import LAWS
+
+
+def _players(variant: str, lo: int, hi: int) -> tuple[int, int]:
+    """The engine's range, narrowed to what the club seats (club.models.VARIANT_PLAYERS)."""
+    try:
+        from club.models import VARIANT_PLAYERS
+
+        clo, chi = VARIANT_PLAYERS.get(variant, (lo, hi))
+    except ImportError:  # pragma: no cover
+        clo, chi = lo, hi
+    return max(lo, clo, 2), min(hi, chi, 7)
+
+
+def variant_choices() -> list[dict[str, Any]]:
+    return [
+        {
+            "name": spec.name,
+            "title": spec.title,
+            "summary": spec.summary,
+            "min": _players(spec.name, spec.min_players, spec.max_players)[0],
+            "max": _players(spec.name, spec.min_players, spec.max_players)[1],
+            "default": spec.default_players,
+            "player_range": list(
+                range(
+                    _players(spec.name, spec.min_players, spec.max_players)[0],
+                    _players(spec.name, spec.min_players, spec.max_players)[1] + 1,
+                )
+            ),
+            "options": [
+                {
+                    "name": o.name,
+                    "help": o.help,
+                    "source": o.source,
+                    "default": str(o.default),
+                    "choices": [str(c) for c in o.choices],
+                }
+                for o in spec.options
+            ],
+        }
+        for spec in VARIANTS.values()
+    ]
+
+
+@require_GET
+def rules_index(request: HttpRequest) -> HttpResponse:
+    return render(request, "games/rules.html", {"variants": variant_choices(), "one": None})
+
+
+@require_GET
+def rules_variant(request: HttpRequest, variant: str) -> HttpResponse:
+    found = [v for v in variant_choices() if v["name"] == variant]
+    if not found:
+        raise Http404("no such variant")
+    return render(
+        request,
+        "games/rules.html",
+        {"variants": found, "one": found[0], "laws": LAWS.get(variant, [])},
+    )
+
+
+def _option_value(variant: str, name: str, raw: str) -> OptionValue:
+    for c in VARIANTS[variant].option(name).choices:
+        if str(c) == raw:
+            return c
+    raise ValueError(f"option {name}: {raw!r} is not one of its values")
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def practice(request: HttpRequest) -> HttpResponse:
+    """Start a practice table: the member in seat 0, computer players in the others."""
+    if request.method == "GET":
+        return render(request, "games/practice.html", {"variants": variant_choices()})
+    variant = request.POST.get("variant", "")
+    if variant not in VARIANTS:
+        messages.error(request, "Choose a variant.")
+        return render(request, "games/practice.html", {"variants": variant_choices()}, status=400)
+    spec = VARIANTS[variant]
+    try:
+        players = int(
+            request.POST.get(f"players-{variant}")
+            or request.POST.get("players")
+            or spec.default_players
+        )
+        lo, hi = _players(variant, spec.min_players, spec.max_players)
+        if not lo <= players <= hi:
+            raise ValueError(f"{spec.title} is for {lo} to {hi} players")
+        options = {
+            o.name: _option_value(
+                variant, o.name, request.POST.get(f"opt-{variant}-{o.name}", str(o.default))
+            )
+            for o in spec.options
+        }
+    except ValueError as e:
+        messages.error(request, str(e))
+        return render(request, "games/practice.html", {"variants": variant_choices()}, status=400)
+    from club.models import Member
+
+    member = Member.objects.filter(user=request.user).first()
+    if member is None:
+        messages.error(request, "Only club members can start a practice table.")
+        return redirect("home")
+    try:
+        table = club_api.create_practice_table(member, variant, players, options)
+    except ValueError as e:  # club.services.ClubError
+        messages.error(request, str(e))
+        return render(request, "games/practice.html", {"variants": variant_choices()}, status=400)
+    services.ensure_deal(table.pk)
+    return redirect("games:table", table.pk)

@@ -1,0 +1,207 @@
+/* The table page: card selection, hand order, live updates with a polling fallback.
+ *
+ * No inline script and no eval (the CSP forbids both): everything hangs off htmx events.
+ */
+(function () {
+  "use strict";
+  var root = document.getElementById("table-root");
+  if (!root || typeof htmx === "undefined") return;
+
+  // Refusals (400/403/409/422) carry the current state and the reason: swap them in.
+  htmx.config.responseHandling = [
+    { code: "204", swap: false },
+    { code: "[23]..", swap: true },
+    { code: "(400|403|409|422)", swap: true, error: false },
+    { code: "[45]..", swap: false, error: true },
+  ];
+
+  var tableId = root.dataset.table;
+  var storeKey = "cooncan:hand:" + tableId;
+  var conn = document.getElementById("conn");
+  var pollTimer = null;
+  var pollCount = 0;
+  var keptSelection = null;
+
+  function live() { return document.getElementById("live"); }
+  function hand() { return document.getElementById("hand"); }
+  function handCards() {
+    var h = hand();
+    return h ? Array.prototype.slice.call(h.querySelectorAll("button.in-hand")) : [];
+  }
+  function stamp() {
+    var f = document.getElementById("play");
+    return f ? f.dataset.stamp || "" : "";
+  }
+  function load() {
+    try { return JSON.parse(localStorage.getItem(storeKey)) || {}; } catch (e) { return {}; }
+  }
+  function save(pref) {
+    try { localStorage.setItem(storeKey, JSON.stringify(pref)); } catch (e) { /* private mode */ }
+  }
+
+  // --- hand order: by suit, by rank, or the player's own (drag or Alt+arrows) --------
+  function sortHand(mode) {
+    var h = hand();
+    if (!h) return;
+    var cards = handCards();
+    cards.sort(function (a, b) {
+      var sa = +a.dataset.suit, sb = +b.dataset.suit, ra = +a.dataset.rank, rb = +b.dataset.rank;
+      return mode === "rank" ? (ra - rb || sa - sb) : (sa - sb || ra - rb);
+    });
+    cards.forEach(function (c) { h.appendChild(c); });
+  }
+  function applyOrder() {
+    var pref = load();
+    var h = hand();
+    if (!h) return;
+    if (pref.mode === "custom" && pref.order) {
+      var cards = handCards();
+      var placed = [];
+      pref.order.forEach(function (code) {
+        for (var i = 0; i < cards.length; i++) {
+          if (cards[i] && cards[i].dataset.card === code) { placed.push(cards[i]); cards[i] = null; break; }
+        }
+      });
+      placed.concat(cards.filter(Boolean)).forEach(function (c) { h.appendChild(c); });
+    } else {
+      sortHand(pref.mode || "suit");
+    }
+    document.querySelectorAll("[data-sort]").forEach(function (b) {
+      b.setAttribute("aria-pressed", String(b.dataset.sort === (pref.mode || "suit")));
+    });
+  }
+  function rememberOrder() {
+    save({ mode: "custom", order: handCards().map(function (c) { return c.dataset.card; }) });
+    document.querySelectorAll("[data-sort]").forEach(function (b) { b.setAttribute("aria-pressed", "false"); });
+  }
+
+  function selected() {
+    return handCards().filter(function (c) { return c.getAttribute("aria-pressed") === "true"; });
+  }
+
+  document.addEventListener("click", function (e) {
+    var card = e.target.closest && e.target.closest("#hand button.in-hand");
+    if (card) {
+      card.setAttribute("aria-pressed", card.getAttribute("aria-pressed") === "true" ? "false" : "true");
+      return;
+    }
+    var sorter = e.target.closest && e.target.closest("[data-sort]");
+    if (sorter) {
+      save({ mode: sorter.dataset.sort });
+      applyOrder();
+    }
+  });
+
+  document.addEventListener("keydown", function (e) {
+    var card = e.target.closest && e.target.closest("#hand button.in-hand");
+    if (!card || !e.altKey || (e.key !== "ArrowLeft" && e.key !== "ArrowRight")) return;
+    e.preventDefault();
+    var h = hand();
+    if (e.key === "ArrowLeft" && card.previousElementSibling) {
+      h.insertBefore(card, card.previousElementSibling);
+    } else if (e.key === "ArrowRight" && card.nextElementSibling) {
+      h.insertBefore(card.nextElementSibling, card);
+    }
+    card.focus();
+    rememberOrder();
+  });
+
+  var dragged = null;
+  document.addEventListener("dragstart", function (e) {
+    var card = e.target.closest && e.target.closest("#hand button.in-hand");
+    if (!card) return;
+    dragged = card;
+    e.dataTransfer.effectAllowed = "move";
+    e.dataTransfer.setData("text/plain", card.dataset.card);
+  });
+  document.addEventListener("dragover", function (e) {
+    if (!dragged) return;
+    var over = e.target.closest && e.target.closest("#hand button.in-hand");
+    if (!over || over === dragged) return;
+    e.preventDefault();
+    var r = over.getBoundingClientRect();
+    var after = e.clientX > r.left + r.width / 2;
+    hand().insertBefore(dragged, after ? over.nextSibling : over);
+  });
+  document.addEventListener("drop", function (e) { if (dragged) e.preventDefault(); });
+  document.addEventListener("dragend", function () {
+    if (dragged) { dragged = null; rememberOrder(); }
+  });
+
+  // --- requests: the selected cards go with an action; a refresh says what we have ---
+  document.body.addEventListener("htmx:configRequest", function (e) {
+    var elt = e.detail.elt;
+    if (elt && elt.id === "play" && e.detail.verb === "post") {
+      selected().forEach(function (c) {
+        if (e.detail.formData) e.detail.formData.append("cards", c.dataset.card);
+        else e.detail.parameters.cards = (e.detail.parameters.cards || []).concat([c.dataset.card]);
+      });
+    } else if (elt && elt.id === "live" && e.detail.verb === "get") {
+      e.detail.parameters.since = stamp();
+    }
+  });
+
+  document.body.addEventListener("htmx:beforeSwap", function (e) {
+    if (e.detail.target && e.detail.target.id === "live") {
+      var isPost = e.detail.requestConfig && e.detail.requestConfig.verb === "post";
+      var ok = e.detail.xhr && e.detail.xhr.status < 400;
+      // After one's own successful action the selection is spent; otherwise keep it.
+      keptSelection = isPost && ok ? [] : selected().map(function (c) { return c.dataset.card; });
+    }
+  });
+  document.body.addEventListener("htmx:afterSwap", function (e) {
+    if (!e.detail.target || e.detail.target.id !== "live") return;
+    applyOrder();
+    if (keptSelection && keptSelection.length) {
+      var cards = handCards();
+      keptSelection.forEach(function (code) {
+        for (var i = 0; i < cards.length; i++) {
+          if (cards[i] && cards[i].dataset.card === code) {
+            cards[i].setAttribute("aria-pressed", "true");
+            cards[i] = null;
+            break;
+          }
+        }
+      });
+    }
+    keptSelection = null;
+    var alert = live().querySelector(".notice[role=alert]");
+    if (alert && e.detail.requestConfig && e.detail.requestConfig.verb === "post") {
+      alert.setAttribute("tabindex", "-1");
+      alert.focus({ preventScroll: false });
+    }
+  });
+
+  // --- live updates: SSE first, polling while the stream is down ---------------------
+  function setConn(state, text) {
+    if (!conn) return;
+    conn.dataset.state = state;
+    conn.textContent = text;
+  }
+  function poll() {
+    pollCount += 1;
+    htmx.trigger(live(), "poll");
+    if (pollCount % 3 === 0) htmx.trigger(document.getElementById("club"), "poll");
+  }
+  function startPolling() {
+    if (pollTimer) return;
+    setConn("polling", "reconnecting (checking every 2 s)");
+    pollTimer = window.setInterval(poll, 2000);
+  }
+  function stopPolling() {
+    if (pollTimer) { window.clearInterval(pollTimer); pollTimer = null; }
+  }
+  root.addEventListener("htmx:sseOpen", function () {
+    var wasPolling = !!pollTimer;
+    stopPolling();
+    setConn("live", "live");
+    if (wasPolling) { htmx.trigger(live(), "poll"); htmx.trigger(document.getElementById("club"), "poll"); }
+  });
+  root.addEventListener("htmx:sseError", startPolling);
+  root.addEventListener("htmx:sseClose", startPolling);
+  if (!root.getAttribute("sse-connect")) startPolling();
+  // If the stream never opens (blocked, proxy), fall back after a few seconds.
+  window.setTimeout(function () { if (conn && conn.dataset.state === "connecting") startPolling(); }, 4000);
+
+  applyOrder();
+})();

@@ -1,0 +1,80 @@
+"""Browser tests: Chromium (Debian's) through Playwright against live servers.
+
+Pages come from pytest-django's live server (in this process, so its settings can be
+pointed at the events server); events from a real uvicorn (ASGI) process; computer
+players from a real Celery worker. All share the test database and the test Redis prefix.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .servers import celery_worker, free_port, uvicorn
+
+ARTIFACTS = Path(__file__).parent / "artifacts"
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync", "--no-first-run",
+]  # fmt: skip
+
+# Playwright's sync API runs an event loop in this thread; the test's own ORM calls are
+# still plain synchronous code.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+
+@pytest.fixture
+def browser() -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+@pytest.fixture
+def live(
+    transactional_db: Any, live_server: Any, settings: Any, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[dict[str, Any]]:
+    """The live server for pages, uvicorn for events, a Celery worker for bots."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    port = free_port()
+    events = f"http://127.0.0.1:{port}"
+    settings.EVENTS_URL = events
+    csp = dict(settings.SECURE_CSP)
+    csp["connect-src"] = [*csp["connect-src"], events]
+    settings.SECURE_CSP = csp
+    monkeypatch.setenv("GAMES_BOT_DELAY", "0.15,0.3")
+    with (
+        uvicorn(port, log=ARTIFACTS / "uvicorn.log"),
+        celery_worker(extra={"GAMES_BOT_DELAY": "0.15,0.3"}, log=ARTIFACTS / "celery.log"),
+    ):
+        yield {"url": live_server.url, "events": events}
+
+
+def login(context: Any, base_url: str, member: Any) -> None:
+    """Log a browser context in as ``member`` (a session made by Django's test client)."""
+    from django.conf import settings
+    from django.test import Client
+
+    c = Client()
+    c.force_login(member.user)
+    context.add_cookies(
+        [
+            {
+                "name": settings.SESSION_COOKIE_NAME,
+                "value": c.cookies[settings.SESSION_COOKIE_NAME].value,
+                "url": base_url,
+            }
+        ]
+    )
+
+
+from tests.games.conftest import make_member, make_table  # noqa: E402, F401 - shared fixtures

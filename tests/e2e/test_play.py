@@ -1,0 +1,188 @@
+"""Whole deals in real browsers: two members at Conquián, one member against four bots."""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+import pytest
+
+from games import services
+from games.models import Deal
+
+from .conftest import ARTIFACTS, login
+
+pytestmark = pytest.mark.e2e
+
+PIPS = {"A": 11, "K": 10, "Q": 10, "J": 10, "JK": 15}
+
+
+def pips(code: str) -> int:
+    return PIPS.get(code, PIPS.get(code[:-1]) or int(code[:-1]))
+
+
+def stamp(page: Any) -> str:
+    return page.locator("#play").get_attribute("data-stamp") or ""
+
+
+def db_stamp(table_id: int) -> str:
+    d = services.current_deal(table_id)
+    return f"{d.pk}:{d.version}"
+
+
+def wait_stamp(page: Any, value: str, timeout: float = 6000) -> None:
+    page.wait_for_function(
+        "s => { const f = document.querySelector('#play'); return f && f.dataset.stamp === s; }",
+        arg=value,
+        timeout=timeout,
+    )
+
+
+def click_json(page: Any, data: dict[str, Any]) -> None:
+    sel = f"button[name=action][value='{json.dumps(data)}']"
+    btn = page.locator(sel).first
+    if not btn.is_visible():
+        page.locator("details.plays summary").click()
+    btn.click()
+
+
+def select(page: Any, cards: list[str]) -> None:
+    for code in cards:
+        page.locator(f'#hand button[data-card="{code}"][aria-pressed="false"]').first.click()
+
+
+def play(page: Any, data: dict[str, Any]) -> None:
+    """Make one move the way a player would: selecting cards where the page asks for them."""
+    t = data["type"]
+    before = stamp(page)
+    if t in ("use", "meld") and data.get("to") is None and not data.get("borrow"):
+        select(page, data["hand"])
+        page.locator("button[name=intent][value=layout]").click()
+    elif t in ("throw", "discard"):
+        select(page, [data["card"]])
+        page.locator("button[name=intent][value=discard]").click()
+    elif t == "layout" and not any("=" in c for c in data["cards"]):
+        select(page, data["cards"])
+        page.locator("button[name=intent][value=layout]").click()
+    else:
+        click_json(page, data)
+    page.wait_for_function(
+        "s => { const f = document.querySelector('#play'); return (f && f.dataset.stamp !== s) || document.querySelector('.choices'); }",
+        arg=before,
+        timeout=6000,
+    )
+    if page.locator(".choices").count() and stamp(page) == before:
+        click_json(page, data)
+        page.wait_for_function(
+            "s => document.querySelector('#play').dataset.stamp !== s", arg=before, timeout=6000
+        )
+
+
+def choose_conquian(legal: list[Any]) -> dict[str, Any]:
+    js = [a.to_json() for a in legal]
+    for pred in (
+        lambda j: j["type"] == "use" and j.get("to") is None and not j.get("borrow"),
+        lambda j: j["type"] == "use" and j.get("to") is not None,
+        lambda j: j["type"] == "meld" and j.get("to") is None and not j.get("borrow"),
+        lambda j: j["type"] in ("turn", "pass"),
+    ):
+        found = [j for j in js if pred(j)]
+        if found:
+            return found[0]
+    throws = [j for j in js if j["type"] == "throw"]
+    if throws:
+        return max(throws, key=lambda j: pips(j["card"]))
+    return js[0]
+
+
+def test_two_members_play_a_whole_conquian_deal(
+    live: dict[str, Any], browser: Any, make_table: Any, make_member: Any
+) -> None:
+    ann, bob = make_member("Ann"), make_member("Bob")
+    table = make_table("conquian", [ann, bob])
+    pages = []
+    for m in (ann, bob):
+        ctx = browser.new_context(viewport={"width": 360, "height": 800})
+        login(ctx, live["url"], m)
+        page = ctx.new_page()
+        page.goto(f"{live['url']}/tables/{table.pk}/")
+        pages.append(page)
+    for page in pages:
+        page.wait_for_selector("#conn[data-state=live]", timeout=8000)
+    moves = 0
+    while moves < 300:
+        deal = services.current_deal(table.pk)
+        if deal.number > 1:
+            break
+        state = services.load_state(deal)
+        seat = state.to_move()
+        data = choose_conquian(state.legal_actions(seat))
+        play(pages[seat], data)
+        moves += 1
+        now = db_stamp(table.pk)
+        wait_stamp(pages[seat], now)
+        wait_stamp(pages[1 - seat], now, timeout=3000)  # the other screen updates live
+    assert Deal.objects.get(table=table, number=1).finished
+    for i, page in enumerate(pages):
+        page.wait_for_selector("#club [data-lines='1']", timeout=6000)
+        assert "Deal 1:" in page.locator("#club").inner_text()
+        assert page.locator("#conn").get_attribute("data-state") == "live"
+        page.screenshot(
+            path=str(ARTIFACTS / f"conquian-{'ann' if i == 0 else 'bob'}.png"), full_page=True
+        )
+
+
+def choose_foster(legal: list[Any], hand: list[str]) -> dict[str, Any]:
+    js = [a.to_json() for a in legal]
+    for t in ("layout", "add"):
+        found = [j for j in js if j["type"] == t]
+        if found:
+            return found[0]
+    draws = [j for j in js if j["type"] == "draw" and j["source"] == "pack"]
+    if draws:
+        return draws[0]
+    discards = [j for j in js if j["type"] == "discard"]
+    if discards:
+        return max(discards, key=lambda j: pips(j["card"]))
+    return js[0]
+
+
+def test_a_member_plays_a_whole_foster_deal_against_four_bots(
+    live: dict[str, Any], browser: Any, make_member: Any
+) -> None:
+    me = make_member("Player One")
+    ctx = browser.new_context(viewport={"width": 1200, "height": 900})
+    login(ctx, live["url"], me)
+    page = ctx.new_page()
+    page.goto(f"{live['url']}/")
+    page.select_option("#practice-variant", "foster")
+    page.select_option("#players-foster", "5")
+    page.get_by_role("button", name="Start a practice table").click()
+    page.wait_for_url("**/tables/*/")
+    table_id = int(page.url.rstrip("/").split("/")[-1])
+    page.wait_for_selector("#conn[data-state=live]", timeout=8000)
+    deadline = time.monotonic() + 240
+    bot_updates = 0
+    while time.monotonic() < deadline:
+        deal = services.current_deal(table_id)
+        if deal.number > 1:
+            break
+        state = services.load_state(deal)
+        seat = state.to_move()
+        if seat != 0:
+            before = stamp(page)
+            time.sleep(0.2)
+            if db_stamp(table_id) != before:
+                wait_stamp(page, db_stamp(table_id), timeout=3000)  # a bot moved: we see it live
+                bot_updates += 1
+            continue
+        wait_stamp(page, f"{deal.pk}:{deal.version}")
+        data = choose_foster(state.legal_actions(0), state.player_view(0)["hand"])
+        play(page, data)
+    first = Deal.objects.get(table_id=table_id, number=1)
+    assert first.finished, "the deal did not end in time"
+    assert bot_updates > 3
+    page.wait_for_selector("#club [data-lines='1']", timeout=6000)
+    assert "Deal 1:" in page.locator("#club").inner_text()
+    page.screenshot(path=str(ARTIFACTS / "foster-vs-bots.png"), full_page=True)

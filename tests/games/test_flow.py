@@ -1,0 +1,171 @@
+"""A deal's flow: pages, fragments, queries per action, the end of a deal, bots, practice."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from club.models import WashbookLine
+from games import services
+from games.models import Deal
+
+from .helpers import deal_from_seed, state_of
+
+
+def _act(client: Any, table: Any, deal: Deal, action: dict[str, Any], token: str) -> Any:
+    return client.post(
+        f"/tables/{table.pk}/act/",
+        {"version": deal.version, "deal": deal.pk, "token": token, "action": json.dumps(action)},
+        HTTP_HX_REQUEST="true",
+    )
+
+
+def test_the_page_shows_the_viewers_hand_only(
+    make_table: Any, make_member: Any, client_for: Any
+) -> None:
+    a, b = make_member("Ann"), make_member("Bob")
+    table = make_table("conquian", [a, b])
+    r = client_for(a).get(f"/tables/{table.pk}/")
+    assert r.status_code == 200
+    body = r.content.decode()
+    deal = Deal.objects.get(table=table)
+    state = state_of(deal.pk)
+    assert body.count('class="card ') >= 10
+    assert "Your hand" in body and 'aria-pressed="false"' in body
+    mine = state.player_view(0)["hand"]
+    for code in mine:
+        assert f'data-card="{code}"' in body
+    for code in set(state.player_view(1)["hand"]) - set(json.dumps(state.player_view(0))):
+        assert f'data-card="{code}"' not in body
+    assert "/events/tables/" in body and "sse-connect" in body
+    assert f"/rules/{table.variant}/" in body
+    # a spectator sees the public view: no hand
+    r = client_for(make_member("Watcher")).get(f"/tables/{table.pk}/")
+    assert r.status_code == 200 and "Your hand" not in r.content.decode()
+
+
+def test_the_state_fragment_is_204_when_nothing_changed(make_table: Any, client_for: Any) -> None:
+    table = make_table("conquian")
+    deal = services.ensure_deal(table.pk)
+    member = table.seats.first().member
+    c = client_for(member)
+    r = c.get(
+        f"/tables/{table.pk}/state/", {"since": f"{deal.pk}:{deal.version}"}, HTTP_HX_REQUEST="true"
+    )
+    assert r.status_code == 204
+    r = c.get(
+        f"/tables/{table.pk}/state/",
+        {"since": f"{deal.pk}:{deal.version - 1}"},
+        HTTP_HX_REQUEST="true",
+    )
+    assert r.status_code == 200 and 'id="play"' in r.content.decode()
+    r = c.get(f"/tables/{table.pk}/club/", HTTP_HX_REQUEST="true")
+    assert r.status_code == 200 and "Washbook" in r.content.decode()
+
+
+def test_an_action_takes_at_most_ten_queries_however_long_the_deal(
+    make_table: Any, make_member: Any, client_for: Any
+) -> None:
+    members = [make_member() for _ in range(5)]
+    table = make_table("foster", members)
+    deal = deal_from_seed(table, 5)
+    clients = [client_for(m) for m in members]
+    rng = random.Random(1)
+    counts = []
+    for i in range(120):
+        deal.refresh_from_db()
+        state = state_of(deal.pk)
+        if state.is_over():
+            break
+        seat = state.to_move()
+        legal = state.legal_actions(seat)
+        # keep the deal going: prefer draws and discards, avoid going out
+        pick = [a for a in legal if a.type in ("draw", "discard")] or legal
+        action = rng.choice(pick)
+        if state.player_view(seat)["hand_counts"][seat] <= 2 and action.type == "discard":
+            break
+        with CaptureQueriesContext(connection) as q:
+            r = _act(clients[seat], table, deal, action.to_json(), f"q{i}")
+        assert r.status_code == 200
+        counts.append(len(q.captured_queries))
+    assert len(counts) > 30
+    assert max(counts) <= 10, counts
+    assert max(counts[-10:]) <= max(counts[:10]), counts  # constant as the deal grows
+
+
+def test_a_whole_deal_posts_the_washbook_and_deals_again(
+    make_table: Any, make_member: Any, client_for: Any
+) -> None:
+    a, b = make_member("Ann"), make_member("Bob")
+    table = make_table("conquian", [a, b])
+    deal = services.ensure_deal(table.pk)
+    first_dealer = deal.dealer
+    rng = random.Random(3)
+    while True:
+        deal = services.current_deal(table.pk)
+        if deal.number > 1:
+            break
+        state = state_of(deal.pk)
+        seat = state.to_move()
+        legal = state.legal_actions(seat)
+        uses = [x for x in legal if x.type in ("use", "meld")]
+        action = rng.choice(uses or legal)
+        services.act(
+            table.pk,
+            member_id=[a, b][seat].pk,
+            version=deal.version,
+            deal_id=deal.pk,
+            action=action.to_json(),
+        )
+    old = Deal.objects.get(table=table, number=1)
+    assert old.finished and old.outcome is not None
+    line = WashbookLine.objects.get(deal_key=f"deal:{old.pk}")
+    assert line.pk == old.washbook_line_id
+    assert deal.dealer == 1 - first_dealer
+    body = client_for(a).get(f"/tables/{table.pk}/").content.decode()
+    assert "Deal 1:" in body and "Hand shown (L23)" in body
+
+
+def test_a_bot_moves_through_the_same_service(
+    make_table: Any, make_member: Any, no_celery: list[tuple[int, int]]
+) -> None:
+    me, bot = make_member("Me"), make_member("Bot Alfa", is_bot=True)
+    table = make_table("conquian", [me, bot])
+    deal = deal_from_seed(table, 4, dealer=0)  # the pone (seat 1, the bot) says first
+    assert state_of(deal.pk).to_move() == 1
+    assert services.play_bot(deal.pk, deal.version) is True
+    deal.refresh_from_db()
+    assert deal.version == 1
+    assert services.play_bot(deal.pk, 0) is False  # idempotent: the deal moved on
+    deal.refresh_from_db()
+    assert deal.version == 1
+
+
+def test_a_practice_table_from_the_home_page(make_member: Any, client_for: Any) -> None:
+    me = make_member("Practiser")
+    c = client_for(me)
+    home = c.get("/")
+    assert "Start a practice table" in home.content.decode()
+    r = c.post(
+        "/practice/", {"variant": "foster", "players-foster": "5", "opt-foster-splash": "25"}
+    )
+    assert r.status_code == 302
+    deal = Deal.objects.get()
+    assert r["Location"] == f"/tables/{deal.table_id}/"
+    assert deal.players == 5 and deal.options["splash"] == 25
+    assert c.get(r["Location"]).status_code == 200
+
+
+def test_the_rules_pages_name_the_laws() -> None:
+    from django.test import Client
+
+    c = Client()
+    assert "Conquian" in c.get("/rules/").content.decode()
+    body = c.get("/rules/foster/").content.decode()
+    assert "L18" in body and "splash" in body
+    assert c.get("/rules/conquian/").status_code == 200
+    assert c.get("/rules/nonsense/").status_code == 404
