@@ -152,7 +152,11 @@ def act(request: HttpRequest, table_id: int) -> HttpResponse:
     """Apply one action; a refusal answers 4xx with the current state and the reason."""
     p = request.POST
     seating = club_api.table_seating(table_id)
-    member_id = club_api.member_id_for(request.user)
+    # The seated player's member id comes with the seating (no extra query); anyone else
+    # is refused by services.act as "no seat".
+    member_id = next(
+        (s.member_id for s in seating if getattr(s, "user_id", None) == request.user.pk), None
+    )
     status, message, law, choices = 200, "", None, []
     raw = p.get("action")
     try:

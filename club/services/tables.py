@@ -11,7 +11,7 @@ from datetime import timedelta
 from typing import Any
 
 from django.db import transaction
-from django.db.models import F, Max, Q
+from django.db.models import F, Max, OuterRef, Q, Subquery
 from django.utils import timezone
 
 from .. import cutting
@@ -46,6 +46,7 @@ class SeatInfo:
     display_name: str
     is_bot: bool
     playing_for_id: int | None = None
+    user_id: int | None = None  # the login of whoever plays the seat (for request checks)
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,27 +64,48 @@ class TableTurn:
 
 
 def table_seating(table_id: int) -> list[SeatInfo]:
-    """The seats of a table in position order (0..size-1, each on the previous one's left)."""
-    seats = list(Seat.objects.filter(table_id=table_id).select_related("member"))
-    subs = {
-        s.leaver_id: s.substitute
-        for s in Substitution.objects.filter(
-            table_id=table_id, status=Substitution.ACTIVE
-        ).select_related("substitute")
-    }
+    """The seats of a table in position order (0..size-1, each on the previous one's left).
+
+    One query: an active substitute (L6) is read by subqueries, because every turn
+    action asks for the seating.
+    """
+    active = Substitution.objects.filter(
+        table_id=OuterRef("table_id"), leaver_id=OuterRef("member_id"), status=Substitution.ACTIVE
+    )
+    seats = (
+        Seat.objects.filter(table_id=table_id)
+        .select_related("member")
+        .annotate(
+            sub_id=Subquery(active.values("substitute_id")[:1]),
+            sub_name=Subquery(active.values("substitute__display_name")[:1]),
+            sub_bot=Subquery(active.values("substitute__is_bot")[:1]),
+            sub_user=Subquery(active.values("substitute__user_id")[:1]),
+        )
+        .order_by("position")
+    )
     out = []
     for seat in seats:
-        sub = subs.get(seat.member_id)
-        player = sub or seat.member
-        out.append(
-            SeatInfo(
-                position=seat.position,
-                member_id=player.pk,
-                display_name=player.display_name,
-                is_bot=player.is_bot,
-                playing_for_id=seat.member_id if sub else None,
+        if seat.sub_id is not None:
+            out.append(
+                SeatInfo(
+                    position=seat.position,
+                    member_id=seat.sub_id,
+                    display_name=seat.sub_name,
+                    is_bot=bool(seat.sub_bot),
+                    playing_for_id=seat.member_id,
+                    user_id=seat.sub_user,
+                )
             )
-        )
+        else:
+            out.append(
+                SeatInfo(
+                    position=seat.position,
+                    member_id=seat.member_id,
+                    display_name=seat.member.display_name,
+                    is_bot=seat.member.is_bot,
+                    user_id=seat.member.user_id,
+                )
+            )
     return out
 
 
@@ -396,15 +418,19 @@ def demand_redraw(table: Table, member: Member) -> RedrawDemand:
     """A seated player demands a redraw while the window is open; applied between deals."""
     if not Seat.objects.filter(table=table, member=member).exists():
         raise ClubError("only a player at the table may demand a redraw")
-    now = timezone.now()
-    if not (table.redraw_window_until and table.redraw_window_until >= now):
-        raise ClubError("a redraw may be demanded only at the end of an hour (L4)")
-    pending = RedrawDemand.objects.filter(table=table, applied_at=None).first()
-    if pending:
-        return pending
-    demand = RedrawDemand.objects.create(table=table, member=member)
-    log(table, f"{member} demands a redraw for seats; it takes effect after this deal.")
-    return demand
+    with transaction.atomic():
+        # Lock the table: a double-submitted demand (or two at once) records one demand,
+        # and a deal ending at the same instant (advance_after_deal) sees it or not at all.
+        table = Table.objects.select_for_update().get(pk=table.pk)
+        now = timezone.now()
+        if not (table.redraw_window_until and table.redraw_window_until >= now):
+            raise ClubError("a redraw may be demanded only at the end of an hour (L4)")
+        pending = RedrawDemand.objects.filter(table=table, applied_at=None).first()
+        if pending:
+            return pending
+        demand = RedrawDemand.objects.create(table=table, member=member)
+        log(table, f"{member} demands a redraw for seats; it takes effect after this deal.")
+        return demand
 
 
 # --- Substitutes (L6) ------------------------------------------------------------------

@@ -1,0 +1,55 @@
+"""The Cooncan Club rules engine: pure Python, standard library only.
+
+>>> from games.engine import make_rules, new_deal
+>>> d = new_deal(make_rules("foster-three"), 3, 0, seed=2)
+>>> d.to_move(), d.player_view(1)["hand_counts"]
+(1, [7, 7, 7])
+"""
+
+from .actions import Action, action_from_json, action_from_text
+from .cards import JOKER, Card, PackKind, Suit, make_pack, parse_cards
+from .combinations import Combination, Placed, TableCard
+from .deal import new_deal
+from .errors import IllegalActionError, InvalidActionError
+from .foster import RummyDeal
+from .moves import Accept, Add, Challenge, Decline, Discard, Draw, Layout, MoveJoker, TakeBack
+from .protocol import Adjustment, DealState, Outcome
+from .replay import ReplayResult, record, replay
+from .rules import VARIANTS, Rules, make_rules
+
+__all__ = [
+    "JOKER",
+    "VARIANTS",
+    "Accept",
+    "Action",
+    "Add",
+    "Adjustment",
+    "Card",
+    "Challenge",
+    "Combination",
+    "DealState",
+    "Decline",
+    "Discard",
+    "Draw",
+    "IllegalActionError",
+    "InvalidActionError",
+    "Layout",
+    "MoveJoker",
+    "Outcome",
+    "PackKind",
+    "Placed",
+    "ReplayResult",
+    "Rules",
+    "RummyDeal",
+    "Suit",
+    "TableCard",
+    "TakeBack",
+    "action_from_json",
+    "action_from_text",
+    "make_pack",
+    "make_rules",
+    "new_deal",
+    "parse_cards",
+    "record",
+    "replay",
+]

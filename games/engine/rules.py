@@ -60,7 +60,15 @@ _RATTING = OptionSpec(
     "someone had ratted before him",
     "Dalton",
 )  # fmt: skip
+_MAX_TURNOVERS = OptionSpec(
+    "max_turnovers", (100, 10, 0), 100,
+    "club safety cap, not from the sources: the deal is abandoned (nothing paid) when the "
+    "pack would be made up from the stock more than this many times (0: no cap); the "
+    "default never triggers in normal play",
+    "club (L25 has no limit)",
+)  # fmt: skip
 
+# fmt: off
 VARIANTS: dict[str, VariantSpec] = {
     "foster": VariantSpec(
         "foster", "Cooncan for four or five (Foster's laws L1-L25)", 2, 7, 5,
@@ -72,6 +80,7 @@ VARIANTS: dict[str, VariantSpec] = {
                 "two jokers in the double pack, or no jokers and the two 2S act as jokers",
                 "L1, Dalton",
             ),
+            _MAX_TURNOVERS,
         ),
         "Double pack and two jokers, ten cards each, draw from pack or stock, lay out, "
         "add to anyone's combinations, discard; first out collects the others' pips.",
@@ -86,6 +95,7 @@ VARIANTS: dict[str, VariantSpec] = {
                        "the drawer may take any one of them", "book p.36"),
             _SPLASH,
             _RATTING,
+            _MAX_TURNOVERS,
         ),
         "One pack (with or without a joker), seven cards each, otherwise as for five.",
     ),  # fmt: skip
@@ -117,6 +127,7 @@ VARIANTS: dict[str, VariantSpec] = {
         "challenge or an exhausted pack.",
     ),  # fmt: skip
 }
+# fmt: on
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,255 @@
+"""Combinations on the table: sequences and sets, wild cards and their names (L15-L18).
+
+A card placed in a combination is a :class:`Placed`: the physical card and the card it
+stands for. A natural card stands for itself (``"7H"``); a wild card is written with its
+name, ``"JK=9H"`` (a joker named the nine of hearts, L17) or ``"2S=9H"`` when the two
+spade twos are the jokers (Dalton's option). A 2S named as itself is simply the natural
+two of spades.
+
+Sequence positions run 1 (ace low) .. 13 (king) .. 14 (ace high), so ``A 2 3`` is 1-3
+and ``Q K A`` is 12-14; nothing can go round the corner (``K A 2``, L16).
+
+>>> Placed.from_code("JK=9H").code, Placed.from_code("7H").is_wild
+('JK=9H', False)
+>>> build([Placed.from_code(c) for c in "8H JK=9H 7H".split()], wild="jokers").code
+'7H 8H JK=9H'
+>>> build([Placed.from_code(c) for c in "KH AH 2H".split()], wild="jokers")
+Traceback (most recent call last):
+...
+games.engine.errors.IllegalActionError: K A 2 goes round the corner; the ace is low (A 2 3) or high (Q K A) (L16)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .cards import JOKER, SUITS, Card, Suit
+from .errors import IllegalActionError, InvalidActionError
+
+# Internal card ids: naturals (rank - 1) * 4 + suit index (C D H S), the joker 52.
+JOKER_ID = 52
+TWO_OF_SPADES_ID = 7
+# The same Card objects as the parser returns, so that identity finds an id quickly.
+CARDS: tuple[Card, ...] = tuple(
+    Card.from_code(Card(r, s).code) for r in range(1, 14) for s in SUITS
+) + (JOKER,)
+CARD_ID: dict[Card, int] = {c: i for i, c in enumerate(CARDS)}
+_ID_BY_IDENTITY: dict[int, int] = {id(c): i for i, c in enumerate(CARDS)}
+
+
+def cid_of(card: Card) -> int:
+    """The id of a card (by identity first: hashing a dataclass is slow)."""
+    i = _ID_BY_IDENTITY.get(id(card))
+    return CARD_ID[card] if i is None else i
+
+
+SUIT_INDEX: dict[Suit, int] = {s: i for i, s in enumerate(SUITS)}
+WILD_MODES = ("none", "jokers", "spade-twos")
+
+
+def cid_at(suit: int, pos: int) -> int:
+    """Card id at sequence position ``pos`` (1..14) of suit index ``suit``."""
+    return ((pos - 1) % 13) * 4 + suit
+
+
+def wild_id(wild: str) -> int:
+    """Id of the physical wild card for a wild mode (-1 when nothing is wild)."""
+    return JOKER_ID if wild == "jokers" else TWO_OF_SPADES_ID if wild == "spade-twos" else -1
+
+
+@dataclass(frozen=True, slots=True)
+class Placed:
+    """A card as placed in a combination: ``card`` is what it is, ``named`` what it is."""
+
+    card: Card
+    named: Card
+
+    @property
+    def is_wild(self) -> bool:
+        return self.card != self.named
+
+    @property
+    def code(self) -> str:
+        return self.card.code if self.card == self.named else f"{self.card.code}={self.named.code}"
+
+    @classmethod
+    def from_code(cls, code: str) -> Placed:
+        """``"7H"``, ``"JK=9H"`` or ``"2S=9H"``; a bare ``"JK"`` must be named (L17)."""
+        if not isinstance(code, str):
+            raise InvalidActionError(f"not a card: {code!r}")
+        if "=" in code:
+            left, _, right = code.partition("=")
+            card, named = Card.from_code(left), Card.from_code(right)
+            if named.is_joker:
+                raise InvalidActionError(f"a wild card is named as a real card: {code!r}")
+            return placed(CARD_ID[card], CARD_ID[named])
+        card = Card.from_code(code)
+        if card.is_joker:
+            raise InvalidActionError("name the joker, e.g. JK=9H (L17)")
+        return placed(CARD_ID[card], CARD_ID[card])
+
+    def __str__(self) -> str:
+        return self.code
+
+
+_PLACED: dict[tuple[int, int], Placed] = {}
+
+
+def placed(phys: int, named: int) -> Placed:
+    """The shared :class:`Placed` for a pair of card ids (cached: actions are built often)."""
+    key = (phys, named)
+    p = _PLACED.get(key)
+    if p is None:
+        p = _PLACED[key] = Placed(CARDS[phys], CARDS[named])
+    return p
+
+
+@dataclass(frozen=True, slots=True)
+class TableCard:
+    """A card lying in a combination; ``crossways`` marks a joker moved once (L18)."""
+
+    card: Card
+    named: Card
+    crossways: bool = False
+
+    def to_json(self) -> dict[str, object]:
+        return {"card": self.card.code, "as": self.named.code, "crossways": self.crossways}
+
+
+@dataclass(frozen=True, slots=True)
+class Combination:
+    """A sequence (``suit`` index, positions ``lo``..``hi``) or a set (``rank``).
+
+    Cards of a sequence are stored low to high. Combinations never shrink (L18: every
+    card stays where it was placed, only an end joker may move once).
+    """
+
+    id: int
+    owner: int
+    kind: str  # "sequence" or "set"
+    cards: tuple[TableCard, ...]
+    suit: int = -1
+    rank: int = 0
+    lo: int = 0
+
+    @property
+    def hi(self) -> int:
+        return self.lo + len(self.cards) - 1
+
+    @property
+    def code(self) -> str:
+        return " ".join(Placed(t.card, t.named).code for t in self.cards)
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "id": self.id,
+            "owner": self.owner,
+            "kind": self.kind,
+            "cards": [t.to_json() for t in self.cards],
+        }
+
+
+def is_wild_card(card: Card, wild: str) -> bool:
+    return (wild == "jokers" and card.is_joker) or (
+        wild == "spade-twos" and card.rank == 2 and card.suit is Suit.SPADES
+    )
+
+
+def check_wilds(cards: Sequence[Placed], wild: str) -> None:
+    """Every card named other than itself must be a wild card of this deal (L17)."""
+    for p in cards:
+        if p.card.is_joker and wild != "jokers":
+            raise IllegalActionError("there is no joker in this pack", law="L1")
+        if p.is_wild and not is_wild_card(p.card, wild):
+            raise IllegalActionError(f"{p.card.code} is not wild; only a joker is named", law="L17")
+
+
+def set_free_suit(mask: int) -> int:
+    """The suit a wild card in a set is shown as: the first suit not yet in it (C D H S)."""
+    for s in range(4):
+        if not mask >> s & 1:
+            return s
+    return 0
+
+
+def build(cards: Sequence[Placed], *, wild: str, owner: int = 0, cid: int = 0) -> Combination:
+    """Validate one new combination (L15-L17) and return it in canonical order.
+
+    Sets are all one rank (wild cards shown as a free suit: their suit means nothing);
+    sequences are one suit in unbroken order, the ace low or high but not both (L16).
+    """
+    check_wilds(cards, wild)
+    if len(cards) < 3:
+        raise IllegalActionError("a combination has at least three cards", law="L15")
+    names = [p.named for p in cards]
+    if all(n.rank == names[0].rank for n in names):
+        return _build_set(cards, wild, owner, cid)
+    suit = names[0].suit
+    if any(n.suit is not suit for n in names):
+        raise IllegalActionError(
+            "not a combination: a sequence is in one suit, a set is of one rank", law="L15"
+        )
+    assert suit is not None
+    ranks = sorted(n.rank for n in names)
+    if len(set(ranks)) != len(ranks):
+        raise IllegalActionError("a sequence cannot hold the same card twice", law="L15")
+    if ranks[0] == 1 and ranks[-1] - ranks[1] == len(ranks) - 2 and ranks[-1] == 13:
+        pos = sorted(14 if r == 1 else r for r in ranks)  # ace high: Q K A
+    elif ranks[0] == 1 and ranks[-1] == 13 and ranks[1] == 2:
+        raise IllegalActionError(
+            "K A 2 goes round the corner; the ace is low (A 2 3) or high (Q K A)", law="L16"
+        )
+    else:
+        pos = ranks
+    if pos[-1] - pos[0] != len(pos) - 1:
+        raise IllegalActionError("a sequence has no gaps", law="L15")
+    by_pos = {
+        14 if (n.rank == 1 and pos[-1] == 14) else n.rank: p
+        for n, p in zip(names, cards, strict=True)
+    }
+    ordered = tuple(TableCard(by_pos[q].card, by_pos[q].named) for q in pos)
+    return Combination(cid, owner, "sequence", ordered, suit=SUIT_INDEX[suit], lo=pos[0])
+
+
+def _build_set(cards: Sequence[Placed], wild: str, owner: int, cid: int) -> Combination:
+    rank = cards[0].named.rank
+    naturals = sorted((p.card for p in cards if _natural_in_set(p, wild)), key=CARD_ID.__getitem__)
+    if not naturals:
+        raise IllegalActionError("a combination needs a natural card", law="L17")
+    mask = 0
+    for c in naturals:
+        assert c.suit is not None
+        mask |= 1 << SUIT_INDEX[c.suit]
+    out = [TableCard(c, c) for c in naturals]
+    for p in cards:
+        if not _natural_in_set(p, wild):
+            s = set_free_suit(mask)
+            mask |= 1 << s
+            out.append(TableCard(p.card, CARDS[(rank - 1) * 4 + s]))
+    return Combination(cid, owner, "set", tuple(out), rank=rank)
+
+
+def _natural_in_set(p: Placed, wild: str) -> bool:
+    # A 2S named as any two is, in a set of twos, just a natural two.
+    return not p.is_wild or (p.card.rank == 2 and p.named.rank == 2 and wild == "spade-twos")
+
+
+def canonical_set_card(p: Placed, combo: Combination, wild: str) -> Placed:
+    """The canonical form of a card added to a set (wild cards shown as a free suit)."""
+    if _natural_in_set(p, wild):
+        return placed(CARD_ID[p.card], CARD_ID[p.card])
+    mask = 0
+    for t in combo.cards:
+        assert t.named.suit is not None
+        mask |= 1 << SUIT_INDEX[t.named.suit]
+    return placed(CARD_ID[p.card], (combo.rank - 1) * 4 + set_free_suit(mask))
+
+
+def canonical_layout(cards: Sequence[Placed], wild: str) -> tuple[Placed, ...]:
+    """Validate and return the canonical order of a layout (sequence low to high)."""
+    combo = build(cards, wild=wild)
+    out: list[Placed] = []
+    for t in combo.cards:
+        out.append(placed(CARD_ID[t.card], CARD_ID[t.named]))
+    return tuple(out)

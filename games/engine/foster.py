@@ -1,0 +1,504 @@
+"""One deal of the rummy variants: ``foster`` (L1-L25), ``foster-three``, ``colonel``.
+
+One class, :class:`RummyDeal`, parametrised by a :class:`Table` (the variant as data).
+Cards are kept as ids (see :mod:`.combinations`) for speed; the public API speaks
+:class:`~.cards.Card` and :class:`~.actions.Action`.
+
+>>> from .deal import new_deal
+>>> from .rules import make_rules
+>>> d = new_deal(make_rules("foster"), 5, 0, seed=1)
+>>> d.to_move(), d.phase, [len(h) for h in d.hands]
+(1, 'draw', [10, 10, 10, 10, 10])
+>>> [a.text for a in d.legal_actions(1)]
+['1 draw pack', '1 draw stock']
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from . import generate
+from .actions import Action
+from .cards import Card, PackKind
+from .combinations import CARDS, Combination, TableCard, build, cid_at, cid_of
+from .errors import IllegalActionError
+from .moves import Accept, Add, Challenge, Decline, Discard, Draw, Layout, MoveJoker, TakeBack
+from .protocol import Outcome
+from .rules import Rules
+from .validate import canonical
+
+#: Interned draw/discard/bare actions, keyed by their fields.
+_SIMPLE: dict[tuple[object, ...], Action] = {}
+
+
+def _simple(key: tuple[object, ...], make: Any) -> Any:
+    a = _SIMPLE.get(key)
+    if a is None:
+        a = _SIMPLE[key] = make()
+    return a
+
+
+_DISCARDS: list[list[Discard]] = [[Discard(seat, c) for c in CARDS] for seat in range(16)]
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """A variant as data: what differs between foster, foster-three and colonel."""
+
+    variant: str
+    hand_size: int
+    pack: PackKind
+    wild: str  # "none", "jokers", "spade-twos"
+    stock: str  # "buried" (each discard covers the last) or "exposed"
+    pips: str  # "foster" (L24) or "colonel" (ace 1)
+    turnover: bool  # L25: the stock becomes the pack; else the deal ends (colonel)
+    challenge: bool  # colonel
+    splash: int
+    ratting: str
+    max_turnovers: int  # 0: no cap (see docs/replay-format.md)
+
+
+def table_for(rules: Rules) -> Table:
+    """The :class:`Table` of a variant's rules."""
+    v = rules.variant
+    if v == "foster":
+        twos = rules.opt("jokers") == "spade-twos"
+        return Table(
+            v, 10, PackKind.DOUBLE_NO_JOKERS if twos else PackKind.DOUBLE_WITH_JOKERS,
+            "spade-twos" if twos else "jokers", "buried", "foster", True, False,
+            int(rules.opt("splash")), str(rules.opt("ratting")), int(rules.opt("max_turnovers")),
+        )  # fmt: skip
+    if v == "foster-three":
+        joker = rules.opt("joker") is True
+        return Table(
+            v, 7, PackKind.SINGLE_WITH_JOKER if joker else PackKind.SINGLE,
+            "jokers" if joker else "none", str(rules.opt("stock")), "foster", True, False,
+            int(rules.opt("splash")), str(rules.opt("ratting")), int(rules.opt("max_turnovers")),
+        )  # fmt: skip
+    if v == "colonel":
+        return Table(v, 10, PackKind.SINGLE, "none", "buried", "colonel", False, True, 0, "free", 0)
+    raise ValueError(f"not a rummy variant: {v}")
+
+
+def pip_value(cid: int, pips: str) -> int:
+    """L24 (joker 15, ace 11, courts 10) or Colonel's (courts 10, ace 1, others face)."""
+    card = CARDS[cid]
+    return card.pips if pips == "foster" else min(card.rank, 10)
+
+
+LogEntry = tuple[int | None, str, str | None, str]  # seat, public text, private text, law
+
+
+class RummyDeal:
+    """A deal in play (implements :class:`~.protocol.DealState`)."""
+
+    def __init__(
+        self, rules: Rules, players: int, dealer: int, pack: list[Card], seed: int | None
+    ) -> None:
+        self.rules = rules
+        self.table = table_for(rules)
+        self.players = players
+        self.dealer = dealer
+        self.seed = seed
+        self.pack_order: tuple[Card, ...] = tuple(pack)
+        self.version = 0
+        n, t = players, self.table
+        ids = [cid_of(c) for c in pack]
+        self._cnt = [[0] * 53 for _ in range(n)]
+        # L8: one at a time from the dealer's left; the next card starts the stock.
+        for i in range(n * t.hand_size):
+            self._cnt[(dealer + 1 + i) % n][ids[i]] += 1
+        self._size = [t.hand_size] * n
+        self._stock = [ids[n * t.hand_size]]
+        self._pack = ids[n * t.hand_size + 1 :][::-1]  # top of the pack is the end
+        self._combos: list[Combination] = []
+        self._turn = (dealer + 1) % n  # L11: the player on the dealer's left begins
+        self._phase = "draw"
+        self._shown = 0  # cards put on the table this turn
+        self._snapshot: tuple[list[int], int, list[Combination]] | None = None
+        self._has_shown = [False] * n
+        self._first_ratter: int | None = None
+        self._turnovers = 0
+        self._challenged = False
+        self._pack_out = False
+        self._log: list[LogEntry] = [
+            (None, f"deals {t.hand_size} each; {CARDS[self._stock[0]].code} starts the stock", None, "L8")
+        ]  # fmt: skip
+        self.history: list[Action] = []
+        self._outcome: Outcome | None = None
+        self._legal_key = -1
+        self._legal: list[Action] = []
+        self._legal_ids: set[int] = set()  # ids of the interned listed actions (fast path)
+        self._legal_frozen: frozenset[Action] | None = None
+
+    # -- reading the state -------------------------------------------------------------
+
+    @property
+    def phase(self) -> str:
+        return self._phase
+
+    @property
+    def hands(self) -> list[list[Card]]:
+        return [self._cards(seat) for seat in range(self.players)]
+
+    def _cards(self, seat: int) -> list[Card]:
+        out: list[Card] = []
+        for cid, k in enumerate(self._cnt[seat]):
+            out.extend([CARDS[cid]] * k)
+        return sorted(out, key=lambda c: (c.suit is None, c.suit and c.suit.value, c.rank))
+
+    @property
+    def combinations(self) -> list[Combination]:
+        return list(self._combos)
+
+    @property
+    def pack(self) -> list[Card]:
+        """The pack, top first (secret: never put it in a view)."""
+        return [CARDS[c] for c in reversed(self._pack)]
+
+    @property
+    def stock(self) -> list[Card]:
+        """The stock, top last."""
+        return [CARDS[c] for c in self._stock]
+
+    @property
+    def turnovers(self) -> int:
+        return self._turnovers
+
+    @property
+    def log(self) -> list[LogEntry]:
+        return list(self._log)
+
+    def to_move(self) -> int | None:
+        if self._phase == "over":
+            return None
+        if self._phase == "challenge":
+            return (self._turn + 1) % self.players
+        return self._turn
+
+    def is_over(self) -> bool:
+        return self._phase == "over"
+
+    def outcome(self) -> Outcome | None:
+        return self._outcome
+
+    # -- legal actions -----------------------------------------------------------------
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        """Every action ``seat`` may make now, canonical and without duplicates."""
+        if seat != self.to_move():
+            return []
+        if self._legal_key != self.version:
+            self._legal = self._generate(seat)
+            self._legal_ids = set(map(id, self._legal))
+            self._legal_frozen = None
+            self._legal_key = self.version
+        return list(self._legal)
+
+    @property
+    def _legal_set(self) -> frozenset[Action]:
+        """The listed actions as a set (built only on the slow path: hashing is dear)."""
+        if self._legal_frozen is None:
+            self._legal_frozen = frozenset(self._legal)
+        return self._legal_frozen
+
+    def _generate(self, seat: int) -> list[Action]:
+        t, out = self.table, []
+        if self._phase == "challenge":
+            return [_simple(("acc", seat), lambda: Accept(seat)),
+                    _simple(("dec", seat), lambda: Decline(seat))]  # fmt: skip
+        if self._phase == "draw":
+            if t.challenge and not self._challenged:
+                out.append(_simple(("ch", seat), lambda: Challenge(seat)))
+            if self._pack:
+                out.append(_simple(("dp", seat), lambda: Draw(seat, "pack")))
+            if self._stock:
+                if t.stock == "exposed":
+                    for cid in dict.fromkeys(self._stock):
+                        out.append(
+                            _simple(("ds", seat, cid), lambda c=cid: Draw(seat, "stock", CARDS[c]))
+                        )
+                else:
+                    out.append(_simple(("ds", seat), lambda: Draw(seat, "stock")))
+            return out
+        cnt = self._cnt[seat]
+        out.extend(generate.layouts(seat, cnt, self._size[seat], t.wild))
+        out.extend(generate.additions(seat, cnt, t.wild, self._combos))
+        out.extend(generate.joker_moves(seat, cnt, t.wild, self._combos))
+        if self._discard_allowed(seat):
+            row = _DISCARDS[seat]
+            for cid in range(53):
+                if cnt[cid]:
+                    out.append(row[cid])
+        if self._shown:
+            out.append(_simple(("tb", seat), lambda: TakeBack(seat)))
+        return out
+
+    def _discard_allowed(self, seat: int) -> bool:
+        """Ratting (Dalton) is checked when the turn ends, at the discard."""
+        if self._shown == 0 or self._size[seat] == 1:
+            return True
+        if self.table.ratting == "none":
+            return False
+        if self.table.ratting == "six":
+            return self._has_shown[seat] or self._shown >= 6
+        return True
+
+    def is_legal(self, action: Action) -> bool:
+        seat = self.to_move()
+        if seat is None or action.seat != seat:
+            return False
+        self.legal_actions(seat)
+        if id(action) in self._legal_ids or action in self._legal_set:
+            return True
+        try:
+            return canonical(self, action) in self._legal_set
+        except ValueError:
+            return False
+
+    # -- applying ----------------------------------------------------------------------
+
+    def apply(self, action: Action) -> None:
+        """Apply a legal action; otherwise raise and change nothing."""
+        seat = self.to_move()
+        if seat is not None and action.seat == seat:
+            self.legal_actions(seat)
+        if seat is None or action.seat != seat or id(action) not in self._legal_ids:
+            action = canonical(self, action)  # raises with the reason and the law
+            if action not in self._legal_set:
+                raise IllegalActionError(f"{action.text} is not allowed now", law="L15")
+        assert seat is not None
+        self.version += 1
+        self.history.append(action)
+        kind = type(action)
+        if kind is Draw:
+            self._draw(seat, action)  # type: ignore[arg-type]
+        elif kind is Discard:
+            self._discard(seat, action)  # type: ignore[arg-type]
+        elif kind is Layout or kind is Add or kind is MoveJoker:
+            self._show(seat, action)
+        elif kind is TakeBack:
+            assert self._snapshot is not None
+            cnt, size, combos = self._snapshot
+            # copies: a copy() of this deal may share the snapshot
+            self._cnt[seat], self._size[seat], self._combos = cnt[:], size, combos[:]
+            self._snapshot, self._shown = None, 0
+            self._log.append((seat, "takes back this turn's cards", None, "L20"))
+        elif kind is Challenge:
+            self._challenged = True
+            self._phase = "challenge"
+            self._log.append((seat, "challenges", None, "Colonel"))
+        elif kind is Accept:
+            self._log.append((seat, "accepts the challenge", None, "Colonel"))
+            self._finish("challenge", None)
+        elif kind is Decline:
+            self._phase = "draw"
+            self._log.append((seat, "declines the challenge", None, "Colonel"))
+
+    def _draw(self, seat: int, a: Draw) -> None:
+        if a.source == "pack":
+            cid = self._pack.pop()
+            self._log.append((seat, "draws from the pack", f"draws {CARDS[cid].code} from the pack", "L11"))  # fmt: skip
+        else:
+            if a.card is None:
+                cid = self._stock.pop()
+            else:
+                cid = cid_of(a.card)
+                i = len(self._stock) - 1 - self._stock[::-1].index(cid)
+                del self._stock[i]
+            self._log.append((seat, f"draws {CARDS[cid].code} from the stock", None, "L11"))
+        self._cnt[seat][cid] += 1
+        self._size[seat] += 1
+        self._phase = "play"
+        if not self._pack:
+            if not self.table.turnover:
+                self._pack_out = True
+            elif self._stock:
+                cap = self.table.max_turnovers
+                if cap and self._turnovers >= cap:
+                    self._log.append((None, f"the pack has run out {cap + 1} times: the deal is abandoned", None, "max_turnovers"))  # fmt: skip
+                    self._finish("abandoned", None)
+                    return
+                # L25: the stock turned face down; its first card becomes the top.
+                self._pack, self._stock = self._stock[::-1], []
+                self._turnovers += 1
+                self._log.append((None, "the stock is turned over and becomes the pack", None, "L25"))  # fmt: skip
+
+    def _show(self, seat: int, a: Action) -> None:
+        cnt = self._cnt[seat]
+        if self._snapshot is None:
+            self._snapshot = (cnt[:], self._size[seat], self._combos[:])
+        if isinstance(a, Layout):
+            combo = build(a.cards, wild=self.table.wild, owner=seat, cid=len(self._combos))
+            self._combos.append(combo)
+            used = [cid_of(p.card) for p in a.cards]
+            law = "L15"
+        elif isinstance(a, Add):
+            c = self._combos[a.combination]
+            phys, named = cid_of(a.card.card), cid_of(a.card.named)
+            tc = TableCard(a.card.card, a.card.named)
+            if c.kind == "set":
+                new = Combination(c.id, c.owner, "set", c.cards + (tc,), rank=c.rank)
+            elif a.end == "low" or (
+                a.end is None and c.lo > 1 and cid_at(c.suit, c.lo - 1) == named
+            ):
+                new = Combination(c.id, c.owner, "sequence", (tc,) + c.cards, suit=c.suit, lo=c.lo - 1)  # fmt: skip
+            else:
+                new = Combination(c.id, c.owner, "sequence", c.cards + (tc,), suit=c.suit, lo=c.lo)
+            self._combos[a.combination] = new
+            used = [phys]
+            law = "L15"
+        else:
+            assert isinstance(a, MoveJoker)
+            c = self._combos[a.combination]
+            phys, named = cid_of(a.card.card), cid_of(a.card.named)
+            opt = next(
+                o for o in generate.joker_options(c, cnt, self.table.wild)
+                if o[0] == phys and o[1] == named and (a.end is None or o[2] == a.end)
+            )  # fmt: skip
+            self._combos[a.combination] = _moved(c, opt[3], opt[4], a.card.card, a.card.named)
+            used = [phys]
+            law = "L18"
+        for cid in used:
+            cnt[cid] -= 1
+        self._size[seat] -= len(used)
+        self._shown += len(used)
+        self._log.append((seat, a.describe(), None, law))
+        if self._size[seat] == 0:
+            self._log.append((seat, "is out", None, "L22"))
+            self._finish("out", seat)
+
+    def _discard(self, seat: int, a: Discard) -> None:
+        cid = cid_of(a.card)
+        self._cnt[seat][cid] -= 1
+        self._size[seat] -= 1
+        self._stock.append(cid)
+        self._log.append((seat, f"discards {a.card.code}", None, "L15"))
+        if self._size[seat] == 0:
+            self._log.append((seat, "is out", None, "L21"))
+            self._finish("out", seat)
+            return
+        if self._shown:
+            if not self._has_shown[seat] and self._first_ratter is None:
+                self._first_ratter = seat  # Dalton: the first to show part of a hand
+            self._has_shown[seat] = True
+        self._shown, self._snapshot = 0, None
+        if self._pack_out:
+            self._log.append((None, "the pack is exhausted", None, "Colonel"))
+            self._finish("exhausted", None)
+            return
+        self._turn = (seat + 1) % self.players
+        self._challenged = False
+        self._phase = "draw"
+
+    # -- the end -----------------------------------------------------------------------
+
+    def _finish(self, kind: str, winner: int | None) -> None:
+        from .scoring import score
+
+        self._phase = "over"
+        self._outcome = score(self, kind, winner)
+
+    def hand_ids(self, seat: int) -> list[int]:
+        return [cid for cid in range(53) for _ in range(self._cnt[seat][cid])]
+
+    def first_ratter(self) -> int | None:
+        return self._first_ratter
+
+    def had_shown(self, seat: int) -> bool:
+        """Whether ``seat`` put cards on the table in an earlier turn of this deal."""
+        return self._has_shown[seat]
+
+    def hand_size(self, seat: int) -> int:
+        return self._size[seat]
+
+    def count_of(self, seat: int, cid: int) -> int:
+        return self._cnt[seat][cid]
+
+    @property
+    def shown_this_turn(self) -> int:
+        return self._shown
+
+    @property
+    def pack_count(self) -> int:
+        return len(self._pack)
+
+    def combination(self, i: int) -> Combination | None:
+        return self._combos[i] if 0 <= i < len(self._combos) else None
+
+    # -- views and copies --------------------------------------------------------------
+
+    def player_view(self, seat: int) -> dict[str, Any]:
+        from .views import view
+
+        return view(self, seat)
+
+    def spectator_view(self) -> dict[str, Any]:
+        from .views import view
+
+        return view(self, None)
+
+    def copy(self) -> RummyDeal:
+        """A cheap independent copy (for bots' playouts)."""
+        new = RummyDeal.__new__(RummyDeal)
+        for k in _FIELDS:
+            setattr(new, k, getattr(self, k))
+        new._cnt = [c[:] for c in self._cnt]
+        new._size = self._size[:]
+        new._stock = self._stock[:]
+        new._pack = self._pack[:]
+        new._combos = self._combos[:]
+        new._has_shown = self._has_shown[:]
+        new._log = self._log[:]
+        new.history = self.history[:]
+        return new
+
+    def __repr__(self) -> str:
+        return (
+            f"<RummyDeal {self.rules.variant} v{self.version} {self._phase} seat {self.to_move()}>"
+        )
+
+
+_FIELDS = [
+    "rules",
+    "table",
+    "players",
+    "dealer",
+    "seed",
+    "pack_order",
+    "version",
+    "_turn",
+    "_phase",
+    "_shown",
+    "_snapshot",
+    "_first_ratter",
+    "_turnovers",
+    "_challenged",
+    "_pack_out",
+    "_outcome",
+    "_legal_key",
+    "_legal",
+    "_legal_ids",
+    "_legal_frozen",
+]
+
+
+def _moved(c: Combination, jend: str, pos: int, card: Card, named: Card) -> Combination:
+    """The sequence after an L18 joker move from end ``jend``, ``card`` played at ``pos``."""
+    s = c.suit
+    if jend == "low":
+        j = c.cards[0]
+        cards = list(c.cards[1:]) + [TableCard(j.card, CARDS[cid_at(s, c.hi + 1)], True)]
+        lo = c.lo + 1
+    else:
+        j = c.cards[-1]
+        cards = [TableCard(j.card, CARDS[cid_at(s, c.lo - 1)], True)] + list(c.cards[:-1])
+        lo = c.lo - 1
+    tc = TableCard(card, named)
+    if pos < lo:
+        cards.insert(0, tc)
+        lo = pos
+    else:
+        cards.append(tc)
+    return Combination(c.id, c.owner, "sequence", tuple(cards), suit=s, lo=lo)

@@ -1,0 +1,317 @@
+"""The actions of the rummy variants (foster, foster-three, colonel).
+
+Every action has a JSON form and a one-line text form ``"<seat> <type> <args>"``:
+
+>>> a = action_from_text("2 layout 7H 8H JK=9H")
+>>> a.to_json()
+{'type': 'layout', 'seat': 2, 'cards': ['7H', '8H', 'JK=9H']}
+>>> action_from_json({"type": "add", "seat": 0, "combination": 3, "card": "JK=10H"}).text
+'0 add 3 JK=10H'
+>>> action_from_text("1 draw stock 7H").describe()
+'draws 7H from the stock'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from .actions import Action, action_from_json, action_from_text, register
+from .cards import Card
+from .combinations import Placed
+from .errors import InvalidActionError
+
+__all__ = [
+    "Accept",
+    "Add",
+    "Challenge",
+    "Decline",
+    "Discard",
+    "Draw",
+    "Layout",
+    "MoveJoker",
+    "TakeBack",
+    "action_from_json",
+    "action_from_text",
+]
+
+ENDS = ("low", "high")
+
+
+def _end(value: object) -> str | None:
+    if value is None or isinstance(value, str) and value in ENDS:
+        return value
+    raise InvalidActionError(f"end is 'low' or 'high', not {value!r}")
+
+
+def _int(value: object, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise InvalidActionError(f"bad {what} {value!r}")
+    return value
+
+
+def _draw_json(d: dict[str, Any]) -> Action:
+    card = d.get("card")
+    return Draw(d["seat"], d["source"], None if card is None else Card.from_code(card))
+
+
+def _draw_text(seat: int, args: list[str]) -> Action:
+    if len(args) not in (1, 2):
+        raise InvalidActionError("draw pack | draw stock [CARD]")
+    return Draw(seat, args[0], Card.from_code(args[1]) if len(args) == 2 else None)
+
+
+@register(_draw_json, _draw_text)
+@dataclass(frozen=True, slots=True)
+class Draw(Action):
+    """Draw the top of the pack or of the stock (L11); ``card`` names an exposed stock card."""
+
+    type: ClassVar[str] = "draw"
+    source: str = "pack"
+    card: Card | None = None
+
+    def __post_init__(self) -> None:
+        if self.source not in ("pack", "stock"):
+            raise InvalidActionError(f"draw from 'pack' or 'stock', not {self.source!r}")
+        if self.card is not None and (self.source != "stock" or not isinstance(self.card, Card)):
+            raise InvalidActionError("only a stock draw names a card")
+
+    def to_json(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"type": self.type, "seat": self.seat, "source": self.source}
+        if self.card is not None:
+            d["card"] = self.card.code
+        return d
+
+    @property
+    def text(self) -> str:
+        return f"{self.seat} draw {self.source}" + (f" {self.card.code}" if self.card else "")
+
+    def describe(self) -> str:
+        if self.card is not None:
+            return f"draws {self.card.code} from the stock"
+        return f"draws from the {self.source}"
+
+
+def _layout_json(d: dict[str, Any]) -> Action:
+    cards = d["cards"]
+    if not isinstance(cards, list):
+        raise InvalidActionError("cards is a list")
+    return Layout(d["seat"], tuple(Placed.from_code(c) for c in cards))
+
+
+@register(_layout_json, lambda seat, args: Layout(seat, tuple(Placed.from_code(c) for c in args)))
+@dataclass(frozen=True, slots=True)
+class Layout(Action):
+    """Lay out one combination from the hand (L15); wild cards named (L17)."""
+
+    type: ClassVar[str] = "layout"
+    cards: tuple[Placed, ...]
+
+    def __post_init__(self) -> None:
+        if not self.cards or not all(isinstance(p, Placed) for p in self.cards):
+            raise InvalidActionError("a layout lists its cards")
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.type, "seat": self.seat, "cards": [p.code for p in self.cards]}
+
+    @property
+    def text(self) -> str:
+        return f"{self.seat} layout " + " ".join(p.code for p in self.cards)
+
+    def describe(self) -> str:
+        return "lays out " + " ".join(p.code for p in self.cards)
+
+
+def _one_card(d: dict[str, Any]) -> Placed:
+    if "card" in d:
+        return Placed.from_code(d["card"])
+    cards = d["cards"]
+    if not isinstance(cards, list) or len(cards) != 1:
+        raise InvalidActionError("cards are added one at a time")
+    return Placed.from_code(cards[0])
+
+
+def _add_json(d: dict[str, Any]) -> Action:
+    return Add(d["seat"], _int(d["combination"], "combination"), _one_card(d), _end(d.get("end")))
+
+
+def _add_text(seat: int, args: list[str]) -> Action:
+    if len(args) not in (2, 3):
+        raise InvalidActionError("add COMBINATION CARD [low|high]")
+    end = _end(args[2]) if len(args) == 3 else None
+    return Add(seat, _int(int(args[0]), "combination"), Placed.from_code(args[1]), end)
+
+
+@register(_add_json, _add_text)
+@dataclass(frozen=True, slots=True)
+class Add(Action):
+    """Add one card to any combination on the table (L15, L19).
+
+    ``end`` ("low"/"high") is given only when the card fits both ends (an ace on 2..K).
+    """
+
+    type: ClassVar[str] = "add"
+    combination: int
+    card: Placed
+    end: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        d: dict[str, Any] = {
+            "type": self.type,
+            "seat": self.seat,
+            "combination": self.combination,
+            "card": self.card.code,
+        }
+        if self.end is not None:
+            d["end"] = self.end
+        return d
+
+    @property
+    def text(self) -> str:
+        tail = f" {self.end}" if self.end else ""
+        return f"{self.seat} add {self.combination} {self.card.code}{tail}"
+
+    def describe(self) -> str:
+        return f"adds {self.card.code} to combination {self.combination}"
+
+
+def _move_json(d: dict[str, Any]) -> Action:
+    return MoveJoker(
+        d["seat"], _int(d["combination"], "combination"), _one_card(d), _end(d.get("end"))
+    )
+
+
+def _move_text(seat: int, args: list[str]) -> Action:
+    if len(args) not in (2, 3):
+        raise InvalidActionError("move-joker COMBINATION CARD [low|high]")
+    end = _end(args[2]) if len(args) == 3 else None
+    return MoveJoker(seat, _int(int(args[0]), "combination"), Placed.from_code(args[1]), end)
+
+
+@register(_move_json, _move_text)
+@dataclass(frozen=True, slots=True)
+class MoveJoker(Action):
+    """L18: move an end joker of a sequence to the other end and play ``card`` that fits.
+
+    The card goes where the joker was or just beyond its new place; which joker moves
+    follows from that. ``end`` (where the card lands) is given only when ambiguous.
+    """
+
+    type: ClassVar[str] = "move-joker"
+    combination: int
+    card: Placed
+    end: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        d: dict[str, Any] = {
+            "type": self.type,
+            "seat": self.seat,
+            "combination": self.combination,
+            "card": self.card.code,
+        }
+        if self.end is not None:
+            d["end"] = self.end
+        return d
+
+    @property
+    def text(self) -> str:
+        tail = f" {self.end}" if self.end else ""
+        return f"{self.seat} move-joker {self.combination} {self.card.code}{tail}"
+
+    def describe(self) -> str:
+        return f"moves the joker of combination {self.combination} and plays {self.card.code}"
+
+
+def _discard_text(seat: int, args: list[str]) -> Action:
+    if len(args) != 1:
+        raise InvalidActionError("discard CARD")
+    return Discard(seat, Card.from_code(args[0]))
+
+
+@register(lambda d: Discard(d["seat"], Card.from_code(d["card"])), _discard_text)
+@dataclass(frozen=True, slots=True)
+class Discard(Action):
+    """Discard one card face up on the stock, ending the turn (L15, L21)."""
+
+    type: ClassVar[str] = "discard"
+    card: Card
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.type, "seat": self.seat, "card": self.card.code}
+
+    @property
+    def text(self) -> str:
+        return f"{self.seat} discard {self.card.code}"
+
+    def describe(self) -> str:
+        return f"discards {self.card.code}"
+
+
+def _no_args(cls: type[Action]) -> Any:
+    def from_text(seat: int, args: list[str]) -> Action:
+        if args:
+            raise InvalidActionError(f"{cls.type} takes no arguments")
+        return cls(seat)
+
+    return from_text
+
+
+class _Bare(Action):
+    """Shared code of the actions that carry only a seat."""
+
+    __slots__ = ()
+    verb: ClassVar[str] = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.type, "seat": self.seat}
+
+    @property
+    def text(self) -> str:
+        return f"{self.seat} {self.type}"
+
+    def describe(self) -> str:
+        return self.verb
+
+
+@dataclass(frozen=True, slots=True)
+class TakeBack(_Bare):
+    """L20-style correction before the discard: the cards laid out or added this turn
+    (and any joker moved) go back as they were; the player may then play again."""
+
+    type: ClassVar[str] = "take-back"
+    verb: ClassVar[str] = "takes back this turn's cards"
+
+
+@dataclass(frozen=True, slots=True)
+class Challenge(_Bare):
+    """Colonel: challenge the opponent, on one's turn before drawing."""
+
+    type: ClassVar[str] = "challenge"
+    verb: ClassVar[str] = "challenges"
+
+
+@dataclass(frozen=True, slots=True)
+class Accept(_Bare):
+    """Colonel: accept a challenge; the lower hand wins the other's pips."""
+
+    type: ClassVar[str] = "accept"
+    verb: ClassVar[str] = "accepts the challenge"
+
+
+@dataclass(frozen=True, slots=True)
+class Decline(_Bare):
+    """Colonel: decline a challenge; the challenger plays on."""
+
+    type: ClassVar[str] = "decline"
+    verb: ClassVar[str] = "declines the challenge"
+
+
+def _bare_json(cls: type[Action]) -> Any:
+    def from_json(d: dict[str, Any]) -> Action:
+        return cls(d["seat"])
+
+    return from_json
+
+
+for _cls in (TakeBack, Challenge, Accept, Decline):
+    register(_bare_json(_cls), _no_args(_cls))(_cls)

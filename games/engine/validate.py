@@ -1,0 +1,183 @@
+"""Checking one action against a deal, with the reason and the law when it is refused.
+
+:func:`canonical` is the slow path of ``apply``: it explains why an action is illegal
+(``IllegalActionError`` naming the law) or returns its canonical form (sequence low to
+high, set wild cards shown as a free suit, ``end`` only where an ace is ambiguous).
+The fast enumeration in :mod:`.generate` must agree with it; the tests check that.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import TYPE_CHECKING
+
+from .actions import Action
+from .cards import Card
+from .combinations import (
+    CARD_ID,
+    Placed,
+    build,
+    canonical_layout,
+    canonical_set_card,
+    check_wilds,
+    cid_at,
+)
+from .errors import IllegalActionError, InvalidActionError
+from .generate import joker_options
+from .moves import Accept, Add, Challenge, Decline, Discard, Draw, Layout, MoveJoker, TakeBack
+
+if TYPE_CHECKING:
+    from .foster import RummyDeal
+
+_KINDS = (Accept, Add, Challenge, Decline, Discard, Draw, Layout, MoveJoker, TakeBack)
+
+
+def canonical(d: RummyDeal, a: Action) -> Action:
+    """The canonical form of ``a`` if it is legal in ``d`` now; else raise."""
+    t = d.table
+    if (
+        a.type == "discard"
+        and not isinstance(a, Discard)
+        and isinstance(getattr(a, "card", None), Card)
+    ):
+        # Another variant's discard action with the same JSON form: the same thing here.
+        a = Discard(a.seat, getattr(a, "card"))  # noqa: B009
+    if not isinstance(a, _KINDS):
+        raise InvalidActionError(f"{a.type!r} is not an action of {t.variant}")
+    if not 0 <= a.seat < d.players:
+        raise InvalidActionError(f"there is no seat {a.seat}")
+    if d.is_over():
+        raise IllegalActionError("the deal is over", law="L21")
+    mover = d.to_move()
+    if d.phase == "challenge":
+        if not isinstance(a, Accept | Decline):
+            raise IllegalActionError("the challenge must be answered first", law="Colonel")
+        if a.seat != mover:
+            raise IllegalActionError("only the challenged player answers", law="Colonel")
+        return type(a)(a.seat)
+    if a.seat != mover:
+        raise IllegalActionError("it is not your turn", law="L14")
+    if isinstance(a, Accept | Decline):
+        raise IllegalActionError("there is no challenge to answer", law="Colonel")
+    if isinstance(a, Challenge):
+        if not t.challenge:
+            raise IllegalActionError("there is no challenge in this variant", law="L15")
+        if d.phase != "draw":
+            raise IllegalActionError("challenge on your turn, before drawing", law="Colonel")
+        if d._challenged:
+            raise IllegalActionError("one challenge a turn", law="Colonel")
+        return Challenge(a.seat)
+    if isinstance(a, Draw):
+        return _draw(d, a)
+    if d.phase != "play":
+        raise IllegalActionError("draw a card first", law="L13")
+    if isinstance(a, TakeBack):
+        if not d.shown_this_turn:
+            raise IllegalActionError("nothing laid out or added this turn", law="L20")
+        return TakeBack(a.seat)
+    if isinstance(a, Discard):
+        return _discard(d, a)
+    if isinstance(a, Layout):
+        check_wilds(a.cards, t.wild)
+        _hold(d, a.seat, a.cards)
+        return Layout(a.seat, canonical_layout(a.cards, t.wild))
+    assert isinstance(a, Add | MoveJoker)
+    combo = d.combination(a.combination)
+    if combo is None:
+        raise IllegalActionError(f"there is no combination {a.combination}", law="L15")
+    check_wilds((a.card,), t.wild)
+    _hold(d, a.seat, (a.card,))
+    if isinstance(a, MoveJoker):
+        return _move(d, a)
+    named = a.card.named
+    if combo.kind == "set":
+        if named.rank != combo.rank:
+            raise IllegalActionError(f"{a.card.code} does not fit a set of that rank", law="L15")
+        return Add(a.seat, combo.id, canonical_set_card(a.card, combo, t.wild))
+    if named.suit is None or CARD_ID[named] % 4 != combo.suit:
+        raise IllegalActionError(f"{a.card.code} is not of the sequence's suit", law="L15")
+    fits = [e for p, e in ((combo.lo - 1, "low"), (combo.hi + 1, "high"))
+            if 1 <= p <= 14 and cid_at(combo.suit, p) == CARD_ID[named]]  # fmt: skip
+    if not fits:
+        if (named.rank == 13 and combo.lo == 1) or (named.rank == 2 and combo.hi == 14):
+            raise IllegalActionError("that would go round the corner (K A 2)", law="L16")
+        raise IllegalActionError(f"{a.card.code} does not fit either end", law="L15")
+    if len(fits) == 2:
+        if a.end is None:
+            raise InvalidActionError("the card fits both ends: say low or high")
+        return Add(a.seat, combo.id, a.card, a.end)
+    if a.end is not None and a.end != fits[0]:
+        raise IllegalActionError(f"{a.card.code} does not fit the {a.end} end", law="L15")
+    return Add(a.seat, combo.id, a.card)
+
+
+def _draw(d: RummyDeal, a: Draw) -> Action:
+    if d.phase != "draw":
+        raise IllegalActionError("you have already drawn this turn", law="L11")
+    if a.source == "pack":
+        if not d.pack_count:
+            raise IllegalActionError("the pack is empty", law="L25")
+        return Draw(a.seat, "pack")
+    stock = d.stock
+    if not stock:
+        raise IllegalActionError("the stock is empty", law="L11")
+    if d.table.stock == "exposed":
+        card = stock[-1] if a.card is None else a.card
+        if card not in stock:
+            raise IllegalActionError(f"{card.code} is not in the stock", law="3-hand, book p.36")
+        return Draw(a.seat, "stock", card)
+    if a.card is not None and a.card != stock[-1]:
+        raise IllegalActionError("only the top card of the stock may be taken", law="L11")
+    return Draw(a.seat, "stock")
+
+
+def _discard(d: RummyDeal, a: Discard) -> Action:
+    if d.count_of(a.seat, CARD_ID[a.card]) == 0:
+        raise IllegalActionError(f"you do not hold {a.card.code}", law="L15")
+    if not d._discard_allowed(a.seat):
+        if d.table.ratting == "none":
+            raise IllegalActionError(
+                "no ratting: lay out the whole hand at once, or take back", law="Dalton"
+            )
+        raise IllegalActionError(
+            "a first show is at least six cards; show more or take back", law="Dalton"
+        )
+    return Discard(a.seat, a.card)
+
+
+def _hold(d: RummyDeal, seat: int, cards: tuple[Placed, ...]) -> None:
+    need = Counter(CARD_ID[p.card] for p in cards)
+    for cid, k in need.items():
+        if d.count_of(seat, cid) < k:
+            missing = next(p.card.code for p in cards if CARD_ID[p.card] == cid)
+            raise IllegalActionError(f"you do not hold {missing}" + (f" x{k}" if k > 1 else ""), law="L15")  # fmt: skip
+
+
+def _move(d: RummyDeal, a: MoveJoker) -> Action:
+    combo = d.combination(a.combination)
+    assert combo is not None
+    if combo.kind != "sequence":
+        raise IllegalActionError("a joker in a set never moves", law="L18")
+    ends = (combo.cards[0], combo.cards[-1])
+    wild_ends = [e for e in ends if e.card != e.named]
+    if not wild_ends:
+        raise IllegalActionError("no joker at an open end of that sequence", law="L18")
+    if all(e.crossways for e in wild_ends):
+        raise IllegalActionError("a joker that has been moved never moves again", law="L18")
+    opts = joker_options(combo, [d.count_of(a.seat, c) for c in range(53)], d.table.wild)
+    match = [o for o in opts if (o[0], o[1]) == (CARD_ID[a.card.card], CARD_ID[a.card.named])]
+    if not match:
+        raise IllegalActionError(
+            f"{a.card.code} does not fit where the joker was or beyond its new place", law="L18"
+        )
+    if len(match) > 1:
+        if a.end is None:
+            raise InvalidActionError("the card fits both ends: say low or high")
+        match = [o for o in match if o[2] == a.end]
+        return MoveJoker(a.seat, combo.id, a.card, match[0][2])
+    if a.end is not None and a.end != match[0][2]:
+        raise IllegalActionError(f"{a.card.code} would not land at the {a.end} end", law="L18")
+    return MoveJoker(a.seat, combo.id, a.card)
+
+
+_ = build

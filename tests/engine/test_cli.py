@@ -1,0 +1,91 @@
+"""The command line: replay (exit 0/1/2), play, bench; and no Django in the engine."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from games.engine.cli import main
+
+ROOT = Path(__file__).resolve().parents[2]
+FIXTURE = ROOT / "tests" / "data" / "engine" / "foster_2p_joker_move.json"
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, dict]:  # type: ignore[type-arg]
+    code = main(list(argv))
+    return code, json.loads(capsys.readouterr().out)
+
+
+def test_import_does_not_import_django() -> None:
+    code = "import games.engine, sys; assert not any(m.startswith('django') for m in sys.modules)"
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT)
+
+
+def test_replay_legal_file_prints_state_or_outcome(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out = run(capsys, "replay", str(FIXTURE))
+    assert code == 0 and out["ok"] and out["state"]["phase"] == "draw"
+    assert "hand" in out["state"] and out["state"]["hand"] == []
+
+
+def test_replay_finished_deal_prints_outcome(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, played = run(capsys, "play", "--variant", "foster-three", "--seed", "4")
+    assert code == 0 and "outcome" in played
+    f = tmp_path / "deal.json"
+    f.write_text(json.dumps(played))
+    code, out = run(capsys, "replay", str(f))
+    assert code == 0 and out["outcome"] == played["outcome"]
+
+
+def test_replay_illegal_action_exit_1(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    data = json.loads(FIXTURE.read_text())
+    data["actions"][4] = {"type": "move-joker", "seat": 0, "combination": 0, "card": "JH"}
+    f = tmp_path / "bad.json"
+    f.write_text(json.dumps(data))
+    code, out = run(capsys, "replay", str(f))
+    assert code == 1 and out["index"] == 4 and out["law"] == "L18" and out["reason"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["{not json", '{"rules": {"variant": "foster"}, "players": 2, "seed": 1, "actions": [{"type": "discard", "seat": 1, "card": "1H"}]}',
+     '{"rules": {"variant": "whist"}, "seed": 1}', '{"rules": {"variant": "foster"}, "players": 2}',
+     '{"rules": {"variant": "foster"}, "players": 2, "pack": ["AS"]}', "[]"],
+)  # fmt: skip
+def test_replay_malformed_exit_2(
+    text: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    f = tmp_path / "x.json"
+    f.write_text(text)
+    code, out = run(capsys, "replay", str(f))
+    assert code == 2 and not out["ok"]
+
+
+def test_replay_missing_file_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _ = run(capsys, "replay", "/nonexistent/deal.json")
+    assert code == 2
+
+
+def test_play_is_reproducible(capsys: pytest.CaptureFixture[str]) -> None:
+    _, a = run(capsys, "play", "--variant", "foster", "--players", "4", "--seed", "9")
+    _, b = run(capsys, "play", "--variant", "foster", "--players", "4", "--seed", "9")
+    assert a == b and a["seed"] == 9 and a["players"] == 4 and a["actions"]
+
+
+def test_bench_json(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out = run(capsys, "bench", "--variant", "colonel", "--seconds", "0.2", "--json")
+    assert code == 0
+    assert {"variant", "deals", "actions", "deals_per_s", "actions_per_s"} <= set(out)
+
+
+def test_module_entry_point() -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "games.engine", "play", "--variant", "colonel", "--seed", "1",
+         "--option", "bogus=1"], cwd=ROOT, capture_output=True, text=True,
+    )  # fmt: skip
+    assert proc.returncode == 2 and "bogus" in proc.stdout
