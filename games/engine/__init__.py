@@ -6,6 +6,7 @@
 (1, [7, 7, 7])
 """
 
+from . import conquian_actions  # noqa: F401 - registers Conquián's action types
 from .actions import Action, action_from_json, action_from_text
 from .cards import JOKER, Card, PackKind, Suit, make_pack, parse_cards
 from .combinations import Combination, Placed, TableCard
