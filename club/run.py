@@ -51,7 +51,23 @@ def wait_for_port(port: int, timeout: float = 15.0) -> None:
     sys.exit(f"embedded redis did not start on port {port}")
 
 
+def follow_parent() -> None:
+    """Get SIGTERM if our parent (`make`) dies, so that a signal sent to make alone still
+    stops everything (Linux prctl PR_SET_PDEATHSIG; elsewhere a no-op)."""
+    try:
+        import ctypes  # noqa: PLC0415
+        import signal  # noqa: PLC0415
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, int(signal.SIGTERM), 0, 0, 0)  # PR_SET_PDEATHSIG = 1
+        if os.getppid() == 1:  # the parent died before prctl took effect
+            os.kill(os.getpid(), signal.SIGTERM)
+    except (OSError, AttributeError):
+        pass
+
+
 def main() -> None:
+    follow_parent()
     from honcho.manager import Manager  # noqa: PLC0415
     from honcho.printer import Printer  # noqa: PLC0415
 

@@ -99,6 +99,9 @@ if _db["ENGINE"] == "django.db.backends.postgresql":
             "pool": {"min_size": 1, "max_size": int(os.environ.get("DB_POOL_MAX", "8"))}
         }
         _db["CONN_MAX_AGE"] = 0
+        # Check each pooled connection before use: after a PostgreSQL restart the pool
+        # would otherwise hand out dead connections (tests/reliability/test_faults.py).
+        _db["CONN_HEALTH_CHECKS"] = True
     else:
         _db["CONN_MAX_AGE"] = None
         _db["CONN_HEALTH_CHECKS"] = True

@@ -87,3 +87,37 @@ def test_make_run_serves_the_demo_club_and_stops_cleanly(tmp_path: Path, stop: i
     assert "cooncan-demo" in text or "password" in text.lower()  # and a demo login
     time.sleep(0.5)
     assert processes_with(str(tmp_path)) == [], "processes left behind after the stop"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("how", ["ctrl-c", "kill"])
+def test_make_run_itself_stops_everything(tmp_path: Path, how: str) -> None:
+    """Through `make run`: Ctrl-C at a terminal sends SIGINT to the whole foreground
+    process group; `kill <pid of make>` sends SIGTERM to make alone, which passes it on."""
+    port = free_port()
+    env = {k: v for k, v in os.environ.items()
+           if k not in {"DATABASE_URL", "REDIS_URL", "TESTING", "REDIS_PREFIX", "TEST_DB_NAME"}}  # fmt: skip
+    env |= {"RUN_DIR": str(tmp_path), "PORT": str(port), "EVENTS_PORT": str(free_port())}
+    make = subprocess.Popen(
+        ["make", "-s", "run"], cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL, start_new_session=True,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and get(f"http://127.0.0.1:{port}/healthz")[0] != 200:
+            time.sleep(0.5)
+        assert get(f"http://127.0.0.1:{port}/healthz")[0] == 200
+    finally:
+        if how == "ctrl-c":
+            os.killpg(make.pid, signal.SIGINT)
+        else:
+            os.kill(make.pid, signal.SIGTERM)
+        try:
+            make.wait(timeout=40)
+        except subprocess.TimeoutExpired:
+            os.killpg(make.pid, signal.SIGKILL)
+            raise
+    deadline = time.monotonic() + 30
+    while processes_with(str(tmp_path)) and time.monotonic() < deadline:
+        time.sleep(0.5)
+    assert processes_with(str(tmp_path)) == [], "processes left behind after the stop"

@@ -1,0 +1,294 @@
+"""Authorisation: who may see and do what, every state change a POST with CSRF, and the
+login rate limit.
+
+Every URL of the club and games apps is classified below (a new URL fails the first
+test until it is): a page (GET), or an action (POST) with the role it needs. Each action
+is posted with VALID data, so that a 403/405/redirect proves the guard, not bad input:
+the same request then succeeds for the right person with a CSRF token.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+from django.conf import settings
+from django.core.cache import cache
+from django.test import Client
+from django.urls import URLPattern, URLResolver, get_resolver, reverse
+from django.utils import timezone
+
+from club.models import ClubSession, Table
+from games import services as game_services
+
+from .conftest import PASSWORD, World, state_snapshot
+
+pytestmark = pytest.mark.django_db
+
+PUBLIC_PAGES = {"home", "games:rules", "games:rules_variant", "healthz", "login"}
+LOGIN_PAGES = {
+    "club:sessions", "club:session", "club:session_washbook", "club:settlement", "club:table",
+    "club:washbook", "club:cut", "club:standings", "games:table", "games:state",
+    "games:club_panel", "games:practice",
+}  # fmt: skip
+OWN_PAGES = {"club:member", "club:statement"}
+# Token-authenticated and read-only (its own tests), or a benchmark's yardstick (404 here).
+SPECIAL = {"games:events", "games:bench_ping"}
+
+
+@dataclass(frozen=True)
+class Action:
+    name: str
+    role: str  # "staff", "member", "seated"
+    args: Callable[[World], list[int]]
+    actor: Callable[[World], Any]
+    data: Callable[[World], dict[str, Any]]
+
+
+def _act_data(w: World) -> dict[str, Any]:
+    deal = game_services.current_deal(w.online.pk)
+    state = game_services.load_state(deal)
+    action = state.legal_actions(state.to_move())[0]
+    return {
+        "version": deal.version,
+        "deal": deal.pk,
+        "token": "auth-1",
+        "action": json.dumps(action.to_json()),
+    }
+
+
+def _mover(w: World) -> Any:
+    deal = game_services.current_deal(w.online.pk)
+    return w.online_players[deal.to_move]
+
+
+# In an order in which each, applied for real, leaves the next one valid.
+ACTIONS = [
+    Action("club:check_in", "member", lambda w: [w.session.pk], lambda w: w.idle, lambda w: {}),
+    Action("club:table_join", "member", lambda w: [w.table.pk], lambda w: w.idle, lambda w: {}),
+    Action("club:table_redraw", "seated", lambda w: [w.table.pk], lambda w: w.players[1], lambda w: {}),
+    Action("club:table_substitute", "seated", lambda w: [w.table.pk], lambda w: w.players[1],
+           lambda w: {"substitute": w.spectator.pk}),
+    Action("club:sub_consent", "seated", lambda w: [w.sub.pk], lambda w: w.players[1],
+           lambda w: {"agree": "yes"}),
+    Action("games:act", "seated", lambda w: [w.online.pk], _mover, _act_data),
+    Action("games:practice", "member", lambda w: [], lambda w: w.idle, lambda w: {"variant": "conquian"}),
+    Action("club:table_result", "staff", lambda w: [w.table.pk], lambda w: w.secretary,
+           lambda w: {"winner": w.players[1].pk, f"pips_{w.players[2].pk}": 7}),
+    Action("club:line_reverse", "staff", lambda w: [w.line.pk], lambda w: w.secretary,
+           lambda w: {"reason": "misread"}),
+    Action("club:transfer_pay", "staff", lambda w: [w.transfer.pk], lambda w: w.secretary, lambda w: {}),
+    Action("club:session_open", "staff", lambda w: [], lambda w: w.secretary,
+           lambda w: {"stake": "0.05", "default_variant": "foster", "name": "Next"}),
+    Action("club:table_create", "staff", lambda w: [w.session.pk], lambda w: w.secretary,
+           lambda w: {"variant": "conquian", "mode": "physical", "size": 2}),
+    Action("club:check_out", "member", lambda w: [w.session.pk], lambda w: w.idle, lambda w: {}),
+    Action("club:session_close", "staff", lambda w: [w.session.pk], lambda w: w.secretary, lambda w: {}),
+    Action("logout", "member", lambda w: [], lambda w: w.idle, lambda w: {}),
+]  # fmt: skip
+
+
+def _names(resolver: URLResolver, ns: str = "") -> set[str]:
+    out: set[str] = set()
+    for p in resolver.url_patterns:
+        if isinstance(p, URLResolver):
+            if p.app_name == "admin":
+                continue
+            out |= _names(p, f"{p.namespace}:" if p.namespace else ns)
+        elif isinstance(p, URLPattern) and p.name:
+            out.add(ns + p.name)
+    return out
+
+
+def _ready(w: World) -> None:
+    """Open the redraw window and check in the members the actions need."""
+    from club import services
+
+    Table.objects.filter(pk=w.table.pk).update(
+        redraw_window_until=timezone.now() + timezone.timedelta(minutes=10)
+    )
+    services.check_in(w.session, w.spectator)
+
+
+def _client(member: Any = None, *, csrf: bool = False) -> Client:
+    c = Client(enforce_csrf_checks=csrf)
+    if member is not None:
+        c.force_login(member.user)
+    return c
+
+
+def test_every_url_is_classified() -> None:
+    known = PUBLIC_PAGES | LOGIN_PAGES | OWN_PAGES | SPECIAL | {a.name for a in ACTIONS}
+    assert _names(get_resolver()) - known == set(), "classify the new URL in this test"
+
+
+def _page_args(w: World, name: str) -> list[Any]:
+    return {
+        "club:session": [w.session.pk], "club:session_washbook": [w.session.pk],
+        "club:settlement": [w.closed.pk], "club:table": [w.table.pk], "club:washbook": [w.table.pk],
+        "club:cut": [w.cut.pk], "games:table": [w.online.pk], "games:state": [w.online.pk],
+        "games:club_panel": [w.online.pk], "games:rules_variant": ["conquian"],
+        "club:member": [w.players[0].pk], "club:statement": [w.players[0].pk, w.closed.pk],
+    }.get(name, [])  # fmt: skip
+
+
+def test_anonymous_visitors_see_public_pages_only_and_change_nothing(world: World) -> None:
+    _ready(world)
+    anon = Client()
+    for name in sorted(PUBLIC_PAGES):
+        r = anon.get(reverse(name, args=_page_args(world, name)))
+        assert r.status_code in (200, 503), name  # /healthz may report a missing worker
+    for name in sorted(LOGIN_PAGES | OWN_PAGES):
+        r = anon.get(reverse(name, args=_page_args(world, name)))
+        assert r.status_code == 302 and r["Location"].startswith(
+            settings.LOGIN_URL and "/login/"
+        ), name
+    before = state_snapshot()
+    for a in ACTIONS:
+        r = anon.post(reverse(a.name, args=a.args(world)), a.data(world))
+        if a.name == "logout":
+            continue
+        assert r.status_code == 302 and r["Location"].startswith("/login/"), a.name
+    assert state_snapshot() == before
+
+
+def test_members_cannot_do_the_secretarys_work(world: World) -> None:
+    _ready(world)
+    member = _client(world.players[1])
+    before = state_snapshot()
+    staff_actions = [a for a in ACTIONS if a.role == "staff"]
+    assert {a.name for a in staff_actions} == {
+        "club:session_open", "club:session_close", "club:table_create", "club:table_result",
+        "club:line_reverse", "club:transfer_pay",
+    }  # fmt: skip
+    for a in staff_actions:
+        r = member.post(reverse(a.name, args=a.args(world)), a.data(world))
+        assert r.status_code == 403, a.name
+    assert state_snapshot() == before
+
+
+def test_only_a_seated_player_acts_at_the_club_table(world: World) -> None:
+    _ready(world)
+    outsider = _client(world.idle)
+    before = state_snapshot()
+    for a in ACTIONS:
+        if a.role == "seated":
+            r = outsider.post(reverse(a.name, args=a.args(world)), a.data(world))
+            assert 400 <= r.status_code < 500, a.name
+            assert b"Traceback" not in r.content
+    assert state_snapshot() == before
+
+
+def test_every_state_change_is_a_post_with_csrf_and_then_succeeds(world: World) -> None:
+    """GET is refused (405), a POST without the CSRF token is refused (403) and changes
+    nothing; the same POST with the token, by the right person, then applies."""
+    _ready(world)
+    for a in ACTIONS:
+        url = reverse(a.name, args=a.args(world))
+        actor = a.actor(world)
+        data = a.data(world)
+        before = state_snapshot()
+        guarded = _client(actor, csrf=True)
+        if a.name != "games:practice":  # its GET is the form to start a practice table
+            assert guarded.get(url).status_code == 405, a.name
+        r = guarded.post(url, data)
+        assert r.status_code == 403 and b"CSRF" in r.content, a.name
+        assert state_snapshot() == before, a.name
+        # With the token (the page's form carries it), the request is accepted.
+        guarded.get(reverse("home"))
+        token = guarded.cookies[settings.CSRF_COOKIE_NAME].value
+        r = guarded.post(url, data, headers={"X-CSRFToken": token})
+        assert r.status_code in (200, 302), (a.name, r.status_code, r.content[:300])
+        if a.name != "logout":
+            assert state_snapshot() != before, f"{a.name} changed nothing: the test data is bad"
+    assert ClubSession.objects.get(pk=world.session.pk).status == "closing"
+
+
+def test_members_see_only_their_own_statements(world: World) -> None:
+    me, other = world.players[0], world.players[1]
+    pages = [("club:member", [me.pk]), ("club:statement", [me.pk, world.closed.pk])]
+    for name, args in pages:
+        assert _client(me).get(reverse(name, args=args)).status_code == 200
+        assert _client(other).get(reverse(name, args=args)).status_code == 403
+        assert _client(world.secretary).get(reverse(name, args=args)).status_code == 200
+    bot = __import__("club.services", fromlist=["bots"]).bots(1)[0]
+    assert _client(world.secretary).get(reverse("club:member", args=[bot.pk])).status_code == 404
+
+
+def test_a_player_acts_only_at_his_own_table(
+    world: World, make_members: Callable[..., list[Any]]
+) -> None:
+    """A member seated at another online table cannot act here, even naming a seat."""
+    from club.models import Seat
+
+    a, b = make_members(2, "elsewhere")
+    other = Table.objects.create(variant="conquian", size=2, mode="online", status="playing")
+    Seat.objects.create(table=other, position=0, member=a)
+    Seat.objects.create(table=other, position=1, member=b)
+    deal = game_services.current_deal(world.online.pk)
+    before = state_snapshot()
+    for who in (a, b):
+        for seat in ("", "0", "1"):
+            data = _act_data(world) | ({"seat": seat} if seat else {})
+            r = _client(who).post(
+                reverse("games:act", args=[world.online.pk]), data, headers={"HX-Request": "true"}
+            )
+            assert r.status_code == 403, r.content[:300]
+            assert b"no seat" in r.content or b"own seat" in r.content
+    assert state_snapshot() == before
+    assert game_services.current_deal(world.online.pk).version == deal.version
+
+
+# --- Login rate limit ------------------------------------------------------------------
+
+
+@pytest.fixture
+def fresh_limits() -> None:
+    cache.clear()
+
+
+def _login(c: Client, username: str, password: str, ip: str = "127.0.0.1") -> int:
+    return c.post(
+        reverse("login"), {"username": username, "password": password}, REMOTE_ADDR=ip
+    ).status_code
+
+
+def test_login_attempts_are_rate_limited_by_address_and_by_username(
+    fresh_limits: None, make_members: Callable[..., list[Any]]
+) -> None:
+    limit, _window = settings.LOGIN_RATE_LIMIT
+    victim, other = make_members(2, "login")
+    c = Client()
+    for _ in range(limit):
+        assert _login(c, victim.user.username, "wrong", ip="10.0.0.1") == 200
+    # Blocked: even the right password is refused now, from that address...
+    r = c.post(
+        reverse("login"),
+        {"username": victim.user.username, "password": PASSWORD},
+        REMOTE_ADDR="10.0.0.1",
+    )
+    assert r.status_code == 429 and b"_auth_user_id" not in repr(c.session.items()).encode()
+    assert "_auth_user_id" not in c.session
+    # ...and for that username from any other address (a spread-out guess).
+    assert _login(Client(), victim.user.username, PASSWORD, ip="10.0.0.2") == 429
+    # Another member from another address is not affected.
+    assert _login(Client(), other.user.username, PASSWORD, ip="10.0.0.3") == 302
+    # A spray of usernames from one address is blocked by the address.
+    for i in range(limit):
+        assert _login(Client(), f"nobody{i}", "wrong", ip="10.0.0.9") == 200
+    assert _login(Client(), other.user.username, PASSWORD, ip="10.0.0.9") == 429
+
+
+def test_login_needs_csrf_and_logout_needs_post(make_members: Callable[..., list[Any]]) -> None:
+    (m,) = make_members(1, "csrf")
+    c = Client(enforce_csrf_checks=True)
+    assert (
+        c.post(reverse("login"), {"username": m.user.username, "password": PASSWORD}).status_code
+        == 403
+    )
+    c.force_login(m.user)
+    assert c.get(reverse("logout")).status_code == 405
+    assert "_auth_user_id" in c.session

@@ -1,0 +1,392 @@
+"""Identical or conflicting requests at the same instant: exactly one applies, the others
+get a clear answer, and the state and the logs stay consistent.
+
+Each request runs in its own thread with its own database connection (the real
+PostgreSQL, committed transactions), released together by a barrier.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import threading
+from collections import Counter
+from collections.abc import Callable
+from decimal import Decimal
+from typing import Any
+
+import pytest
+from django.db import connections
+from django.test import Client
+from django.urls import reverse
+from django.utils import timezone
+
+from club import services
+from club.models import (
+    Arrival,
+    ClubSession,
+    CutBatch,
+    Posting,
+    RedrawDemand,
+    Seat,
+    Table,
+    TableEvent,
+    WashbookLine,
+)
+from games import engine_api
+from games import services as game_services
+from games.models import Deal, DealAction
+
+from .conftest import books_consistent, play_physical
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+Response = Any
+
+
+def race(calls: list[Callable[[], Response]]) -> list[Response]:
+    """Run the calls at one instant, each in its own thread and database connection."""
+    barrier = threading.Barrier(len(calls))
+    results: list[Response] = [None] * len(calls)
+
+    def run(i: int) -> None:
+        try:
+            barrier.wait(timeout=10)
+            results[i] = calls[i]()
+        except Exception as e:  # noqa: BLE001 - reported by the assertions
+            results[i] = e
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(calls))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+    return results
+
+
+def _client(member: Any) -> Client:
+    c = Client()
+    c.force_login(member.user)
+    return c
+
+
+def _statuses(results: list[Response]) -> Counter[int]:
+    for r in results:
+        assert not isinstance(r, Exception), repr(r)
+    return Counter(r.status_code for r in results)
+
+
+# --- The club ------------------------------------------------------------------------------
+
+
+def test_secretaries_closing_the_same_session_at_once_close_it_once(
+    make_members: Callable[..., list[Any]], no_queue: list[int]
+) -> None:
+    secretaries = make_members(4, "sec", staff=True)
+    session = services.open_session(stake="0.05", by=secretaries[0].user)
+    play_physical(session, make_members(4), deals=3)
+    url = reverse("club:session_close", args=[session.pk])
+    clients = [_client(s) for s in secretaries]
+    results = race([lambda c=c: c.post(url) for c in clients])
+    assert _statuses(results) == {302: 1, 400: 3}
+    for r in results:
+        if r.status_code == 400:
+            assert b"the session is not open" in r.content
+    session.refresh_from_db()
+    assert session.status == "closing" and session.closed_at is not None
+    assert no_queue == [session.pk], "balancing was queued exactly once"
+    assert not Table.objects.filter(session=session).exclude(status="closed").exists()
+
+
+def test_secretaries_paying_the_same_transfer_at_once_pay_it_once(
+    make_members: Callable[..., list[Any]], no_queue: list[int]
+) -> None:
+    sec = make_members(3, "sec", staff=True)
+    session = services.open_session(stake="0.05", by=sec[0].user)
+    members = make_members(4)
+    play_physical(session, members, deals=3)
+    services.close_session(session.pk, queue=False)
+    services.balance_session(session.pk)
+    transfer = session.transfers.first()
+    assert transfer is not None
+    url = reverse("club:transfer_pay", args=[transfer.pk])
+    clients = [_client(s) for s in sec]
+    results = race([lambda c=c: c.post(url) for c in clients])
+    assert _statuses(results) == {302: 1, 400: 2}
+    assert all(b"already recorded as paid" in r.content for r in results if r.status_code == 400)
+    assert Posting.objects.filter(kind="payment").count() == 1
+    books_consistent()
+
+
+def test_secretaries_reversing_the_same_line_at_once_reverse_it_once(
+    make_members: Callable[..., list[Any]], no_queue: list[int]
+) -> None:
+    sec = make_members(3, "sec", staff=True)
+    session = services.open_session(stake="0.05", by=sec[0].user)
+    table = play_physical(session, make_members(4), deals=2)
+    line = WashbookLine.objects.filter(table=table).order_by("number").first()
+    assert line is not None
+    url = reverse("club:line_reverse", args=[line.pk])
+    clients = [_client(s) for s in sec]
+    results = race([lambda c=c: c.post(url, {"reason": "x"}) for c in clients])
+    assert _statuses(results) == {302: 1, 400: 2}
+    assert WashbookLine.objects.filter(reverses=line).count() == 1
+    assert sorted(WashbookLine.objects.filter(table=table).values_list("number", flat=True)) == [
+        1,
+        2,
+        3,
+    ]
+    books_consistent()
+
+
+def test_members_checking_in_at_once_get_distinct_places_in_order_of_arrival(
+    make_members: Callable[..., list[Any]], secretary: Any
+) -> None:
+    session = services.open_session(stake="0.05", by=secretary.user)
+    members = make_members(6)
+    url = reverse("club:check_in", args=[session.pk])
+    clients = [_client(m) for m in [*members, members[0]]]  # one of them twice
+    results = race([lambda c=c: c.post(url) for c in clients])
+    assert _statuses(results) == {302: 7}
+    orders = sorted(Arrival.objects.filter(session=session).values_list("order", flat=True))
+    assert orders == [1, 2, 3, 4, 5, 6]
+
+
+def test_a_double_submitted_redraw_demand_is_recorded_once(
+    make_members: Callable[..., list[Any]], secretary: Any
+) -> None:
+    session = services.open_session(stake="0.05", by=secretary.user)
+    members = make_members(4)
+    table = play_physical(session, members, deals=1)
+    Table.objects.filter(pk=table.pk).update(
+        redraw_window_until=timezone.now() + timezone.timedelta(minutes=5)
+    )
+    url = reverse("club:table_redraw", args=[table.pk])
+    clients = [_client(members[1]) for _ in range(3)]
+    results = race([lambda c=c: c.post(url) for c in clients])
+    assert _statuses(results) == {302: 3}
+    assert RedrawDemand.objects.filter(table=table).count() == 1
+    assert TableEvent.objects.filter(table=table, text__contains="demands a redraw").count() == 1
+
+
+# --- The games -------------------------------------------------------------------------------
+
+
+def _online_table(
+    members: list[Any], variant: str = "conquian", session: ClubSession | None = None
+) -> Table:
+    table = Table.objects.create(
+        variant=variant, size=len(members), mode="online", status="playing", session=session
+    )
+    for i, m in enumerate(members):
+        Seat.objects.create(table=table, position=i, member=m)
+    return table
+
+
+def _post_action(
+    c: Client, table: Table, deal: Deal, action: dict[str, Any], token: str
+) -> Response:
+    return c.post(
+        reverse("games:act", args=[table.pk]),
+        {"version": deal.version, "deal": deal.pk, "token": token, "action": json.dumps(action)},
+        headers={"HX-Request": "true"},
+    )
+
+
+def _log_replays(deal: Deal) -> None:
+    """The stored state is exactly the replay of the action log, indices 0..version-1."""
+    deal.refresh_from_db()
+    indices = list(
+        DealAction.objects.filter(deal=deal).order_by("index").values_list("index", flat=True)
+    )
+    assert indices == list(range(len(indices)))
+    replayed = game_services.replay(deal)
+    assert replayed.version == game_services.load_state(deal).version
+    assert replayed.player_view(0) == game_services.load_state(deal).player_view(0)
+
+
+@pytest.fixture
+def quiet_bots(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("games.services.schedule_bot", lambda d, v: None)
+
+
+def test_identical_actions_from_two_browsers_apply_once(
+    make_members: Callable[..., list[Any]], quiet_bots: None
+) -> None:
+    members = make_members(2)
+    table = _online_table(members)
+    deal = game_services.ensure_deal(table.pk)
+    assert deal is not None
+    state = game_services.load_state(deal)
+    action = state.legal_actions(state.to_move())[0].to_json()
+    mover = members[deal.to_move]
+    # Four tabs of the same player, each its own token: one applies, three are stale.
+    results = race(
+        [
+            lambda i=i: _post_action(_client(mover), table, deal, action, f"tab-{i}")
+            for i in range(4)
+        ]
+    )
+    assert _statuses(results) == {200: 1, 409: 3}
+    assert all(b"stale" in r.content for r in results if r.status_code == 409)
+    assert DealAction.objects.filter(deal=deal).count() == 1
+    _log_replays(deal)
+
+
+def test_a_double_click_applies_once_and_both_answers_say_so(
+    make_members: Callable[..., list[Any]], quiet_bots: None
+) -> None:
+    members = make_members(2)
+    table = _online_table(members)
+    deal = game_services.ensure_deal(table.pk)
+    assert deal is not None
+    state = game_services.load_state(deal)
+    action = state.legal_actions(state.to_move())[0].to_json()
+    c = _client(members[deal.to_move])
+    results = race([lambda: _post_action(c, table, deal, action, "same") for _ in range(3)])
+    assert _statuses(results) == {200: 3}
+    assert sum(b"Already done" in r.content for r in results) == 2
+    assert DealAction.objects.filter(deal=deal).count() == 1
+    _log_replays(deal)
+
+
+def test_conflicting_actions_at_once_one_applies_the_rest_are_refused(
+    make_members: Callable[..., list[Any]], quiet_bots: None
+) -> None:
+    members = make_members(5)
+    table = _online_table(members, "foster")
+    deal = game_services.ensure_deal(table.pk)
+    assert deal is not None
+    state = game_services.load_state(deal)
+    mover = deal.to_move
+    legal = [a.to_json() for a in state.legal_actions(mover)]
+    calls = [
+        lambda i=i, a=a: _post_action(_client(members[mover]), table, deal, a, f"m{i}")
+        for i, a in enumerate(legal[:3])
+    ]
+    # Everyone else tries too (out of turn).
+    calls += [
+        lambda s=s: _post_action(_client(members[s]), table, deal, legal[0], f"o{s}")
+        for s in range(5)
+        if s != mover
+    ]
+    results = race(calls)
+    statuses = _statuses(results)
+    assert statuses[200] == 1, statuses
+    assert sum(statuses.values()) == len(calls) and set(statuses) <= {200, 403, 409}
+    for r in results:
+        if r.status_code != 200:
+            assert b'role="alert"' in r.content
+    assert DealAction.objects.filter(deal=deal).count() == 1
+    _log_replays(deal)
+
+
+def _near_end(
+    variant: str, players: int, rng_seed: int
+) -> tuple[int, list[dict[str, Any]], dict[str, Any]]:
+    """A seed, a script of random play, and an action that then ends the deal."""
+    for seed in range(rng_seed, rng_seed + 300):
+        state = engine_api.new_state(variant, {}, players, 0, seed=seed)
+        rng = random.Random(seed)
+        script: list[dict[str, Any]] = []
+        for _ in range(300):
+            if state.is_over():
+                break
+            seat = state.to_move()
+            legal = state.legal_actions(seat)
+            for a in legal:
+                trial = state.copy()
+                trial.apply(a)
+                if (
+                    trial.is_over()
+                    and trial.outcome() is not None
+                    and any(trial.outcome().payments)
+                ):  # type: ignore[union-attr]
+                    return seed, script, a.to_json()
+            a = rng.choice(legal)
+            script.append(a.to_json())
+            state.apply(a)
+    raise AssertionError("no deal near its end found")
+
+
+def _deal_at(table: Table, seed: int, script: list[dict[str, Any]], members: list[Any]) -> Deal:
+    state = engine_api.new_state(table.variant, {}, table.size, 0, seed=seed)
+    deal = Deal.objects.create(
+        table=table, number=1, variant=table.variant, options=dict(state.rules.options),
+        players=table.size, dealer=0, seed=seed, pack=engine_api.pack_codes(state),
+        version=0, to_move=state.to_move(), state_blob=engine_api.dumps(state),
+    )  # fmt: skip
+    for data in script:
+        d = Deal.objects.get(pk=deal.pk)
+        game_services.act(
+            table.pk,
+            member_id=members[data["seat"]].pk,
+            version=d.version,
+            deal_id=d.pk,
+            action=data,
+        )
+    return Deal.objects.get(pk=deal.pk)
+
+
+@pytest.mark.slow
+def test_a_redraw_demand_racing_the_end_of_a_deal_is_applied_once_or_kept(
+    make_members: Callable[..., list[Any]], quiet_bots: None
+) -> None:
+    """The last action of a deal (which redraws seats if a demand is pending, L4) and a
+    demand at the same instant: the demand is either applied by this deal's end (one
+    redraw cut, the demand marked applied) or left pending for the next; never lost,
+    never applied twice; the seats stay a permutation of the same players."""
+    outcomes = Counter[str]()
+    for attempt in range(4):
+        members = make_members(2, f"race{attempt}")
+        table = _online_table(members)
+        seed, script, final = _near_end("conquian", 2, 40 * attempt)
+        deal = _deal_at(table, seed, script, members)
+        Table.objects.filter(pk=table.pk).update(
+            redraw_window_until=timezone.now() + timezone.timedelta(minutes=5)
+        )
+        seated = set(Seat.objects.filter(table=table).values_list("member_id", flat=True))
+        finisher = Seat.objects.get(table=table, position=final["seat"]).member
+        demander = members[attempt % 2]
+        finishing, demanding = _client(finisher), _client(demander)
+        redraw_url = reverse("club:table_redraw", args=[table.pk])
+        results = race([
+            lambda c=finishing, t=table, d=deal, a=final: _post_action(c, t, d, a, "final"),
+            lambda c=demanding, u=redraw_url: c.post(u),
+        ])  # fmt: skip
+        assert _statuses(results) == {200: 1, 302: 1}
+        deal.refresh_from_db()
+        assert deal.finished and Deal.objects.filter(table=table).count() == 2
+        demands = list(RedrawDemand.objects.filter(table=table))
+        assert len(demands) == 1
+        redraws = CutBatch.objects.filter(table=table, purpose=CutBatch.REDRAW).count()
+        if demands[0].applied_at is None:
+            assert redraws == 0
+            outcomes["kept for the next deal"] += 1
+        else:
+            assert redraws == 1
+            outcomes["applied at this deal's end"] += 1
+        assert set(Seat.objects.filter(table=table).values_list("member_id", flat=True)) == seated
+        assert sorted(Seat.objects.filter(table=table).values_list("position", flat=True)) == [0, 1]
+        assert WashbookLine.objects.filter(table=table, deal_key=f"deal:{deal.pk}").count() == 1
+        _log_replays(deal)
+    assert sum(outcomes.values()) == 4, outcomes
+
+
+def test_decimal_stake_survives_concurrent_opening(make_members: Callable[..., list[Any]]) -> None:
+    """Two secretaries opening sessions at once get two sessions (opening is not unique),
+    each with the exact stake typed."""
+    sec = make_members(2, "sec", staff=True)
+    url = reverse("club:session_open")
+    clients = [_client(s) for s in sec]
+    results = race([
+        lambda c=c, i=i: c.post(url, {"stake": f"0.01{i}5", "default_variant": "foster"})
+        for i, c in enumerate(clients)
+    ])  # fmt: skip
+    assert _statuses(results) == {302: 2}
+    assert sorted(ClubSession.objects.values_list("stake", flat=True)) == [
+        Decimal("0.0105"),
+        Decimal("0.0115"),
+    ]
