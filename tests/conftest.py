@@ -34,3 +34,20 @@ def redis_client():  # type: ignore[no-untyped-def]
     from club import redis as club_redis
 
     return club_redis.client()
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup, django_db_blocker):  # type: ignore[no-untyped-def]
+    """pytest-django's database setup, plus: before it drops the test database, end any
+    session a server thread or subprocess left open on it, so the drop never fails (the
+    suite creates and drops its own database and leaves nothing behind)."""
+    yield
+    with django_db_blocker.unblock():
+        from django.db import connection
+
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cur:
+                cur.execute(
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                    "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+                )

@@ -21,6 +21,7 @@
   var pollTimer = null;
   var pollCount = 0;
   var keptSelection = null;
+  var playsOpen = false;
 
   function live() { return document.getElementById("live"); }
   function hand() { return document.getElementById("hand"); }
@@ -147,11 +148,16 @@
       var ok = e.detail.xhr && e.detail.xhr.status < 400;
       // After one's own successful action the selection is spent; otherwise keep it.
       keptSelection = isPost && ok ? [] : selected().map(function (c) { return c.dataset.card; });
+      // An open "All legal plays" panel stays open when the table refreshes under it.
+      var plays = document.querySelector("#live details.plays");
+      playsOpen = !!(plays && plays.open);
     }
   });
   document.body.addEventListener("htmx:afterSwap", function (e) {
     if (!e.detail.target || e.detail.target.id !== "live") return;
     applyOrder();
+    var plays = document.querySelector("#live details.plays");
+    if (plays && playsOpen) plays.open = true;
     if (keptSelection && keptSelection.length) {
       var cards = handCards();
       keptSelection.forEach(function (code) {

@@ -40,11 +40,19 @@ def wait_stamp(page: Any, value: str, timeout: float = 6000) -> None:
 
 
 def click_json(page: Any, data: dict[str, Any]) -> None:
+    """Click the play's button, opening "All legal plays" if needed. A live refresh can
+    replace the region between the two clicks (a bot moved), so try a few times."""
     sel = f"button[name=action][value='{json.dumps(data)}']"
-    btn = page.locator(sel).first
-    if not btn.is_visible():
-        page.locator("details.plays summary").click()
-    btn.click()
+    for attempt in range(4):
+        btn = page.locator(sel).first
+        if not btn.is_visible():
+            page.locator("details.plays summary").click()
+        try:
+            btn.click(timeout=3000)
+            return
+        except Exception:  # noqa: BLE001 - detached or hidden by a refresh: retry
+            if attempt == 3:
+                raise
 
 
 def select(page: Any, cards: list[str]) -> None:
