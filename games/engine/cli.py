@@ -148,7 +148,22 @@ def parser() -> argparse.ArgumentParser:
         else:
             q.add_argument("--seconds", type=float, default=5.0)
             q.add_argument("--json", action="store_true")
+    d = sub.add_parser("duel", help="seeded bot-against-bot deals, seats rotated (games.bots)")
+    d.set_defaults(func=cmd_duel)
+    try:
+        from games.bots import duel as _duel  # the bots live outside the engine, pure Python
+    except ImportError:  # pragma: no cover - the engine also works on its own
+        pass
+    else:
+        _duel.add_arguments(d)
     return p
+
+
+def cmd_duel(args: argparse.Namespace) -> int:
+    from games.bots import duel
+
+    code: int = duel.run(args)
+    return code
 
 
 def main(argv: Sequence[str] | None = None) -> int:

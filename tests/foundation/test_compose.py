@@ -48,7 +48,14 @@ def test_the_services_run_what_make_run_starts() -> None:
 
 def test_every_setting_is_in_the_environment() -> None:
     env = compose()["x-app"]["environment"]
-    for setting in ("DATABASE_URL", "REDIS_URL", "SECRET_KEY", "DEBUG", "ALLOWED_HOSTS", "EVENTS_URL"):
+    for setting in (
+        "DATABASE_URL",
+        "REDIS_URL",
+        "SECRET_KEY",
+        "DEBUG",
+        "ALLOWED_HOSTS",
+        "EVENTS_URL",
+    ):
         assert setting in env
 
 

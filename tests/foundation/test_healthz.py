@@ -64,7 +64,9 @@ def test_a_real_worker_on_the_real_redis_beats(client, no_heartbeat) -> None:  #
         DATABASE_URL=os.environ.get("DATABASE_URL", ""),
         TEST_DB_NAME="",
     )
-    env["DATABASE_URL"] = env["DATABASE_URL"].rsplit("/", 1)[0] + "/" + connection.settings_dict["NAME"]
+    env["DATABASE_URL"] = (
+        env["DATABASE_URL"].rsplit("/", 1)[0] + "/" + connection.settings_dict["NAME"]
+    )
     worker = subprocess.Popen(
         [sys.executable, "-m", "celery", "-A", "club", "worker", "--pool", "solo",
          "--without-gossip", "--without-mingle", "--loglevel", "WARNING"],

@@ -11,7 +11,12 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def manage(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
-    skip = {"DEBUG", "TESTING", "SECRET_KEY", "DJANGO_ALLOW_ASYNC_UNSAFE"}  # the last is set by browser tests
+    skip = {
+        "DEBUG",
+        "TESTING",
+        "SECRET_KEY",
+        "DJANGO_ALLOW_ASYNC_UNSAFE",
+    }  # the last is set by browser tests
     base = {k: v for k, v in os.environ.items() if k not in skip}
     return subprocess.run(
         [sys.executable, "manage.py", *args], cwd=ROOT, env=base | env,
