@@ -83,13 +83,16 @@ def engine(quick: bool) -> dict[str, Any]:
     }
 
 
-def with_test_database(fn: Callable[[], dict[str, Any]]) -> dict[str, Any]:
-    """Run ``fn`` against a throw-away test database (created and dropped here)."""
+def _django() -> None:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "club.settings")
     os.environ.setdefault("TESTING", "1")
     import django
 
     django.setup()
+
+
+def with_test_database(fn: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+    """Run ``fn`` against a throw-away test database (created and dropped here)."""
     from django.test.utils import setup_databases, setup_test_environment, teardown_databases
 
     setup_test_environment()
@@ -97,6 +100,9 @@ def with_test_database(fn: Callable[[], dict[str, Any]]) -> dict[str, Any]:
     try:
         return fn()
     finally:
+        from django.db import connections
+
+        connections.close_all()
         teardown_databases(old, verbosity=0)
 
 
@@ -106,18 +112,19 @@ PARTS = ["engine", "club", "games", "bots", "load"]
 def run_part(name: str, quick: bool) -> dict[str, Any]:
     if name == "engine":
         return engine(quick)
-    if name == "club":
-        from tests import bench_club
-
-        return with_test_database(lambda: bench_club.run(quick=quick))
-    if name == "games":
-        from tests import bench_games
-
-        return with_test_database(lambda: bench_games.run(quick=quick))
     if name == "bots":
         from tests import bench_bots
 
         return bench_bots.run(quick=quick)
+    _django()  # the Django parts import models: set Django up first
+    if name == "club":
+        from tests import bench_club
+
+        return with_test_database(lambda: bench_club.run())
+    if name == "games":
+        from tests import bench_games
+
+        return with_test_database(lambda: bench_games.run())
     if name == "load":
         from tests import bench_load
 
@@ -140,14 +147,18 @@ def main() -> int:
         results[name]["_wall_s"] = round(time.perf_counter() - started, 1)
         results[name]["_quick"] = args.quick
         print(json.dumps(results[name], indent=1, default=str)[:3000], file=sys.stderr)
+        write(results)  # after each part, so a later failure keeps what was measured
+    print(f"wrote {DOC.relative_to(ROOT)}", file=sys.stderr)
+    return 0
+
+
+def write(results: dict[str, Any]) -> None:
+    from tests.bench_report import render
+
     meta = {"python": platform.python_version(), "machine": platform.machine(),
             "cpus": os.cpu_count()}  # fmt: skip
     RESULTS.write_text(json.dumps({"meta": meta, "parts": results}, indent=1, default=str) + "\n")
-    from tests.bench_report import render
-
     DOC.write_text(render(meta, results))
-    print(f"wrote {DOC.relative_to(ROOT)}", file=sys.stderr)
-    return 0
 
 
 if __name__ == "__main__":

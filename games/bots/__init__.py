@@ -1,0 +1,67 @@
+"""Computer players behind one small interface (pure Python: no Django here).
+
+>>> import random
+>>> from games.engine.conquian import new_conquian_deal
+>>> from games.engine.rules import make_rules
+>>> deal = new_conquian_deal(make_rules("conquian"), 0, seed=3)
+>>> seat = deal.to_move()
+>>> a = choose("greedy", deal.player_view(seat), deal.legal_actions(seat), random.Random(1))
+>>> deal.is_legal(a)
+True
+
+Levels: ``random`` (the floor), ``greedy`` (lays out at once, sheds its highest useless
+card), ``club`` (Foster's "suggestions for good play") and ``expert`` (club plus
+determinised playouts within a time budget). A bot sees only ``player_view(seat)`` and
+``legal_actions(seat)``; a seeded ``random.Random`` makes every choice reproducible.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from games.engine.actions import Action
+
+from .base import Bot, View
+from .club import ClubBot
+from .expert import ExpertBot
+from .simple import GreedyBot, RandomBot
+
+__all__ = ["LEVELS", "Bot", "choose", "configure", "get_bot"]
+
+LEVELS: dict[str, Bot] = {
+    "random": RandomBot(),
+    "greedy": GreedyBot(),
+    "club": ClubBot(),
+    "expert": ExpertBot(),
+}
+
+
+def configure(*, budget_ms: float | None = None) -> None:
+    """Process-wide settings: the expert's time budget per decision (milliseconds)."""
+    if budget_ms is not None:
+        expert = LEVELS.get("expert")
+        if expert is not None and hasattr(expert, "budget_ms"):
+            expert.budget_ms = budget_ms
+
+
+def get_bot(level: str) -> Bot:
+    """The bot of a level; ``KeyError`` names the levels there are."""
+    try:
+        return LEVELS[level]
+    except KeyError:
+        raise KeyError(f"unknown bot level {level!r}; one of {', '.join(LEVELS)}") from None
+
+
+def choose(level: str, view: View, legal: Sequence[Action], rng: random.Random) -> Action:
+    """The action the bot of ``level`` plays, one of ``legal``.
+
+    ``view`` is the seat's ``player_view`` and ``legal`` its ``legal_actions``; with no
+    legal action there is nothing to choose (``ValueError``).
+    """
+    if not legal:
+        raise ValueError("no legal action to choose from")
+    action = get_bot(level).choose(view, legal, rng)
+    if action not in legal:  # a bot bug must never reach the table as an illegal move
+        return legal[0]
+    return action

@@ -1,0 +1,25 @@
+"""The ``club`` level: Foster's "Suggestions for good play", one module per family."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from games.engine.actions import Action
+
+from .base import View
+
+
+class ClubBot:
+    """Plays like a good club player (see :mod:`.rummy_club` and :mod:`.conquian_club`)."""
+
+    name = "club"
+
+    def choose(self, view: View, legal: Sequence[Action], rng: random.Random) -> Action:
+        if view.get("variant") == "conquian":
+            from .conquian_club import ConquianClub
+
+            return ConquianClub().choose(view, legal, rng)
+        from .rummy_club import RummyClub
+
+        return RummyClub().choose(view, legal, rng)

@@ -1,0 +1,450 @@
+"""The ``club`` player for Conquián, after Foster's suggestions for two players.
+
+- Watch the cards passed and buried: a combination whose fitting cards are dead, on the
+  table or held by nobody is blocked; "it is useless to hold combinations that are
+  blocked". Count the cards still to come (the pack and the adversary's hand are the
+  only places an unseen card can be).
+- Judicious forcing: "if he refuses the card himself, it is invariably good play to force
+  him with it" -- it breaks up the two cards he is holding.
+- Blocking: use a card the adversary wants when one can (the player who turns it has the
+  first say); never discard a card that fits his combinations.
+- Hold combinations in the hand rather than show them: nothing can be forced on what is
+  not shown, and the hand melds them down with the winning card (under pips scoring the
+  held cards are paid for, so they go down).
+- With a hopeless hand play for a tableau: use nothing, so as to discard nothing.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from games.engine.actions import Action
+from games.engine.cards import Card, PackKind
+from games.engine.conquian_actions import (
+    ForceAction,
+    MeldAction,
+    PassAction,
+    ThrowAction,
+    TradeAction,
+    UseAction,
+)
+from games.engine.conquian_melds import pack_cards
+
+from .base import View
+
+_PACKS = {k: pack_cards(k) for k in (PackKind.FORTY_FOSTER, PackKind.FORTY_SPANISH)}
+_INDEX = {k: {c: i for i, c in enumerate(cs)} for k, cs in _PACKS.items()}
+_BY_NAME = {k: {c.name: i for i, c in enumerate(cs)} for k, cs in _PACKS.items()}
+
+# Tunings, measured against greedy.
+LEFT_WEIGHT = 10.0  # each card that still needs a partner
+CHANCE_WEIGHT = 7.0  # ... less its chance of finding one
+FEED_PENALTY = 9.0  # discarding a card that fits an adversary's combination
+NEAR_PENALTY = 2.5  # discarding a card near what the adversary took in
+BLOCK_BONUS = 4.0  # using a card the adversary could use
+HAND_WEIGHT = 2.0  # each card still in the hand (fewer is nearer eleven down)
+FINISH_BONUS = 3.0  # nothing left that cannot go down
+FINISH_OUTS = 0.3  # ... and each unseen card that would finish
+
+
+def _kind(view: View) -> PackKind:
+    spanish = (view.get("options") or {}).get("pack") == "spanish"
+    return PackKind.FORTY_SPANISH if spanish else PackKind.FORTY_FOSTER
+
+
+@dataclass
+class Combo:
+    owner: int
+    is_seq: bool
+    cards: tuple[int, ...]
+    id: int = -1
+
+
+@dataclass
+class Ctx:
+    view: View
+    kind: PackKind
+    seat: int
+    hand: list[int]
+    combos: list[Combo]
+    dead: set[int]
+    in_play: int
+    unseen: set[int]
+    refused_by_opp: set[int] = field(default_factory=set)
+    passed_by_opp: set[int] = field(default_factory=set)
+    thrown_by_opp: set[int] = field(default_factory=set)
+    pips_scoring: bool = False
+
+    def idx(self, card: Card) -> int:
+        return _INDEX[self.kind][card]
+
+    @property
+    def opp(self) -> int:
+        return 1 - self.seat
+
+
+def make_ctx(view: View) -> Ctx:
+    kind = _kind(view)
+    index, names = _INDEX[kind], _BY_NAME[kind]
+    seat = int(view["seat"])
+    hand = sorted(index[Card.from_code(c)] for c in view.get("hand") or [])
+    combos = [
+        Combo(
+            c["owner"],
+            c["kind"] == "sequence",
+            tuple(sorted(index[Card.from_code(x["card"])] for x in c["cards"])),
+            c["id"],
+        )  # fmt: skip
+        for c in view.get("combinations") or []
+    ]
+    turned = view.get("turned")
+    in_play = index[Card.from_code(turned)] if turned else -1
+    dead: set[int] = set()
+    refused: set[int] = set()
+    passed: set[int] = set()
+    thrown: set[int] = set()
+    for e in view.get("log") or []:
+        text = str(e.get("text", ""))
+        s = e.get("seat")
+        if text.startswith("refuses and turns down the "):
+            x = names.get(text[len("refuses and turns down the ") :], -1)
+            if x >= 0:
+                dead.add(x)
+                if s != seat:
+                    refused.add(x)
+        elif text.startswith("refuses the "):
+            x = names.get(text[len("refuses the ") :], -1)
+            if x >= 0 and s != seat:
+                refused.add(x)
+                passed.add(x)
+        elif text.startswith("discards the "):
+            x = names.get(text[len("discards the ") :], -1)
+            if x >= 0 and s != seat:
+                thrown.add(x)
+    seen = set(hand) | dead | {x for c in combos for x in c.cards}
+    if in_play >= 0:
+        seen.add(in_play)
+    unseen = set(range(40)) - seen
+    pips = (view.get("options") or {}).get("scoring") == "pips"
+    return Ctx(view, kind, seat, hand, combos, dead, in_play, unseen, refused, passed, thrown, pips)
+
+
+# ---------------------------------------------------------------- combinations on ints
+
+
+def _is_comb(cards: Sequence[int]) -> bool:
+    s = sorted(cards)
+    if len(s) < 3:
+        return False
+    if len({c % 10 for c in s}) == 1:
+        return len(s) <= 4
+    return len({c // 10 for c in s}) == 1 and s[-1] - s[0] == len(s) - 1
+
+
+def fits(card: int, combo: Combo) -> bool:
+    cs = combo.cards
+    if not combo.is_seq:
+        return len(cs) < 4 and card % 10 == cs[0] % 10
+    if card // 10 != cs[0] // 10:
+        return False
+    return (card == cs[0] - 1 and cs[0] % 10 != 0) or (card == cs[-1] + 1 and cs[-1] % 10 != 9)
+
+
+def _melds_in(hand: Sequence[int]) -> list[tuple[int, ...]]:
+    """Every combination (3+ cards) inside a hand."""
+    hs = set(hand)
+    out: list[tuple[int, ...]] = []
+    for r in {c % 10 for c in hand}:
+        same = [s * 10 + r for s in range(4) if s * 10 + r in hs]
+        if len(same) >= 3:
+            out.append(tuple(same))
+            if len(same) == 4:
+                for drop in same:
+                    out.append(tuple(x for x in same if x != drop))
+    for c in hand:
+        if c % 10 == 0 or c - 1 not in hs:  # start of a run
+            run = [c]
+            while run[-1] % 10 != 9 and run[-1] + 1 in hs:
+                run.append(run[-1] + 1)
+            for i in range(len(run)):
+                for j in range(i + 3, len(run) + 1):
+                    out.append(tuple(run[i:j]))
+    return out
+
+
+def cover(hand: Sequence[int], own: Sequence[Combo]) -> tuple[list[tuple[int, ...]], list[int]]:
+    """Most hand cards that can go down with no other card: combinations inside the hand,
+    then cards that extend one's own combinations (chained along a sequence)."""
+    melds = _melds_in(hand)
+    best: tuple[int, list[tuple[int, ...]]] = (0, [])
+
+    def search(rest: frozenset[int], chosen: list[tuple[int, ...]], start: int) -> None:
+        nonlocal best
+        n = sum(len(m) for m in chosen)
+        if n > best[0]:
+            best = (n, list(chosen))
+        for i in range(start, len(melds)):
+            m = melds[i]
+            if all(x in rest for x in m):
+                chosen.append(m)
+                search(rest - set(m), chosen, i + 1)
+                chosen.pop()
+
+    search(frozenset(hand), [], 0)
+    melded = best[1]
+    left = [c for c in hand if not any(c in m for m in melded)]
+    combos = [Combo(c.owner, c.is_seq, c.cards) for c in own] + [
+        Combo(-1, len({x % 10 for x in m}) > 1, m) for m in melded
+    ]
+    progress = True
+    while progress and left:
+        progress = False
+        for c in list(left):
+            for cb in combos:
+                if fits(c, cb):
+                    cb.cards = tuple(sorted((*cb.cards, c)))
+                    left.remove(c)
+                    progress = True
+                    break
+    return melded, left
+
+
+def outs(card: int, hand: Sequence[int], own: Sequence[Combo], ctx: Ctx) -> int:
+    """Unseen cards that would let ``card`` go down (with a partner in the hand, or by
+    bridging to one's own combination)."""
+    hs = set(hand)
+    want: set[int] = set()
+    r, s = card % 10, card // 10
+    if any(x % 10 == r and x != card for x in hs):
+        want.update(t * 10 + r for t in range(4))
+    for d in (-2, -1, 1, 2):
+        o = card + d
+        if o // 10 != s or not 0 <= o % 10 <= 9 or o < 0:
+            continue
+        partner = o in hs or any(o in cb.cards and cb.is_seq for cb in own)
+        if not partner:
+            continue
+        lo, hi = min(card, o), max(card, o)
+        if hi - lo == 1:
+            for x in (lo - 1, hi + 1):
+                if x // 10 == s and x >= 0:
+                    want.add(x)
+        else:
+            want.add(lo + 1)
+    return len(want & ctx.unseen)
+
+
+def value(hand: Sequence[int], own: Sequence[Combo], ctx: Ctx) -> float:
+    """How close the hand is to eleven down: cards that cannot go down count against it,
+    less their chance of finding a partner among the unseen cards."""
+    _, left = cover(hand, own)
+    unseen = max(1, len(ctx.unseen))
+    pack = int(ctx.view.get("pack_count") or 0)
+    looks = max(1.0, pack * 1.2)
+    v = 0.0
+    for c in left:
+        n = outs(c, hand, own, ctx)
+        p = 1.0 - (1.0 - n / unseen) ** looks if n else 0.0
+        v -= LEFT_WEIGHT - CHANCE_WEIGHT * p
+        if ctx.pips_scoring:
+            v -= (c % 10 + 1) * 0.3
+    if not left:
+        # every card can go down: any card fitting a combination wins (eleven down)
+        melded, _ = cover(hand, own)
+        shown = [c.cards for c in own] + melded
+        fitting = sum(
+            1 for x in ctx.unseen
+            if any(fits(x, Combo(-1, len({y % 10 for y in cs}) > 1, cs)) for cs in shown)
+        )  # fmt: skip
+        v += FINISH_BONUS + FINISH_OUTS * fitting
+    return v - HAND_WEIGHT * len(hand)
+
+
+def opp_wants(card: int, ctx: Ctx) -> float:
+    """How much the adversary would like ``card``: it fits his combination, or he has not
+    refused cards like it."""
+    theirs = [c for c in ctx.combos if c.owner == ctx.opp]
+    if any(fits(card, c) for c in theirs):
+        return FEED_PENALTY
+    score = 0.0
+    if card in ctx.refused_by_opp:
+        return 0.0
+    r, s = card % 10, card // 10
+    refused_near = any(x % 10 == r or (x // 10 == s and abs(x - card) <= 1)
+                       for x in ctx.refused_by_opp | ctx.thrown_by_opp)  # fmt: skip
+    live_partners = sum(
+        1 for x in ctx.unseen if x % 10 == r or (x // 10 == s and abs(x - card) <= 2)
+    )
+    score += NEAR_PENALTY * min(1.0, live_partners / 4)
+    if refused_near:
+        score -= NEAR_PENALTY * 0.6
+    return max(0.0, score)
+
+
+def _own(ctx: Ctx) -> list[Combo]:
+    return [c for c in ctx.combos if c.owner == ctx.seat]
+
+
+def best_throw(hand: Sequence[int], own: Sequence[Combo], ctx: Ctx) -> tuple[float, int]:
+    """The discard that leaves the best hand, less what it gives the adversary."""
+    best: tuple[float, int] | None = None
+    for d in sorted(set(hand)):
+        rest = [x for x in hand if x != d]
+        v = value(rest, own, ctx) - opp_wants(d, ctx)
+        if ctx.pips_scoring:
+            v += (d % 10 + 1) * 0.3
+        if best is None or v > best[0]:
+            best = (v, d)
+    assert best is not None
+    return best
+
+
+def winning(hand: Sequence[int], own: Sequence[Combo]) -> bool:
+    return not cover(hand, own)[1]
+
+
+class ConquianClub:
+    """Foster's suggestions for two players."""
+
+    def choose(self, view: View, legal: Sequence[Action], rng: random.Random) -> Action:
+        if len(legal) == 1:
+            return legal[0]
+        ctx = make_ctx(view)
+        trades = [a for a in legal if isinstance(a, TradeAction)]
+        if trades:
+            _, d = best_throw(ctx.hand, _own(ctx), ctx)
+            card = _PACKS[ctx.kind][d]
+            return next((a for a in trades if a.card == card), trades[0])
+        if view.get("phase") == "say":
+            return self._say(ctx, legal)
+        return self._after_placing(ctx, legal)
+
+    # -- the say to a card in play ---------------------------------------------------
+
+    def _say(self, ctx: Ctx, legal: Sequence[Action]) -> Action:
+        x = ctx.in_play
+        own = _own(ctx)
+        uses = [a for a in legal if isinstance(a, UseAction)]
+        forces = [a for a in legal if isinstance(a, ForceAction)]
+        passes = [a for a in legal if isinstance(a, PassAction)]
+        first_say = ctx.view.get("turned_by") == ctx.seat
+        # Pass: if I turned it, the adversary gets the say; he may use it.
+        pass_value = value(ctx.hand, own, ctx)
+        if first_say:
+            pass_value -= opp_wants(x, ctx) * 0.8
+        best: tuple[float, Action] | None = (pass_value, passes[0]) if passes else None
+        for u in uses:
+            hand, combos = self._after_use(ctx, u)
+            if winning(hand, combos):
+                return u
+            v, _ = best_throw(hand, combos, ctx) if hand else (1000.0, -1)
+            v += min(opp_wants(x, ctx), FEED_PENALTY) * 0.4 + (
+                BLOCK_BONUS if first_say and opp_wants(x, ctx) >= FEED_PENALTY else 0.0
+            )
+            if best is None or v > best[0]:
+                best = (v, u)
+        for f in forces:
+            if self._force_ok(ctx, x, f, from_hand=False):
+                return f
+        assert best is not None
+        return best[1]
+
+    def _after_use(self, ctx: Ctx, u: UseAction) -> tuple[list[int], list[Combo]]:
+        hand = [c for c in ctx.hand if _PACKS[ctx.kind][c] not in u.hand]
+        own = [Combo(c.owner, c.is_seq, c.cards, c.id) for c in _own(ctx)]
+        x = ctx.in_play
+        if u.to is not None:
+            for c in own:
+                if c.id == u.to:
+                    c.cards = tuple(sorted((*c.cards, x)))
+        else:
+            borrowed = {ctx.idx(b) for b in u.borrow}
+            for c in own:
+                c.cards = tuple(y for y in c.cards if y not in borrowed)
+            new = tuple(sorted({x, *(ctx.idx(h) for h in u.hand), *borrowed}))
+            own = [c for c in own if len(c.cards) >= 3] + [
+                Combo(ctx.seat, len({y % 10 for y in new}) > 1, new)
+            ]
+        return hand, own
+
+    def _force_ok(self, ctx: Ctx, card: int, f: ForceAction, *, from_hand: bool) -> bool:
+        """Foster: force a card the adversary refused himself -- it breaks his hand --
+        unless he is so near the end that it would put him down."""
+        counts = ctx.view.get("hand_counts") or [10, 10]
+        if counts[ctx.opp] <= 2:
+            return False
+        return card in ctx.passed_by_opp or card in ctx.thrown_by_opp
+
+    # -- after using a card: meld, then discard or force ------------------------------
+
+    def _after_placing(self, ctx: Ctx, legal: Sequence[Action]) -> Action:
+        own = _own(ctx)
+        melds = [a for a in legal if isinstance(a, MeldAction)]
+        throws = [a for a in legal if isinstance(a, ThrowAction)]
+        forces = [a for a in legal if isinstance(a, ForceAction)]
+        melded, left = cover(ctx.hand, own)
+        if melds and (not left or ctx.pips_scoring):
+            plan = self._meld_plan(ctx, melds, melded, left)
+            if plan is not None:
+                return plan
+        if not throws:
+            return (forces or melds or list(legal))[0]
+        _, d = best_throw(ctx.hand, own, ctx)
+        card = _PACKS[ctx.kind][d]
+        for f in forces:
+            if f.card == card and self._force_ok(ctx, d, f, from_hand=True):
+                return f
+        return next((a for a in throws if a.card == card), throws[0])
+
+    def _meld_plan(
+        self, ctx: Ctx, melds: list[MeldAction], melded: list[tuple[int, ...]], left: list[int]
+    ) -> Action | None:
+        cards = _PACKS[ctx.kind]
+        for m in melded:
+            want = tuple(
+                sorted(
+                    (cards[x] for x in m), key=lambda c: (c.suit.value if c.suit else "", c.rank)
+                )
+            )
+            for a in melds:
+                if a.to is None and not a.borrow and set(a.hand) == set(want):
+                    return a
+        for a in melds:
+            if a.to is not None and ctx.idx(a.hand[0]) not in left:
+                return a
+        for a in melds:
+            if a.to is not None:
+                return a
+        return None
+
+
+def ranked_alternatives(view: View, legal: Sequence[Action], k: int) -> list[Action]:
+    """The club player's ``k`` best-looking actions (for the expert's search)."""
+    ctx = make_ctx(view)
+    own = _own(ctx)
+    scored: list[tuple[float, int, Action]] = []
+    if view.get("phase") == "say":
+        x = ctx.in_play
+        first_say = view.get("turned_by") == ctx.seat
+        for i, a in enumerate(legal):
+            if isinstance(a, PassAction):
+                v = value(ctx.hand, own, ctx) - (opp_wants(x, ctx) * 0.8 if first_say else 0.0)
+            elif isinstance(a, UseAction):
+                hand, combos = ConquianClub()._after_use(ctx, a)
+                v = best_throw(hand, combos, ctx)[0] if hand else 1000.0
+            else:
+                v = value(ctx.hand, own, ctx) - 3.0
+            scored.append((v, -i, a))
+    else:
+        for i, a in enumerate(legal):
+            if isinstance(a, (ThrowAction, ForceAction)):
+                d = ctx.idx(a.card)
+                rest = [c for c in ctx.hand if c != d]
+                v = value(rest, own, ctx) - opp_wants(d, ctx)
+                if isinstance(a, ForceAction):
+                    v -= 1.0
+                scored.append((v, -i, a))
+    scored.sort(key=lambda t: (t[0], t[1]), reverse=True)
+    return [a for _, _, a in scored[:k]]

@@ -1,0 +1,147 @@
+"""What a seat knows in the rummy variants, read from its view and the public log.
+
+Foster (book p.21): "the chances of filling any combination depend on the number of
+cards still to show that will fit, and among the cards that have shown one must not
+forget those covered up in the stock". So the live count of a card is the number of
+copies in the pack minus those in the bot's hand, on the table, under the stock, and
+those another player is known to hold (picked up from the stock).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from games.engine.cards import Card, make_pack
+from games.engine.combinations import CARD_ID, CARDS, SUIT_INDEX, Combination, TableCard
+from games.engine.foster import table_for
+from games.engine.rules import make_rules
+
+from .base import View
+
+_PACK_COUNTS: dict[str, list[int]] = {}
+
+
+def pack_counts(view: View) -> list[int]:
+    """How many of each card id (0..52) the deal's pack holds."""
+    rules = make_rules(str(view["variant"]), dict(view.get("options") or {}))
+    kind = table_for(rules).pack.value
+    got = _PACK_COUNTS.get(kind)
+    if got is None:
+        got = [0] * 53
+        for c in make_pack(table_for(rules).pack):
+            got[CARD_ID[c]] += 1
+        _PACK_COUNTS[kind] = got
+    return got
+
+
+def _phys(code: str) -> Card:
+    return Card.from_code(code.split("=")[0])
+
+
+@dataclass
+class Knowledge:
+    """Seen cards: ``stock`` (all cards under the stock, bottom first), cards each other
+    seat is known to hold, and who took which cards from the stock."""
+
+    stock: list[Card] = field(default_factory=list)
+    known: dict[int, Counter[Card]] = field(default_factory=dict)
+    taken: dict[int, list[Card]] = field(default_factory=dict)
+    discarded: dict[int, list[Card]] = field(default_factory=dict)
+
+
+def read_log(view: View) -> Knowledge:
+    """Replay the public log: the stock's contents and the cards known in other hands."""
+    k = Knowledge()
+    shown: dict[int, list[Card]] = {}
+    for e in view.get("log") or []:
+        seat = e.get("seat")
+        text = str(e.get("text", ""))
+        if seat is None:
+            if "starts the stock" in text:
+                k.stock = [Card.from_code(text.rsplit(";", 1)[1].split()[0])]
+            elif "turned over" in text:
+                k.stock = []
+            continue
+        hand = k.known.setdefault(seat, Counter())
+        if text.startswith("discards "):
+            c = Card.from_code(text.split()[1])
+            k.stock.append(c)
+            k.discarded.setdefault(seat, []).append(c)
+            if hand[c]:
+                hand[c] -= 1
+            shown[seat] = []
+        elif text.startswith("draws ") and text.endswith("from the stock"):
+            c = Card.from_code(text.split()[1])
+            for i in range(len(k.stock) - 1, -1, -1):
+                if k.stock[i] == c:
+                    del k.stock[i]
+                    break
+            hand[c] += 1
+            k.taken.setdefault(seat, []).append(c)
+        elif text.startswith("lays out "):
+            for code in text.split()[2:]:
+                _played(hand, shown, seat, _phys(code))
+        elif text.startswith("adds "):
+            _played(hand, shown, seat, _phys(text.split()[1]))
+        elif text.startswith("moves the joker"):
+            _played(hand, shown, seat, _phys(text.split()[-1]))
+        elif text.startswith("takes back"):
+            for c in shown.get(seat, []):
+                hand[c] += 1
+            shown[seat] = []
+    return k
+
+
+def _played(hand: Counter[Card], shown: dict[int, list[Card]], seat: int, c: Card) -> None:
+    if hand[c]:
+        hand[c] -= 1
+        shown.setdefault(seat, []).append(c)
+
+
+def table_combinations(view: View) -> list[Combination]:
+    """The view's combinations as the engine's :class:`Combination` values."""
+    out: list[Combination] = []
+    for c in view.get("combinations") or []:
+        cards = tuple(
+            TableCard(
+                Card.from_code(x["card"]),
+                Card.from_code(x["as"] or x["card"]),
+                bool(x.get("crossways")),
+            )  # fmt: skip
+            for x in c["cards"]
+        )
+        if c["kind"] == "set":
+            out.append(Combination(c["id"], c["owner"], "set", cards, rank=cards[0].named.rank))
+            continue
+        named = [t.named for t in cards]
+        suit = named[0].suit
+        assert suit is not None
+        lo = named[0].rank  # stored low to high; an ace first is low (L16)
+        out.append(
+            Combination(c["id"], c["owner"], "sequence", cards, suit=SUIT_INDEX[suit], lo=lo)
+        )
+    return out
+
+
+def unseen_counts(view: View, k: Knowledge, hand_ids: list[int]) -> list[int]:
+    """Copies of each card id not yet seen by this seat (in the pack or others' hands,
+    not counting cards another seat is known to hold)."""
+    live = list(pack_counts(view))
+    for cid in hand_ids:
+        live[cid] -= 1
+    for c in view.get("combinations") or []:
+        for x in c["cards"]:
+            live[CARD_ID[Card.from_code(x["card"])]] -= 1
+    for card in k.stock:
+        live[CARD_ID[card]] -= 1
+    me = view.get("seat")
+    for seat, hand in k.known.items():
+        if seat == me:
+            continue
+        for card, n in hand.items():
+            live[CARD_ID[card]] -= n
+    return [max(0, x) for x in live]
+
+
+_ = CARDS

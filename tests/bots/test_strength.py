@@ -1,0 +1,64 @@
+"""Each level beats the one below it (fixed seeds, so the results are stable), and the
+duel command reports what the issue asks for."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from games.bots.duel import duel, main
+
+
+def _beats(report: dict[str, object], name: str) -> bool:
+    bots = report["bots"]
+    assert isinstance(bots, dict)
+    lo, _ = bots[name]["ci95"]
+    return bool(lo > 0)
+
+
+def test_greedy_beats_random_at_conquian() -> None:
+    assert _beats(duel("conquian", ["greedy", "random"], 300, seed=1), "greedy")
+
+
+def test_greedy_beats_random_at_foster() -> None:
+    report = duel("foster", ["greedy", "random", "random", "random", "random"], 100, seed=1)
+    assert _beats(report, "greedy")
+
+
+def test_club_beats_greedy_at_conquian() -> None:
+    report = duel("conquian", ["club", "greedy"], 1600, seed=7, workers=2)
+    assert _beats(report, "club")
+
+
+def test_club_beats_greedy_at_colonel() -> None:
+    assert _beats(duel("colonel", ["club", "greedy"], 600, seed=1, workers=2), "club")
+
+
+@pytest.mark.slow
+def test_expert_beats_club_at_conquian() -> None:
+    report = duel("conquian", ["expert", "club"], 200, seed=1, workers=2)
+    assert _beats(report, "expert")
+
+
+def test_the_duel_prints_json_with_every_figure(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--variant", "foster-three", "--seats", "club,greedy,random", "--deals", "6",
+                 "--seed", "3", "--json", "--workers", "1"]) == 0  # fmt: skip
+    report = json.loads(capsys.readouterr().out)
+    assert report["variant"] == "foster-three" and report["deals"] == 6 and report["seed"] == 3
+    assert "seconds" in report and report["illegal"] == 0
+    for name in ("club", "greedy", "random"):
+        b = report["bots"][name]
+        assert b["seats"] == 1 and b["deals"] == 6
+        assert set(b) >= {"wins", "win_rate", "mean_points", "ci95", "decision_ms_median",
+                          "decision_ms_p99"}  # fmt: skip
+        lo, hi = b["ci95"]
+        assert lo <= b["mean_points"] <= hi
+    # seats rotate: with three seats and six deals each bot sits in each seat twice
+    assert sum(b["mean_points"] for b in report["bots"].values()) == pytest.approx(0, abs=0.01)
+
+
+def test_options_reach_the_deals() -> None:
+    report = duel("conquian", ["greedy", "greedy"], 4, seed=2,
+                  options={"pack": "spanish", "scoring": "pips"})  # fmt: skip
+    assert report["options"]["pack"] == "spanish"
