@@ -93,14 +93,13 @@ def _django() -> None:
 
 def with_test_database(fn: Callable[[], dict[str, Any]]) -> dict[str, Any]:
     """Run ``fn`` against a throw-away test database (created and dropped here)."""
+    from django.db import connection, connections
     from django.test.utils import (
         setup_databases,
         setup_test_environment,
         teardown_databases,
         teardown_test_environment,
     )
-
-    from django.db import connection, connections
 
     setup_test_environment()
     old = setup_databases(verbosity=0, interactive=False)
