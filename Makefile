@@ -76,6 +76,13 @@ test: $(STAMP) tools services lint
 	TESTING=1 DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) \
 	  $(VENV)/bin/pytest $(PYTEST_ARGS)
 
+# Extended runs kept out of `make test` for time (bots' strength duels, 1,000 deals a
+# configuration for the legality property).
+.PHONY: test-long
+test-long: $(STAMP) services
+	TESTING=1 DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) BOTS_LEGAL_DEALS=1000 \
+	  $(VENV)/bin/pytest -m "long or slow" tests/bots $(PYTEST_ARGS)
+
 .PHONY: bench
 bench: $(STAMP) services
 	$(PY) -m pip install -q -c constraints.txt -e '.[$(EXTRAS),bench]'

@@ -35,7 +35,7 @@ def test_club_beats_greedy_at_colonel() -> None:
     assert _beats(duel("colonel", ["club", "greedy"], 600, seed=1, workers=2), "club")
 
 
-@pytest.mark.slow
+@pytest.mark.long  # about 2 minutes; `make test-long` (the strength figures are in make bench)
 def test_expert_beats_club_at_conquian() -> None:
     report = duel("conquian", ["expert", "club"], 200, seed=1, workers=2)
     assert _beats(report, "expert")
