@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from games.engine.actions import Action
@@ -61,6 +62,7 @@ def card_name(code: str) -> str:
     return f"{RANK_NAMES[RANKS[rank]]} of {SUITS[suit][0]}"
 
 
+@lru_cache(maxsize=4096)
 def face(code: str, named: str | None = None, crossways: bool = False) -> CardFace:
     if named == code:
         named = None
@@ -208,11 +210,20 @@ def build(
         "turned": face(turned) if turned else None,
         "say_name": names[say].display_name if say is not None and say in names else None,
         "groups": groups,
-        "log": list(reversed(view.get("log", [])))[:60],
+        "log": _log(view.get("log", []), seats),
         "offers": offers,
         "outcome": outcome_context(view.get("outcome"), seats),
         "conquian": view["variant"] == "conquian",
     }
+
+
+def _log(entries: Sequence[dict[str, Any]], seats: Sequence[dict[str, Any]]) -> list[Any]:
+    """The last 60 public log entries, newest first, each with its player's name."""
+    names = {s["position"]: s["name"] for s in seats}
+    return [
+        e | {"name": names.get(e.get("seat"))} if e.get("seat") is not None else e
+        for e in list(reversed(entries))[:60]
+    ]
 
 
 def outcome_context(

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from django import template
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
@@ -43,8 +45,12 @@ def _classes(f: CardFace, extra: str = "") -> str:
 @register.simple_tag
 def card(f: CardFace | str, extra: str = "") -> SafeString:
     """A card on the table (not selectable)."""
-    if isinstance(f, str):
-        f = face(f)
+    return _card(face(f) if isinstance(f, str) else f, extra)
+
+
+# A face's markup never changes: every page draws the same 53 cards, so render each once.
+@lru_cache(maxsize=2048)
+def _card(f: CardFace, extra: str) -> SafeString:
     return format_html(
         '<span class="{}" role="img" aria-label="{}" data-card="{}">{}</span>',
         _classes(f, extra),
@@ -57,6 +63,11 @@ def card(f: CardFace | str, extra: str = "") -> SafeString:
 @register.simple_tag
 def hand_card(f: CardFace) -> SafeString:
     """A card in the viewer's hand: a toggle button (aria-pressed) that can be reordered."""
+    return _hand_card(f)
+
+
+@lru_cache(maxsize=256)
+def _hand_card(f: CardFace) -> SafeString:
     return format_html(
         '<button type="button" class="{}" aria-pressed="false" aria-label="{}" data-card="{}" '
         'data-suit="{}" data-rank="{}" draggable="true">{}</button>',
