@@ -195,6 +195,9 @@ def act(request: HttpRequest, table_id: int) -> HttpResponse:
         )
         deal, state = result.next_deal or result.deal, result.state
         if result.next_deal is not None:
+            # The deal's end can change who sits where (a substitute's appointment lapses,
+            # L6; rotation, L5; a redraw, L4): show the next deal to the seating it has.
+            seating = club_api.table_seating(table_id)
             state = services.load_state(result.next_deal)
             message = "The deal is over: the hands are shown below and the washbook line is posted."
         elif result.duplicate:

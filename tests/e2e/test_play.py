@@ -104,6 +104,27 @@ def choose_conquian(legal: list[Any]) -> dict[str, Any]:
     return js[0]
 
 
+def play_conquian_deal(table_id: int, pages: list[Any], watchers: tuple[Any, ...] = ()) -> None:
+    """Play the current deal to its end, each move by the browser of the seat to move;
+    every other browser (and each watcher) must show each move live."""
+    number = services.current_deal(table_id).number
+    moves = 0
+    while moves < 300:
+        deal = services.current_deal(table_id)
+        if deal.number > number:
+            break
+        state = services.load_state(deal)
+        seat = state.to_move()
+        data = choose_conquian(state.legal_actions(seat))
+        play(pages[seat], data)
+        moves += 1
+        now = db_stamp(table_id)
+        wait_stamp(pages[seat], now)
+        for other in [*pages[:seat], *pages[seat + 1 :], *watchers]:
+            wait_stamp(other, now, timeout=3000)  # the other screens update live
+    assert Deal.objects.get(table_id=table_id, number=number).finished
+
+
 def test_two_members_play_a_whole_conquian_deal(
     live: dict[str, Any], browser: Any, make_table: Any, make_member: Any
 ) -> None:
@@ -118,20 +139,7 @@ def test_two_members_play_a_whole_conquian_deal(
         pages.append(page)
     for page in pages:
         page.wait_for_selector("#conn[data-state=live]", timeout=8000)
-    moves = 0
-    while moves < 300:
-        deal = services.current_deal(table.pk)
-        if deal.number > 1:
-            break
-        state = services.load_state(deal)
-        seat = state.to_move()
-        data = choose_conquian(state.legal_actions(seat))
-        play(pages[seat], data)
-        moves += 1
-        now = db_stamp(table.pk)
-        wait_stamp(pages[seat], now)
-        wait_stamp(pages[1 - seat], now, timeout=3000)  # the other screen updates live
-    assert Deal.objects.get(table=table, number=1).finished
+    play_conquian_deal(table.pk, pages)
     for i, page in enumerate(pages):
         page.wait_for_selector("#club [data-lines='1']", timeout=6000)
         assert "Deal 1:" in page.locator("#club").inner_text()
@@ -194,3 +202,66 @@ def test_a_member_plays_a_whole_foster_deal_against_four_bots(
     page.wait_for_selector("#club [data-lines='1']", timeout=6000)
     assert "Deal 1:" in page.locator("#club").inner_text()
     page.screenshot(path=str(ARTIFACTS / "foster-vs-bots.png"), full_page=True)
+
+
+def test_a_substitute_takes_over_a_seat_and_plays_for_the_leaver(
+    live: dict[str, Any], browser: Any, make_table: Any, make_member: Any
+) -> None:
+    """L6 in the browser: Ann appoints Cleo from the table, Bob consents, Cleo takes Ann's
+    seat (her hand, her turn) while Ann only watches, and the deal is booked to Ann."""
+    from club.models import Substitution, WashbookEntry
+
+    ann, bob, cleo = make_member("Ann"), make_member("Bob"), make_member("Cleo")
+    table = make_table("conquian", [ann, bob])
+    pages = {}
+    for m in (ann, bob, cleo):
+        ctx = browser.new_context(viewport={"width": 1000, "height": 900})
+        login(ctx, live["url"], m)
+        pages[m.display_name] = ctx.new_page()
+    a, b, c = pages["Ann"], pages["Bob"], pages["Cleo"]
+    for page in (a, b):
+        page.goto(f"{live['url']}/tables/{table.pk}/")
+        page.wait_for_selector("#conn[data-state=live]", timeout=8000)
+    assert a.locator("#hand button").count() == 10  # Ann holds seat 0's hand
+
+    # Ann goes to the table's club page from the play page and names Cleo.
+    a.locator("a[data-club-page]").click()
+    a.wait_for_url("**/club/tables/*/")
+    a.select_option("select[name=substitute]", label="Cleo")
+    a.get_by_role("button", name="Appoint a substitute for this game").click()
+    a.wait_for_selector("text=Cleo for Ann")
+    # Bob consents on the same page.
+    b.goto(f"{live['url']}{table.get_club_url()}")
+    b.get_by_role("button", name="Consent").click()
+    b.wait_for_selector("text=active")
+
+    # Cleo opens the table: she has seat 0 and its hand; Ann now sees the public view.
+    c.goto(f"{live['url']}/tables/{table.pk}/")
+    c.wait_for_selector("#conn[data-state=live]", timeout=8000)
+    assert c.locator("#hand button").count() == 10
+    assert "Cleo (you)" in c.locator(".players").inner_text()
+    assert "Cleo plays for Ann" in c.locator("#club").inner_text()
+    a.goto(f"{live['url']}/tables/{table.pk}/")
+    a.wait_for_selector("#conn[data-state=live]", timeout=8000)
+    assert a.locator("#hand").count() == 0
+    b.goto(f"{live['url']}/tables/{table.pk}/")
+    b.wait_for_selector("#conn[data-state=live]", timeout=8000)
+
+    # Cleo and Bob play the deal out; Ann's screen follows it live as a spectator.
+    play_conquian_deal(table.pk, [c, b], watchers=(a,))
+    c.wait_for_selector("#club [data-lines='1']", timeout=6000)
+    first = Deal.objects.get(table=table, number=1)
+    members = set(
+        WashbookEntry.objects.filter(line_id=first.washbook_line_id).values_list(
+            "member_id", flat=True
+        )
+    )
+    assert cleo.pk not in members  # booked to the leaver's account (L6)
+    if first.outcome["kind"] != "tableau":  # a drawn deal pays nothing
+        assert ann.pk in members
+    c.screenshot(path=str(ARTIFACTS / "substitute-cleo.png"), full_page=True)
+    # With two players each deal is a game (L5), so the appointment has lapsed (L6): Ann
+    # has her seat and a hand again, live, and Cleo is back to watching.
+    assert Substitution.objects.get(table=table).status == Substitution.LAPSED
+    a.wait_for_selector("#hand button", timeout=6000)
+    c.wait_for_selector("#hand", state="detached", timeout=6000)

@@ -169,3 +169,62 @@ def test_the_rules_pages_name_the_laws() -> None:
     assert "L18" in body and "splash" in body
     assert c.get("/rules/conquian/").status_code == 200
     assert c.get("/rules/nonsense/").status_code == 404
+
+
+def _ends_with_seat(variant: str, seat: int) -> int:
+    """A seed whose deal, played by ``_pick`` from a Random(seed), ends on ``seat``'s move."""
+    from games import engine_api
+
+    for seed in range(200):
+        state = engine_api.new_state(variant, {}, 2, 0, seed=seed)
+        rng, last = random.Random(seed), None
+        while not state.is_over():
+            last = state.to_move()
+            state.apply(_pick(state.legal_actions(last), rng))
+        if last == seat and state.outcome().kind != "tableau":
+            return seed
+    raise AssertionError("no such seed")
+
+
+def _pick(legal: Any, rng: random.Random) -> Any:
+    return rng.choice([x for x in legal if x.type in ("use", "meld")] or legal)
+
+
+def test_a_substitute_who_ends_the_game_does_not_see_the_leavers_next_hand(
+    make_table: Any, make_member: Any, client_for: Any
+) -> None:
+    """L6: the appointment lapses with the game (each deal, at two players, L5). The
+    response to the substitute's winning action shows the next deal to the new seating:
+    a spectator's view, not the leaver's new hand."""
+    from club.models import Substitution
+    from club.services import consent_substitute, propose_substitute
+
+    ann, bob, cleo = make_member("Ann"), make_member("Bob"), make_member("Cleo")
+    table = make_table("conquian", [ann, bob])
+    consent_substitute(propose_substitute(table, ann, cleo), bob)
+    players = {0: client_for(cleo), 1: client_for(bob)}
+    seed = _ends_with_seat("conquian", 0)
+    deal = deal_from_seed(table, seed)
+    rng = random.Random(seed)
+    for i in range(400):
+        deal.refresh_from_db()
+        state = state_of(deal.pk)
+        seat = state.to_move()
+        r = _act(
+            players[seat], table, deal, _pick(state.legal_actions(seat), rng).to_json(), f"s{i}"
+        )
+        assert r.status_code == 200
+        if state_of(deal.pk).is_over():
+            break
+    assert seat == 0  # Cleo made the last move
+    assert Substitution.objects.get(table=table).status == Substitution.LAPSED
+    new = services.current_deal(table.pk)
+    assert new.number == 2
+    body = r.content.decode()
+    assert f'data-stamp="{new.pk}:{new.version}"' in body
+    anns_hand = state_of(new.pk).player_view(0)["hand"]
+    assert "Your hand" not in body
+    assert not any(f'data-card="{c}" data-suit' in body for c in anns_hand)
+    # and Ann has her seat back, with its hand
+    page = client_for(ann).get(f"/tables/{table.pk}/").content.decode()
+    assert all(f'data-card="{c}" data-suit' in page for c in anns_hand)
