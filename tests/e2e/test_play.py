@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -149,37 +150,35 @@ def test_two_members_play_a_whole_conquian_deal(
         )
 
 
-def choose_foster(legal: list[Any], hand: list[str]) -> dict[str, Any]:
-    js = [a.to_json() for a in legal]
-    for t in ("layout", "add"):
-        found = [j for j in js if j["type"] == t]
-        if found:
-            return found[0]
-    draws = [j for j in js if j["type"] == "draw" and j["source"] == "pack"]
-    if draws:
-        return draws[0]
-    discards = [j for j in js if j["type"] == "discard"]
-    if discards:
-        return max(discards, key=lambda j: pips(j["card"]))
-    return js[0]
-
-
-def test_a_member_plays_a_whole_foster_deal_against_four_bots(
-    live: dict[str, Any], browser: Any, make_member: Any
-) -> None:
-    me = make_member("Player One")
-    ctx = browser.new_context(viewport={"width": 1200, "height": 900})
-    login(ctx, live["url"], me)
+def play_practice_deal(
+    live: dict[str, Any],
+    browser: Any,
+    member: Any,
+    variant: str,
+    players: int | None,
+    options: dict[str, str],
+    choose: Callable[[list[Any], int], dict[str, Any]],
+    shot: str,
+    *,
+    viewport: tuple[int, int] = (1200, 900),
+) -> int:
+    """Start a practice table from the home page and play its first deal to the end in
+    the browser, the bots moving through the real worker; returns the table's id."""
+    ctx = browser.new_context(viewport={"width": viewport[0], "height": viewport[1]})
+    login(ctx, live["url"], member)
     page = ctx.new_page()
     page.goto(f"{live['url']}/")
-    page.select_option("#practice-variant", "foster")
-    page.select_option("#players-foster", "5")
+    page.select_option("#practice-variant", variant)
+    if players is not None:
+        page.select_option(f"#players-{variant}", str(players))
+    for name, value in options.items():
+        page.select_option(f"#opt-{variant}-{name}", value)
     page.get_by_role("button", name="Start a practice table").click()
     page.wait_for_url("**/tables/*/")
     table_id = int(page.url.rstrip("/").split("/")[-1])
     page.wait_for_selector("#conn[data-state=live]", timeout=8000)
     deadline = time.monotonic() + 240
-    bot_updates = 0
+    bot_updates = my_moves = 0
     while time.monotonic() < deadline:
         deal = services.current_deal(table_id)
         if deal.number > 1:
@@ -194,14 +193,80 @@ def test_a_member_plays_a_whole_foster_deal_against_four_bots(
                 bot_updates += 1
             continue
         wait_stamp(page, f"{deal.pk}:{deal.version}")
-        data = choose_foster(state.legal_actions(0), state.player_view(0)["hand"])
-        play(page, data)
+        play(page, choose(state.legal_actions(0), my_moves))
+        my_moves += 1
     first = Deal.objects.get(table_id=table_id, number=1)
     assert first.finished, "the deal did not end in time"
-    assert bot_updates > 3
+    assert first.options == services.current_deal(table_id).options
+    assert bot_updates > 1
     page.wait_for_selector("#club [data-lines='1']", timeout=6000)
     assert "Deal 1:" in page.locator("#club").inner_text()
-    page.screenshot(path=str(ARTIFACTS / "foster-vs-bots.png"), full_page=True)
+    page.screenshot(path=str(ARTIFACTS / shot), full_page=True)
+    return table_id
+
+
+def choose_rummy(legal: list[Any], my_moves: int) -> dict[str, Any]:
+    """Lay out and add at once; draw from the pack, but take a card from the stock on
+    every third draw when one may be taken; discard the highest card."""
+    js = [a.to_json() for a in legal]
+    for t in ("layout", "add"):
+        found = [j for j in js if j["type"] == t]
+        if found:
+            return found[0]
+    stock = [j for j in js if j["type"] == "draw" and j["source"] == "stock"]
+    if stock and my_moves % 3 == 2:
+        return stock[-1]
+    draws = [j for j in js if j["type"] == "draw" and j["source"] == "pack"]
+    if draws:
+        return draws[0]
+    discards = [j for j in js if j["type"] == "discard"]
+    if discards:
+        return max(discards, key=lambda j: pips(j["card"]))
+    return js[0]
+
+
+def test_a_member_plays_a_whole_foster_deal_against_four_bots(
+    live: dict[str, Any], browser: Any, make_member: Any
+) -> None:
+    play_practice_deal(
+        live, browser, make_member("Player One"), "foster", 5, {}, choose_rummy,
+        "foster-vs-bots.png",
+    )  # fmt: skip
+
+
+def test_three_handed_with_an_exposed_stock_and_a_joker_against_two_bots(
+    live: dict[str, Any], browser: Any, make_member: Any
+) -> None:
+    """Foster's special laws for three, every discard left showing (book p.36)."""
+    table_id = play_practice_deal(
+        live, browser, make_member("Player Three"), "foster-three", None,
+        {"stock": "exposed", "joker": "True"}, choose_rummy, "foster-three-exposed.png",
+        viewport=(360, 800),
+    )  # fmt: skip
+    deal = Deal.objects.get(table_id=table_id, number=1)
+    assert deal.options["stock"] == "exposed" and deal.options["joker"] is True
+
+
+def choose_colonel(legal: list[Any], my_moves: int) -> dict[str, Any]:
+    """The rummy choice, but challenge on the member's sixth turn if he may, and accept
+    a challenge (the test must press those buttons too)."""
+    js = [a.to_json() for a in legal]
+    for t in ("accept", "challenge"):
+        found = [j for j in js if j["type"] == t]
+        if found and (t == "accept" or my_moves >= 10):
+            return found[0]
+    return choose_rummy(legal, my_moves)
+
+
+def test_a_member_plays_a_whole_colonel_deal_against_a_bot(
+    live: dict[str, Any], browser: Any, make_member: Any
+) -> None:
+    table_id = play_practice_deal(
+        live, browser, make_member("Player Two"), "colonel", None, {}, choose_colonel,
+        "colonel-vs-bot.png",
+    )  # fmt: skip
+    deal = Deal.objects.get(table_id=table_id, number=1)
+    assert deal.outcome is not None and deal.finished
 
 
 def test_a_substitute_takes_over_a_seat_and_plays_for_the_leaver(
