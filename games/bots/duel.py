@@ -172,16 +172,23 @@ def duel(
         times = [t for r in results for t in r.times.get(name, [])]
         choices = [t for r in results for t in r.choice_times.get(name, [])]
         wins = sum(r.wins.get(name, 0) for r in results)
+        rate = wins / (deals * count) if deals else 0.0
+        block_wins = [
+            r.wins.get(name, 0) / len(r.points[name]) for r in results if r.points.get(name)
+        ]
         mean = statistics.fmean(points) if points else 0.0
-        half = 0.0
+        half = win_half = 0.0
         if len(block_means) > 1:
             half = 1.96 * statistics.stdev(block_means) / math.sqrt(len(block_means))
+            win_half = 1.96 * statistics.stdev(block_wins) / math.sqrt(len(block_wins))
         # the block means weigh a short last block like the others: centre on the mean
         report["bots"][name] = {
             "seats": count,
             "deals": deals,
             "wins": wins,
-            "win_rate": round(wins / (deals * count), 4) if deals else 0.0,
+            "win_rate": round(rate, 4),
+            # over blocks, as for the points: the share of its seat-deals the bot won
+            "win_ci95": [round(rate - win_half, 4), round(rate + win_half, 4)],
             "mean_points": round(mean, 3),
             "ci95": [round(mean - half, 3), round(mean + half, 3)],
             "decision_ms_median": round(statistics.median(times), 3) if times else 0.0,
@@ -222,7 +229,8 @@ def run(args: argparse.Namespace) -> int:
           f"{report['seconds']} s; outcomes {report['outcomes']}")  # fmt: skip
     for name, b in report["bots"].items():
         lo, hi = b["ci95"]
-        print(f"  {name:8} x{b['seats']}  win rate {b['win_rate']:.3f}  points/deal "
+        wlo, whi = b["win_ci95"]
+        print(f"  {name:8} x{b['seats']}  win rate {b['win_rate']:.3f} [{wlo:.3f}, {whi:.3f}]  points/deal "
               f"{b['mean_points']:+.3f} [{lo:+.3f}, {hi:+.3f}]  decision ms median "
               f"{b['decision_ms_median']:.2f} p99 {b['decision_ms_p99']:.2f} (with a choice: "
               f"{b['choice_ms_median']:.2f}, p99 {b['choice_ms_p99']:.2f})")  # fmt: skip

@@ -54,8 +54,11 @@ class ExpertBot:
 
     name = "expert"
 
-    def __init__(self, *, samples: int | None = None, budget_ms: float = 450.0) -> None:
+    def __init__(
+        self, *, samples: int | None = None, budget_ms: float = 450.0, hold: bool = False
+    ) -> None:
         self.samples = samples
+        self.hold = hold  # rummy playouts time their laying out as the club player does
         self.budget_ms = budget_ms
         self.club = ClubBot()
         self.greedy = GreedyBot()
@@ -120,7 +123,7 @@ class ExpertBot:
             for j in alive:
                 state = base.copy()
                 state.apply(cands[j])
-                totals[j].append(playout(state, seat, policy, random.Random(play_seed)))
+                totals[j].append(playout(state, seat, policy, random.Random(play_seed), self.hold))
             if time.perf_counter() > deadline:
                 break
             if (i + 1) % ELIMINATE_EVERY == 0 and len(alive) > 1:

@@ -41,8 +41,9 @@ def _partnered(cid: int, cnt: list[int], wid: int) -> bool:
     )
 
 
-def greedy_on_state(d: RummyDeal, seat: int, legal: list[Action]) -> Action:
-    """The greedy player of :mod:`.greedy_rummy`, reading the sampled state."""
+def greedy_on_state(d: RummyDeal, seat: int, legal: list[Action], hold: bool = False) -> Action:
+    """The greedy player of :mod:`.greedy_rummy`, reading the sampled state. With
+    ``hold``, it times its laying out as the club player does (:func:`_lays_now`)."""
     wid = wild_id(d.table.wild)
     cnt = [0] * 53
     for cid in d.hand_ids(seat):
@@ -78,13 +79,31 @@ def greedy_on_state(d: RummyDeal, seat: int, legal: list[Action]) -> Action:
             key = (int(not _partnered(cid, cnt, wid)), int(cid != wid), act.card.pips)
             if key > best_key:
                 best_key, discard = key, act
-    if best_lay is not None and not _took_back(d, seat):
+    took_back = _took_back(d, seat)
+    if best_lay is not None and not took_back and (not hold or _lays_now(d, seat, best_lay)):
         return best_lay
-    if add is not None and not _took_back(d, seat):
+    if add is not None and not took_back:
         return add
     if discard is not None:
         return discard
     return next((a for a in legal if a.type == "take-back"), legal[0])
+
+
+def _lays_now(d: RummyDeal, seat: int, lay: Layout) -> bool:
+    """The club player's timing (:meth:`.rummy_club.ClubBot._lay_now`) in a form cheap
+    enough for playouts: once he has begun putting cards down this turn he goes on, and
+    he adds to the table's combinations (sheds) freely; a new combination he holds
+    unless it takes him out, someone is near going out, the pack is nearly spent, or it
+    holds many pips ("these large cards are expensive things to be left with")."""
+    if d.shown_this_turn:
+        return True
+    size, n = d.hand_size(seat), len(lay.cards)
+    if size - n <= 1:
+        return True
+    if min(d.hand_size(s) for s in range(d.players) if s != seat) <= 4 or d.pack_count < 8:
+        return True
+    covered = sum(min(p.card.pips, 10) for p in lay.cards)
+    return covered >= 30 or (size - n - 1 >= 3 and covered >= 15)
 
 
 def _took_back(d: RummyDeal, seat: int) -> bool:
@@ -113,9 +132,12 @@ def _completes(cid: int, cnt: list[int], wid: int) -> bool:
     return False
 
 
-def playout(state: DealState, seat: int, policy: Bot, rng: random.Random) -> float:
+def playout(
+    state: DealState, seat: int, policy: Bot, rng: random.Random, hold: bool = False
+) -> float:
     """Play ``state`` to the end; ``seat``'s payment. A rummy deal is played by the
-    greedy player reading the state; Conquián by ``policy`` through views."""
+    greedy player reading the state (holding its combinations with ``hold``); Conquián by
+    ``policy`` through views."""
     steps = 0
     fast = isinstance(state, RummyDeal)
     while not state.is_over() and steps < MAX_PLAYOUT_STEPS:
@@ -126,7 +148,7 @@ def playout(state: DealState, seat: int, policy: Bot, rng: random.Random) -> flo
             a = legal[0]
         elif fast:
             assert isinstance(state, RummyDeal)
-            a = greedy_on_state(state, s, legal)
+            a = greedy_on_state(state, s, legal, hold)
         else:
             a = policy.choose(state.player_view(s), legal, rng)
         state.apply(a)

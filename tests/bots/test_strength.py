@@ -54,6 +54,10 @@ def test_the_duel_prints_json_with_every_figure(capsys: pytest.CaptureFixture[st
                           "decision_ms_p99"}  # fmt: skip
         lo, hi = b["ci95"]
         assert lo <= b["mean_points"] <= hi
+        wlo, whi = b["win_ci95"]
+        assert wlo <= b["win_rate"] <= whi
+    # six deals, one per rotation: every deal has exactly one winner among the three
+    assert sum(b["wins"] for b in report["bots"].values()) == 6
     # seats rotate: with three seats and six deals each bot sits in each seat twice
     assert sum(b["mean_points"] for b in report["bots"].values()) == pytest.approx(0, abs=0.01)
 
