@@ -55,10 +55,18 @@ class ExpertBot:
     name = "expert"
 
     def __init__(
-        self, *, samples: int | None = None, budget_ms: float = 450.0, hold: bool = False
+        self,
+        *,
+        samples: int | None = None,
+        budget_ms: float = 450.0,
+        hold: bool = False,
+        rummy_playouts: int = RUMMY_PLAYOUTS,
+        rummy_threshold: float = 1.0,
     ) -> None:
         self.samples = samples
         self.hold = hold  # rummy playouts time their laying out as the club player does
+        self.rummy_playouts = rummy_playouts
+        self.rummy_threshold = rummy_threshold
         self.budget_ms = budget_ms
         self.club = ClubBot()
         self.greedy = GreedyBot()
@@ -100,7 +108,7 @@ class ExpertBot:
 
     def _default_samples(self, view: View, n_cands: int) -> int:
         """About 160 playouts a decision at Conquián, 120 in the rummy family."""
-        total = CONQUIAN_PLAYOUTS if view.get("variant") == "conquian" else RUMMY_PLAYOUTS
+        total = CONQUIAN_PLAYOUTS if view.get("variant") == "conquian" else self.rummy_playouts
         return max(6, total // n_cands)
 
     def search(self, view: View, cands: list[Action], prior: Action, rng: random.Random) -> Action:
@@ -142,7 +150,7 @@ class ExpertBot:
     def _threshold(self, view: View) -> float:
         """How many standard errors a candidate must gain over the club's choice. The
         rummy playouts are greedy, a rougher model of the table: ask for more there."""
-        return 0.5 if view.get("variant") == "conquian" else 1.0
+        return 0.5 if view.get("variant") == "conquian" else self.rummy_threshold
 
     def _policy(self, view: View) -> Bot:
         # Conquián plays out with the club player; the rummy family with a greedy player

@@ -18,7 +18,8 @@ from games.bots.base import VIEW_KEYS
 from games.bots.determinise import determinise
 from games.bots.expert import ExpertBot
 from games.engine.actions import Action
-from games.engine.rules import OptionValue
+from games.engine.deal import new_deal
+from games.engine.rules import OptionValue, make_rules
 
 from .conftest import CONFIGS, play
 
@@ -212,3 +213,28 @@ def test_every_level_is_registered() -> None:
     assert list(LEVELS) == ["random", "greedy", "club", "expert"]
     with pytest.raises(KeyError, match="one of random, greedy, club, expert"):
         choose("grandmaster", {}, [object()], random.Random(0))  # type: ignore[list-item]
+
+
+def test_holding_playouts_time_laying_out_as_the_club_player_does() -> None:
+    """The expert's rummy playouts (``hold``) keep a cheap combination in hand early in a
+    deal, as Foster advises, where the plain greedy playout lays it out at once; both
+    play every deal to its end."""
+    from games.bots.playout import greedy_on_state, playout
+    from games.engine.moves import Discard, Layout
+
+    rules = make_rules("foster", {})
+    d = new_deal(rules, 5, 0, seed=0)
+    while d.version < 11:  # the greedy playout's own moves, to a known position
+        s = d.to_move()
+        assert s is not None
+        d.apply(greedy_on_state(d, s, d.legal_actions(s)))
+    s = d.to_move()
+    assert s is not None
+    legal = d.legal_actions(s)
+    assert isinstance(greedy_on_state(d, s, legal), Layout)
+    held = greedy_on_state(d, s, legal, hold=True)
+    assert isinstance(held, Discard) and held in legal
+    for hold in (False, True):
+        state = d.copy()
+        payment = playout(state, s, LEVELS["greedy"], random.Random(1), hold)
+        assert state.is_over() and payment == state.outcome().payments[s]
