@@ -71,6 +71,46 @@ def _engine(r: dict[str, Any]) -> list[str]:
     return out
 
 
+def _ci(v: list[float], pct: bool = False) -> str:
+    if pct:
+        return f"[{v[0] * 100:.1f}%, {v[1] * 100:.1f}%]"
+    return f"[{v[0]:+.2f}, {v[1]:+.2f}]"
+
+
+def _bots(r: dict[str, Any]) -> list[str]:
+    scale = r.get("scale", 1)
+    out = [
+        "Each duel plays seeded deals in blocks: one pack per block, played once in every "
+        "rotation of the seats, so each bot sits in every position and meets the same "
+        f"cards. Intervals are 95%, over blocks. Seed {r.get('seed')}"
+        + (f"; **scale {scale}**: shortened duels, not the issue's counts" if scale != 1 else
+           "; the issue's full counts")
+        + ". Decision times are over the decisions with more than one legal action.",
+        "",
+        "| duel | deals | bot | win rate [95%] | points a deal [95%] | ms median / p99 |",
+        "|---|---:|---|---|---|---|",
+    ]  # fmt: skip
+    for d in r["duels"]:
+        for i, (name, b) in enumerate(d["bots"].items()):
+            share = f" ×{b['seats']}" if b["seats"] > 1 else ""
+            out.append(
+                f"| {d['duel'] if i == 0 else ''} | {_fmt(d['deals']) if i == 0 else ''} | "
+                f"{name}{share} | {b['win_rate'] * 100:.1f}% {_ci(b['win_ci95'], True)} | "
+                f"{b['mean_points']:+.3f} {_ci(b['ci95'])} | "
+                f"{b['choice_ms_median']:.2f} / {b['choice_ms_p99']:.1f} |"
+            )
+    out += ["", "| duel | target for the first seat | met | decision-time targets met "
+            "(club < 50 ms, expert < 500 ms median) | illegal moves | seconds |",
+            "|---|---|---|---|---:|---:|"]  # fmt: skip
+    for d in r["duels"]:
+        out.append(
+            f"| {d['duel']} | {d['target']} | {'**yes**' if d['target_met'] else '**no**'} | "
+            f"{'yes' if d['times_met'] else 'no'} | {d['illegal_moves']} | {_fmt(d['seconds'])} |"
+        )
+    out += ["", "Commands:", ""] + [f"- `{d['command']}`" for d in r["duels"]]
+    return out
+
+
 def render(meta: dict[str, Any], parts: dict[str, Any]) -> str:
     lines = [
         "# Benchmarks",
@@ -94,6 +134,8 @@ def render(meta: dict[str, Any], parts: dict[str, Any]) -> str:
         lines.append("")
         if name == "engine":
             lines += _engine(r)
+        elif name == "bots" and r.get("duels") and "bots" in r["duels"][0]:
+            lines += _bots(r)
         else:
             if r.get("summary"):
                 lines += [str(r["summary"]), ""]
