@@ -140,7 +140,10 @@ def duel(
         block += 1
     t0 = time.perf_counter()
     if workers > 1 and len(jobs) > 1:
-        ctx = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn")
+        # Not fork: the caller may have threads (a test run's connection pools), and a
+        # forked child can deadlock on a lock one of them held. The blocks' arguments are
+        # plain data and every bot is built again in the child.
+        ctx = multiprocessing.get_context("forkserver" if sys.platform != "win32" else "spawn")
         with ctx.Pool(workers) as pool:
             results = pool.map(_run_block, jobs, chunksize=max(1, len(jobs) // (workers * 8)))
     else:
