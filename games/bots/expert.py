@@ -6,7 +6,8 @@ the cards it has not seen into the other hands and the pack (:mod:`.determinise`
 plays each candidate out to the end of the deal in every sample with a fast policy. The
 same samples and the same playout seeds serve every candidate (common random numbers),
 so the comparison is paired. A candidate replaces the club's choice only when it does
-better by more than half a standard error of the paired difference.
+better by more than half a standard error of the paired difference at Conquián, one
+standard error in the rummy family (whose playouts are a rougher model of the table).
 
 Reproducible: the number of samples is fixed (``samples``); the time budget is only a
 safety cap (``budget_ms``), reached on a slow machine, never in the measured duels.
@@ -59,7 +60,7 @@ class ExpertBot:
         *,
         samples: int | None = None,
         budget_ms: float = 450.0,
-        hold: bool = False,
+        hold: bool = True,
         rummy_playouts: int = RUMMY_PLAYOUTS,
         rummy_threshold: float = 1.0,
     ) -> None:
@@ -154,5 +155,9 @@ class ExpertBot:
 
     def _policy(self, view: View) -> Bot:
         # Conquián plays out with the club player; the rummy family with a greedy player
-        # reading the sampled state (see :mod:`.playout`).
+        # reading the sampled state that times its laying out as the club player does
+        # (``hold``, see :mod:`.playout`). Measured on 1,000 five-player deals against
+        # four club players (seed 2026): holding playouts won 23.6% and +3.7 points a
+        # deal, plain greedy playouts 22.5% and +2.8; twice the playouts with a lower
+        # threshold won 23.7% and +2.6 at half the speed.
         return self.club if view.get("variant") == "conquian" else self.greedy
