@@ -61,11 +61,18 @@ def play_block(
     seed: int,
     deals: int,
     budget_ms: float | None,
+    expert: dict[str, Any] | None = None,
 ) -> BlockResult:
-    """Play ``deals`` rotations (at most ``len(seats)``) of one seeded pack."""
+    """Play ``deals`` rotations (at most ``len(seats)``) of one seeded pack; ``expert``
+    settings, if any, build this block's expert (:class:`.expert.ExpertBot`)."""
     from . import LEVELS, configure
+    from .expert import ExpertBot
 
     configure(budget_ms=budget_ms)
+    levels = dict(LEVELS)
+    if expert:
+        extra = {} if budget_ms is None else {"budget_ms": budget_ms}
+        levels["expert"] = ExpertBot(**extra, **expert)
     rules = make_rules(variant, options)
     n = len(seats)
     res = BlockResult()
@@ -78,7 +85,7 @@ def play_block(
             seat = deal.to_move()
             assert seat is not None
             legal = deal.legal_actions(seat)
-            bot = LEVELS[lineup[seat]]
+            bot = levels[lineup[seat]]
             t0 = time.perf_counter()
             action = bot.choose(deal.player_view(seat), legal, rng)
             ms = (time.perf_counter() - t0) * 1000
@@ -119,6 +126,7 @@ def duel(
     *,
     workers: int = 1,
     budget_ms: float | None = None,
+    expert: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Play ``deals`` deals and return the report (see the module docstring)."""
     from . import LEVELS
@@ -135,7 +143,7 @@ def duel(
     left, block = deals, 0
     while left > 0:
         k = min(n, left)
-        jobs.append((variant, options, list(seats), block, seed, k, budget_ms))
+        jobs.append((variant, options, list(seats), block, seed, k, budget_ms, expert))
         left -= k
         block += 1
     t0 = time.perf_counter()
@@ -164,6 +172,7 @@ def duel(
         "seed": seed,
         "seconds": round(seconds, 2),
         "workers": workers,
+        "expert_settings": dict(expert or {}),
         "outcomes": kinds,
         "illegal": illegal,
         "bots": {},
@@ -216,14 +225,40 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="a variant option, e.g. --option splash=25 (repeatable)")  # fmt: skip
     parser.add_argument("--workers", type=int, default=min(2, multiprocessing.cpu_count()))
     parser.add_argument("--budget-ms", type=float, default=None, help="expert's time budget")
+    parser.add_argument("--expert", action="append", default=[], metavar="KEY=VALUE",
+                        help="an expert setting, e.g. --expert hold=false or "
+                             "--expert rummy_playouts=240 (repeatable)")  # fmt: skip
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
+
+
+EXPERT_SETTINGS = {"hold": bool, "rummy_playouts": int, "rummy_threshold": float, "samples": int}
+
+
+def expert_settings(pairs: Sequence[str]) -> dict[str, Any]:
+    """``["hold=false", "rummy_playouts=240"]`` -> the expert's keyword arguments."""
+    out: dict[str, Any] = {}
+    for p in pairs:
+        key, sep, raw = p.partition("=")
+        kind = EXPERT_SETTINGS.get(key)
+        if not sep or kind is None:
+            raise SystemExit(f"--expert wants one of {', '.join(EXPERT_SETTINGS)}=VALUE, not {p!r}")
+        try:
+            if kind is bool:
+                if raw.lower() not in ("true", "false"):
+                    raise ValueError(raw)
+                out[key] = raw.lower() == "true"
+            else:
+                out[key] = kind(raw)
+        except ValueError:
+            raise SystemExit(f"--expert {key} wants a {kind.__name__}, not {raw!r}") from None
+    return out
 
 
 def run(args: argparse.Namespace) -> int:
     seats = [s.strip() for s in str(args.seats).split(",") if s.strip()]
     report = duel(
         args.variant, seats, args.deals, args.seed, parse_options(args.option),
-        workers=args.workers, budget_ms=args.budget_ms,
+        workers=args.workers, budget_ms=args.budget_ms, expert=expert_settings(args.expert),
     )  # fmt: skip
     if args.json:
         print(json.dumps(report, indent=2))

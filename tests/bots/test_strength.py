@@ -66,3 +66,17 @@ def test_options_reach_the_deals() -> None:
     report = duel("conquian", ["greedy", "greedy"], 4, seed=2,
                   options={"pack": "spanish", "scoring": "pips"})  # fmt: skip
     assert report["options"]["pack"] == "spanish"
+
+
+def test_the_duel_takes_the_experts_settings(capsys: pytest.CaptureFixture[str]) -> None:
+    """``--expert KEY=VALUE`` rebuilds the expert for the duel (and is recorded); a bad
+    setting is refused with a clear message."""
+    assert main(["--variant", "foster", "--seats", "expert,greedy", "--deals", "2", "--seed",
+                 "4", "--json", "--workers", "1", "--expert", "hold=false", "--expert",
+                 "rummy_playouts=12"]) == 0  # fmt: skip
+    report = json.loads(capsys.readouterr().out)
+    assert report["expert_settings"] == {"hold": False, "rummy_playouts": 12}
+    assert report["illegal"] == 0
+    for bad in ("hold=maybe", "rummy_playouts=many", "peek=true", "hold"):
+        with pytest.raises(SystemExit, match="--expert"):
+            main(["--seats", "expert,club", "--deals", "1", "--expert", bad])
