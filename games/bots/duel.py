@@ -71,7 +71,7 @@ def play_block(
     configure(budget_ms=budget_ms)
     levels = dict(LEVELS)
     if expert:
-        extra = {} if budget_ms is None else {"budget_ms": budget_ms}
+        extra: dict[str, Any] = {} if budget_ms is None else {"budget_ms": budget_ms}
         levels["expert"] = ExpertBot(**extra, **expert)
     rules = make_rules(variant, options)
     n = len(seats)
