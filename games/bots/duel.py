@@ -22,7 +22,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from games.engine.deal import new_deal
-from games.engine.rules import OptionValue, make_rules
+from games.engine.errors import InvalidActionError
+from games.engine.rules import OptionValue, make_rules, parse_option_pairs
 
 
 @dataclass
@@ -39,18 +40,10 @@ class BlockResult:
 
 def parse_options(pairs: Sequence[str]) -> dict[str, OptionValue]:
     """``["splash=25", "joker=true"]`` -> ``{"splash": 25, "joker": True}``."""
-    out: dict[str, OptionValue] = {}
-    for p in pairs:
-        key, sep, raw = p.partition("=")
-        if not sep:
-            raise SystemExit(f"--option wants key=value, not {p!r}")
-        value: OptionValue = raw
-        if raw.lower() in ("true", "false"):
-            value = raw.lower() == "true"
-        elif raw.lstrip("-").isdigit():
-            value = int(raw)
-        out[key] = value
-    return out
+    try:
+        return parse_option_pairs(pairs)
+    except InvalidActionError as e:
+        raise SystemExit(f"--option wants key=value: {e}") from None
 
 
 def play_block(

@@ -17,22 +17,7 @@ from .deal import new_deal
 from .errors import InvalidActionError
 from .protocol import DealState
 from .replay import load, record, replay
-from .rules import OptionValue, Rules, make_rules
-
-
-def _options(pairs: Sequence[str]) -> dict[str, OptionValue]:
-    out: dict[str, OptionValue] = {}
-    for p in pairs:
-        key, sep, raw = p.partition("=")
-        if not sep:
-            raise InvalidActionError(f"an option is NAME=VALUE, not {p!r}")
-        value: OptionValue = raw
-        if raw in ("true", "false", "True", "False"):
-            value = raw.lower() == "true"
-        elif raw.lstrip("-").isdigit():
-            value = int(raw)
-        out[key] = value
-    return out
+from .rules import Rules, make_rules, parse_option_pairs
 
 
 def play_random(state: DealState, rng: random.Random, limit: int = 10_000_000) -> int:
@@ -77,7 +62,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def _rules(args: argparse.Namespace) -> Rules:
-    return make_rules(args.variant, _options(args.option or []))
+    return make_rules(args.variant, parse_option_pairs(args.option or []))
 
 
 def cmd_play(args: argparse.Namespace) -> int:

@@ -14,7 +14,7 @@ games.engine.errors.InvalidActionError: option splash of foster must be one of 0
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from .errors import InvalidActionError
@@ -171,3 +171,19 @@ def make_rules(variant: str, options: Mapping[str, OptionValue] | None = None,
     if given:
         raise InvalidActionError(f"{variant} has no option {', '.join(sorted(given))}")
     return Rules(variant, tuple(values))
+
+
+def parse_option_pairs(pairs: Sequence[str]) -> dict[str, OptionValue]:
+    """``["splash=25", "joker=true"]`` -> ``{"splash": 25, "joker": True}`` (command lines)."""
+    out: dict[str, OptionValue] = {}
+    for p in pairs:
+        key, sep, raw = p.partition("=")
+        if not sep:
+            raise InvalidActionError(f"an option is NAME=VALUE, not {p!r}")
+        value: OptionValue = raw
+        if raw.lower() in ("true", "false"):
+            value = raw.lower() == "true"
+        elif raw.lstrip("-").isdigit():
+            value = int(raw)
+        out[key] = value
+    return out
