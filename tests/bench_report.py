@@ -88,7 +88,9 @@ def _bots(r: dict[str, Any]) -> list[str]:
         "rotation of the seats, so each bot sits in every position and meets the same "
         f"cards. Intervals are 95%, over blocks. Seed {r.get('seed')}"
         + (f"; **scale {scale}**: shortened duels, not the issue's counts" if scale != 1 else
-           "; the issue's full counts")
+           "; full counts: the issue's 2,000 Conquián deals, and 3,000 five-player Foster deals "
+           "where the issue asks for 1,000, to narrow the interval (the first 1,000 are the "
+           "deals the issue's count plays)")
         + ". Decision times are over the decisions with more than one legal action.",
         "",
         "| duel | deals | bot | win rate [95%] | points a deal [95%] | ms median / p99 |",
@@ -122,6 +124,21 @@ def _bots(r: dict[str, Any]) -> list[str]:
             f"{_yes(first['win_ci95'][0] > 0.20) if share else '(not a target)'} | "
             f"{_yes(d['times_met'])} | {d['illegal_moves']} | {_fmt(d['seconds'])} |"
         )
+    firsts = [d for d in r["duels"] if d.get("first_deals")]
+    if firsts:
+        out += [
+            "",
+            "The same duels' first seat over the first deals only, the count the "
+            "issue names (the same packs and rotations a duel of that length plays):",
+            "",
+        ]
+        for d in firsts:
+            f = d["first_deals"]
+            out.append(
+                f"- {d['duel']}, first {_fmt(f['deals'])} deals: win rate "
+                f"{f['win_rate'] * 100:.1f}% {_ci(f['win_ci95'], True)}, points a deal "
+                f"{f['mean_points']:+.3f} {_ci(f['ci95'])}"
+            )
     out += ["", "Commands:", ""] + [f"- `{d['command']}`" for d in r["duels"]]
     return out
 

@@ -182,10 +182,7 @@ def duel(
             r.wins.get(name, 0) / len(r.points[name]) for r in results if r.points.get(name)
         ]
         mean = statistics.fmean(points) if points else 0.0
-        half = win_half = 0.0
-        if len(block_means) > 1:
-            half = 1.96 * statistics.stdev(block_means) / math.sqrt(len(block_means))
-            win_half = 1.96 * statistics.stdev(block_wins) / math.sqrt(len(block_wins))
+        half, win_half = half_width(block_means), half_width(block_wins)
         # the block means weigh a short last block like the others: centre on the mean
         report["bots"][name] = {
             "seats": count,
@@ -203,8 +200,18 @@ def duel(
             "choice_ms_median": round(statistics.median(choices), 3) if choices else 0.0,
             "choice_ms_p99": round(percentile(choices, 0.99), 3),
             "choices": len(choices),
+            # per block (one pack in every rotation), for intervals over a prefix
+            "block_points": [round(x, 3) for x in block_means],
+            "block_win_rates": [round(x, 4) for x in block_wins],
         }
     return report
+
+
+def half_width(block_values: Sequence[float]) -> float:
+    """Half the 95% interval of the mean, over blocks (0 with fewer than two)."""
+    if len(block_values) < 2:
+        return 0.0
+    return 1.96 * statistics.stdev(block_values) / math.sqrt(len(block_values))
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

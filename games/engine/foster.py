@@ -401,7 +401,14 @@ class RummyDeal:
         self._outcome = score(self, kind, winner)
 
     def hand_ids(self, seat: int) -> list[int]:
-        return [cid for cid in range(53) for _ in range(self._cnt[seat][cid])]
+        """The seat's card ids, ascending (a joker, id 52, last)."""
+        out: list[int] = []
+        for cid, k in enumerate(self._cnt[seat]):
+            if k == 1:
+                out.append(cid)
+            elif k:
+                out.extend([cid] * k)
+        return out
 
     def first_ratter(self) -> int | None:
         return self._first_ratter

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from games.bots.duel import duel, main
+from games.bots.duel import duel, half_width, main
 
 
 def _beats(report: dict[str, object], name: str) -> bool:
@@ -80,3 +80,20 @@ def test_the_duel_takes_the_experts_settings(capsys: pytest.CaptureFixture[str])
     for bad in ("hold=maybe", "rummy_playouts=many", "peek=true", "hold"):
         with pytest.raises(SystemExit, match="--expert"):
             main(["--seats", "expert,club", "--deals", "1", "--expert", bad])
+
+
+def test_a_longer_duel_begins_with_the_shorter_duels_deals() -> None:
+    """The bench plays more Foster deals than the issue's count and reports the first
+    ones on their own: block by block, a longer duel replays the shorter one (same
+    packs, rotations and choices), and the blocks give back the overall figures."""
+    seats = ["club", "greedy", "greedy"]
+    short = duel("foster", seats, 6, seed=11, workers=1)
+    long = duel("foster", seats, 15, seed=11, workers=1)
+    for name in ("club", "greedy"):
+        assert long["bots"][name]["block_points"][:2] == short["bots"][name]["block_points"]
+        blocks = long["bots"][name]["block_points"]
+        assert len(blocks) == 5
+        assert sum(blocks) / 5 == pytest.approx(long["bots"][name]["mean_points"], abs=0.01)
+    assert long["bots"]["club"]["block_win_rates"][:2] == short["bots"]["club"]["block_win_rates"]
+    assert half_width([1.0]) == 0.0
+    assert half_width([0.0, 2.0]) == pytest.approx(1.96)
