@@ -6,8 +6,9 @@ pairing. The issue asks for 1,000 Foster deals, but there a deal's points vary s
 (the winner collects every other hand) that 1,000 deals give a 95% interval of about
 ±2.2 points a deal, wider than the differences between the levels; 3,000 narrow it to
 about ±1.3. The first 1,000 of them are the 1,000 deals the issue's count would play
-(the same packs, blocks 0-199, in the same rotations). BENCH_DUEL_SCALE (e.g. 0.25) shortens every duel, and the report records the
-deals actually played, so a figure is never presented as more than it is.
+(the same packs, blocks 0-199, in the same rotations). BENCH_DUEL_SCALE (e.g. 0.25)
+shortens every duel, and the report records the deals actually played, so a figure is
+never presented as more than it is.
 """
 
 from __future__ import annotations
