@@ -135,6 +135,9 @@ CACHES = {
 
 # --- Celery (club/celery.py reads CELERY_*) --------------------------------------------
 CELERY_BROKER_URL = REDIS_URL
+# kombu's Redis transport with the one fix that keeps the worker alive when Redis drops
+# (club/broker.py says why a subclass, not a pinned release).
+CELERY_BROKER_TRANSPORT = "club.broker:Transport"
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
@@ -143,6 +146,9 @@ CELERY_TIMEZONE = "UTC"
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# Keep retrying a lost broker for ever (the default gives up after 100 tries, about 50
+# minutes, and the worker exits); kombu's tries are at most 30 s apart.
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
 CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": 3600,
     "global_keyprefix": f"{REDIS_PREFIX}:",
@@ -150,6 +156,15 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 # The beat schedule lives in code (django-celery-beat does not support Django 6.1);
 # apps add their entries in club/celery.py.
 HEARTBEAT_SECONDS = 10
+# The sweeps that find due work whose message was lost with the broker (docs/reliability.md):
+# due redraw windows, and sessions left "closing" for CLUB_BALANCE_GRACE_SECONDS; deals
+# waiting on a computer player and quiet for GAMES_BOT_QUIET_SECONDS. After Redis returns
+# the worker reconnects within 30 s and the next sweep is at most 15 s later: due work
+# resumes within a minute.
+CLUB_SWEEP_SECONDS = float(os.environ.get("CLUB_SWEEP_SECONDS", "15"))
+CLUB_BALANCE_GRACE_SECONDS = float(os.environ.get("CLUB_BALANCE_GRACE_SECONDS", "60"))
+GAMES_BOT_SWEEP_SECONDS = float(os.environ.get("GAMES_BOT_SWEEP_SECONDS", "15"))
+GAMES_BOT_QUIET_SECONDS = float(os.environ.get("GAMES_BOT_QUIET_SECONDS", "10"))
 
 # --- Auth ----------------------------------------------------------------------------
 LOGIN_URL = "login"

@@ -10,13 +10,14 @@ from __future__ import annotations
 from datetime import timedelta
 
 from celery import shared_task
+from django.conf import settings
 from django.utils import timezone
 
 from club.celery import add_periodic
 
 from . import services
 
-add_periodic("games-bot-sweep", "games.tasks.bot_sweep", 15.0)
+add_periodic("games-bot-sweep", "games.tasks.bot_sweep", settings.GAMES_BOT_SWEEP_SECONDS)
 
 
 @shared_task(ignore_result=True)
@@ -30,7 +31,7 @@ def bot_sweep() -> int:
     from . import club_api
     from .models import Deal
 
-    quiet = timezone.now() - timedelta(seconds=10)
+    quiet = timezone.now() - timedelta(seconds=settings.GAMES_BOT_QUIET_SECONDS)
     n = 0
     for deal in Deal.objects.filter(finished=False, to_move__isnull=False).only(
         "id", "table_id", "version", "to_move", "created_at"
