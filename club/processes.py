@@ -1,6 +1,6 @@
 """The processes of a running club, in one place.
 
-`make run` (club/run.py) starts exactly these under honcho, and docker-compose.yml's
+`make run` (club/run.py) starts exactly these under its supervisor (club/supervisor.py), and docker-compose.yml's
 services run the same commands (tests/club/test_compose.py checks that they match).
 """
 

