@@ -29,6 +29,7 @@ export FIND_PYTHON
 .PHONY: help
 help:
 	@echo "make run    - install, migrate, load the demo club and start everything (web, events, worker, beat)"
+	@echo "             on 127.0.0.1 only; make run HOST=0.0.0.0 lets phones on the same Wi-Fi play"
 	@echo "make test   - the whole suite: ruff, mypy (engine), pytest against PostgreSQL, Redis, Chromium"
 	@echo "make bench  - benchmarks; writes docs/benchmarks.md"
 	@echo "make lint   - ruff and mypy only"

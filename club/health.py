@@ -13,6 +13,9 @@ from django.views.decorators.cache import never_cache
 from . import redis as club_redis
 
 STALE_AFTER = 60.0  # seconds without a heartbeat before the worker counts as down
+# This process's start: a worker's first heartbeat is awaited for STALE_AFTER seconds
+# ("starting") before its absence counts as down ("degraded").
+STARTED = time.monotonic()
 
 
 def check_database() -> dict[str, Any]:
@@ -39,7 +42,9 @@ def check_worker() -> dict[str, Any]:
     except Exception as e:  # noqa: BLE001
         return {"ok": False, "error": type(e).__name__}
     if raw is None:
-        return {"ok": False, "error": "no heartbeat yet"}
+        if time.monotonic() - STARTED < STALE_AFTER:
+            return {"ok": False, "starting": True, "error": "waiting for the first heartbeat"}
+        return {"ok": False, "error": "no heartbeat"}
     age = time.time() - float(raw)
     return {"ok": age < STALE_AFTER, "heartbeat_age_s": round(age, 1)}
 
@@ -52,5 +57,10 @@ def healthz(request: HttpRequest) -> JsonResponse:
     wanted = [c for c in request.GET.get("check", "").split(",") if c in every] or list(every)
     checks = {name: every[name]() for name in wanted}
     ok = all(c["ok"] for c in checks.values())
-    body = {"status": "ok" if ok else "degraded", **checks, "debug": settings.DEBUG}
-    return JsonResponse(body, status=200 if ok else 503, json_dumps_params={"indent": 2})
+    starting = not ok and all(c["ok"] or c.get("starting") for c in checks.values())
+    status = "ok" if ok else "starting" if starting else "degraded"
+    body = {"status": status, **checks, "debug": settings.DEBUG}
+    response = JsonResponse(body, status=200 if ok else 503, json_dumps_params={"indent": 2})
+    if starting:
+        response["Retry-After"] = "5"
+    return response

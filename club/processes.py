@@ -7,14 +7,19 @@ services run the same commands (tests/club/test_compose.py checks that they matc
 from __future__ import annotations
 
 
-def commands(*, port: int = 8000, events_port: int = 8001, run_dir: str = "/tmp") -> dict[str, str]:
+def commands(
+    *, host: str = "127.0.0.1", port: int = 8000, events_port: int = 8001, run_dir: str = "/tmp"
+) -> dict[str, str]:
+    """The processes, listening on ``host``: loopback on a laptop unless asked
+    (club/local.py), 0.0.0.0 in a container, where the port is published."""
+    bind = f"[{host}]" if ":" in host else host
     return {
         "web": (
-            f"gunicorn club.wsgi:application --bind 0.0.0.0:{port} --worker-class gthread "
+            f"gunicorn club.wsgi:application --bind {bind}:{port} --worker-class gthread "
             "--workers 2 --threads 8 --graceful-timeout 5 --access-logfile -"
         ),
         "events": (
-            f"uvicorn club.asgi:application --host 0.0.0.0 --port {events_port} "
+            f"uvicorn club.asgi:application --host {host} --port {events_port} "
             "--lifespan off --no-access-log --timeout-graceful-shutdown 2"
         ),
         "worker": (

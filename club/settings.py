@@ -2,7 +2,8 @@
 
 Safe production defaults: DEBUG is off unless DEBUG=1, a real SECRET_KEY is required
 when it is off, cookies are secure, HSTS and a strict Content Security Policy are on.
-`make run` sets DEBUG=1 and uses the embedded defaults (SQLite and a bundled Redis).
+`make run` keeps DEBUG off too, with a generated secret key, the embedded defaults
+(SQLite and a bundled Redis) and plain http on the local network (club/local.py).
 """
 
 from __future__ import annotations
@@ -31,6 +32,8 @@ def env_list(name: str, default: str = "") -> list[str]:
 
 DEBUG = env_bool("DEBUG")
 TESTING = env_bool("TESTING")
+# `make run` on a local network: plain http, so nothing that needs TLS (club/local.py).
+PLAIN_HTTP = env_bool("PLAIN_HTTP")
 
 SECRET_KEY = os.environ.get("SECRET_KEY", "")
 if not SECRET_KEY:
@@ -58,6 +61,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "club.middleware.NoStoreMiddleware",  # after WhiteNoise: static files stay cacheable
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -200,7 +204,10 @@ WHITENOISE_USE_FINDERS = DEBUG or TESTING
 WHITENOISE_AUTOREFRESH = DEBUG or TESTING
 
 # --- Live updates: the SSE endpoint (ASGI) may live on another origin ----------------
-EVENTS_URL = os.environ.get("EVENTS_URL", "")  # e.g. http://127.0.0.1:8001; "" = same origin
+EVENTS_URL = os.environ.get("EVENTS_URL", "")  # e.g. https://events.example.org; "" = same origin
+# Or, with no EVENTS_URL: the stream is on this port of the host the page was loaded from
+# (`make run`: a phone that opened http://192.168.1.20:8000/ streams from :8001).
+EVENTS_PORT = os.environ.get("EVENTS_PORT", "")
 
 # --- Security (production defaults; DEBUG relaxes only what local http needs) ---------
 SECURE_CONTENT_TYPE_NOSNIFF = True
@@ -208,7 +215,7 @@ SECURE_REFERRER_POLICY = "same-origin"
 SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
 SESSION_COOKIE_HTTPONLY = True
-_secure = not (DEBUG or TESTING)
+_secure = not (DEBUG or TESTING or PLAIN_HTTP)
 SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", _secure)
 CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", _secure)
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", _secure)
@@ -218,7 +225,15 @@ SECURE_HSTS_INCLUDE_SUBDOMAINS = _secure
 SECURE_HSTS_PRELOAD = _secure
 if env_bool("BEHIND_PROXY"):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
-_connect = [CSP.SELF] + ([EVENTS_URL] if EVENTS_URL else [])
+_connect = [CSP.SELF]
+if EVENTS_URL:
+    _connect.append(EVENTS_URL)
+elif EVENTS_PORT:  # that port on each host the pages may be loaded from
+    _connect += [
+        f"{'https' if _secure else 'http'}://{h}:{EVENTS_PORT}"
+        for h in ALLOWED_HOSTS
+        if h and not h.startswith(".") and "*" not in h
+    ]
 SECURE_CSP = {
     "default-src": [CSP.SELF],
     "script-src": [CSP.SELF],

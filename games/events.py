@@ -32,9 +32,22 @@ def event_token(user_id: int, table_id: int) -> str:
     return signing.dumps({"u": user_id, "t": table_id}, salt=SALT, compress=False)
 
 
-def events_url(table_id: int, user_id: int) -> str:
+def events_base(request: HttpRequest) -> str:
+    """Where the page finds the stream: EVENTS_URL if set (a deployment's own address);
+    else, with EVENTS_PORT (`make run`), that port on the host the page was loaded from,
+    so a phone that opened the club by the laptop's address streams from that address;
+    else "" (the same origin)."""
+    if settings.EVENTS_URL:
+        return str(settings.EVENTS_URL).rstrip("/")
+    if settings.EVENTS_PORT:
+        domain, _port = split_domain_port(request.get_host())  # IPv6 keeps its brackets
+        return f"{request.scheme}://{domain}:{settings.EVENTS_PORT}"
+    return ""
+
+
+def events_url(request: HttpRequest, table_id: int, user_id: int) -> str:
     path = reverse("games:events", args=[table_id])
-    return f"{settings.EVENTS_URL.rstrip('/')}{path}?t={event_token(user_id, table_id)}"
+    return f"{events_base(request)}{path}?t={event_token(user_id, table_id)}"
 
 
 def check_token(token: str, table_id: int) -> bool:
@@ -115,6 +128,6 @@ async def table_events(request: HttpRequest, table_id: int) -> HttpResponse:
     if not check_token(request.GET.get("t", ""), table_id):
         return _cors(request, HttpResponse("bad or expired token", status=403))
     response = StreamingHttpResponse(_stream(table_id), content_type="text/event-stream")
-    response["Cache-Control"] = "no-cache"
+    response["Cache-Control"] = "no-store"  # never kept by a cache or a proxy
     response["X-Accel-Buffering"] = "no"
     return _cors(request, response)

@@ -106,7 +106,7 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
     if request.htmx:
         return render(request, "games/table.html#live", ctx)
     ctx |= _club(table, deal, seating, ctx["me"])
-    ctx["events_url"] = events_url(table_id, request.user.pk)
+    ctx["events_url"] = events_url(request, table_id, request.user.pk)
     return render(request, "games/table.html", ctx)
 
 
@@ -217,5 +217,5 @@ def act(request: HttpRequest, table_id: int) -> HttpResponse:
     table = get_object_or_404(Table, pk=table_id)
     ctx["table"] = table
     ctx |= _club(table, deal, seating, ctx["me"])
-    ctx["events_url"] = events_url(table_id, request.user.pk)
+    ctx["events_url"] = events_url(request, table_id, request.user.pk)
     return render(request, "games/table.html", ctx, status=status)

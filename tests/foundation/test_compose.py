@@ -6,6 +6,7 @@ import os
 import shlex
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import yaml
@@ -39,7 +40,7 @@ def test_it_has_the_production_services_with_healthchecks() -> None:
 
 def test_the_services_run_what_make_run_starts() -> None:
     services = compose()["services"]
-    expected = commands(port=8000, events_port=8001, run_dir="/tmp/beat")
+    expected = commands(host="0.0.0.0", port=8000, events_port=8001, run_dir="/tmp/beat")
     for name, cmd in expected.items():
         got = services[name]["command"]
         got_argv = got if isinstance(got, list) else shlex.split(got)
@@ -61,3 +62,32 @@ def test_every_setting_is_in_the_environment() -> None:
 
 def test_the_dockerfile_builds_from_python_3_13_slim() -> None:
     assert (ROOT / "Dockerfile").read_text().splitlines()[1] == "FROM python:3.13-slim"
+
+
+def _resolve(value: str, given: dict[str, str]) -> str:
+    """compose's ${NAME:-default} and ${NAME:?message}, as `docker compose` reads them."""
+    import re
+
+    def one(m: re.Match[str]) -> str:
+        name, op, default = m.group(1), m.group(2) or "", m.group(3) or ""
+        if given.get(name):
+            return given[name]
+        assert op != ":?", f"compose requires {name}"
+        return default
+
+    return re.sub(r"\$\{(\w+)(:-|:\?)?([^}]*)\}", one, value)
+
+
+def test_check_deploy_is_clean_with_the_environment_compose_gives() -> None:
+    given = {"SECRET_KEY": "x9!" + "k" * 60 + "Q7z#pL2", "ALLOWED_HOSTS": "club.example.org"}
+    env = {k: v for k, v in os.environ.items()
+           if k not in {"TESTING", "DEBUG", "TEST_DB_NAME", "DJANGO_ALLOW_ASYNC_UNSAFE"}}  # fmt: skip
+    for name, value in compose()["x-app"]["environment"].items():
+        env[name] = _resolve(str(value), given)
+    assert env["DEBUG"] == "0" and env["SECRET_KEY"] == given["SECRET_KEY"]
+    r = subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "no issues (0 silenced)" in r.stdout

@@ -26,13 +26,36 @@ def no_heartbeat(redis_client):  # type: ignore[no-untyped-def]
 
 
 @pytest.mark.django_db
-def test_it_reports_worker_down_without_a_heartbeat(client, no_heartbeat) -> None:  # type: ignore[no-untyped-def]
+def test_it_says_starting_while_the_first_heartbeat_is_awaited(
+    client, no_heartbeat, monkeypatch
+) -> None:  # type: ignore[no-untyped-def]
+    from club import health
+
+    monkeypatch.setattr(health, "STARTED", time.monotonic())  # the web process just started
     r = client.get("/healthz")
-    assert r.status_code == 503
+    assert r.status_code == 503 and r["Retry-After"] == "5"
     body = r.json()
+    assert body["status"] == "starting"
     assert body["database"]["ok"] is True and body["database"]["vendor"] == "postgresql"
     assert body["broker"]["ok"] is True
-    assert body["worker"] == {"ok": False, "error": "no heartbeat yet"}
+    assert body["worker"] == {
+        "ok": False,
+        "starting": True,
+        "error": "waiting for the first heartbeat",
+    }
+
+
+@pytest.mark.django_db
+def test_it_reports_worker_down_when_no_heartbeat_came_after_the_start(
+    client, no_heartbeat, monkeypatch
+) -> None:  # type: ignore[no-untyped-def]
+    from club import health
+
+    monkeypatch.setattr(health, "STARTED", time.monotonic() - health.STALE_AFTER - 1)
+    r = client.get("/healthz")
+    assert r.status_code == 503 and not r.has_header("Retry-After")
+    assert r.json()["status"] == "degraded"
+    assert r.json()["worker"] == {"ok": False, "error": "no heartbeat"}
 
 
 @pytest.mark.django_db

@@ -1,21 +1,28 @@
 """`make run` on the embedded default: SQLite and the bundled Redis, every process up,
-/healthz healthy, and Ctrl-C leaves nothing behind."""
+safe by default (DEBUG off, its own secret key, loopback only, static files served), a
+process that dies restarted with a line saying so, and Ctrl-C or killing make leaves
+nothing behind."""
 
 from __future__ import annotations
 
+import html
 import json
 import os
+import re
 import signal
 import socket
+import stat
 import subprocess
-import sys
+import threading
 import time
 import urllib.request
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
 
+import httpx
 import pytest
+
+from club import local
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -41,6 +48,34 @@ def processes_with(marker: str) -> list[int]:
     return found
 
 
+def worker_main(marker: str) -> int | None:
+    """The Celery worker's main process (its pool's children come after it)."""
+    pids = []
+    for pid in processes_with(marker):
+        try:
+            argv = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if any(a.endswith(b"celery") for a in argv) and b"worker" in argv:
+            pids.append(pid)
+    return min(pids) if pids else None
+
+
+def wait_until(condition: Callable[[], object], what: str, timeout: float = 60.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        time.sleep(0.2)
+
+
+def wait_gone(run_dir: Path, timeout: float = 30.0) -> None:
+    """Every process of that `make run` ends, within ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    while processes_with(str(run_dir)) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert processes_with(str(run_dir)) == [], "processes left behind after the stop"
+
+
 def get(url: str) -> tuple[int, bytes]:
     try:
         with urllib.request.urlopen(url, timeout=5) as r:
@@ -51,112 +86,170 @@ def get(url: str) -> tuple[int, bytes]:
         return 0, b""
 
 
-def cmdline(pid: int) -> str:
-    try:
-        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
-    except OSError:
-        return ""
+class MakeRun:
+    """`make run` in its own session (as at a terminal), its output read as it comes."""
 
-
-def wait_until(condition: Callable[[], bool], what: str, timeout: float, proc: Any) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if condition():
-            return
-        assert proc.poll() is None, f"make run exited while waiting for {what}"
-        time.sleep(0.2)
-    raise AssertionError(f"timed out after {timeout:.0f} s waiting for {what}")
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM])
-def test_make_run_serves_the_demo_club_restarts_a_dead_process_and_stops_cleanly(
-    tmp_path: Path, stop: int
-) -> None:
-    port = free_port()
-    env = {k: v for k, v in os.environ.items()
-           if k not in {"DATABASE_URL", "REDIS_URL", "TESTING", "REDIS_PREFIX", "TEST_DB_NAME"}}  # fmt: skip
-    env |= {"RUN_DIR": str(tmp_path), "PORT": str(port), "EVENTS_PORT": str(free_port())}
-    log = tmp_path / "make-run.log"
-    with log.open("wb") as out:  # a file, not a pipe: read while it runs, never stalls it
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "club.run"], cwd=ROOT, env=env,
-            stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
+    def __init__(self, run_dir: Path, *, host: str | None = None) -> None:
+        self.run_dir, self.port, self.events_port = run_dir, free_port(), free_port()
+        drop = {"DATABASE_URL", "REDIS_URL", "TESTING", "REDIS_PREFIX", "TEST_DB_NAME",
+                "SECRET_KEY", "DEBUG", "ALLOWED_HOSTS", "HOST"}  # fmt: skip
+        env = {k: v for k, v in os.environ.items() if k not in drop}
+        env |= {"RUN_DIR": str(run_dir), "PORT": str(self.port),
+                "EVENTS_PORT": str(self.events_port)}  # fmt: skip
+        # As the README says: `make run`, or `make run HOST=0.0.0.0` for phones.
+        self.proc = subprocess.Popen(
+            ["make", "-s", "run", *([f"HOST={host}"] if host else [])], cwd=ROOT, env=env, stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT, start_new_session=True,
         )  # fmt: skip
+        self.lines: list[str] = []
+        threading.Thread(target=self._read, daemon=True).start()
 
-    def healthy() -> bool:
-        status, body = get(f"http://127.0.0.1:{port}/healthz")
-        return status == 200 and json.loads(body).get("status") == "ok"
+    def _read(self) -> None:
+        assert self.proc.stdout is not None
+        for raw in self.proc.stdout:
+            self.lines.append(raw.decode(errors="replace"))
 
-    def workers() -> list[int]:
-        return [p for p in processes_with(str(tmp_path)) if " worker " in cmdline(p)]
+    @property
+    def output(self) -> str:
+        return "".join(self.lines)
 
-    try:
-        wait_until(healthy, "a healthy club", 120, proc)
-        health = json.loads(get(f"http://127.0.0.1:{port}/healthz")[1])
-        assert health["database"]["vendor"] == "sqlite"
-        status, body = get(f"http://127.0.0.1:{port}/login/")
-        assert status == 200 and b"Log in" in body
-        assert len(processes_with(str(tmp_path))) >= 5  # redis, web, events, worker, beat
-        # The worker dies (SIGKILL: no goodbye): the supervisor says so and starts it
-        # again; the other processes run on and the club is healthy again.
-        web = [p for p in processes_with(str(tmp_path)) if "gunicorn" in cmdline(p)]
-        dead = workers()
-        assert dead and web
-        for pid in dead:
-            os.kill(pid, signal.SIGKILL)
-        wait_until(lambda: "restarting worker (restart 1)" in log.read_text(errors="replace"),
-                   "the supervisor to restart the worker", 30, proc)  # fmt: skip
-        wait_until(lambda: bool(workers()) and not set(workers()) & set(dead),
-                   "a new worker process", 30, proc)  # fmt: skip
-        assert all(pid in processes_with(str(tmp_path)) for pid in web), "web was stopped too"
-        assert get(f"http://127.0.0.1:{port}/login/")[0] == 200
-    finally:
-        os.kill(proc.pid, stop)
+    def url(self, path: str) -> str:
+        return f"http://127.0.0.1:{self.port}{path}"
+
+    def wait_healthy(self) -> dict:  # type: ignore[type-arg]
+        """Wait for /healthz to say "ok"; before that it may only say "starting" (the
+        worker's first heartbeat awaited), never a bare 503 or "degraded"."""
+        health: dict = {}  # type: ignore[type-arg]
+        self.statuses: list[str] = []
+
+        def healthy() -> bool:
+            assert self.proc.poll() is None, f"make run exited early:\n{self.output[-3000:]}"
+            status, body = get(self.url("/healthz"))
+            if status == 0:
+                return False  # not listening yet
+            report = json.loads(body)  # JSON whatever the status: never a bare 503
+            self.statuses.append(report["status"])
+            if status == 200:
+                health.update(report)
+            return status == 200
+
+        wait_until(healthy, "/healthz to answer 200", timeout=120)
+        assert set(self.statuses) <= {"starting", "ok"}, self.statuses
+        return health
+
+    def stop(self, how: Callable[[int], None]) -> None:
+        how(self.proc.pid)
         try:
-            proc.wait(timeout=40)
+            self.proc.wait(timeout=40)
         except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
-    text = log.read_text(errors="replace")
-    assert "worker exited with code" in text, text[-3000:]
-    assert f"http://127.0.0.1:{port}/" in text  # the URL is printed
-    assert "cooncan-demo" in text or "password" in text.lower()  # and a demo login
-    deadline = time.monotonic() + 10
-    while processes_with(str(tmp_path)) and time.monotonic() < deadline:
-        time.sleep(0.2)
-    assert processes_with(str(tmp_path)) == [], "processes left behind after the stop"
+            os.killpg(self.proc.pid, signal.SIGKILL)
+            raise
+        wait_gone(self.run_dir)
+
+
+@pytest.fixture
+def make_run(tmp_path: Path) -> Iterator[Callable[..., MakeRun]]:
+    runs: list[MakeRun] = []
+
+    def start(host: str | None = None) -> MakeRun:
+        runs.append(MakeRun(tmp_path, host=host))
+        return runs[-1]
+
+    yield start
+    for run in runs:
+        if run.proc.poll() is None:  # the test failed before stopping it
+            os.killpg(run.proc.pid, signal.SIGKILL)
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("how", ["ctrl-c", "kill"])
-def test_make_run_itself_stops_everything(tmp_path: Path, how: str) -> None:
-    """Through `make run`: Ctrl-C at a terminal sends SIGINT to the whole foreground
-    process group; `kill <pid of make>` sends SIGTERM to make alone, which passes it on."""
-    port = free_port()
-    env = {k: v for k, v in os.environ.items()
-           if k not in {"DATABASE_URL", "REDIS_URL", "TESTING", "REDIS_PREFIX", "TEST_DB_NAME"}}  # fmt: skip
-    env |= {"RUN_DIR": str(tmp_path), "PORT": str(port), "EVENTS_PORT": str(free_port())}
-    make = subprocess.Popen(
-        ["make", "-s", "run"], cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL, start_new_session=True,
-    )  # fmt: skip
-    try:
-        deadline = time.monotonic() + 120
-        while time.monotonic() < deadline and get(f"http://127.0.0.1:{port}/healthz")[0] != 200:
-            time.sleep(0.5)
-        assert get(f"http://127.0.0.1:{port}/healthz")[0] == 200
-    finally:
-        if how == "ctrl-c":
-            os.killpg(make.pid, signal.SIGINT)
-        else:
-            os.kill(make.pid, signal.SIGTERM)
-        try:
-            make.wait(timeout=40)
-        except subprocess.TimeoutExpired:
-            os.killpg(make.pid, signal.SIGKILL)
-            raise
-    deadline = time.monotonic() + 30
-    while processes_with(str(tmp_path)) and time.monotonic() < deadline:
-        time.sleep(0.5)
-    assert processes_with(str(tmp_path)) == [], "processes left behind after the stop"
+def test_make_run_serves_the_club_safely_restarts_a_dead_process_and_ctrl_c_stops_all(
+    make_run: Callable[..., MakeRun], tmp_path: Path
+) -> None:
+    run = make_run()
+    health = run.wait_healthy()
+    assert health["status"] == "ok" and health["database"]["vendor"] == "sqlite"
+    assert health["debug"] is False
+    status, login = get(run.url("/login/"))
+    assert status == 200 and b"Log in" in login
+    # DEBUG off: WhiteNoise serves the collected, hashed stylesheet the page links to.
+    css = re.search(rb'href="(/static/css/site\.[0-9a-f]+\.css)"', login)
+    assert css and get(run.url(css.group(1).decode()))[0] == 200
+    status, missing = get(run.url("/no/such/page/"))
+    assert status == 404 and b'data-status="404"' in missing and b"Traceback" not in missing
+    assert b"SECRET_KEY" not in missing and b"urlpatterns" not in missing.lower()  # DEBUG off
+    key = tmp_path / "secret_key"
+    assert stat.S_IMODE(key.stat().st_mode) == 0o600 and len(key.read_text().strip()) >= 50
+    outside = local.primary_address()
+    if outside:  # listening on loopback only: the machine's network address answers nothing
+        with socket.socket() as s:
+            s.settimeout(2)
+            assert s.connect_ex((outside, run.port)) != 0
+    assert len(processes_with(str(tmp_path))) >= 5  # redis, web, events, worker, beat
+
+    # The worker dies (as when Redis went away): the supervisor says so and restarts it.
+    dead = worker_main(str(tmp_path))
+    assert dead is not None
+    os.kill(dead, signal.SIGKILL)
+    wait_until(lambda: "restarting worker (restart 1)" in run.output, "the restart line")
+    assert "worker exited with code" in run.output
+    wait_until(lambda: worker_main(str(tmp_path)) not in (None, dead), "a new worker")
+    assert get(run.url("/healthz?check=database,broker"))[0] == 200  # the rest ran on
+
+    run.stop(lambda pid: os.killpg(pid, signal.SIGINT))  # Ctrl-C at the terminal
+    text = run.output
+    assert f"http://127.0.0.1:{run.port}/" in text  # the URL is printed
+    assert "cooncan-demo" in text  # and a demo login
+    assert "HOST=0.0.0.0" in text  # and how to let phones in
+
+
+@pytest.mark.slow
+def test_killing_make_stops_everything(make_run: Callable[..., MakeRun]) -> None:
+    """`kill <pid of make>` sends SIGTERM to make alone, which passes it on."""
+    run = make_run()
+    run.wait_healthy()
+    run.stop(lambda pid: os.kill(pid, signal.SIGTERM))
+
+
+@pytest.mark.slow
+def test_make_run_host_0_0_0_0_lets_a_phone_on_the_wifi_play_with_live_updates(
+    make_run: Callable[..., MakeRun],
+) -> None:
+    """A phone types the machine's address: the pages answer (not 400 DisallowedHost), a
+    form posts (the address is a trusted origin), and the table page opens its event
+    stream at that same address (not 127.0.0.1, which a phone cannot reach)."""
+    address = local.primary_address()
+    assert address, "this machine has no non-loopback address to test with"
+    run = make_run("0.0.0.0")
+    run.wait_healthy()
+    base = f"http://{address}:{run.port}"
+    phone = httpx.Client(base_url=base, timeout=15, headers={"Origin": base})
+    home = phone.get("/")
+    assert home.status_code == 200 and "Cooncan Club" in home.text
+    assert f"{base}/" in run.output  # the address to type on a phone is printed
+    phone.get("/login/")
+    r = phone.post("/login/", data={
+        "username": "alice", "password": "cooncan-demo",
+        "csrfmiddlewaretoken": phone.cookies.get("csrftoken", ""),
+    })  # fmt: skip
+    assert r.status_code == 302, r.text[:500]
+    r = phone.post("/practice/", data={
+        "variant": "conquian", "players-conquian": "2",
+        "csrfmiddlewaretoken": phone.cookies.get("csrftoken", ""),
+    })  # fmt: skip
+    assert r.status_code == 302 and "/tables/" in r.headers["location"], r.text[:500]
+    page = phone.get(r.headers["location"])
+    assert page.status_code == 200
+    assert "no-store" in page.headers["cache-control"]  # the page shows a hand
+    stream = re.search(r'sse-connect="([^"]+)"', page.text)
+    assert stream, page.text[:2000]
+    events = html.unescape(stream.group(1))
+    assert events.startswith(f"http://{address}:{run.events_port}/events/tables/"), events
+    assert f"http://{address}:{run.events_port}" in page.headers["content-security-policy"]
+    with phone.stream("GET", events, headers={"Origin": base}) as sse:
+        assert sse.status_code == 200
+        assert sse.headers["content-type"].startswith("text/event-stream")
+        assert sse.headers["cache-control"] == "no-store"
+        assert sse.headers["access-control-allow-origin"] == base
+        first = next(sse.iter_lines())
+        assert first.startswith("retry:")
+    run.stop(lambda pid: os.killpg(pid, signal.SIGINT))

@@ -5,6 +5,7 @@ browser reports no CSP violation)."""
 
 from __future__ import annotations
 
+import json
 import os
 import secrets
 import subprocess
@@ -108,6 +109,86 @@ def test_every_page_fragment_refusal_and_error_carries_the_headers(world: World)
 
 
 @pytest.mark.django_db
+def test_every_page_and_fragment_that_carries_a_hand_is_never_stored(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Table page, state fragment, act answers (applied and refused), practice: no cache
+    (browser, proxy) may keep them; static files stay cacheable."""
+    c = Client()
+    c.force_login(world.online_players[0].user)
+    deal = game_services.current_deal(world.online.pk)
+    assert deal is not None
+    state = game_services.load_state(deal)
+    mover = Client()
+    mover.force_login(world.online_players[state.to_move()].user)
+    act = reverse("games:act", args=[world.online.pk])
+    legal = json.dumps(state.legal_actions(state.to_move())[0].to_json())
+    responses = {
+        "table page": c.get(reverse("games:table", args=[world.online.pk])),
+        "state fragment": c.get(
+            reverse("games:state", args=[world.online.pk]), headers={"HX-Request": "true"}
+        ),
+        "club panel": c.get(reverse("games:club_panel", args=[world.online.pk])),
+        "act applied": mover.post(
+            act,
+            {
+                "version": deal.version,
+                "deal": deal.pk,
+                "token": "ns-1",
+                "action": legal,
+            },
+            headers={"HX-Request": "true"},
+        ),  # fmt: skip
+        "act refused": c.post(
+            act,
+            {"version": deal.version + 9, "deal": deal.pk, "action": legal},
+            headers={"HX-Request": "true"},
+        ),  # fmt: skip
+        "act page": c.post(act, {"version": deal.version + 9, "deal": deal.pk, "action": legal}),
+        "practice form": c.get(reverse("games:practice")),
+    }
+    monkeypatch.setattr("games.services.schedule_bot", lambda d, v: None)
+    started = c.post(reverse("games:practice"), {"variant": "conquian"}, follow=True)
+    responses["practice table"] = started
+    assert responses["act applied"].status_code == 200
+    assert responses["act refused"].status_code == 409
+    assert started.status_code == 200 and started.redirect_chain
+    for what, r in responses.items():
+        assert "no-store" in r.get("Cache-Control", ""), what
+    static = c.get("/static/css/site.css")
+    assert "no-store" not in static.get("Cache-Control", "")
+
+
+@pytest.mark.django_db
+def test_the_error_pages_are_the_clubs_own_and_say_what_happened(world: World) -> None:
+    """404, 403, the CSRF refusal, 400 and 500 in the app's style (its stylesheet and
+    name), never Django's bare pages, and never a traceback."""
+    from django.test import RequestFactory
+    from django.views.defaults import server_error
+
+    anon = Client()
+    member = Client()
+    member.force_login(world.players[1].user)
+    pages = {
+        404: anon.get("/no/such/page/"),
+        403: member.post(reverse("club:session_close", args=[world.session.pk])),
+        400: anon.get("/", headers={"Host": "evil.example"}),
+        500: server_error(RequestFactory().get("/")),
+    }
+    csrf = Client(enforce_csrf_checks=True)
+    csrf.force_login(world.players[1].user)
+    pages[4031] = csrf.post(reverse("club:check_in", args=[world.session.pk]))
+    for status, r in pages.items():
+        body = r.content.decode()
+        assert r.status_code == int(str(status)[:3]), status
+        assert "css/site.css" in body and "Cooncan Club" in body, status
+        assert f'data-status="{str(status)[:3]}"' in body and 'role="alert"' in body, status
+        assert "Traceback" not in body and "DEBUG" not in body, status
+    assert "the secretary only" in pages[403].content.decode().lower()
+    assert "CSRF" in pages[4031].content.decode()
+
+
+@pytest.mark.django_db
 def test_the_templates_have_no_inline_script_or_style() -> None:
     """The CSP forbids them; a template that used one would break silently in browsers."""
     import re
@@ -159,6 +240,8 @@ def test_the_table_page_works_under_the_policy_in_chromium(
             context.add_init_script(
                 "window.__csp = []; document.addEventListener('securitypolicyviolation',"
                 " e => window.__csp.push(e.violatedDirective + ' ' + e.blockedURI));"
+                " window.__settled = 0; document.addEventListener('htmx:afterSettle',"
+                " () => { window.__settled += 1; });"
             )
             page = context.new_page()
             page.on("console", lambda m: console.append(f"{m.type}: {m.text}"))
@@ -175,7 +258,12 @@ def test_the_table_page_works_under_the_policy_in_chromium(
             assert page.get_attribute("#play", "data-stamp") != stamp, (
                 "the live region was not swapped"
             )
-            page.wait_for_timeout(300)
+            # htmx has settled the swapped region (its content inserted and processed).
+            for _ in range(100):
+                if page.evaluate("window.__settled") > 0:
+                    break
+                page.wait_for_timeout(100)
+            assert page.evaluate("window.__settled") > 0, "htmx never settled the swap"
             violations = page.evaluate("window.__csp")
         finally:
             browser.close()

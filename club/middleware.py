@@ -1,0 +1,46 @@
+"""Responses no cache may keep.
+
+A table page, its state fragment and every act response carry the viewer's hand; the
+practice table, the balances and the statements are private too. So every response the
+app makes (static files are served before this, by WhiteNoise) is ``Cache-Control:
+no-store``, unless its view set its own caching (the event stream). Public pages pay
+nothing for it that matters; a page that carries a hand can never be missed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from asgiref.sync import iscoroutinefunction, markcoroutinefunction
+from django.http import HttpRequest, HttpResponseBase
+from django.utils.cache import add_never_cache_headers
+
+
+class HybridMiddleware:
+    """Sync and async alike: the events process stays async (no thread per stream)."""
+
+    sync_capable = True
+    async_capable = True
+
+    def __init__(self, get_response: Callable[[HttpRequest], Any]) -> None:
+        self.get_response = get_response
+        if iscoroutinefunction(get_response):
+            markcoroutinefunction(self)
+
+
+class NoStoreMiddleware(HybridMiddleware):
+    def __call__(self, request: HttpRequest) -> Any:
+        if iscoroutinefunction(self):
+            return self._acall(request)
+        return _no_store(self.get_response(request))
+
+    async def _acall(self, request: HttpRequest) -> HttpResponseBase:
+        response: Awaitable[HttpResponseBase] = self.get_response(request)
+        return _no_store(await response)
+
+
+def _no_store(response: HttpResponseBase) -> HttpResponseBase:
+    if not response.has_header("Cache-Control"):
+        add_never_cache_headers(response)
+    return response
