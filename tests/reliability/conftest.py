@@ -101,12 +101,16 @@ class Worker:
     def __init__(self, queue: str, env: dict[str, str], *, pause_on: str = "") -> None:
         self.queue = queue
         self.marker = Path(tempfile.mkdtemp(prefix="cooncan-worker-")) / "paused"
+        self.done_file = self.marker.parent / "done"
         cmd = [
             sys.executable, "-m", "tests.reliability.worker", "-A", "club", "worker",
             "--pool", "solo", "-Q", queue, "--without-gossip", "--without-mingle",
             "--without-heartbeat", "--loglevel", "WARNING",
         ]  # fmt: skip
-        env = {**env, "RELIABILITY_PAUSE_ON": pause_on, "RELIABILITY_MARKER": str(self.marker)}
+        env = {
+            **env, "RELIABILITY_PAUSE_ON": pause_on, "RELIABILITY_MARKER": str(self.marker),
+            "RELIABILITY_DONE": str(self.done_file),
+        }  # fmt: skip
         self.proc = subprocess.Popen(
             cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT
         )
@@ -119,6 +123,10 @@ class Worker:
             assert self.proc.poll() is None, self.output()
             time.sleep(0.05)
         raise TimeoutError("the worker never reached its pause point:\n" + self.output())
+
+    def done(self) -> int:
+        """How many tasks this worker has finished."""
+        return len(self.done_file.read_text().splitlines()) if self.done_file.exists() else 0
 
     def output(self) -> str:
         if self.proc.poll() is None or self.proc.stdout is None:

@@ -62,6 +62,11 @@ def _purge_default_queue() -> None:
         conn.default_channel.queue_purge(app.conf.task_default_queue)
 
 
+def _queued(*queues: str) -> int:
+    r = club_redis.client()
+    return sum(int(r.llen(f"{settings.REDIS_PREFIX}:{q}")) for q in queues)
+
+
 def _unacked() -> int:
     return int(club_redis.client().hlen(f"{settings.REDIS_PREFIX}:unacked"))
 
@@ -96,8 +101,8 @@ def test_two_workers_balancing_at_once_post_once(
         tasks.balance_session.apply_async(args=[session.pk], queue=a.queue)
         tasks.balance_session.apply_async(args=[session.pk], queue=b.queue)
     _wait(lambda: _balance_status(session.pk) == "balanced", 40, "balancing", [a, b])
-    time.sleep(3.0)  # the other runs finish (each holds a second)
-    assert a.marker.exists() and b.marker.exists(), "both workers ran the task"
+    _wait(lambda: a.done() + b.done() == 4, 30, "the other runs to finish", [a, b])
+    assert a.done() == 2 and b.done() == 2, "both workers ran the task twice"
     assert Posting.objects.filter(session=session, kind="session-balance").count() == 1
     n_transfers = Transfer.objects.filter(session=session).count()
     assert n_transfers >= 1
@@ -132,7 +137,14 @@ def test_a_worker_killed_mid_balancing_leaves_nothing_and_recovery_posts_once(
     tasks.balance_pending_sessions.apply_async(queue=doomed.queue)
     _wait(lambda: _balance_status(session.pk) == "balanced", 40, "balancing", [rescuer])
     _wait(lambda: _unacked() == 0, 30, "the redelivered message to run", [rescuer])
-    time.sleep(1.0)
+    # The sweep has run, and whatever it queued has run too (late acks: a message leaves
+    # the unacked set when its task is over).
+    _wait(
+        lambda: rescuer.done_file.exists()
+        and "club.tasks.balance_pending_sessions" in rescuer.done_file.read_text()
+        and _queued(doomed.queue, app.conf.task_default_queue) == 0 and _unacked() == 0,
+        30, "the sweep and what it queued", [rescuer],
+    )  # fmt: skip
     assert Posting.objects.filter(session=session, kind="session-balance").count() == 1
     assert Posting.objects.count() == 1
     money = services.session_money(session.pk)
@@ -180,7 +192,7 @@ def test_the_redraw_task_twice_and_on_two_workers_opens_each_window_once(
         lambda: not Table.objects.filter(pk__in=due, next_redraw_at__lte=timezone.now()).exists(),
         30, "the windows", [a, b],
     )  # fmt: skip
-    time.sleep(2.0)  # the remaining runs find nothing due
+    _wait(lambda: a.done() + b.done() == 4, 30, "the remaining runs", [a, b])
     _redraws_exactly_once(tables, due)
 
 
@@ -205,5 +217,5 @@ def test_a_worker_killed_mid_redraw_sweep_is_finished_by_the_next_run_once(
         lambda: not Table.objects.filter(pk__in=due, next_redraw_at__lte=timezone.now()).exists(),
         30, "the windows", [beat],
     )  # fmt: skip
-    time.sleep(1.0)
+    _wait(lambda: beat.done() == 2, 30, "both runs", [beat])
     _redraws_exactly_once(tables, due)

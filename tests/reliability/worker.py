@@ -11,6 +11,9 @@ and sleeps, so that a test can SIGKILL it at exactly that point (mid-transaction
 * ``slow-balance``: start at ``RELIABILITY_START_AT`` (a shared instant) and hold the
   session's claim for a second, so two workers' runs overlap.
 
+Every task the worker finishes (whatever its result) adds a line to ``RELIABILITY_DONE``
+when that names a file, so that a test waits for the runs to be over, not for a while.
+
 ``RELIABILITY_VISIBILITY_TIMEOUT=N`` shortens the broker's visibility timeout (3600 s in
 settings) so that a test sees the redelivery of a killed worker's unacked message.
 
@@ -72,11 +75,23 @@ def install(point: str) -> None:
         ledger.staked_tables = staked  # type: ignore[assignment]
 
 
+def record_done(path: str) -> None:
+    from celery.signals import task_postrun
+
+    def done(sender: Any = None, **_: Any) -> None:
+        with open(path, "a") as f:
+            f.write(f"{getattr(sender, 'name', sender)}\n")
+
+    task_postrun.connect(done, weak=False)
+
+
 def main() -> None:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "club.settings")
     import django
 
     django.setup()
+    if os.environ.get("RELIABILITY_DONE"):
+        record_done(os.environ["RELIABILITY_DONE"])
     visibility = os.environ.get("RELIABILITY_VISIBILITY_TIMEOUT")
     if visibility:
         # Redelivery of unacked (acks_late) messages, compressed from an hour to seconds.

@@ -1,0 +1,51 @@
+"""The suite waits on conditions, not on the clock: outside a polling loop (which checks
+a condition against a deadline), no test sleeps for a fixed time before it looks. A wait
+long enough on one machine is too short on a busy one."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+WAITS = {"sleep", "wait_for_timeout"}
+
+
+def _is_wait(node: ast.AST) -> bool:
+    if not isinstance(node, ast.Call):
+        return False
+    func = node.func
+    name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+    return name in WAITS
+
+
+def fixed_waits(source: str) -> list[int]:
+    """Line numbers of waits that are not inside a loop.
+
+    >>> fixed_waits("import time\\ntime.sleep(1)\\nassert done()\\n")
+    [2]
+    >>> fixed_waits("while not done():\\n    time.sleep(0.1)\\nassert done()\\n")
+    []
+    """
+    found: list[int] = []
+
+    def visit(node: ast.AST, in_loop: bool) -> None:
+        if _is_wait(node) and not in_loop:
+            found.append(node.lineno)  # type: ignore[attr-defined]
+        looping = in_loop or isinstance(node, ast.While | ast.For)
+        for child in ast.iter_child_nodes(node):
+            # A function defined inside a loop does not run in it.
+            visit(child, looping and not isinstance(child, ast.FunctionDef | ast.Lambda))
+
+    visit(ast.parse(source), False)
+    return found
+
+
+def test_no_test_sleeps_a_fixed_time_outside_a_polling_loop() -> None:
+    files = [*(ROOT / "tests").rglob("test_*.py"), *(ROOT / "tests").rglob("conftest.py")]
+    offenders = [
+        f"{path.relative_to(ROOT)}:{line}"
+        for path in sorted(files)
+        for line in fixed_waits(path.read_text())
+    ]
+    assert offenders == [], "wait on a condition with a deadline instead"
