@@ -72,10 +72,14 @@ lint: $(STAMP)
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy --strict games/engine
 
+# The suite runs on one worker process per CPU (at least two: much of it waits on
+# browsers and servers), whole files to a worker (a file's servers start once). Each
+# worker has its own test database (pytest-django) and Redis key prefix (its pid).
+TEST_WORKERS ?= $(shell n=$$(nproc 2>/dev/null || echo 2); [ $$n -lt 2 ] && n=2; echo $$n)
 .PHONY: test
 test: $(STAMP) tools services lint
 	TESTING=1 DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) \
-	  $(VENV)/bin/pytest $(PYTEST_ARGS)
+	  $(VENV)/bin/pytest -n $(TEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
 
 # Extended runs kept out of `make test` for time (bots' strength duels, 1,000 deals a
 # configuration for the legality property).
