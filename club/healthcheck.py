@@ -17,7 +17,7 @@ def main(argv: list[str]) -> int:
         port = os.environ.get("PORT", "8000")
         url = f"http://127.0.0.1:{port}/healthz?check=database,broker"
         try:
-            with urllib.request.urlopen(url, timeout=5) as r:  # noqa: S310 - local only
+            with urllib.request.urlopen(url, timeout=5) as r:  # a local URL only
                 return 0 if r.status == 200 else 1
         except Exception:  # noqa: BLE001
             return 1

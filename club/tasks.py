@@ -34,7 +34,7 @@ def heartbeat() -> float:
 # worker died mid-task is harmless and finishes the work.
 @shared_task(name="club.tasks.balance_session", ignore_result=True, acks_late=True)
 def balance_session(session_id: int) -> str:
-    from .services import ledger  # noqa: PLC0415
+    from .services import ledger
 
     result = ledger.balance_session(session_id)
     logger.info("balance_session(%s): %s", session_id, result)
@@ -43,14 +43,14 @@ def balance_session(session_id: int) -> str:
 
 @shared_task(name="club.tasks.open_due_redraw_windows", ignore_result=True)
 def open_due_redraw_windows() -> list[int]:
-    from .services import tables  # noqa: PLC0415
+    from .services import tables
 
     return tables.open_due_redraw_windows()
 
 
 @shared_task(name="club.tasks.balance_pending_sessions", ignore_result=True)
 def balance_pending_sessions() -> list[int]:
-    from .models import ClubSession  # noqa: PLC0415
+    from .models import ClubSession
 
     stale = timezone.now() - timedelta(seconds=settings.CLUB_BALANCE_GRACE_SECONDS)
     ids = list(
@@ -67,5 +67,5 @@ def queue_balance(session_id: int) -> None:
     """Queue the balancing task; with the broker down, the minute sweep will do it."""
     try:
         balance_session.delay(session_id)
-    except Exception:  # noqa: BLE001 - the session stays "closing"; the sweep retries
+    except Exception:  # the session stays "closing"; the sweep retries
         logger.exception("could not queue balancing of session %s", session_id)

@@ -114,7 +114,7 @@ async def _stream(table_id: int) -> AsyncIterator[str]:
         try:
             await pubsub.unsubscribe(channel)
             await pubsub.aclose()
-        except Exception:  # noqa: BLE001, S110 - the connection may already be gone
+        except Exception:  # noqa: BLE001 - the connection may already be gone
             pass
 
 

@@ -70,7 +70,7 @@ def close_session(session_id: int, *, by: object = None, queue: bool = True) -> 
     Returns False if the session was not open (a repeated or concurrent close). With
     ``queue=False`` the caller balances it himself (the demo loader, tests).
     """
-    from .. import tasks  # noqa: PLC0415 - tasks import services
+    from .. import tasks  # here: tasks import services
 
     with transaction.atomic():
         claimed = ClubSession.objects.filter(pk=session_id, status=ClubSession.OPEN).update(

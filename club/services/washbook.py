@@ -207,7 +207,7 @@ def enter_physical_result(
     table_id: int, result: PhysicalResult, *, by: Any = None, advance: bool = True
 ) -> WashbookLine:
     """Post a physical table's deal and (by default) pass the deal to the left."""
-    from .tables import advance_after_deal  # noqa: PLC0415
+    from .tables import advance_after_deal
 
     with transaction.atomic():
         table = _open_table(table_id)

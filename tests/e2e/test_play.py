@@ -51,7 +51,7 @@ def click_json(page: Any, data: dict[str, Any]) -> None:
         try:
             btn.click(timeout=3000)
             return
-        except Exception:  # noqa: BLE001 - detached or hidden by a refresh: retry
+        except Exception:  # detached or hidden by a refresh: retry
             if attempt == 3:
                 raise
 

@@ -11,14 +11,14 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from conquian_helpers import deal, play, texts, views  # noqa: E402
+from conquian_helpers import deal, play, texts, views
 
-from games.engine.actions import action_from_json, action_from_text  # noqa: E402
-from games.engine.cards import Card, parse_cards  # noqa: E402
-from games.engine.conquian import ConquianDeal, new_conquian_deal, next_dealer  # noqa: E402
-from games.engine.conquian_actions import TurnAction, UseAction  # noqa: E402
-from games.engine.errors import IllegalActionError, InvalidActionError  # noqa: E402
-from games.engine.rules import OptionValue, make_rules  # noqa: E402
+from games.engine.actions import action_from_json, action_from_text
+from games.engine.cards import Card, parse_cards
+from games.engine.conquian import ConquianDeal, new_conquian_deal, next_dealer
+from games.engine.conquian_actions import TurnAction, UseAction
+from games.engine.errors import IllegalActionError, InvalidActionError
+from games.engine.rules import OptionValue, make_rules
 
 # Seat 1 deals, seat 0 is the pone. The pone's clubs make a long sequence with the upcard 2C.
 PONE = "3C 4C 5C 6C 7C 8C 9C 5H 5D 6H"

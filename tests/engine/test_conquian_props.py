@@ -19,12 +19,12 @@ from hypothesis import strategies as st
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from conquian_helpers import random_play, views  # noqa: E402
+from conquian_helpers import random_play, views
 
-from games.engine.actions import Action, action_from_json, action_from_text  # noqa: E402
-from games.engine.cards import Card  # noqa: E402
-from games.engine.conquian import ConquianDeal, new_conquian_deal  # noqa: E402
-from games.engine.conquian_actions import (  # noqa: E402
+from games.engine.actions import Action, action_from_json, action_from_text
+from games.engine.cards import Card
+from games.engine.conquian import ConquianDeal, new_conquian_deal
+from games.engine.conquian_actions import (
     ForceAction,
     MeldAction,
     PassAction,
@@ -33,9 +33,9 @@ from games.engine.conquian_actions import (  # noqa: E402
     TurnAction,
     UseAction,
 )
-from games.engine.conquian_melds import is_combination  # noqa: E402
-from games.engine.errors import IllegalActionError, InvalidActionError  # noqa: E402
-from games.engine.rules import make_rules  # noqa: E402
+from games.engine.conquian_melds import is_combination
+from games.engine.errors import IllegalActionError, InvalidActionError
+from games.engine.rules import make_rules
 
 OPTIONS = st.fixed_dictionaries(
     {
