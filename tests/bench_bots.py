@@ -1,5 +1,5 @@
 """Bots' strength: the duels issue #6 names, through the documented command
-`python -m games.engine duel ... --json` (seats rotated, seeded).
+`python -m games.bots duel ... --json` (seats rotated, seeded).
 
 The full run is 2,000 Conquián deals per pairing and 3,000 five-player Foster deals per
 pairing. The issue asks for 1,000 Foster deals, but there a deal's points vary so much
@@ -40,7 +40,7 @@ MEDIAN_MS = {"club": 50.0, "expert": 500.0}  # decision time targets, where ther
 
 def _duel(variant: str, seats: str, deals: int) -> dict[str, Any]:
     out = subprocess.run(
-        [sys.executable, "-m", "games.engine", "duel", "--variant", variant, "--seats", seats,
+        [sys.executable, "-m", "games.bots", "duel", "--variant", variant, "--seats", seats,
          "--deals", str(deals), "--seed", str(SEED), "--json"],
         cwd=ROOT, capture_output=True, text=True, check=True,
     )  # fmt: skip
@@ -102,7 +102,7 @@ def run(quick: bool = False) -> dict[str, Any]:
             "first_deals": prefix,
             "times_met": all(b["choice_ms_median"] < MEDIAN_MS.get(n2, 1e9)
                              for n2, b in bots.items()),
-            "command": f"python -m games.engine duel --variant {variant} --seats {seats} "
+            "command": f"python -m games.bots duel --variant {variant} --seats {seats} "
                        f"--deals {r['deals']} --seed {SEED} --json",
         })  # fmt: skip
     return {"scale": scale, "seed": SEED, "duels": rows}

@@ -1,7 +1,7 @@
 """Measured strength: play seeded deals between bots and report each bot's results.
 
-``python -m games.bots.duel --variant conquian --seats club,greedy --deals 2000 --seed 1
---json`` (also ``python -m games.engine duel ...``). Deals come in blocks: one shuffled
+``python -m games.bots duel --variant conquian --seats club,greedy --deals 2000 --seed 1
+--json``. Deals come in blocks: one shuffled
 pack per block, played once for each rotation of the seats, so every bot sits in every
 position equally and meets the same cards (duplicate style, which also narrows the
 confidence interval). The 95% interval of the mean points per deal is taken over blocks.
@@ -276,7 +276,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m games.bots.duel", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m games.bots duel", description=__doc__)
     add_arguments(parser)
     return run(parser.parse_args(argv))
 

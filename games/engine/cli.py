@@ -1,4 +1,5 @@
-"""``python -m games.engine {replay,play,bench}`` (argparse subcommands; room for ``duel``).
+"""``python -m games.engine {replay,play,bench}`` (argparse subcommands). The computer
+players' duel is a command of their own package: the engine imports nothing of theirs.
 
 Exit codes of ``replay``: 0 every action legal, 1 an illegal action, 2 malformed input.
 """
@@ -133,22 +134,7 @@ def parser() -> argparse.ArgumentParser:
         else:
             q.add_argument("--seconds", type=float, default=5.0)
             q.add_argument("--json", action="store_true")
-    d = sub.add_parser("duel", help="seeded bot-against-bot deals, seats rotated (games.bots)")
-    d.set_defaults(func=cmd_duel)
-    try:
-        from games.bots import duel as _duel  # the bots live outside the engine, pure Python
-    except ImportError:  # pragma: no cover - the engine also works on its own
-        pass
-    else:
-        _duel.add_arguments(d)
     return p
-
-
-def cmd_duel(args: argparse.Namespace) -> int:
-    from games.bots import duel
-
-    code: int = duel.run(args)
-    return code
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -97,3 +97,25 @@ def test_a_longer_duel_begins_with_the_shorter_duels_deals() -> None:
     assert long["bots"]["club"]["block_win_rates"][:2] == short["bots"]["club"]["block_win_rates"]
     assert half_width([1.0]) == 0.0
     assert half_width([0.0, 2.0]) == pytest.approx(1.96)
+
+
+def test_the_duel_is_the_computer_players_own_command() -> None:
+    """``python -m games.bots duel`` (the engine's command line has no duel)."""
+    import json
+    import subprocess
+    import sys
+
+    out = subprocess.run(
+        [sys.executable, "-m", "games.bots", "duel", "--variant", "conquian",
+         "--seats", "greedy,random", "--deals", "4", "--seed", "3", "--workers", "1", "--json"],
+        capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    report = json.loads(out.stdout)
+    same = duel("conquian", ["greedy", "random"], 4, seed=3, workers=1)
+    seeded = ("deals", "wins", "win_rate", "mean_points")  # the rest are timings
+    assert report["outcomes"] == same["outcomes"]
+    for name in ("greedy", "random"):
+        assert {k: report["bots"][name][k] for k in seeded} == {
+            k: same["bots"][name][k] for k in seeded
+        }

@@ -25,6 +25,22 @@ def test_import_does_not_import_django() -> None:
     subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT)
 
 
+def test_the_engine_cli_loads_nothing_of_the_computer_players() -> None:
+    """The engine is below the players: its command line (replay, play, bench) runs
+    without one module of games.bots, and it offers no duel (theirs is python -m
+    games.bots duel)."""
+    code = (
+        "import sys, games.engine.cli as cli; "
+        "cli.parser(); "
+        "print(sorted(m for m in sys.modules if m == 'games.bots' or m.startswith('games.bots.')))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "[]"
+    with pytest.raises(SystemExit):
+        main(["duel", "--seats", "greedy,greedy"])
+
+
 def test_replay_legal_file_prints_state_or_outcome(capsys: pytest.CaptureFixture[str]) -> None:
     code, out = run(capsys, "replay", str(FIXTURE))
     assert code == 0 and out["ok"] and out["state"]["phase"] == "draw"
