@@ -170,6 +170,10 @@ CLUB_BALANCE_GRACE_SECONDS = float(os.environ.get("CLUB_BALANCE_GRACE_SECONDS", 
 GAMES_BOT_SWEEP_SECONDS = float(os.environ.get("GAMES_BOT_SWEEP_SECONDS", "15"))
 GAMES_BOT_QUIET_SECONDS = float(os.environ.get("GAMES_BOT_QUIET_SECONDS", "10"))
 
+# --- Computer players (games/services.py) --------------------------------------------
+GAMES_BOT_LEVEL = os.environ.get("GAMES_BOT_LEVEL", "greedy")  # a level of games.bots.LEVELS
+GAMES_BOT_DELAY = os.environ.get("GAMES_BOT_DELAY", "0.6,1.5")  # seconds before a move: lo,hi
+
 # --- Auth ----------------------------------------------------------------------------
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 import random
 import secrets
 import time
@@ -135,8 +134,8 @@ def ensure_deal(table_id: int) -> Deal | None:
                 options=dict(table.options or {}),
                 players=len(seating),
                 dealer=club_api.current_dealer(table_id),
-                game_number=getattr(table, "game_number", 1),
-                deal_in_game=getattr(table, "deal_in_game", 0),
+                game_number=table.game_number,
+                deal_in_game=table.deal_in_game,
             )
             _after_commit(deal, seating)
     except IntegrityError:  # another request dealt it first
@@ -335,7 +334,7 @@ def _finish(deal: Deal, state: DealState) -> Deal:
         turn = club_api.advance_after_deal(deal.table_id)
     except ValueError as e:  # club.services.ClubError: the club refuses (table closed, ...)
         raise Rejection(409, "club", f"the club cannot record this deal: {e}") from None
-    deal.washbook_line_id = getattr(line, "pk", None)
+    deal.washbook_line_id = line.pk
     seating = club_api.table_seating(deal.table_id)
     return _create_deal(
         deal.table_id,
@@ -381,8 +380,7 @@ def publish(table_id: int, deal_id: int, version: int) -> None:
 
 
 def bot_delay() -> float:
-    raw = os.environ.get("GAMES_BOT_DELAY") or getattr(settings, "GAMES_BOT_DELAY", "0.6,1.5")
-    lo, _, hi = str(raw).partition(",")
+    lo, _, hi = settings.GAMES_BOT_DELAY.partition(",")
     lo_f = float(lo)
     return random.uniform(lo_f, float(hi or lo_f))
 
@@ -397,7 +395,7 @@ def schedule_bot(deal_id: int, version: int) -> None:
 
 
 def bot_level(table_id: int) -> str:
-    return os.environ.get("GAMES_BOT_LEVEL", getattr(settings, "GAMES_BOT_LEVEL", "greedy"))
+    return str(settings.GAMES_BOT_LEVEL)
 
 
 def play_bot(deal_id: int, version: int, level: str | None = None) -> bool:

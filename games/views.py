@@ -89,8 +89,8 @@ def _club(
         "prev_out": prev_out,
         "substitutions": subs,
         "table_events": events,
-        "redraw_open": getattr(table, "redraw_window_open", False),
-        "redraw_until": getattr(table, "redraw_window_until", None),
+        "redraw_open": table.redraw_window_open,
+        "redraw_until": table.redraw_window_until,
     }
 
 
@@ -154,9 +154,7 @@ def act(request: HttpRequest, table_id: int) -> HttpResponse:
     seating = club_api.table_seating(table_id)
     # The seated player's member id comes with the seating (no extra query); anyone else
     # is refused by services.act as "no seat".
-    member_id = next(
-        (s.member_id for s in seating if getattr(s, "user_id", None) == request.user.pk), None
-    )
+    member_id = next((s.member_id for s in seating if s.user_id == request.user.pk), None)
     status, message, law, choices = 200, "", None, []
     raw = p.get("action")
     try:

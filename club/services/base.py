@@ -7,6 +7,8 @@ import secrets
 from collections.abc import Iterable
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.models import AnonymousUser
 from django.db import transaction
 
 from ..models import ClubSession, Cut, CutBatch, Member, Table, TableEvent
@@ -44,9 +46,18 @@ def record_cut(
     return batch
 
 
-def member_for(user: object) -> Member | None:
+# Who did something: a logged-in user, an anonymous visitor or nobody (a task, a command).
+Actor = AbstractBaseUser | AnonymousUser | None
+
+
+def recorded_user(by: Actor) -> AbstractBaseUser | None:
+    """The user to record as having done something: a logged-in one, else nobody."""
+    return by if by is not None and by.is_authenticated else None
+
+
+def member_for(user: AbstractBaseUser | AnonymousUser) -> Member | None:
     """The user's member profile, or None (anonymous users, staff without a profile)."""
-    if not getattr(user, "is_authenticated", False):
+    if not user.is_authenticated:
         return None
     try:
         return user.member  # type: ignore[attr-defined,no-any-return]

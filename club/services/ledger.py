@@ -18,7 +18,6 @@ import logging
 from collections import defaultdict
 from dataclasses import dataclass
 from decimal import ROUND_HALF_EVEN, Decimal
-from typing import Any
 
 from django.db import transaction
 from django.db.models import Count, F, Q, Sum
@@ -36,7 +35,7 @@ from ..models import (
     WashbookEntry,
     WashbookLine,
 )
-from .base import ClubError
+from .base import Actor, ClubError, recorded_user
 
 logger = logging.getLogger(__name__)
 CENT = Decimal("0.01")
@@ -54,7 +53,7 @@ def post(
     *,
     session: ClubSession | None = None,
     memo: str = "",
-    by: Any = None,
+    by: Actor = None,
 ) -> Posting:
     """Write a posting with one leg per member id (amounts to the cent, summing to zero)."""
     legs = {m: Decimal(a) for m, a in legs.items() if Decimal(a) != 0}
@@ -67,7 +66,7 @@ def post(
             kind=kind,
             session=session,
             memo=memo[:200],
-            created_by=by if getattr(by, "pk", None) else None,
+            created_by=recorded_user(by),
         )
         accounts = {a.member_id: a for a in Account.objects.filter(member_id__in=legs)}
         missing = [m for m in legs if m not in accounts]
@@ -242,7 +241,7 @@ def balance_session(session_id: int) -> BalanceResult:
 # --- Payments ---------------------------------------------------------------------------
 
 
-def record_payment(transfer_id: int, *, by: Any = None) -> Transfer:
+def record_payment(transfer_id: int, *, by: Actor = None) -> Transfer:
     """The secretary records that a settlement transfer has been paid (once)."""
     with transaction.atomic():
         transfer = (

@@ -10,13 +10,13 @@ from django.db.models import Max
 from django.utils import timezone
 
 from ..models import VARIANTS, Arrival, ClubSession, Member, Table
-from .base import ClubError
+from .base import Actor, ClubError, recorded_user
 
 logger = logging.getLogger(__name__)
 
 
 def open_session(
-    *, stake: Decimal | str, default_variant: str = "foster", by: object = None, name: str = ""
+    *, stake: Decimal | str, default_variant: str = "foster", by: Actor = None, name: str = ""
 ) -> ClubSession:
     try:
         stake = Decimal(stake)
@@ -29,7 +29,7 @@ def open_session(
     return ClubSession.objects.create(
         stake=stake,
         default_variant=default_variant,
-        opened_by=by if getattr(by, "pk", None) else None,
+        opened_by=recorded_user(by),
         name=name,
     )
 
@@ -64,7 +64,7 @@ def check_out(session: ClubSession, member: Member) -> None:
     )
 
 
-def close_session(session_id: int, *, by: object = None, queue: bool = True) -> bool:
+def close_session(session_id: int, *, by: Actor = None, queue: bool = True) -> bool:
     """open → closing (a conditional UPDATE), then queue the balancing task after commit.
 
     Returns False if the session was not open (a repeated or concurrent close). With

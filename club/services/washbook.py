@@ -15,7 +15,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Max
 
 from ..models import Member, Seat, Table, WashbookEntry, WashbookLine
-from .base import ClubError
+from .base import Actor, ClubError, recorded_user
 
 # L24: joker 15, ace 11, K Q J 10 10, the others their face value.
 PIPS = {"JK": 15, "A": 11, "K": 10, "Q": 10, "J": 10}
@@ -58,7 +58,7 @@ def _write_line(
     deal_key: str | None = None,
     detail: dict[str, Any] | None = None,
     positions: Mapping[int, int] | None = None,
-    by: Any = None,
+    by: Actor = None,
     reverses: WashbookLine | None = None,
     corrects: WashbookLine | None = None,
 ) -> WashbookLine:
@@ -77,7 +77,7 @@ def _write_line(
         game_number=table.game_number,
         value=sum(p for p in points.values() if p > 0),
         detail=detail or {},
-        created_by=by if getattr(by, "pk", None) else None,
+        created_by=recorded_user(by),
         reverses=reverses,
         corrects=corrects,
     )
@@ -204,7 +204,7 @@ def physical_points(table: Table, result: PhysicalResult) -> dict[Member, int]:
 
 
 def enter_physical_result(
-    table_id: int, result: PhysicalResult, *, by: Any = None, advance: bool = True
+    table_id: int, result: PhysicalResult, *, by: Actor = None, advance: bool = True
 ) -> WashbookLine:
     """Post a physical table's deal and (by default) pass the deal to the left."""
     from .tables import advance_after_deal
@@ -228,7 +228,7 @@ def enter_physical_result(
 
 
 def correct_line(
-    line_id: int, *, by: Any = None, result: PhysicalResult | None = None, reason: str = ""
+    line_id: int, *, by: Actor = None, result: PhysicalResult | None = None, reason: str = ""
 ) -> tuple[WashbookLine, WashbookLine | None]:
     """Reverse a line (every entry negated, on a new line) and optionally post the right one.
 

@@ -93,6 +93,8 @@ LogEntry = tuple[int | None, str, str | None, str]  # seat, public text, private
 class RummyDeal:
     """A deal in play (implements :class:`~.protocol.DealState`)."""
 
+    carry_in = 0  # nothing carries from one rummy deal to the next
+
     def __init__(
         self, rules: Rules, players: int, dealer: int, pack: list[Card], seed: int | None
     ) -> None:

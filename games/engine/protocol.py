@@ -61,6 +61,9 @@ class DealState(Protocol):
     players: int
     dealer: int
     version: int  # number of actions applied so far
+    pack_order: tuple[Card, ...]  # the shuffled pack as dealt (the replay's "pack")
+    history: list[Action]  # the actions applied, in order
+    carry_in: int  # what the previous deal carried into this one (0 where nothing carries)
 
     def to_move(self) -> int | None: ...
     def legal_actions(self, seat: int) -> list[Action]: ...

@@ -80,9 +80,7 @@ def replay(data: object) -> ReplayResult:
 
 
 def record(state: DealState, *, seed: int | None = None) -> dict[str, Any]:
-    """The replay JSON of a deal (needs the state's ``pack_order`` and ``history``)."""
-    pack_order: tuple[Card, ...] = getattr(state, "pack_order")  # noqa: B009
-    history = getattr(state, "history")  # noqa: B009
+    """The replay JSON of a deal."""
     out: dict[str, Any] = {
         "rules": state.rules.to_json(),
         "players": state.players,
@@ -91,9 +89,9 @@ def record(state: DealState, *, seed: int | None = None) -> dict[str, Any]:
     if seed is not None:
         out["seed"] = seed
     else:
-        out["pack"] = [c.code for c in pack_order]
-    out["carry_in"] = getattr(state, "carry_in", 0)
-    out["actions"] = [a.to_json() for a in history]
+        out["pack"] = [c.code for c in state.pack_order]
+    out["carry_in"] = state.carry_in
+    out["actions"] = [a.to_json() for a in state.history]
     o = state.outcome()
     if o is not None:
         out["outcome"] = o.to_json()

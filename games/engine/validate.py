@@ -12,7 +12,6 @@ from collections import Counter
 from typing import TYPE_CHECKING
 
 from .actions import Action
-from .cards import Card
 from .combinations import (
     CARD_ID,
     Placed,
@@ -35,13 +34,6 @@ _KINDS = (Accept, Add, Challenge, Decline, Discard, Draw, Layout, MoveJoker, Tak
 def canonical(d: RummyDeal, a: Action) -> Action:
     """The canonical form of ``a`` if it is legal in ``d`` now; else raise."""
     t = d.table
-    if (
-        a.type == "discard"
-        and not isinstance(a, Discard)
-        and isinstance(getattr(a, "card", None), Card)
-    ):
-        # Another variant's discard action with the same JSON form: the same thing here.
-        a = Discard(a.seat, getattr(a, "card"))  # noqa: B009
     if not isinstance(a, _KINDS):
         raise InvalidActionError(f"{a.type!r} is not an action of {t.variant}")
     if not 0 <= a.seat < d.players:

@@ -51,7 +51,7 @@ def live(
     csp = dict(settings.SECURE_CSP)
     csp["connect-src"] = [*csp["connect-src"], events]
     settings.SECURE_CSP = csp
-    monkeypatch.setenv("GAMES_BOT_DELAY", "0.15,0.3")
+    settings.GAMES_BOT_DELAY = "0.15,0.3"  # the live server (this process) queues bot moves
     with (
         uvicorn(port, log=ARTIFACTS / "uvicorn.log"),
         celery_worker(extra={"GAMES_BOT_DELAY": "0.15,0.3"}, log=ARTIFACTS / "celery.log"),
