@@ -21,6 +21,8 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from club import redis as club_redis
+from club.services import ClubError
+from games.bots import choose
 from games.engine.actions import Action
 from games.engine.errors import IllegalActionError, InvalidActionError
 from games.engine.protocol import DealState
@@ -332,7 +334,7 @@ def _finish(deal: Deal, state: DealState) -> Deal:
             deal.table_id, deal_key=f"deal:{deal.pk}", points=points, detail=detail
         )
         turn = club_api.advance_after_deal(deal.table_id)
-    except ValueError as e:  # club.services.ClubError: the club refuses (table closed, ...)
+    except ClubError as e:  # the club refuses (table closed, ...)
         raise Rejection(409, "club", f"the club cannot record this deal: {e}") from None
     deal.washbook_line_id = line.pk
     seating = club_api.table_seating(deal.table_id)
@@ -408,28 +410,15 @@ def play_bot(deal_id: int, version: int, level: str | None = None) -> bool:
     info = next((s for s in seating if s.position == seat), None)
     if info is None or not info.is_bot:
         return False
-    try:
-        from games.bots import choose
-    except Exception:  # noqa: BLE001 - see below: fall back to a random legal move
-
-        def choose(*_: Any) -> Action:  # type: ignore[misc]
-            raise RuntimeError("games.bots is unavailable")
-
     state = load_state(deal)
-    view = state.player_view(seat)
     legal = state.legal_actions(seat)
     if not legal:
         return False
     rng = random.Random(f"{deal.seed}:{version}")
-    chosen = None
-    for lv in (level or bot_level(deal.table_id), "random"):
-        try:
-            chosen = choose(lv, view, legal, rng)
-            break
-        except Exception:
-            log.exception("bot level %s failed on deal %s v%s", lv, deal_id, version)
-    if chosen is None:
-        chosen = rng.choice(legal)
+    # A computer player that cannot choose raises (games.bots.BotError, or its own bug):
+    # the task fails with the traceback in the worker's log, nothing is played in its
+    # place, and the bot sweep tries the move again later.
+    chosen = choose(level or bot_level(deal.table_id), state.player_view(seat), legal, rng)
     try:
         act(
             deal.table_id,

@@ -17,6 +17,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET, require_POST
 
+from club.db import one_snapshot, snapshot
 from club.models import Table
 
 from . import club_api, presenters, services
@@ -97,21 +98,25 @@ def _club(
 @login_required
 @require_GET
 def table(request: HttpRequest, table_id: int) -> HttpResponse:
-    table = get_object_or_404(Table, pk=table_id)
-    deal = services.ensure_deal(table_id)
-    seating = club_api.table_seating(table_id)
-    member_id = club_api.member_id_for(request.user)
-    state = services.load_state(deal) if deal is not None else None
-    ctx = _live(request, table, table_id, deal, state, seating, member_id)
-    if request.htmx:
-        return render(request, "games/table.html#live", ctx)
-    ctx |= _club(table, deal, seating, ctx["me"])
-    ctx["events_url"] = events_url(request, table_id, request.user.pk)
-    return render(request, "games/table.html", ctx)
+    get_object_or_404(Table, pk=table_id)
+    services.ensure_deal(table_id)  # deals the first deal if there is none yet
+    with snapshot():  # the page from one instant of the database (club/db.py)
+        table = Table.objects.get(pk=table_id)
+        deal = services.current_deal(table_id)
+        seating = club_api.table_seating(table_id)
+        member_id = club_api.member_id_for(request.user)
+        state = services.load_state(deal) if deal is not None else None
+        ctx = _live(request, table, table_id, deal, state, seating, member_id)
+        if request.htmx:
+            return render(request, "games/table.html#live", ctx)
+        ctx |= _club(table, deal, seating, ctx["me"])
+        ctx["events_url"] = events_url(request, table_id, request.user.pk)
+        return render(request, "games/table.html", ctx)
 
 
 @login_required
 @require_GET
+@one_snapshot
 def state(request: HttpRequest, table_id: int) -> HttpResponse:
     """The viewer's live region; 204 when nothing changed since ``?since=deal:version``."""
     deal = services.current_deal(table_id)
@@ -127,6 +132,7 @@ def state(request: HttpRequest, table_id: int) -> HttpResponse:
 
 @login_required
 @require_GET
+@one_snapshot
 def club_panel(request: HttpRequest, table_id: int) -> HttpResponse:
     table = get_object_or_404(Table, pk=table_id)
     deal = services.current_deal(table_id)
@@ -160,7 +166,7 @@ def act(request: HttpRequest, table_id: int) -> HttpResponse:
     try:
         try:
             action = json.loads(raw) if raw else None
-        except ValueError:
+        except json.JSONDecodeError:
             raise services.Rejection(
                 400, "malformed", "malformed request: the action is not JSON"
             ) from None

@@ -10,6 +10,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods
 
+from club.services import ClubError
 from games.engine.rules import VARIANTS, OptionValue
 
 from . import club_api, services
@@ -18,12 +19,9 @@ from .rules_text import LAWS
 
 def _players(variant: str, lo: int, hi: int) -> tuple[int, int]:
     """The engine's range, narrowed to what the club seats (club.models.VARIANT_PLAYERS)."""
-    try:
-        from club.models import VARIANT_PLAYERS
+    from club.models import VARIANT_PLAYERS
 
-        clo, chi = VARIANT_PLAYERS.get(variant, (lo, hi))
-    except ImportError:  # pragma: no cover
-        clo, chi = lo, hi
+    clo, chi = VARIANT_PLAYERS.get(variant, (lo, hi))
     return max(lo, clo, 2), min(hi, chi, 7)
 
 
@@ -74,11 +72,15 @@ def rules_variant(request: HttpRequest, variant: str) -> HttpResponse:
     )
 
 
+class PracticeRefusal(Exception):
+    """A practice form that cannot start a table; the message says why."""
+
+
 def _option_value(variant: str, name: str, raw: str) -> OptionValue:
     for c in VARIANTS[variant].option(name).choices:
         if str(c) == raw:
             return c
-    raise ValueError(f"option {name}: {raw!r} is not one of its values")
+    raise PracticeRefusal(f"option {name}: {raw!r} is not one of its values")
 
 
 @login_required
@@ -93,21 +95,27 @@ def practice(request: HttpRequest) -> HttpResponse:
         return render(request, "games/practice.html", {"variants": variant_choices()}, status=400)
     spec = VARIANTS[variant]
     try:
-        players = int(
+        raw = (
             request.POST.get(f"players-{variant}")
             or request.POST.get("players")
             or spec.default_players
         )
+        try:
+            players = int(raw)
+        except ValueError:
+            raise PracticeRefusal(
+                f"the number of players must be a whole number, not {raw!r}"
+            ) from None
         lo, hi = _players(variant, spec.min_players, spec.max_players)
         if not lo <= players <= hi:
-            raise ValueError(f"{spec.title} is for {lo} to {hi} players")
+            raise PracticeRefusal(f"{spec.title} is for {lo} to {hi} players")
         options = {
             o.name: _option_value(
                 variant, o.name, request.POST.get(f"opt-{variant}-{o.name}", str(o.default))
             )
             for o in spec.options
         }
-    except ValueError as e:
+    except PracticeRefusal as e:
         messages.error(request, str(e))
         return render(request, "games/practice.html", {"variants": variant_choices()}, status=400)
     from club.models import Member
@@ -118,7 +126,7 @@ def practice(request: HttpRequest) -> HttpResponse:
         return redirect("home")
     try:
         table = club_api.create_practice_table(member, variant, players, options)
-    except ValueError as e:  # club.services.ClubError
+    except ClubError as e:
         messages.error(request, str(e))
         return render(request, "games/practice.html", {"variants": variant_choices()}, status=400)
     services.ensure_deal(table.pk)

@@ -95,7 +95,6 @@ def run(quick: bool = False) -> dict[str, Any]:
             "duel": f"{variant}: {seats}",
             "deals": r["deals"],
             "seconds": r["seconds"],
-            "illegal_moves": r["illegal"],
             "bots": bots,
             "target": target,
             "target_met": _met(target, first),

@@ -110,11 +110,11 @@ def _bots(r: dict[str, Any]) -> list[str]:
         "Targets (issue #6): each level beats the one below with a points interval that "
         "excludes even; in five-player foster the expert wins clearly more than its 20% "
         "share against club seats; the median decision under 50 ms (club) and 500 ms "
-        "(expert).",
+        "(expert). A duel stops at a computer player's failure or illegal move (none did).",
         "",
         "| duel | first seat's points interval above 0 | win-rate interval above 20% | "
-        "decision times | illegal moves | seconds |",
-        "|---|---|---|---|---:|---:|",
+        "decision times | seconds |",
+        "|---|---|---|---|---:|",
     ]
     for d in r["duels"]:
         first = next(iter(d["bots"].values()))
@@ -122,7 +122,7 @@ def _bots(r: dict[str, Any]) -> list[str]:
         out.append(
             f"| {d['duel']} | {_yes(first['ci95'][0] > 0)} | "
             f"{_yes(first['win_ci95'][0] > 0.20) if share else '(not a target)'} | "
-            f"{_yes(d['times_met'])} | {d['illegal_moves']} | {_fmt(d['seconds'])} |"
+            f"{_yes(d['times_met'])} | {_fmt(d['seconds'])} |"
         )
     firsts = [d for d in r["duels"] if d.get("first_deals")]
     if firsts:

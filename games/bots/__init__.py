@@ -53,15 +53,21 @@ def get_bot(level: str) -> Bot:
         raise KeyError(f"unknown bot level {level!r}; one of {', '.join(LEVELS)}") from None
 
 
+class BotError(RuntimeError):
+    """A computer player that could not choose a legal action (a bug in it): its caller
+    decides what the table shows; nothing is played in its place."""
+
+
 def choose(level: str, view: View, legal: Sequence[Action], rng: random.Random) -> Action:
     """The action the bot of ``level`` plays, one of ``legal``.
 
-    ``view`` is the seat's ``player_view`` and ``legal`` its ``legal_actions``; with no
-    legal action there is nothing to choose (``ValueError``).
+    ``view`` is the seat's ``player_view`` and ``legal`` its ``legal_actions``. With no
+    legal action there is nothing to choose, and a bot that picks an action not in
+    ``legal`` is broken: both raise :class:`BotError`.
     """
     if not legal:
-        raise ValueError("no legal action to choose from")
+        raise BotError("no legal action to choose from")
     action = get_bot(level).choose(view, legal, rng)
-    if action not in legal:  # a bot bug must never reach the table as an illegal move
-        return legal[0]
+    if action not in legal:
+        raise BotError(f"the {level} computer player chose {action!r}, which is not legal")
     return action

@@ -34,7 +34,13 @@ from .rummy_knowledge import read_log, table_combinations, unseen_counts
 
 
 class CannotDeterminise(Exception):
-    """The view holds something this adapter does not model (then the bot falls back)."""
+    """A position this adapter does not model (a phase without search, a deal that is
+    over): the expert plays its prior (the club player's choice) there."""
+
+
+class InconsistentView(RuntimeError):
+    """The view contradicts itself or its log (the cards seen do not fit the counts): a
+    bug in the view or in this adapter, raised, never played round."""
 
 
 def determinise(view: View, rng: random.Random) -> DealState:
@@ -74,14 +80,14 @@ def _rummy(view: View, rng: random.Random) -> RummyDeal:
                 cnt[s][CARD_ID[card]] += k
         need = counts[s] - sum(cnt[s])
         if need < 0 or need > len(pool):
-            raise CannotDeterminise("known cards do not fit the hand counts")
+            raise InconsistentView("known cards do not fit the hand counts")
         for _ in range(need):
             cnt[s][pool.pop()] += 1
     if len(pool) != int(view["pack_count"]):
-        raise CannotDeterminise(f"{len(pool)} unseen cards for a pack of {view['pack_count']}")
+        raise InconsistentView(f"{len(pool)} unseen cards for a pack of {view['pack_count']}")
     stock = [CARD_ID[c] for c in know.stock]
     if len(stock) != int(view.get("stock_count") or 0):
-        raise CannotDeterminise("stock does not match the log")
+        raise InconsistentView("stock does not match the log")
     to_move = view.get("to_move")
     if to_move is None:
         raise CannotDeterminise("the deal is over")
@@ -216,7 +222,7 @@ def _conquian(view: View, rng: random.Random) -> ConquianDeal:
             dead.append(names[text[len("refuses and turns down the ") :]])
         last = text
     if len(dead) != int(view.get("dead_count") or 0):
-        raise CannotDeterminise("dead cards do not match the log")
+        raise InconsistentView("dead cards do not match the log")
     turned = view.get("turned")
     card = index[Card.from_code(turned)] if turned else -1
     seen = set(hand) | set(dead) | {x for _, _, cs in combos.values() for x in cs}
@@ -226,7 +232,7 @@ def _conquian(view: View, rng: random.Random) -> ConquianDeal:
     rng.shuffle(pool)
     need = int(view["hand_counts"][opp])
     if need + int(view["pack_count"]) != len(pool):
-        raise CannotDeterminise("unseen cards do not match the counts")
+        raise InconsistentView("unseen cards do not match the counts")
     hands: list[list[int]] = [[], []]
     hands[seat] = hand
     hands[opp] = sorted(pool[:need])

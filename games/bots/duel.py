@@ -35,7 +35,11 @@ class BlockResult:
     times: dict[str, list[float]] = field(default_factory=dict)
     choice_times: dict[str, list[float]] = field(default_factory=dict)
     kinds: dict[str, int] = field(default_factory=dict)
-    illegal: int = 0
+
+
+class DuelFailure(RuntimeError):
+    """A computer player failed in a duel (it raised, or chose an illegal action): the
+    duel stops and says where, so the deal can be replayed; nothing plays in its place."""
 
 
 def parse_options(pairs: Sequence[str]) -> dict[str, OptionValue]:
@@ -80,14 +84,18 @@ def play_block(
             legal = deal.legal_actions(seat)
             bot = levels[lineup[seat]]
             t0 = time.perf_counter()
-            action = bot.choose(deal.player_view(seat), legal, rng)
+            where = (f"{lineup[seat]} in seat {seat} of {variant} (seed {seed}, block {block}, "
+                     f"rotation {rot}, after {deal.version} actions)")  # fmt: skip
+            try:
+                action = bot.choose(deal.player_view(seat), legal, rng)
+            except Exception as e:
+                raise DuelFailure(f"{where} raised {type(e).__name__}: {e}") from e
             ms = (time.perf_counter() - t0) * 1000
             res.times.setdefault(lineup[seat], []).append(ms)
             if len(legal) > 1:
                 res.choice_times.setdefault(lineup[seat], []).append(ms)
             if action not in legal:
-                res.illegal += 1
-                action = legal[0]
+                raise DuelFailure(f"{where} chose {action!r}, which is not legal")
             deal.apply(action)
         out = deal.outcome()
         assert out is not None
@@ -151,9 +159,7 @@ def duel(
         results = [_run_block(j) for j in jobs]
     seconds = time.perf_counter() - t0
     kinds: dict[str, int] = {}
-    illegal = 0
     for r in results:
-        illegal += r.illegal
         for k2, v in r.kinds.items():
             kinds[k2] = kinds.get(k2, 0) + v
     report: dict[str, Any] = {
@@ -167,7 +173,6 @@ def duel(
         "workers": workers,
         "expert_settings": dict(expert or {}),
         "outcomes": kinds,
-        "illegal": illegal,
         "bots": {},
     }
     for name in dict.fromkeys(seats):
@@ -256,10 +261,14 @@ def expert_settings(pairs: Sequence[str]) -> dict[str, Any]:
 
 def run(args: argparse.Namespace) -> int:
     seats = [s.strip() for s in str(args.seats).split(",") if s.strip()]
-    report = duel(
-        args.variant, seats, args.deals, args.seed, parse_options(args.option),
-        workers=args.workers, budget_ms=args.budget_ms, expert=expert_settings(args.expert),
-    )  # fmt: skip
+    try:
+        report = duel(
+            args.variant, seats, args.deals, args.seed, parse_options(args.option),
+            workers=args.workers, budget_ms=args.budget_ms, expert=expert_settings(args.expert),
+        )  # fmt: skip
+    except DuelFailure as e:
+        print(f"duel stopped: {e}", file=sys.stderr)
+        return 3
     if args.json:
         print(json.dumps(report, indent=2))
         return 0

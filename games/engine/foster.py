@@ -22,7 +22,7 @@ from . import generate
 from .actions import Action
 from .cards import Card, PackKind
 from .combinations import CARDS, Combination, TableCard, build, cid_at, cid_of
-from .errors import IllegalActionError
+from .errors import IllegalActionError, InvalidActionError
 from .moves import Accept, Add, Challenge, Decline, Discard, Draw, Layout, MoveJoker, TakeBack
 from .protocol import Outcome
 from .rules import Rules
@@ -256,7 +256,7 @@ class RummyDeal:
             return True
         try:
             return canonical(self, action) in self._legal_set
-        except ValueError:
+        except (InvalidActionError, IllegalActionError):
             return False
 
     # -- applying ----------------------------------------------------------------------

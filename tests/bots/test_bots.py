@@ -215,6 +215,62 @@ def test_every_level_is_registered() -> None:
         choose("grandmaster", {}, [object()], random.Random(0))  # type: ignore[list-item]
 
 
+class _Broken:
+    """A computer player with a bug: it picks an action that is not legal."""
+
+    def choose(self, view: Any, legal: Any, rng: random.Random) -> Action:
+        from games.engine.cards import Card
+        from games.engine.moves import Discard
+
+        return Discard(99, Card.from_code("AS"))  # seat 99: never legal
+
+
+def test_a_computer_player_that_picks_an_illegal_action_raises_and_nothing_is_played(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from games.bots import BotError
+
+    monkeypatch.setitem(LEVELS, "broken", _Broken())
+    deal = new_deal(make_rules("foster", {}), 2, 0, seed=5)
+    seat = deal.to_move()
+    assert seat is not None
+    legal = deal.legal_actions(seat)
+    with pytest.raises(BotError, match="broken computer player chose .* not legal"):
+        choose("broken", deal.player_view(seat), legal, random.Random(0))
+    with pytest.raises(BotError, match="no legal action"):
+        choose("greedy", deal.player_view(seat), [], random.Random(0))
+    assert deal.version == 0
+
+
+def test_a_duel_stops_at_a_failing_computer_player_and_says_where(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from games.bots.duel import DuelFailure, duel, main
+
+    monkeypatch.setitem(LEVELS, "broken", _Broken())
+    with pytest.raises(DuelFailure, match=r"broken in seat \d of foster \(seed 4, block 0"):
+        duel("foster", ["greedy", "broken"], 2, seed=4, workers=1)
+    code = main(["--variant", "foster", "--seats", "greedy,broken", "--deals", "2",
+                 "--seed", "4", "--workers", "1"])  # fmt: skip
+    assert code == 3 and "duel stopped: broken in seat" in capsys.readouterr().err
+
+
+def test_a_view_that_contradicts_its_counts_is_an_error_not_a_fallback() -> None:
+    """The expert plays its prior where the search does not model the position (a
+    CannotDeterminise); a view whose cards do not fit its counts is a bug: raised."""
+    from games.bots.determinise import InconsistentView
+
+    deal = new_deal(make_rules("foster", {}), 2, 0, seed=5)
+    seat = deal.to_move()
+    assert seat is not None
+    view = dict(deal.player_view(seat))
+    view["pack_count"] = int(view["pack_count"]) + 7  # seven cards too many unseen
+    with pytest.raises(InconsistentView):
+        determinise(view, random.Random(0))
+    with pytest.raises(InconsistentView):
+        ExpertBot(samples=4).choose(view, deal.legal_actions(seat), random.Random(0))
+
+
 def test_holding_playouts_time_laying_out_as_the_club_player_does() -> None:
     """The expert's rummy playouts (``hold``) keep a cheap combination in hand early in a
     deal, as Foster advises, where the plain greedy playout lays it out at once; both

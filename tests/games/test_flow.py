@@ -6,6 +6,7 @@ import json
 import random
 from typing import Any
 
+import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
@@ -143,6 +144,29 @@ def test_a_bot_moves_through_the_same_service(
     assert services.play_bot(deal.pk, 0) is False  # idempotent: the deal moved on
     deal.refresh_from_db()
     assert deal.version == 1
+
+
+def test_a_computer_player_that_fails_raises_and_plays_nothing_in_its_place(
+    make_table: Any, make_member: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No random move stands in for a broken computer player: the bot task fails (the
+    worker logs it) and the deal stays where it was, for the sweep to try again."""
+    from games.bots import LEVELS, BotError
+    from games.engine.cards import Card
+    from games.engine.moves import Discard
+
+    class Broken:
+        def choose(self, view: Any, legal: Any, rng: Any) -> Any:
+            return Discard(99, Card.from_code("AS"))  # seat 99: never legal
+
+    monkeypatch.setitem(LEVELS, "broken", Broken())
+    me, bot = make_member("Me"), make_member("Bot Bravo", is_bot=True)
+    table = make_table("conquian", [me, bot])
+    deal = deal_from_seed(table, 4, dealer=0)  # the pone (seat 1, the bot) says first
+    with pytest.raises(BotError):
+        services.play_bot(deal.pk, deal.version, level="broken")
+    deal.refresh_from_db()
+    assert deal.version == 0 and deal.log.count() == 0
 
 
 def test_a_practice_table_from_the_home_page(make_member: Any, client_for: Any) -> None:

@@ -1,0 +1,43 @@
+"""Reading a page from one instant of the database.
+
+PostgreSQL's default isolation (READ COMMITTED) gives each statement its own snapshot, so
+a page built from several queries can straddle another request's commit: a table's
+panel read across the end of a deal showed the deal's new washbook line beside the deal
+before it (no summary of the deal just ended) until the next refresh. A REPEATABLE READ
+transaction reads every query from the snapshot its first one took. SQLite in WAL mode
+already reads a transaction from one snapshot.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+
+from django.db import connection, transaction
+
+
+@contextmanager
+def snapshot() -> Iterator[None]:
+    """Every query inside reads the database as it was at the first one (read-only use:
+    a write inside may fail to serialise). Inside an outer transaction (a test's, or a
+    write's) it joins that one, whose reads are its own business."""
+    if connection.in_atomic_block:
+        yield
+        return
+    with transaction.atomic():
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cur:
+                cur.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
+        yield
+
+
+def one_snapshot[**P, R](view: Callable[P, R]) -> Callable[P, R]:
+    """A read-only view whose queries all see one instant (see :func:`snapshot`)."""
+
+    @functools.wraps(view)
+    def wrapped(*args: P.args, **kwargs: P.kwargs) -> R:
+        with snapshot():
+            return view(*args, **kwargs)
+
+    return wrapped
