@@ -131,7 +131,9 @@ class RummyDeal:
         self._outcome: Outcome | None = None
         self._legal_key = -1
         self._legal: list[Action] = []
-        self._legal_ids: set[int] = set()  # ids of the interned listed actions (fast path)
+        # The listed action objects by id, for the fast path of a caller that applies one
+        # of them (bots' playouts): an action counts as listed only if it IS that object.
+        self._legal_by_id: dict[int, Action] = {}
         self._legal_frozen: frozenset[Action] | None = None
 
     # -- reading the state -------------------------------------------------------------
@@ -193,10 +195,21 @@ class RummyDeal:
             return []
         if self._legal_key != self.version:
             self._legal = self._generate(seat)
-            self._legal_ids = set(map(id, self._legal))
+            self._legal_by_id = {id(a): a for a in self._legal}
             self._legal_frozen = None
             self._legal_key = self.version
         return list(self._legal)
+
+    def _listed(self, action: Action) -> bool:
+        """``action`` is one of the listed action objects itself (identity, not equality:
+        an id alone could be a new object's at a reused address)."""
+        return self._legal_by_id.get(id(action)) is action
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled without the legality caches: a loaded deal lists and checks anew."""
+        state = self.__dict__.copy()
+        state.update(_legal_key=-1, _legal=[], _legal_by_id={}, _legal_frozen=None)
+        return state
 
     @property
     def _legal_set(self) -> frozenset[Action]:
@@ -252,7 +265,7 @@ class RummyDeal:
         if seat is None or action.seat != seat:
             return False
         self.legal_actions(seat)
-        if id(action) in self._legal_ids or action in self._legal_set:
+        if self._listed(action) or action in self._legal_set:
             return True
         try:
             return canonical(self, action) in self._legal_set
@@ -266,7 +279,7 @@ class RummyDeal:
         seat = self.to_move()
         if seat is not None and action.seat == seat:
             self.legal_actions(seat)
-        if seat is None or action.seat != seat or id(action) not in self._legal_ids:
+        if seat is None or action.seat != seat or not self._listed(action):
             action = canonical(self, action)  # raises with the reason and the law
             if action not in self._legal_set:
                 raise IllegalActionError(f"{action.text} is not allowed now", law="L15")
@@ -488,7 +501,7 @@ _FIELDS = [
     "_outcome",
     "_legal_key",
     "_legal",
-    "_legal_ids",
+    "_legal_by_id",
     "_legal_frozen",
 ]
 

@@ -234,3 +234,27 @@ def agree(d: RummyDeal, seat: int, legal: list[Action], rng: random.Random) -> N
         c = d.copy()
         c.apply(a)
         assert c.history[-1] == canon
+
+
+def test_only_the_listed_action_objects_take_the_fast_path_and_a_pickled_deal_checks_anew() -> None:
+    """The fast path of ``apply`` trusts an action only if it is one of the objects
+    ``legal_actions`` listed (identity, not an id that a new object could reuse); a deal
+    loaded from a pickle carries no legality cache, so it lists and checks anew."""
+    import copy
+    import pickle
+
+    from games.engine.deal import new_deal
+    from games.engine.rules import make_rules
+
+    deal = new_deal(make_rules("foster", {}), 3, 0, seed=11)
+    seat = deal.to_move()
+    assert seat is not None
+    listed = deal.legal_actions(seat)
+    twin = copy.copy(listed[0])  # equal, but another object
+    assert deal._listed(listed[0]) and not deal._listed(twin)
+    assert deal.is_legal(twin)  # the slow path still says yes
+
+    loaded = pickle.loads(pickle.dumps(deal))
+    assert loaded._legal_key == -1 and loaded._legal_by_id == {} and loaded._legal == []
+    loaded.apply(twin)  # checked from scratch, and legal
+    assert loaded.version == 1
