@@ -75,7 +75,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from .actions import Action
+from . import snapshot
+from .actions import Action, action_from_json
 from .cards import Card, PackKind, make_pack
 from .conquian_actions import (
     CONQUIAN_ACTIONS,
@@ -98,7 +99,8 @@ from .conquian_melds import (
 )
 from .errors import IllegalActionError, InvalidActionError
 from .protocol import Adjustment, Outcome
-from .rules import Rules
+from .rules import Rules, make_rules
+from .snapshot import SNAPSHOT_VERSION, SnapshotError, check_version
 
 __all__ = ["ConquianDeal", "new_conquian_deal", "next_dealer"]
 
@@ -275,6 +277,120 @@ class ConquianDeal:
         d["_log"] = self._log.copy()
         d["_pack"] = self._pack.copy()
         return new
+
+    # ------------------------------------------------------------ snapshot
+
+    def to_json(self) -> dict[str, Any]:
+        """The deal as a versioned JSON snapshot (games/engine/snapshot.py): cards by
+        code, no caches. ``ConquianDeal.from_json(d.to_json()) == d``."""
+        cards = self._cards
+
+        def codes(xs: list[int] | tuple[int, ...]) -> list[str]:
+            return [cards[x].code for x in xs]
+
+        return {
+            "snapshot": SNAPSHOT_VERSION,
+            "rules": self.rules.to_json(),
+            "players": 2,
+            "dealer": self.dealer,
+            "seed": self.seed,
+            "carry_in": self.carry_in,
+            "pack_order": [c.code for c in self.pack_order],
+            "history": [a.to_json() for a in self.history],
+            "version": self.version,
+            "hands": [codes(h) for h in self._hands],
+            "combos": [
+                {"id": cid, "owner": owner, "sequence": seq, "cards": codes(xs)}
+                for cid, (owner, seq, xs) in self._combos.items()
+            ],
+            "next_id": self._next_id,
+            "dead": codes(self._dead),
+            "card": None if self._card < 0 else cards[self._card].code,
+            "turned_by": self._turned_by,
+            "say": self._say,
+            "refusals": self._refusals,
+            "from_pack": self._from_pack,
+            "trade": [None if x < 0 else cards[x].code for x in self._trade],
+            "outcome": None if self._outcome is None else self._outcome.to_json(),
+            "log": [list(e) for e in self._log],
+            "phase": self._phase,
+            "after_trade": self._after_trade,
+            "mover": self._mover,
+            "pack": codes(self._pack),
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any], *, what: str = "a Conquián deal") -> ConquianDeal:
+        """The deal a :meth:`to_json` snapshot describes; :class:`SnapshotError` (naming
+        ``what`` and the version) for an unknown version or a malformed snapshot."""
+        check_version(data, what)
+        try:
+            rules = make_rules(str(data["rules"]["variant"]), data["rules"]["options"])
+            new = cls.__new__(cls)
+            new.rules = rules
+            new._kind = _KINDS[str(rules.opt("pack"))]
+            new._cards = _CARDS[new._kind]
+            new._idx = idx = _INDEX[new._kind]
+
+            def ints(xs: list[str]) -> list[int]:
+                return [idx[snapshot.card(c)] for c in xs]
+
+            new.dealer = int(data["dealer"])
+            new.seed = None if data["seed"] is None else int(data["seed"])
+            new.carry_in = int(data["carry_in"])
+            new.pack_order = tuple(snapshot.card(c) for c in data["pack_order"])
+            new.history = [action_from_json(a) for a in data["history"]]
+            new.version = int(data["version"])
+            new._hands = [ints(h) for h in data["hands"]]
+            new._combos = {}
+            new._where = [-1] * 40
+            for c in data["combos"]:
+                xs = tuple(ints(c["cards"]))
+                new._combos[int(c["id"])] = (int(c["owner"]), bool(c["sequence"]), xs)
+                for x in xs:
+                    new._where[x] = int(c["id"])
+            new._next_id = int(data["next_id"])
+            new._dead = ints(data["dead"])
+            new._card = -1 if data["card"] is None else idx[snapshot.card(data["card"])]
+            new._turned_by = int(data["turned_by"])
+            new._say = int(data["say"])
+            new._refusals = int(data["refusals"])
+            new._from_pack = bool(data["from_pack"])
+            new._trade = [-1 if c is None else idx[snapshot.card(c)] for c in data["trade"]]
+            new._outcome = snapshot.outcome_from_json(data["outcome"])
+            new._log = [(e[0], str(e[1]), str(e[2])) for e in data["log"]]
+            new._phase = str(data["phase"])
+            new._after_trade = str(data["after_trade"])
+            new._mover = int(data["mover"])
+            new._pack = ints(data["pack"])
+        except (
+            SnapshotError,
+            KeyError,
+            IndexError,
+            TypeError,
+            ValueError,
+            InvalidActionError,
+        ) as e:
+            raise SnapshotError(
+                f"{what}: malformed snapshot version {data.get('snapshot')!r}: "
+                f"{type(e).__name__} {e}"
+            ) from None
+        new._cache_v, new._cache = -1, []
+        if len(new.history) != new.version or len(new._hands) != 2:
+            raise SnapshotError(
+                f"{what}: malformed snapshot version {data.get('snapshot')!r}: "
+                "its history does not match its version"
+            )
+        return new
+
+    def __eq__(self, other: object) -> bool:
+        """Two deals are equal when their snapshots are: the same position, history
+        and pack."""
+        if not isinstance(other, ConquianDeal):
+            return NotImplemented
+        return self.to_json() == other.to_json()
+
+    __hash__ = None  # type: ignore[assignment]  # a deal changes: never a dict key
 
     # ------------------------------------------------------------ legal actions
 
