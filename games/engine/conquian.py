@@ -100,7 +100,7 @@ from .conquian_melds import (
 from .errors import IllegalActionError, InvalidActionError
 from .protocol import Adjustment, Outcome
 from .rules import Rules, make_rules
-from .snapshot import SNAPSHOT_VERSION, SnapshotError, check_version
+from .snapshot import SNAPSHOT_VERSION, check_version
 
 __all__ = ["ConquianDeal", "new_conquian_deal", "next_dealer"]
 
@@ -363,24 +363,11 @@ class ConquianDeal:
             new._after_trade = str(data["after_trade"])
             new._mover = int(data["mover"])
             new._pack = ints(data["pack"])
-        except (
-            SnapshotError,
-            KeyError,
-            IndexError,
-            TypeError,
-            ValueError,
-            InvalidActionError,
-        ) as e:
-            raise SnapshotError(
-                f"{what}: malformed snapshot version {data.get('snapshot')!r}: "
-                f"{type(e).__name__} {e}"
-            ) from None
+        except snapshot.LOAD_ERRORS as e:
+            raise snapshot.malformed(what, data, e) from None
         new._cache_v, new._cache = -1, []
         if len(new.history) != new.version or len(new._hands) != 2:
-            raise SnapshotError(
-                f"{what}: malformed snapshot version {data.get('snapshot')!r}: "
-                "its history does not match its version"
-            )
+            raise snapshot.malformed(what, data, "its history does not match its version")
         return new
 
     def __eq__(self, other: object) -> bool:

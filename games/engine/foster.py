@@ -18,14 +18,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from . import generate
-from .actions import Action
+from . import generate, snapshot
+from .actions import Action, action_from_json
 from .cards import Card, PackKind
 from .combinations import CARDS, Combination, TableCard, build, cid_at, cid_of
 from .errors import IllegalActionError, InvalidActionError
 from .moves import Accept, Add, Challenge, Decline, Discard, Draw, Layout, MoveJoker, TakeBack
 from .protocol import Outcome
-from .rules import Rules
+from .rules import Rules, make_rules
+from .snapshot import SNAPSHOT_VERSION, SnapshotError, check_version
 from .validate import canonical
 
 #: Interned draw/discard/bare actions, keyed by their fields.
@@ -476,6 +477,108 @@ class RummyDeal:
         new.history = self.history[:]
         return new
 
+    # -- snapshot ----------------------------------------------------------------------
+
+    def to_json(self) -> dict[str, Any]:
+        """The deal as a versioned JSON snapshot (games/engine/snapshot.py): cards by
+        code, no caches. ``RummyDeal.from_json(d.to_json()) == d``."""
+        snap = self._snapshot
+        return {
+            "snapshot": SNAPSHOT_VERSION,
+            "rules": self.rules.to_json(),
+            "players": self.players,
+            "dealer": self.dealer,
+            "seed": self.seed,
+            "pack_order": [c.code for c in self.pack_order],
+            "history": [a.to_json() for a in self.history],
+            "version": self.version,
+            "hands": [_counted_codes(c) for c in self._cnt],
+            "sizes": list(self._size),
+            "stock": [CARDS[i].code for i in self._stock],
+            "pack": [CARDS[i].code for i in self._pack],
+            "combinations": [_combination_json(c) for c in self._combos],
+            "turn": self._turn,
+            "phase": self._phase,
+            "shown": self._shown,
+            "taken_back_to": None
+            if snap is None
+            else {
+                "hand": _counted_codes(snap[0]),
+                "size": snap[1],
+                "combinations": [_combination_json(c) for c in snap[2]],
+            },
+            "has_shown": list(self._has_shown),
+            "first_ratter": self._first_ratter,
+            "turnovers": self._turnovers,
+            "challenged": self._challenged,
+            "pack_out": self._pack_out,
+            "log": [list(e) for e in self._log],
+            "outcome": None if self._outcome is None else self._outcome.to_json(),
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any], *, what: str = "a deal") -> RummyDeal:
+        """The deal a :meth:`to_json` snapshot describes; :class:`SnapshotError` (naming
+        ``what`` and the version) for an unknown version or a malformed snapshot."""
+        check_version(data, what)
+        try:
+            rules = make_rules(str(data["rules"]["variant"]), data["rules"]["options"])
+            new = cls.__new__(cls)
+            new.rules, new.table = rules, table_for(rules)
+            new.players = n = int(data["players"])
+            new.dealer = int(data["dealer"])
+            new.seed = None if data["seed"] is None else int(data["seed"])
+            new.pack_order = tuple(snapshot.card(c) for c in data["pack_order"])
+            new.history = [action_from_json(a) for a in data["history"]]
+            new.version = int(data["version"])
+            new._cnt = [_counts(h) for h in data["hands"]]
+            new._size = [int(s) for s in data["sizes"]]
+            new._stock = [cid_of(snapshot.card(c)) for c in data["stock"]]
+            new._pack = [cid_of(snapshot.card(c)) for c in data["pack"]]
+            new._combos = [_combination(c) for c in data["combinations"]]
+            new._turn = int(data["turn"])
+            new._phase = str(data["phase"])
+            new._shown = int(data["shown"])
+            back = data["taken_back_to"]
+            new._snapshot = (
+                None
+                if back is None
+                else (
+                    _counts(back["hand"]),
+                    int(back["size"]),
+                    [_combination(c) for c in back["combinations"]],
+                )
+            )
+            new._has_shown = [bool(x) for x in data["has_shown"]]
+            ratter = data["first_ratter"]
+            new._first_ratter = None if ratter is None else int(ratter)
+            new._turnovers = int(data["turnovers"])
+            new._challenged = bool(data["challenged"])
+            new._pack_out = bool(data["pack_out"])
+            new._log = [
+                (None if e[0] is None else int(e[0]), str(e[1]),
+                 None if e[2] is None else str(e[2]), str(e[3]))
+                for e in data["log"]
+            ]  # fmt: skip
+            new._outcome = snapshot.outcome_from_json(data["outcome"])
+        except snapshot.LOAD_ERRORS as e:
+            raise snapshot.malformed(what, data, e) from None
+        if len(new.history) != new.version or not (
+            len(new._cnt) == len(new._size) == len(new._has_shown) == n
+        ):
+            raise snapshot.malformed(what, data, "its seats or its history do not match")
+        new._legal_key, new._legal, new._legal_by_id, new._legal_frozen = -1, [], {}, None
+        return new
+
+    def __eq__(self, other: object) -> bool:
+        """Two deals are equal when their snapshots are: the same position, history
+        and pack."""
+        if not isinstance(other, RummyDeal):
+            return NotImplemented
+        return self.to_json() == other.to_json()
+
+    __hash__ = None  # type: ignore[assignment]  # a deal changes: never a dict key
+
     def __repr__(self) -> str:
         return (
             f"<RummyDeal {self.rules.variant} v{self.version} {self._phase} seat {self.to_move()}>"
@@ -524,3 +627,33 @@ def _moved(c: Combination, jend: str, pos: int, card: Card, named: Card) -> Comb
     else:
         cards.append(tc)
     return Combination(c.id, c.owner, "sequence", tuple(cards), suit=s, lo=lo)
+
+
+def _counted_codes(counts: list[int]) -> list[str]:
+    """A hand's counts by card id as codes, a card held twice listed twice."""
+    return [CARDS[i].code for i, k in enumerate(counts) for _ in range(k)]
+
+
+def _counts(codes: list[str]) -> list[int]:
+    out = [0] * len(CARDS)
+    for c in codes:
+        out[cid_of(snapshot.card(c))] += 1
+    return out
+
+
+def _combination_json(c: Combination) -> dict[str, object]:
+    return c.to_json() | {"suit": c.suit, "rank": c.rank, "lo": c.lo}
+
+
+def _combination(data: dict[str, Any]) -> Combination:
+    cards = tuple(
+        TableCard(snapshot.card(t["card"]), snapshot.card(t["as"]), bool(t["crossways"]))
+        for t in data["cards"]
+    )
+    kind = str(data["kind"])
+    if kind not in ("sequence", "set"):
+        raise SnapshotError(f"a combination is a sequence or a set, not {kind!r}")
+    return Combination(
+        int(data["id"]), int(data["owner"]), kind, cards,
+        int(data["suit"]), int(data["rank"]), int(data["lo"]),
+    )  # fmt: skip

@@ -38,6 +38,16 @@ def check_version(data: Mapping[str, Any], what: str) -> None:
         )
 
 
+# What reading a damaged snapshot can raise; each is turned into one SnapshotError.
+LOAD_ERRORS = (SnapshotError, KeyError, IndexError, TypeError, ValueError, InvalidActionError)
+
+
+def malformed(what: str, data: Mapping[str, Any], why: object) -> SnapshotError:
+    """The error for a snapshot of a known version that cannot be read."""
+    reason = f"{type(why).__name__} {why}" if isinstance(why, Exception) else str(why)
+    return SnapshotError(f"{what}: malformed snapshot version {data.get('snapshot')!r}: {reason}")
+
+
 def card(code: object) -> Card:
     if not isinstance(code, str):
         raise SnapshotError(f"not a card code: {code!r}")

@@ -16,11 +16,15 @@ from typing import Any
 
 import pytest
 
+from games.bots import get_bot
 from games.engine.conquian import ConquianDeal, new_conquian_deal
+from games.engine.deal import new_deal
+from games.engine.foster import RummyDeal
 from games.engine.rules import VARIANTS, make_rules
 from games.engine.snapshot import SNAPSHOT_VERSION, SnapshotError
 
 DEALS = int(os.environ.get("SNAPSHOT_DEALS", "200"))
+GREEDY = get_bot("greedy")
 
 
 def option_sets(variant: str) -> list[dict[str, Any]]:
@@ -63,6 +67,61 @@ def test_conquian_snapshots_round_trip_and_replay_along_random_play() -> None:
         for action in deal.history:
             replayed.apply(action)
         assert replayed.to_json() == deal.to_json(), (n, options)
+
+
+@pytest.mark.parametrize("variant", ["foster", "foster-three", "colonel"])
+def test_rummy_snapshots_round_trip_and_replay_along_random_play(variant: str) -> None:
+    """The rummy family (RummyDeal): every option set, two to seven players for Foster,
+    played by the greedy computer player with one random action in ten."""
+    spec = VARIANTS[variant]
+    sets = option_sets(variant)
+    for n in range(DEALS):
+        options = sets[n % len(sets)]
+        rules = make_rules(variant, options)
+        players = spec.min_players + n % (spec.max_players - spec.min_players + 1)
+        seed, dealer = 2000 + n, n % players
+        deal = new_deal(rules, players, dealer, seed=seed)
+        assert isinstance(deal, RummyDeal)
+        rng = random.Random(n)
+        while True:
+            seat = deal.to_move()
+            # Round trips at the first actions, then at every power of two and at the
+            # end (each snapshot holds the whole log).
+            v = deal.version
+            if v < 5 or v & (v - 1) == 0 or seat is None:
+                snap = deal.to_json()
+                assert json.loads(json.dumps(snap)) == snap
+                loaded = RummyDeal.from_json(json.loads(json.dumps(snap)))
+                assert loaded == deal and loaded.to_json() == snap
+                if seat is not None:
+                    assert loaded.legal_actions(seat) == deal.legal_actions(seat)
+                deal = loaded  # play goes on from the loaded copy
+            if seat is None:
+                break
+            # The greedy computer player, with a random legal action one time in ten:
+            # deals of realistic length (pure random play runs to thousands of actions).
+            legal = deal.legal_actions(seat)
+            if rng.random() < 0.1:
+                deal.apply(rng.choice(legal))
+            else:
+                deal.apply(GREEDY.choose(deal.player_view(seat), legal, rng))
+        assert deal.outcome() is not None
+        replayed = new_deal(rules, players, dealer, seed=seed)
+        for action in deal.history:
+            replayed.apply(action)
+        assert replayed.to_json() == deal.to_json(), (variant, n, options)
+
+
+def test_a_rummy_snapshot_with_an_unknown_version_or_damage_is_refused() -> None:
+    deal = new_deal(make_rules("foster", {}), 3, 0, seed=9)
+    deal.apply(deal.legal_actions(deal.to_move() or 0)[0])
+    snap = deal.to_json()
+    with pytest.raises(SnapshotError, match="deal 9: snapshot version 2"):
+        RummyDeal.from_json(snap | {"snapshot": 2}, what="deal 9")
+    for damage in ({"hands": [["ZZ"]] * 3}, {"sizes": [1]}, {"combinations": [{"kind": "run"}]},
+                   {"version": 5}, {"taken_back_to": {"hand": []}}):  # fmt: skip
+        with pytest.raises(SnapshotError, match="deal 9: malformed snapshot version 1"):
+            RummyDeal.from_json(snap | damage, what="deal 9")
 
 
 def _snapshot() -> dict[str, Any]:
