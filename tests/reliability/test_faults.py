@@ -218,6 +218,8 @@ def test_redis_stopped_three_times_with_a_bot_move_pending_loses_nothing_and_app
             wait_for(lambda: Table.objects.get(pk=late_table.pk).redraw_window_until is not None,
                      60, "the redraw that fell due", up)  # fmt: skip
 
+    # Seconds from Redis's return to the bot's pending move (pytest -s shows them).
+    print(f"bot move resumed after Redis returned: {[round(s, 1) for s in resumed]} s")
     assert max(resumed) < 60, resumed
     wait_for(lambda: ClubSession.objects.get(pk=ids["session"]).status == "balanced", 60,
              "the session closed during the outage to be balanced", up)  # fmt: skip
