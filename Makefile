@@ -82,11 +82,13 @@ test: $(STAMP) tools services lint
 	  $(VENV)/bin/pytest -n $(TEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
 
 # Extended runs kept out of `make test` for time (bots' strength duels, 1,000 deals a
-# configuration for the legality property).
+# configuration for the legality property, 1,000 deals a game for the snapshots).
 .PHONY: test-long
 test-long: $(STAMP) services
 	TESTING=1 DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) BOTS_LEGAL_DEALS=1000 \
 	  $(VENV)/bin/pytest -m "long or slow" tests/bots $(PYTEST_ARGS)
+	TESTING=1 DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) SNAPSHOT_DEALS=1000 \
+	  $(VENV)/bin/pytest tests/engine/test_snapshots.py $(PYTEST_ARGS)
 
 .PHONY: bench
 bench: $(STAMP) services
