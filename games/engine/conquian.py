@@ -166,7 +166,7 @@ def next_dealer(dealer: int) -> int:
     return 1 - dealer
 
 
-class ConquianDeal:
+class ConquianDeal(snapshot.SnapshotEquality):
     """One deal of Conquián for two. Implements :class:`protocol.DealState`."""
 
     players = 2
@@ -369,15 +369,6 @@ class ConquianDeal:
         if len(new.history) != new.version or len(new._hands) != 2:
             raise snapshot.malformed(what, data, "its history does not match its version")
         return new
-
-    def __eq__(self, other: object) -> bool:
-        """Two deals are equal when their snapshots are: the same position, history
-        and pack."""
-        if not isinstance(other, ConquianDeal):
-            return NotImplemented
-        return self.to_json() == other.to_json()
-
-    __hash__ = None  # type: ignore[assignment]  # a deal changes: never a dict key
 
     # ------------------------------------------------------------ legal actions
 

@@ -91,7 +91,7 @@ def pip_value(cid: int, pips: str) -> int:
 LogEntry = tuple[int | None, str, str | None, str]  # seat, public text, private text, law
 
 
-class RummyDeal:
+class RummyDeal(snapshot.SnapshotEquality):
     """A deal in play (implements :class:`~.protocol.DealState`)."""
 
     carry_in = 0  # nothing carries from one rummy deal to the next
@@ -569,15 +569,6 @@ class RummyDeal:
             raise snapshot.malformed(what, data, "its seats or its history do not match")
         new._legal_key, new._legal, new._legal_by_id, new._legal_frozen = -1, [], {}, None
         return new
-
-    def __eq__(self, other: object) -> bool:
-        """Two deals are equal when their snapshots are: the same position, history
-        and pack."""
-        if not isinstance(other, RummyDeal):
-            return NotImplemented
-        return self.to_json() == other.to_json()
-
-    __hash__ = None  # type: ignore[assignment]  # a deal changes: never a dict key
 
     def __repr__(self) -> str:
         return (

@@ -30,6 +30,22 @@ class SnapshotError(Exception):
     names the deal and the version, and nothing is half-loaded."""
 
 
+class SnapshotEquality:
+    """Deals are equal when their snapshots are (the same position, history and pack);
+    a deal changes as it is played, so it is never a dict key."""
+
+    def to_json(self) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        assert isinstance(other, SnapshotEquality)
+        return self.to_json() == other.to_json()
+
+    __hash__ = None  # type: ignore[assignment]
+
+
 def check_version(data: Mapping[str, Any], what: str) -> None:
     version = data.get("snapshot") if isinstance(data, Mapping) else None
     if version != SNAPSHOT_VERSION:
