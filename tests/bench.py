@@ -4,6 +4,7 @@ Speed is reported as ratios against a baseline measured in the same run on the s
 machine (never as timed assertions in tests):
 - engine: random self-play actions/s of each variant vs rlcard's pure-Python Gin Rummy;
 - engine: median time of legal_actions right after a draw, full hand, two jokers down;
+- engine: storing a deal per action, JSON snapshot vs pickle;
 - club: balancing 1,000 deals / 10 tables / 40 members, a 1,000-line washbook page;
 - games: turn-action latency under load vs a minimal one-row view, queries per action,
   event delivery to 100 listeners;
@@ -72,9 +73,10 @@ def engine(quick: bool) -> dict[str, Any]:
         r["ratio_vs_rlcard"] = r["actions_per_s"] / base["actions_per_s"]
         rows.append(r)
     base_after = rlcard_gin_rummy(seconds)  # the baseline again: shows the machine was steady
-    from tests.bench_engine import legal_actions_after_draw
+    from tests.bench_engine import legal_actions_after_draw, snapshot_per_action
 
     return {
+        "snapshot_per_action": snapshot_per_action(quick),
         "baseline": base,
         "baseline_after": base_after,
         "variants": rows,

@@ -67,3 +67,69 @@ def legal_actions_after_draw(quick: bool = False) -> dict[str, Any]:
 
 if __name__ == "__main__":
     print(legal_actions_after_draw())
+
+
+def _games(variant: str, players: int, deals: int, seed: int) -> list[tuple[Any, list[Any]]]:
+    """Seeded random deals: each one's fresh state and the actions played in it."""
+    rules = make_rules(variant)
+    rng = random.Random(seed)
+    out = []
+    for _ in range(deals):
+        state = new_deal(rules, players, 0, seed=rng.randrange(2**32))
+        start = state.copy()
+        actions = []
+        while not state.is_over():
+            seat = state.to_move()
+            assert seat is not None
+            action = rng.choice(state.legal_actions(seat))
+            state.apply(action)
+            actions.append(action)
+        out.append((start, actions))
+    return out
+
+
+def snapshot_per_action(quick: bool = False) -> dict[str, Any]:
+    """What the server does for every action: load the deal's stored state, apply the
+    action, store the state again. The deal's JSON snapshot (to_json, then the text the
+    database keeps; json.loads, then from_json) against pickle, over the same seeded
+    deals in one run, per variant. The apply is included in both."""
+    import json
+    import pickle
+
+    from games.engine.deal import deal_from_json
+
+    def by_json(start: Any, actions: list[Any]) -> float:
+        blob = json.dumps(start.to_json())
+        t = time.perf_counter()
+        for a in actions:
+            state = deal_from_json(json.loads(blob))
+            state.apply(a)
+            blob = json.dumps(state.to_json())
+        return time.perf_counter() - t
+
+    def by_pickle(start: Any, actions: list[Any]) -> float:
+        blob = pickle.dumps(start, protocol=pickle.HIGHEST_PROTOCOL)
+        t = time.perf_counter()
+        for a in actions:
+            state = pickle.loads(blob)
+            state.apply(a)
+            blob = pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL)
+        return time.perf_counter() - t
+
+    rows = []
+    for variant, players in [("conquian", 2), ("colonel", 2), ("foster-three", 3),
+                             ("foster", 5), ("foster", 7)]:  # fmt: skip
+        games = _games(variant, players, 3 if quick else 12, seed=11)
+        n = sum(len(a) for _, a in games)
+        # alternate the two, game by game, so a slow spell of the machine hits both
+        tj = tp = 0.0
+        for start, actions in games:
+            tp += by_pickle(start.copy(), actions)
+            tj += by_json(start.copy(), actions)
+        rows.append({
+            "variant": variant, "players": players, "deals": len(games), "actions": n,
+            "pickle_us_per_action": round(tp / n * 1e6, 1),
+            "json_us_per_action": round(tj / n * 1e6, 1),
+            "json_vs_pickle": round(tj / tp, 2),
+        })  # fmt: skip
+    return {"rows": rows, "worst_json_vs_pickle": max(r["json_vs_pickle"] for r in rows)}

@@ -68,6 +68,25 @@ def _engine(r: dict[str, Any]) -> list[str]:
     if la:
         out += ["", "`legal_actions` right after a draw (full hand, two jokers on the table):", ""]
         out += ["| figure | value |", "|---|---|", *_kv(la)]
+    sn = r.get("snapshot_per_action")
+    if sn:
+        out += [
+            "",
+            "Storing a deal per action, as the server does (load the stored state, apply one "
+            "action, store it again), over the same seeded random deals: the JSON snapshot "
+            "(`to_json` + `json.dumps`, `json.loads` + `deal_from_json`) against pickle. "
+            f"Worst ratio: **{sn['worst_json_vs_pickle']:.2f}×** (the bar: at most 1.5×).",
+            "",
+            "| variant | players | deals | actions | pickle µs/action | JSON µs/action "
+            "| JSON ÷ pickle |",
+            "|---|---:|---:|---:|---:|---:|---:|",
+        ]
+        for row in sn["rows"]:
+            out.append(
+                f"| {row['variant']} | {row['players']} | {row['deals']} | {row['actions']:,} | "
+                f"{row['pickle_us_per_action']:,.1f} | {row['json_us_per_action']:,.1f} | "
+                f"**{row['json_vs_pickle']:.2f}×** |"
+            )
     return out
 
 

@@ -38,6 +38,7 @@ class Action:
 A = TypeVar("A", bound=type[Action])
 _REGISTRY: dict[str, Callable[[dict[str, Any]], Action]] = {}
 _TEXT_REGISTRY: dict[str, Callable[[int, list[str]], Action]] = {}
+ACTION_TYPES = _REGISTRY.keys()  # every registered action type (a live view)
 
 
 def register(

@@ -76,7 +76,7 @@ import random
 from typing import Any
 
 from . import snapshot
-from .actions import Action, action_from_json
+from .actions import Action
 from .cards import Card, PackKind, make_pack
 from .conquian_actions import (
     CONQUIAN_ACTIONS,
@@ -131,7 +131,8 @@ def new_conquian_deal(
 ) -> ConquianDeal:
     """Deal a new hand. ``pack`` is the whole pack, top card first; else it is shuffled
     with ``random.Random(seed)`` (a fresh seed when none). The order is kept in
-    ``deal.pack_order`` (and the seed in ``deal.seed``) for replay.
+    ``deal.pack_order`` (and the seed in ``deal.seed``, also when a pack is given with the
+    seed it was shuffled from) for replay.
 
     >>> from .rules import make_rules
     >>> d = new_conquian_deal(make_rules("conquian"), 0, seed=1)
@@ -157,7 +158,7 @@ def new_conquian_deal(
         if sorted(order, key=card_key) != sorted(make_pack(kind), key=card_key):
             raise InvalidActionError(f"pack is not the 40 cards of the {kind.value} pack")
     deal = ConquianDeal(rules, dealer, order, carry_in)
-    deal.seed = seed if pack is None else None
+    deal.seed = seed  # with a pack given, the seed it was shuffled from (if the caller knows it)
     return deal
 
 
@@ -166,7 +167,7 @@ def next_dealer(dealer: int) -> int:
     return 1 - dealer
 
 
-class ConquianDeal(snapshot.SnapshotEquality):
+class ConquianDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
     """One deal of Conquián for two. Implements :class:`protocol.DealState`."""
 
     players = 2
@@ -178,7 +179,7 @@ class ConquianDeal(snapshot.SnapshotEquality):
         self.carry_in = carry_in
         self.pack_order: tuple[Card, ...] = tuple(order)
         self.seed: int | None = None
-        self.history: list[Action] = []
+        self._init_history()
         self._kind = _KINDS[str(rules.opt("pack"))]
         self._cards = _CARDS[self._kind]
         self._idx = idx = _INDEX[self._kind]
@@ -261,14 +262,14 @@ class ConquianDeal(snapshot.SnapshotEquality):
         if not self.is_legal(action):
             raise self._why(action)
         self._do(action)
-        self.history.append(action)
+        self._history.append(action)
         self.version += 1
 
     def copy(self) -> ConquianDeal:
         new = ConquianDeal.__new__(ConquianDeal)
         d = new.__dict__
         d.update(self.__dict__)
-        d["history"] = self.history.copy()
+        self._copy_history(new)
         d["_hands"] = [self._hands[0].copy(), self._hands[1].copy()]
         d["_combos"] = self._combos.copy()
         d["_where"] = self._where.copy()
@@ -296,7 +297,7 @@ class ConquianDeal(snapshot.SnapshotEquality):
             "seed": self.seed,
             "carry_in": self.carry_in,
             "pack_order": [c.code for c in self.pack_order],
-            "history": [a.to_json() for a in self.history],
+            "history": self.history_json(),
             "version": self.version,
             "hands": [codes(h) for h in self._hands],
             "combos": [
@@ -339,7 +340,7 @@ class ConquianDeal(snapshot.SnapshotEquality):
             new.seed = None if data["seed"] is None else int(data["seed"])
             new.carry_in = int(data["carry_in"])
             new.pack_order = tuple(snapshot.card(c) for c in data["pack_order"])
-            new.history = [action_from_json(a) for a in data["history"]]
+            new._load_history(data["history"], 2, what)
             new.version = int(data["version"])
             new._hands = [ints(h) for h in data["hands"]]
             new._combos = {}
@@ -366,7 +367,7 @@ class ConquianDeal(snapshot.SnapshotEquality):
         except snapshot.LOAD_ERRORS as e:
             raise snapshot.malformed(what, data, e) from None
         new._cache_v, new._cache = -1, []
-        if len(new.history) != new.version or len(new._hands) != 2:
+        if new.history_len() != new.version or len(new._hands) != 2:
             raise snapshot.malformed(what, data, "its history does not match its version")
         return new
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .cards import Card, make_pack
 from .errors import InvalidActionError
@@ -76,3 +76,22 @@ def new_deal(
         ):
             raise InvalidActionError(f"the pack is not a full {rules.variant} pack")
     return RummyDeal(rules, players, dealer, cards, seed)
+
+
+def deal_from_json(data: Any, *, what: str = "a deal") -> DealState:
+    """The deal a snapshot describes (``to_json()`` of any deal class), whatever its
+    variant; :class:`~.snapshot.SnapshotError` naming ``what`` when it cannot be read."""
+    from .snapshot import SnapshotError, check_version
+
+    check_version(data, what)
+    rules = data.get("rules")
+    variant = rules.get("variant") if isinstance(rules, dict) else None
+    if variant == "conquian":
+        from .conquian import ConquianDeal
+
+        return ConquianDeal.from_json(data, what=what)
+    if variant in RUMMY_VARIANTS:
+        from .foster import RummyDeal
+
+        return RummyDeal.from_json(data, what=what)
+    raise SnapshotError(f"{what}: snapshot of unknown variant {variant!r}")

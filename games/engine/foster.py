@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import generate, snapshot
-from .actions import Action, action_from_json
+from .actions import Action
 from .cards import Card, PackKind
 from .combinations import CARDS, Combination, TableCard, build, cid_at, cid_of
 from .errors import IllegalActionError, InvalidActionError
@@ -91,7 +91,7 @@ def pip_value(cid: int, pips: str) -> int:
 LogEntry = tuple[int | None, str, str | None, str]  # seat, public text, private text, law
 
 
-class RummyDeal(snapshot.SnapshotEquality):
+class RummyDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
     """A deal in play (implements :class:`~.protocol.DealState`)."""
 
     carry_in = 0  # nothing carries from one rummy deal to the next
@@ -128,7 +128,7 @@ class RummyDeal(snapshot.SnapshotEquality):
         self._log: list[LogEntry] = [
             (None, f"deals {t.hand_size} each; {CARDS[self._stock[0]].code} starts the stock", None, "L8")
         ]  # fmt: skip
-        self.history: list[Action] = []
+        self._init_history()
         self._outcome: Outcome | None = None
         self._legal_key = -1
         self._legal: list[Action] = []
@@ -286,7 +286,7 @@ class RummyDeal(snapshot.SnapshotEquality):
                 raise IllegalActionError(f"{action.text} is not allowed now", law="L15")
         assert seat is not None
         self.version += 1
-        self.history.append(action)
+        self._history.append(action)
         kind = type(action)
         if kind is Draw:
             self._draw(seat, action)  # type: ignore[arg-type]
@@ -474,7 +474,7 @@ class RummyDeal(snapshot.SnapshotEquality):
         new._combos = self._combos[:]
         new._has_shown = self._has_shown[:]
         new._log = self._log[:]
-        new.history = self.history[:]
+        self._copy_history(new)
         return new
 
     # -- snapshot ----------------------------------------------------------------------
@@ -490,7 +490,7 @@ class RummyDeal(snapshot.SnapshotEquality):
             "dealer": self.dealer,
             "seed": self.seed,
             "pack_order": [c.code for c in self.pack_order],
-            "history": [a.to_json() for a in self.history],
+            "history": self.history_json(),
             "version": self.version,
             "hands": [_counted_codes(c) for c in self._cnt],
             "sizes": list(self._size),
@@ -529,7 +529,7 @@ class RummyDeal(snapshot.SnapshotEquality):
             new.dealer = int(data["dealer"])
             new.seed = None if data["seed"] is None else int(data["seed"])
             new.pack_order = tuple(snapshot.card(c) for c in data["pack_order"])
-            new.history = [action_from_json(a) for a in data["history"]]
+            new._load_history(data["history"], n, what)
             new.version = int(data["version"])
             new._cnt = [_counts(h) for h in data["hands"]]
             new._size = [int(s) for s in data["sizes"]]
@@ -563,7 +563,7 @@ class RummyDeal(snapshot.SnapshotEquality):
             new._outcome = snapshot.outcome_from_json(data["outcome"])
         except snapshot.LOAD_ERRORS as e:
             raise snapshot.malformed(what, data, e) from None
-        if len(new.history) != new.version or not (
+        if new.history_len() != new.version or not (
             len(new._cnt) == len(new._size) == len(new._has_shown) == n
         ):
             raise snapshot.malformed(what, data, "its seats or its history do not match")

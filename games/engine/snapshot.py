@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from .actions import ACTION_TYPES, Action, action_from_json
 from .cards import Card
 from .errors import InvalidActionError
 from .protocol import Adjustment, Outcome
@@ -44,6 +45,69 @@ class SnapshotEquality:
         return self.to_json() == other.to_json()
 
     __hash__ = None  # type: ignore[assignment]
+
+
+class SnapshotHistory:
+    """The actions a deal has applied, decoded from a snapshot only when read.
+
+    A server loads a deal, applies one action and saves it again; decoding hundreds of
+    past actions each time would cost more than the rest of the load. So a loaded deal
+    keeps its history as the snapshot's JSON (checked for form on loading: a known action
+    type and a seat at the table) and new actions as objects after it; :attr:`history`
+    decodes the lot on first reading, and :meth:`history_json` writes it back without
+    decoding. A history entry damaged past that check raises :class:`SnapshotError` on
+    reading.
+    """
+
+    _history: list[Action]  # the decoded actions (after the JSON ones, while those are kept)
+    _history_raw: list[Any] | None  # the snapshot's actions not yet decoded
+    _history_of: str  # the deal, for the error when one cannot be decoded
+
+    def _init_history(self) -> None:
+        self._history, self._history_raw = [], None
+
+    @property
+    def history(self) -> list[Action]:
+        raw = self._history_raw
+        if raw is not None:
+            try:
+                decoded = [action_from_json(a) for a in raw]
+            except InvalidActionError as e:
+                raise SnapshotError(f"{self._history_of}: malformed history: {e}") from None
+            self._history = decoded + self._history
+            self._history_raw = None
+        return self._history
+
+    @history.setter
+    def history(self, actions: list[Action]) -> None:
+        self._history, self._history_raw = actions, None
+
+    def history_len(self) -> int:
+        raw = self._history_raw
+        return len(self._history) + (0 if raw is None else len(raw))
+
+    def history_json(self) -> list[Any]:
+        raw = self._history_raw
+        tail = [a.to_json() for a in self._history]
+        return tail if raw is None else raw + tail
+
+    def _copy_history(self, new: SnapshotHistory) -> None:
+        new._history, new._history_raw = self._history.copy(), self._history_raw
+
+    def _load_history(self, raw: object, players: int, what: str) -> None:
+        """Keep a snapshot's history undecoded, after checking each entry's form."""
+        if not isinstance(raw, list):
+            raise SnapshotError(f"the history is not a list: {type(raw).__name__}")
+        known = ACTION_TYPES
+        for a in raw:
+            if not (
+                isinstance(a, dict)
+                and a.get("type") in known
+                and type(a.get("seat")) is int
+                and 0 <= a["seat"] < players
+            ):
+                raise SnapshotError(f"not an action of this deal: {a!r}")
+        self._history, self._history_raw, self._history_of = [], list(raw), what
 
 
 def check_version(data: Mapping[str, Any], what: str) -> None:

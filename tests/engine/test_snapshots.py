@@ -18,7 +18,7 @@ import pytest
 
 from games.bots import get_bot
 from games.engine.conquian import ConquianDeal, new_conquian_deal
-from games.engine.deal import new_deal
+from games.engine.deal import deal_from_json, new_deal
 from games.engine.foster import RummyDeal
 from games.engine.rules import VARIANTS, make_rules
 from games.engine.snapshot import SNAPSHOT_VERSION, SnapshotError
@@ -155,3 +155,52 @@ def test_a_malformed_snapshot_is_refused_whole(damage: Any) -> None:
     damage(snap)
     with pytest.raises(SnapshotError, match="deal 8"):
         ConquianDeal.from_json(snap, what="deal 8")
+
+
+def test_a_loaded_history_is_decoded_on_reading_and_a_damaged_action_is_refused_then() -> None:
+    """The history stays as the snapshot's JSON until read (a server applies one action
+    and saves again); it reads back the same actions, and one that cannot be decoded is a
+    SnapshotError naming the deal, never a half-read history."""
+    deal = new_deal(make_rules("foster", {}), 4, 0, seed=5)
+    rng = random.Random(5)
+    for _ in range(30):
+        deal.apply(rng.choice(deal.legal_actions(deal.to_move() or 0)))
+    snap = deal.to_json()
+    loaded = RummyDeal.from_json(json.loads(json.dumps(snap)), what="deal 4")
+    nxt = rng.choice(loaded.legal_actions(loaded.to_move() or 0))
+    loaded.apply(nxt)
+    deal.apply(nxt)
+    assert loaded.to_json()["history"] == deal.to_json()["history"]  # written back undecoded
+    assert loaded.history == deal.history and len(loaded.history) == 31
+    damaged = json.loads(json.dumps(snap))
+    draw = next(a for a in damaged["history"] if "card" in a)
+    draw["card"] = "ZZ"
+    broken = RummyDeal.from_json(damaged, what="deal 4")
+    with pytest.raises(SnapshotError, match="deal 4: malformed history"):
+        broken.history  # noqa: B018
+
+
+@pytest.mark.parametrize("entry", [{"type": "draw", "seat": 4}, {"type": "draw"}, "1 draw pack"])
+def test_a_history_entry_of_the_wrong_form_is_refused_on_loading(entry: object) -> None:
+    snap = new_deal(make_rules("foster", {}), 4, 0, seed=5).to_json()
+    snap["history"] = [entry]
+    snap["version"] = 1
+    with pytest.raises(SnapshotError, match="deal 6: malformed snapshot"):
+        RummyDeal.from_json(snap, what="deal 6")
+
+
+@pytest.mark.parametrize(
+    ("variant", "players"), [("conquian", 2), ("colonel", 2), ("foster-three", 3), ("foster", 6)]
+)
+def test_deal_from_json_reads_a_snapshot_of_any_variant(variant: str, players: int) -> None:
+    deal = new_deal(make_rules(variant, {}), players, 1, seed=8)
+    deal.apply(deal.legal_actions(deal.to_move() or 0)[0])
+    loaded = deal_from_json(json.loads(json.dumps(deal.to_json())))
+    assert type(loaded) is type(deal) and loaded == deal
+
+
+def test_deal_from_json_refuses_a_variant_it_does_not_know() -> None:
+    snap = new_deal(make_rules("colonel", {}), 2, 0, seed=8).to_json()
+    snap["rules"]["variant"] = "chess"
+    with pytest.raises(SnapshotError, match="deal 3: snapshot of unknown variant 'chess'"):
+        deal_from_json(snap, what="deal 3")
