@@ -18,5 +18,5 @@ class DealAdmin(admin.ModelAdmin):
     list_display = ("id", "table", "number", "variant", "players", "dealer", "version", "finished")
     list_filter = ("variant", "finished")
     readonly_fields = ("seed", "pack", "version", "outcome", "washbook_line_id")
-    exclude = ("state_blob",)
+    exclude = ("snapshot",)
     inlines = [DealActionInline]

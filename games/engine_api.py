@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import pickle
 from typing import Any
 
 from games.engine.actions import Action
@@ -46,10 +45,14 @@ def parse_action(data: Any, legal: list[Action]) -> Action:
     return action_from_json(data)
 
 
-def dumps(state: DealState) -> bytes:
-    return pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL)
+def to_snapshot(state: DealState) -> dict[str, Any]:
+    """The state as the engine's versioned JSON snapshot (what ``Deal.snapshot`` keeps)."""
+    return state.to_json()
 
 
-def loads(blob: bytes) -> DealState:
-    # Only ever written by games.services from the engine's own state.
-    return pickle.loads(blob)
+def from_snapshot(data: Any, what: str) -> DealState:
+    """The state a stored snapshot describes; :class:`SnapshotError` (naming ``what``)
+    when it cannot be read. Reading data never runs code."""
+    from games.engine.deal import deal_from_json
+
+    return deal_from_json(data, what=what)

@@ -1,7 +1,8 @@
 """Deals played online and their append-only action logs.
 
 A deal replays exactly from its rules, players, dealer, pack (recorded top first) and
-the actions in order; ``state_blob`` only saves a request from replaying the whole deal.
+the actions in order; ``snapshot`` (the engine's versioned JSON of the state after the
+last action, games/engine/snapshot.py) only saves a request from replaying the whole deal.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ class Deal(models.Model):
     carry_in = models.PositiveIntegerField(default=0)
     version = models.PositiveIntegerField(default=0)  # actions applied so far
     to_move = models.PositiveSmallIntegerField(null=True, blank=True)
-    state_blob = models.BinaryField(null=True, blank=True, editable=False)
+    snapshot = models.JSONField(null=True, blank=True, editable=False)
     finished = models.BooleanField(default=False)
     outcome = models.JSONField(null=True, blank=True)
     washbook_line_id = models.BigIntegerField(null=True, blank=True)

@@ -26,6 +26,7 @@ from games.bots import choose
 from games.engine.actions import Action
 from games.engine.errors import IllegalActionError, InvalidActionError
 from games.engine.protocol import DealState
+from games.engine.snapshot import SnapshotError
 
 from . import club_api, engine_api
 from .intents import IntentError, resolve
@@ -70,20 +71,26 @@ def previous_deal(deal: Deal) -> Deal | None:
         return None
     return (
         Deal.objects.filter(table_id=deal.table_id, number=deal.number - 1)
-        .defer("state_blob", "pack")
+        .defer("snapshot", "pack")
         .first()
     )
 
 
 def load_state(deal: Deal) -> DealState:
-    """The engine state after the deal's last action (from the blob, else replayed)."""
-    if deal.state_blob:
+    """The engine state after the deal's last action: from its snapshot, else (none, an
+    unreadable one, or one behind the deal's version) replayed from its pack and log."""
+    if deal.snapshot is not None:
         try:
-            state = engine_api.loads(bytes(deal.state_blob))
+            state = engine_api.from_snapshot(deal.snapshot, what=f"deal {deal.pk}")
+        except SnapshotError as e:
+            log.warning("%s; replaying the deal from its log", e)
+        else:
             if state.version == deal.version:
                 return state
-        except Exception:  # noqa: BLE001 - a bad blob is rebuilt from the log
-            log.warning("deal %s: state blob unreadable, replaying", deal.pk)
+            log.warning(
+                "deal %s: snapshot at version %s, the deal at %s; replaying",
+                deal.pk, state.version, deal.version,
+            )  # fmt: skip
     return replay(deal)
 
 
@@ -93,6 +100,7 @@ def replay(deal: Deal, upto: int | None = None) -> DealState:
         deal.options,
         deal.players,
         deal.dealer,
+        seed=deal.seed,
         pack=list(deal.pack),
         carry_in=deal.carry_in,
     )
@@ -173,7 +181,7 @@ def _create_deal(
         carry_in=carry_in,
         version=state.version,
         to_move=state.to_move(),
-        state_blob=engine_api.dumps(state),
+        snapshot=engine_api.to_snapshot(state),
     )
 
 
@@ -290,8 +298,8 @@ def act(
             DealAction.objects.bulk_create(rows)
         deal.version = state.version
         deal.to_move = state.to_move()
-        deal.state_blob = engine_api.dumps(state)
-        fields = ["version", "to_move", "state_blob"]
+        deal.snapshot = engine_api.to_snapshot(state)
+        fields = ["version", "to_move", "snapshot"]
         result = ActResult(deal, state, my_seat, applied=actions)
         if state.is_over():
             fields += ["finished", "outcome", "finished_at", "washbook_line_id"]

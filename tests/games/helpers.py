@@ -10,10 +10,10 @@ from games import engine_api, services
 from games.models import Deal, DealAction
 
 
-def snapshot(deal_id: int) -> tuple[int, int, bytes, Any]:
-    """What must not change when an action is refused."""
+def snapshot(deal_id: int) -> tuple[int, int, Any, Any]:
+    """What must not change when an action is refused: the stored snapshot among it."""
     d = Deal.objects.get(pk=deal_id)
-    return (d.version, DealAction.objects.filter(deal=d).count(), bytes(d.state_blob), d.to_move)
+    return (d.version, DealAction.objects.filter(deal=d).count(), d.snapshot, d.to_move)
 
 
 def find_script(
@@ -48,7 +48,7 @@ def deal_from_seed(table: Any, seed: int, *, dealer: int = 0) -> Deal:
     return Deal.objects.create(
         table=table, number=1, variant=table.variant, options=dict(state.rules.options),
         players=table.size, dealer=dealer, seed=seed, pack=engine_api.pack_codes(state),
-        version=0, to_move=state.to_move(), state_blob=engine_api.dumps(state),
+        version=0, to_move=state.to_move(), snapshot=engine_api.to_snapshot(state),
     )  # fmt: skip
 
 

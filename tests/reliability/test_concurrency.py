@@ -316,7 +316,7 @@ def _deal_at(table: Table, seed: int, script: list[dict[str, Any]], members: lis
     deal = Deal.objects.create(
         table=table, number=1, variant=table.variant, options=dict(state.rules.options),
         players=table.size, dealer=0, seed=seed, pack=engine_api.pack_codes(state),
-        version=0, to_move=state.to_move(), state_blob=engine_api.dumps(state),
+        version=0, to_move=state.to_move(), snapshot=engine_api.to_snapshot(state),
     )  # fmt: skip
     for data in script:
         d = Deal.objects.get(pk=deal.pk)
