@@ -17,11 +17,18 @@ from .moves import Accept, Add, Challenge, Decline, Discard, Draw, Layout, MoveJ
 from .protocol import Adjustment, DealState, Outcome
 from .replay import ReplayResult, record, replay
 from .rules import VARIANTS, Rules, make_rules
+from .variant import Capabilities, OptionSpec, PlayerRange, Variant, find_variant, registered
 
 __all__ = [
     "JOKER",
     "VARIANTS",
     "Accept",
+    "Capabilities",
+    "OptionSpec",
+    "PlayerRange",
+    "Variant",
+    "find_variant",
+    "registered",
     "Action",
     "Add",
     "Adjustment",

@@ -1,0 +1,265 @@
+"""The variant registry: one object per game, read by every layer.
+
+A game (Foster's Cooncan, the three-hand game, Conquián, Colonel, ...) is one
+:class:`Variant`: its name and titles, the players the engine deals for and the seats a
+club table has, its options, its packs (for dealing and for cutting), how to deal and to
+load a deal, its action notation, how a finished deal scores, the law text of its rules
+page, and the :class:`Capabilities` the table and the computer players ask about instead
+of testing names. :data:`VARIANTS` holds them all; :func:`find_variant` looks one up;
+:func:`registered` adds one for the length of a test.
+
+Where copies used to differ for a reason, the difference is a named field here:
+
+- ``players`` (what the engine plays) and ``seats`` (what a club table seats): Foster's
+  game is dealt for 2-7, a club table seats 4-7;
+- ``title`` (the engine's and the rules page's) and ``club_label`` (the club's choices);
+- :meth:`Variant.cutting_pack` and :meth:`Variant.pack`;
+- :meth:`Variant.physical_pips` counts a physical table's hand with Foster's values (L24)
+  in every game, where the engine scores Colonel's ace as 1.
+
+>>> v = find_variant("foster")
+>>> v.players, v.seats
+(PlayerRange(low=2, high=7, default=5), PlayerRange(low=4, high=7, default=5))
+>>> find_variant("chess")
+Traceback (most recent call last):
+...
+games.engine.errors.InvalidActionError: unknown variant 'chess'; one of foster, foster-three, conquian, colonel
+"""
+
+from __future__ import annotations
+
+import importlib
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from .actions import Action, action_from_json, action_from_text
+from .cards import Card
+from .errors import InvalidActionError
+
+if TYPE_CHECKING:
+    from .protocol import DealState, Outcome
+    from .rules import Rules
+
+OptionValue = str | int | bool
+
+
+@dataclass(frozen=True, slots=True)
+class OptionSpec:
+    """One option of a variant: where the sources disagree, or a club's choice."""
+
+    name: str
+    choices: tuple[OptionValue, ...]
+    default: OptionValue
+    help: str
+    source: str  # where the sources say so: "L1", "Dalton", "book p.36", "encyclopedia", ...
+    label: str = ""  # what a form calls it; the name, capitalised, when not given
+
+    @property
+    def title(self) -> str:
+        return self.label or self.name.replace("_", " ").capitalize()
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerRange:
+    low: int
+    high: int
+    default: int
+
+    def __contains__(self, n: object) -> bool:
+        return isinstance(n, int) and not isinstance(n, bool) and self.low <= n <= self.high
+
+    def __str__(self) -> str:
+        return str(self.low) if self.low == self.high else f"{self.low}–{self.high}"
+
+
+@dataclass(frozen=True, slots=True)
+class Law:
+    """One law of a rules page, in our own words: its number and its text."""
+
+    number: str
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Capabilities:
+    """What the table, the intents and the computer players ask of a game (under its
+    options), instead of testing its name."""
+
+    say: bool = False  # a turned card is used at once or passed, never taken in (L12, two)
+    forcing: bool = False  # a card may be put on the adversary's combination (L19, two)
+    carries: bool = False  # a drawn deal's points go into the next deal (a tableau)
+    wild_cards: bool = False  # jokers (or the spade twos) stand for cards (L17)
+    exposed_stock: bool = False  # every discard stays in view; any one may be drawn
+    challenge: bool = False  # Colonel's challenge
+    take_back: bool = False  # cards put on the table this turn may be taken back
+
+
+class Variant(ABC):
+    """The interface every game implements (see the module's docstring)."""
+
+    name: str
+    title: str  # the engine's and the rules page's title
+    club_label: str  # what the club's choice of game says
+    players: PlayerRange  # the players the engine deals for
+    seats: PlayerRange  # the seats a club table of this game has
+    options: tuple[OptionSpec, ...]
+    summary: str
+    laws: tuple[Law, ...]
+    order: int = 100  # where lists of games show it (then by registration)
+
+    # -- the engine's range, under the names the older callers use ----------------------
+    @property
+    def min_players(self) -> int:
+        return self.players.low
+
+    @property
+    def max_players(self) -> int:
+        return self.players.high
+
+    @property
+    def default_players(self) -> int:
+        return self.players.default
+
+    def option(self, name: str) -> OptionSpec:
+        for o in self.options:
+            if o.name == name:
+                return o
+        raise InvalidActionError(f"{self.name} has no option {name!r}")
+
+    # -- the game ----------------------------------------------------------------------
+    @abstractmethod
+    def capabilities(self, rules: Rules) -> Capabilities: ...
+
+    @abstractmethod
+    def pack(self, rules: Rules) -> list[Card]:
+        """The pack a deal is dealt from, in the fixed order of :func:`.cards.make_pack`."""
+
+    def cutting_pack(self, rules: Rules) -> list[str]:
+        """The card codes a table of this game cuts with (L2): its dealing pack."""
+        return [c.code for c in self.pack(rules)]
+
+    def hand_size(self, rules: Rules, players: int) -> int:
+        """Cards dealt to each player."""
+        raise NotImplementedError
+
+    @abstractmethod
+    def deal(
+        self,
+        rules: Rules,
+        players: int,
+        dealer: int,
+        *,
+        seed: int | None,
+        pack: list[Card] | None,
+        carry_in: int,
+    ) -> DealState:
+        """A new deal (``players`` and ``dealer`` already checked against the range)."""
+
+    @abstractmethod
+    def load(self, data: dict[str, Any], what: str) -> DealState:
+        """The deal a snapshot of this game describes (:class:`.snapshot.SnapshotError`)."""
+
+    # -- its action notation ------------------------------------------------------------
+    def parse_action(self, data: object) -> Action:
+        """An action of this game from its JSON form (:class:`InvalidActionError`)."""
+        return action_from_json(data)
+
+    def parse_text(self, text: str) -> Action:
+        """An action from its one-line text form, ``"<seat> <type> <args...>"``."""
+        return action_from_text(text)
+
+    # -- scoring -------------------------------------------------------------------------
+    def points(self, outcome: Outcome) -> tuple[int, ...]:
+        """What each seat wins (+) or pays (-) for a finished deal: the washbook's line.
+        They sum to zero."""
+        points = tuple(int(p) for p in outcome.payments)
+        if sum(points) != 0:
+            raise InvalidActionError(f"{self.name}: a deal's points sum to {sum(points)}, not 0")
+        return points
+
+    def physical_pips(self, cards: Iterable[str]) -> int:
+        """The pips of a hand left at a physical table (given as card codes): Foster's
+        values (L24: joker 15, ace 11, courts 10, others their face) in every game."""
+        return sum(Card.from_code(c).pips for c in cards)
+
+
+# --- the registry ------------------------------------------------------------------------
+
+# The modules that register today's games when they are imported: a new game is one
+# module and one line here.
+BUILT_IN = ("games.engine.foster", "games.engine.conquian")
+
+
+class _Registry(Mapping[str, Variant]):
+    """The games by name, listed by their ``order`` (then as registered)."""
+
+    def __init__(self) -> None:
+        self._by_name: dict[str, Variant] = {}
+        self._loaded = False
+
+    def _load(self) -> None:
+        if not self._loaded:
+            self._loaded = True
+            for module in BUILT_IN:
+                importlib.import_module(module)
+
+    def __getitem__(self, name: str) -> Variant:
+        self._load()
+        return self._by_name[name]
+
+    def __iter__(self) -> Iterator[str]:
+        self._load()
+        # By each game's order, whatever order their modules happened to be imported in.
+        return iter(sorted(self._by_name, key=lambda n: self._by_name[n].order))
+
+    def __len__(self) -> int:
+        self._load()
+        return len(self._by_name)
+
+    def get_variant(self, name: object) -> Variant | None:
+        self._load()
+        return self._by_name.get(name) if isinstance(name, str) else None
+
+    def add(self, variant: Variant) -> Variant:
+        if not isinstance(variant, Variant):
+            raise TypeError(f"not a Variant: {variant!r}")
+        if variant.name in self._by_name:
+            raise ValueError(f"a variant named {variant.name!r} is registered already")
+        if not (variant.players.low <= variant.seats.low <= variant.seats.high
+                <= variant.players.high):  # fmt: skip
+            raise ValueError(f"{variant.name}: a club table seats players the engine can deal for")
+        self._by_name[variant.name] = variant
+        return variant
+
+    def remove(self, name: str) -> None:
+        self._by_name.pop(name, None)
+
+
+VARIANTS = _Registry()
+
+
+def register(variant: Variant) -> Variant:
+    """Add a game to :data:`VARIANTS` (a built-in module calls this when imported)."""
+    return VARIANTS.add(variant)
+
+
+def find_variant(name: object) -> Variant:
+    """The game called ``name``; :class:`InvalidActionError` naming the known ones."""
+    found = VARIANTS.get_variant(name)
+    if found is None:
+        raise InvalidActionError(f"unknown variant {name!r}; one of {', '.join(VARIANTS)}")
+    return found
+
+
+@contextmanager
+def registered(variant: Variant) -> Iterator[Variant]:
+    """Register ``variant`` for the length of a ``with`` block (a test's fixture)."""
+    VARIANTS._load()
+    register(variant)
+    try:
+        yield variant
+    finally:
+        VARIANTS.remove(variant.name)

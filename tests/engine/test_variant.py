@@ -1,0 +1,175 @@
+"""The variant registry (games/engine/variant.py): one object per game.
+
+The pins below are today's games as the other layers spelled them before the registry
+(club/models.py VARIANTS and VARIANT_PLAYERS, club/cutting.py pack_for,
+games/rules_text.py, the engine's rules.py), so moving those layers onto the registry
+changes nothing a member sees. Two deliberate changes are marked where they are pinned.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+import pytest
+
+from games.engine import (
+    VARIANTS,
+    Capabilities,
+    InvalidActionError,
+    PlayerRange,
+    find_variant,
+    make_rules,
+    new_deal,
+    registered,
+)
+from games.engine.conquian import Conquian
+from games.engine.protocol import Outcome
+
+# name: (club label, engine players, club seats, engine title)
+PINNED = {
+    "foster": ("Foster (4–7 players, double pack)", (2, 7, 5), (4, 7, 5),
+               # was "Cooncan for four or five": the game is dealt for up to seven
+               "Cooncan for four to seven (Foster's laws L1-L25)"),
+    "foster-three": ("Foster, three players", (3, 3, 3), (3, 3, 3),
+                     "Cooncan for three (Foster's special laws)"),
+    "conquian": ("Conquián (two players)", (2, 2, 2), (2, 2, 2),
+                 "Conquian for two (Foster's laws for two players)"),
+    "colonel": ("Colonel (two players)", (2, 2, 2), (2, 2, 2),
+                "Colonel (two-handed, encyclopedia)"),
+}  # fmt: skip
+OPTIONS = {
+    "foster": ["splash", "ratting", "jokers", "max_turnovers"],
+    "foster-three": ["joker", "stock", "splash", "ratting", "max_turnovers"],
+    "conquian": ["pack", "upcard", "trade", "scoring", "carry"],
+    "colonel": [],
+}
+LAWS = {
+    "foster": ["L1", "L2", "L5", "L7–L8", "L11", "L15", "L16", "L17", "L18", "L19", "L21–L22",
+               "L23–L24", "L25"],
+    "foster-three": ["3-hand law 1", "book p.36", "L11–L25"],
+    "conquian": ["L1 (two players)", "L8 (two players)", "L12 (two players)", "book p.51",
+                 "book p.50", "L19", "book p.54", "L21 (two players)"],
+    "colonel": ["encyclopedia"] * 3,
+}  # fmt: skip
+# (dealing pack size, jokers in it, hand size) with default options
+PACKS = {"foster": (106, 2, 10), "foster-three": (52, 0, 7), "conquian": (40, 0, 10),
+         "colonel": (52, 0, 10)}  # fmt: skip
+# The cutting packs of club/cutting.py pack_for: (size, jokers), with default options.
+CUTTING = {"foster": (106, 2), "conquian": (40, 0), "colonel": (52, 0),
+           # was always 53 with a joker: now the pack the table deals, joker or not
+           "foster-three": (52, 0)}  # fmt: skip
+
+
+def test_the_registry_lists_todays_games_in_todays_order() -> None:
+    assert list(VARIANTS) == ["foster", "foster-three", "conquian", "colonel"]
+
+
+@pytest.mark.parametrize("name", list(PINNED))
+def test_each_game_is_pinned_to_what_the_layers_said_before(name: str) -> None:
+    v = find_variant(name)
+    label, players, seats, title = PINNED[name]
+    assert (v.name, v.club_label, v.title) == (name, label, title)
+    assert v.players == PlayerRange(*players) and v.seats == PlayerRange(*seats)
+    assert [o.name for o in v.options] == OPTIONS[name]
+    assert [law.number for law in v.laws] == LAWS[name]
+    assert all(law.text.endswith(".") for law in v.laws)
+    rules = make_rules(name)
+    size, jokers, hand = PACKS[name]
+    pack = v.pack(rules)
+    assert (len(pack), sum(c.is_joker for c in pack), v.hand_size(rules, v.players.default)) == (
+        size, jokers, hand,
+    )  # fmt: skip
+    cut = v.cutting_pack(rules)
+    assert (len(cut), cut.count("JK")) == CUTTING[name]
+
+
+def test_cutting_packs_follow_the_options_where_the_dealt_pack_does() -> None:
+    three = find_variant("foster-three")
+    assert three.cutting_pack(make_rules("foster-three", joker=True)).count("JK") == 1
+    # L2 cuts with the jokers whatever the jokers option deals; Conquián with Foster's forty.
+    foster = find_variant("foster")
+    assert foster.cutting_pack(make_rules("foster", jokers="spade-twos")).count("JK") == 2
+    conquian = find_variant("conquian")
+    assert "KS" not in conquian.cutting_pack(make_rules("conquian", pack="spanish"))
+
+
+def test_option_labels_are_words_not_identifiers() -> None:
+    for v in VARIANTS.values():
+        for o in v.options:
+            assert o.title and "_" not in o.title, o
+    assert find_variant("foster").option("max_turnovers").title == "Most turnovers of the stock"
+
+
+@pytest.mark.parametrize(
+    ("name", "options", "expected"),
+    [
+        ("conquian", {}, Capabilities(say=True, forcing=True, carries=True)),
+        ("conquian", {"carry": False}, Capabilities(say=True, forcing=True)),
+        ("foster", {}, Capabilities(wild_cards=True, take_back=True)),
+        ("foster", {"jokers": "spade-twos"}, Capabilities(wild_cards=True, take_back=True)),
+        ("foster-three", {}, Capabilities(take_back=True)),
+        ("foster-three", {"joker": True, "stock": "exposed"},
+         Capabilities(wild_cards=True, exposed_stock=True, take_back=True)),
+        ("colonel", {}, Capabilities(challenge=True, take_back=True)),
+    ],
+)  # fmt: skip
+def test_capabilities_say_what_a_game_has_under_its_options(
+    name: str, options: dict[str, Any], expected: Capabilities
+) -> None:
+    assert find_variant(name).capabilities(make_rules(name, options)) == expected
+
+
+def test_physical_pips_use_fosters_values_in_every_game() -> None:
+    # L24: the engine scores Colonel's ace as 1, a physical table counts it 11 in every game.
+    for v in VARIANTS.values():
+        assert v.physical_pips(["AS", "KH", "7D", "JK"]) == 11 + 10 + 7 + 15
+
+
+def test_points_are_the_outcomes_payments_and_must_sum_to_zero() -> None:
+    v = find_variant("colonel")
+    out = Outcome("out", 0, ((), ()), (0, 12), (12, -12), ())
+    assert v.points(out) == (12, -12)
+    with pytest.raises(InvalidActionError, match="sum to 1"):
+        v.points(Outcome("out", 0, ((), ()), (0, 12), (13, -12), ()))
+
+
+def test_an_unknown_game_is_refused_naming_the_known_ones() -> None:
+    with pytest.raises(InvalidActionError, match="unknown variant 'chess'; one of foster, "):
+        find_variant("chess")
+    with pytest.raises(InvalidActionError, match="unknown variant"):
+        make_rules("chess")
+
+
+class _Practice(Conquian):
+    """Conquián under another name: enough to see the registry take a game and let it go."""
+
+    name = "practice-conquian"
+    order = 50
+
+    def deal(self, rules: Any, players: int, dealer: int, **kw: Any) -> Any:
+        return super().deal(make_rules("conquian", dict(rules.options)), players, dealer, **kw)
+
+
+def test_a_game_is_registered_for_the_length_of_a_with_block() -> None:
+    with registered(_Practice()) as v:
+        assert find_variant("practice-conquian") is v
+        assert list(VARIANTS)[-1] == "practice-conquian"  # by its order, after the built-ins
+        deal = new_deal(make_rules("practice-conquian"), 2, 0, seed=1)
+        assert Counter(deal.pack_order) == Counter(v.pack(make_rules("practice-conquian")))
+    assert "practice-conquian" not in VARIANTS
+
+
+def test_a_name_is_registered_once_and_seats_lie_within_the_engines_range() -> None:
+    with pytest.raises(ValueError, match="registered already"), registered(Conquian()):
+        pass  # pragma: no cover
+    assert "conquian" in VARIANTS  # the refused registration removed nothing
+
+    class TooMany(_Practice):
+        seats = PlayerRange(2, 3, 2)
+
+    with (
+        pytest.raises(ValueError, match="seats players the engine can deal for"),
+        registered(TooMany()),
+    ):
+        pass  # pragma: no cover
