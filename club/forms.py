@@ -7,7 +7,7 @@ from typing import Any
 
 from django import forms
 
-from .models import VARIANTS, Member, Table
+from .models import Member, Table, variant_choices
 
 
 class OpenSessionForm(forms.Form):
@@ -15,11 +15,11 @@ class OpenSessionForm(forms.Form):
     stake = forms.DecimalField(
         max_digits=12, decimal_places=4, min_value=Decimal("0.0001"), initial=Decimal("0.05")
     )
-    default_variant = forms.ChoiceField(choices=VARIANTS, initial="foster")
+    default_variant = forms.ChoiceField(choices=variant_choices, initial="foster")
 
 
 class FormTableForm(forms.Form):
-    variant = forms.ChoiceField(choices=VARIANTS)
+    variant = forms.ChoiceField(choices=variant_choices)
     size = forms.IntegerField(min_value=2, max_value=7, required=False)
     mode = forms.ChoiceField(choices=[(Table.ONLINE, "online"), (Table.PHYSICAL, "real cards")])
     auto_redraw = forms.BooleanField(required=False, label="Redraw seats every hour")

@@ -23,20 +23,29 @@ from django.db.models import Q
 from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
 
-VARIANTS = [
-    ("foster", "Foster (4–7 players, double pack)"),
-    ("foster-three", "Foster, three players"),
-    ("conquian", "Conquián (two players)"),
-    ("colonel", "Colonel (two players)"),
-]
-# (minimum, maximum) players per variant.
-VARIANT_PLAYERS: dict[str, tuple[int, int]] = {
-    "foster": (4, 7),
-    "foster-three": (3, 3),
-    "conquian": (2, 2),
-    "colonel": (2, 2),
-}
-DEFAULT_SIZE = {"foster": 5, "foster-three": 3, "conquian": 2, "colonel": 2}
+
+def variant_choices() -> list[tuple[str, str]]:
+    """The club's choice of game: every game of the engine's registry
+    (``games.engine.variant``), by its club label. A callable, so a new game needs no
+    migration."""
+    from games.engine.variant import VARIANTS
+
+    return [(name, v.club_label) for name, v in VARIANTS.items()]
+
+
+def variant_seats(variant: str) -> tuple[int, int]:
+    """(fewest, most) players a club table of ``variant`` seats; KeyError for no game."""
+    from games.engine.variant import VARIANTS
+
+    seats = VARIANTS[variant].seats
+    return seats.low, seats.high
+
+
+def default_size(variant: str) -> int:
+    """How many a club table of ``variant`` seats unless told; KeyError for no game."""
+    from games.engine.variant import VARIANTS
+
+    return VARIANTS[variant].seats.default
 
 
 class Member(models.Model):
@@ -84,7 +93,7 @@ class ClubSession(models.Model):
     stake = models.DecimalField(
         max_digits=12, decimal_places=4, help_text="Money per point, e.g. 0.0100."
     )
-    default_variant = models.CharField(max_length=20, choices=VARIANTS, default="foster")
+    default_variant = models.CharField(max_length=20, choices=variant_choices, default="foster")
     status = models.CharField(max_length=12, choices=STATUSES, default=OPEN)
     opened_at = models.DateTimeField(default=timezone.now)
     opened_by = models.ForeignKey(
@@ -148,7 +157,7 @@ class Table(models.Model):
         ClubSession, on_delete=models.CASCADE, null=True, blank=True, related_name="tables"
     )
     number = models.PositiveIntegerField(default=1)
-    variant = models.CharField(max_length=20, choices=VARIANTS, default="foster")
+    variant = models.CharField(max_length=20, choices=variant_choices, default="foster")
     size = models.PositiveSmallIntegerField(default=5)
     mode = models.CharField(
         max_length=10, choices=[(ONLINE, "online"), (PHYSICAL, "real cards")], default=ONLINE

@@ -18,11 +18,9 @@ from .rules_text import LAWS
 
 
 def _players(variant: str, lo: int, hi: int) -> tuple[int, int]:
-    """The engine's range, narrowed to what the club seats (club.models.VARIANT_PLAYERS)."""
-    from club.models import VARIANT_PLAYERS
-
-    clo, chi = VARIANT_PLAYERS.get(variant, (lo, hi))
-    return max(lo, clo, 2), min(hi, chi, 7)
+    """The engine's range, narrowed to what a club table seats (``Variant.seats``)."""
+    seats = VARIANTS[variant].seats
+    return max(lo, seats.low, 2), min(hi, seats.high, 7)
 
 
 def variant_choices() -> list[dict[str, Any]]:

@@ -9,7 +9,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from ..models import VARIANTS, Arrival, ClubSession, Member, Table
+from ..models import Arrival, ClubSession, Member, Table, variant_choices
 from .base import Actor, ClubError, recorded_user
 
 logger = logging.getLogger(__name__)
@@ -24,7 +24,7 @@ def open_session(
         raise ClubError("the stake must be a number, e.g. 0.05") from e
     if not stake.is_finite() or stake <= 0 or stake != stake.quantize(Decimal("0.0001")):
         raise ClubError("the stake must be positive with at most four decimal places")
-    if default_variant not in dict(VARIANTS):
+    if default_variant not in dict(variant_choices()):
         raise ClubError(f"unknown variant {default_variant!r}")
     return ClubSession.objects.create(
         stake=stake,

@@ -17,9 +17,6 @@ from django.utils import timezone
 
 from .. import cutting
 from ..models import (
-    DEFAULT_SIZE,
-    VARIANT_PLAYERS,
-    VARIANTS,
     Arrival,
     ClubSession,
     CutBatch,
@@ -28,6 +25,9 @@ from ..models import (
     Seat,
     Substitution,
     Table,
+    default_size,
+    variant_choices,
+    variant_seats,
 )
 from . import base
 from .base import ClubError, log, record_cut
@@ -149,9 +149,9 @@ def table_queue(table: Table) -> list[Arrival]:
 
 
 def _check_variant(variant: str, size: int) -> None:
-    if variant not in dict(VARIANTS):
+    if variant not in dict(variant_choices()):
         raise ClubError(f"unknown variant {variant!r}")
-    low, high = VARIANT_PLAYERS[variant]
+    low, high = variant_seats(variant)
     if not low <= size <= high:
         raise ClubError(f"{variant} is played by {low}–{high} players, not {size}")
 
@@ -204,7 +204,9 @@ def form_table(
     if not session.is_open:
         raise ClubError("the session is not open")
     variant = variant or session.default_variant
-    size = size or DEFAULT_SIZE.get(variant, 5)
+    if variant not in dict(variant_choices()):
+        raise ClubError(f"unknown variant {variant!r}")
+    size = size or default_size(variant)
     _check_variant(variant, size)
     if mode not in (Table.ONLINE, Table.PHYSICAL):
         raise ClubError("mode is online or physical")
@@ -219,7 +221,7 @@ def form_table(
                 raise ClubError("a candidate has not checked in or is already seated")
             order = {a.member_id: a.order for a in waiting}
             pool = sorted(candidates, key=lambda m: order[m.pk])
-        low = VARIANT_PLAYERS[variant][0]
+        low = variant_seats(variant)[0]
         if len(pool) < low:
             raise ClubError(f"{variant} needs at least {low} players; {len(pool)} waiting")
         number = (Table.objects.filter(session=session).aggregate(n=Max("number"))["n"] or 0) + 1
