@@ -1,4 +1,4 @@
-"""Cutting (Foster's law 2), pure Python: no Django here.
+"""Cutting (Foster's law 2), pure Python: no Django here (the packs come from the engine).
 
 The king is the highest card and the joker the lowest, the ace next above the joker.
 Suits have no rank. Those in a tie cut again, and the second cut decides *only* the tie:
@@ -13,11 +13,15 @@ True
 from __future__ import annotations
 
 import random
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
+
+from games.engine.errors import InvalidActionError
+from games.engine.rules import make_rules
+from games.engine.variant import find_variant
 
 RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
-SUITS = ["S", "H", "D", "C"]
 _RANK_VALUE = {r: i + 1 for i, r in enumerate(RANKS)}  # A=1 .. K=13; the joker is 0
 
 
@@ -36,17 +40,18 @@ def lower_of(cards: Sequence[str]) -> str:
     return min(cards, key=rank)
 
 
-def pack_for(variant: str) -> list[str]:
-    """The pack the table cuts with: Foster's double pack with two jokers for 4-7 players,
-    one 52-card pack with a joker for three, and the 40-card Conquián pack for two."""
-    single = [r + s for s in SUITS for r in RANKS]
-    if variant == "foster":
-        return single * 2 + ["JK", "JK"]
-    if variant == "foster-three":
-        return single + ["JK"]
-    if variant == "conquian":
-        return [r + s for s in SUITS for r in RANKS[:10]]
-    return single
+def pack_for(variant: str, options: Mapping[str, Any] | None = None) -> list[str]:
+    """The pack a table of ``variant`` cuts with under its ``options``: the game's
+    ``cutting_pack`` in the engine's registry (Foster's double pack with both jokers, the
+    three-hand pack with its joker if it is dealt with one, Foster's forty for Conquián,
+    52 cards for Colonel). Options the game does not take are left aside here: a cut never
+    fails for them (forming the table checks them)."""
+    game = find_variant(variant)
+    try:
+        rules = make_rules(variant, dict(options or {}))
+    except InvalidActionError:
+        rules = make_rules(variant)
+    return game.cutting_pack(rules)
 
 
 @dataclass(frozen=True, slots=True)

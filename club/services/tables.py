@@ -159,7 +159,7 @@ def _check_variant(variant: str, size: int) -> None:
 def _seat_by_cut(table: Table, players: list[Member], purpose: str, note: str) -> CutBatch:
     """Cut for seats and deal: the highest chooses his seat (position 0) and deals; the
     next highest sits on his left (position 1), and so on round the table (L3)."""
-    result = cutting.cut(players, base.rng(), cutting.pack_for(table.variant))
+    result = cutting.cut(players, base.rng(), cutting.pack_for(table.variant, table.options))
     batch = record_cut(
         purpose=purpose,
         session=table.session,
@@ -236,7 +236,7 @@ def form_table(
         )
         players = pool
         if len(pool) > table.size:
-            result = cutting.cut(pool, base.rng(), cutting.pack_for(variant))
+            result = cutting.cut(pool, base.rng(), cutting.pack_for(variant, options))
             record_cut(
                 purpose=CutBatch.PLACES,
                 session=session,
@@ -361,7 +361,9 @@ def _rotate(table: Table) -> tuple[bool, list[str]]:
             if len(eligible) >= k:
                 break
     by_member = {s.member_id: s for s in eligible}
-    result = cutting.cut([s.member for s in eligible], base.rng(), cutting.pack_for(table.variant))
+    result = cutting.cut(
+        [s.member for s in eligible], base.rng(), cutting.pack_for(table.variant, table.options)
+    )
     record_cut(
         purpose=CutBatch.ROTATION,
         session=table.session,

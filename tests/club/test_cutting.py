@@ -7,6 +7,7 @@ import random
 import pytest
 
 from club.cutting import cut, lower_of, pack_for, rank
+from games.engine.errors import InvalidActionError
 from tests.club.conftest import ScriptedRandom
 
 
@@ -60,3 +61,23 @@ def test_it_always_returns_everyone_once() -> None:
     for n in range(1, 12):
         r = cut(list(range(n)), rng, pack_for("foster"))
         assert sorted(r.order) == list(range(n))
+
+
+def test_each_table_cuts_with_its_games_cutting_pack_under_its_options() -> None:
+    from collections import Counter
+
+    assert (len(pack_for("foster")), pack_for("foster").count("JK")) == (106, 2)
+    assert Counter(pack_for("foster")) == Counter(pack_for("foster", {"jokers": "spade-twos"}))
+    assert len(pack_for("conquian")) == 40 and "KS" not in pack_for("conquian", {"pack": "spanish"})
+    assert (len(pack_for("colonel")), pack_for("colonel").count("JK")) == (52, 0)
+    # The three-hand table cuts with the pack it deals: a joker only when dealt with one.
+    assert (len(pack_for("foster-three")), pack_for("foster-three").count("JK")) == (52, 0)
+    assert pack_for("foster-three", {"joker": True}).count("JK") == 1
+    assert all(rank(c) >= 0 for c in pack_for("foster"))  # every code is one the cut reads
+
+
+def test_a_cut_never_fails_for_options_its_game_does_not_take() -> None:
+    assert pack_for("colonel", {"scoring": "pips"}) == pack_for("colonel")
+    assert pack_for("foster-three", {"joker": "maybe"}) == pack_for("foster-three")
+    with pytest.raises(InvalidActionError, match="unknown variant 'chess'"):
+        pack_for("chess")
