@@ -14,7 +14,6 @@ from club.services import ClubError
 from games.engine.rules import VARIANTS, OptionValue
 
 from . import club_api, services
-from .rules_text import LAWS
 
 
 def _players(variant: str, lo: int, hi: int) -> tuple[int, int]:
@@ -41,6 +40,7 @@ def variant_choices() -> list[dict[str, Any]]:
             "options": [
                 {
                     "name": o.name,
+                    "label": o.title,
                     "help": o.help,
                     "source": o.source,
                     "default": str(o.default),
@@ -66,7 +66,7 @@ def rules_variant(request: HttpRequest, variant: str) -> HttpResponse:
     return render(
         request,
         "games/rules.html",
-        {"variants": found, "one": found[0], "laws": LAWS.get(variant, [])},
+        {"variants": found, "one": found[0], "laws": VARIANTS[variant].laws},
     )
 
 

@@ -195,6 +195,21 @@ def test_the_rules_pages_name_the_laws() -> None:
     assert c.get("/rules/nonsense/").status_code == 404
 
 
+def test_the_rules_pages_read_each_games_laws_and_option_labels_from_the_registry(
+    make_member: Any, client_for: Any
+) -> None:
+    from django.test import Client
+
+    from games.engine.variant import find_variant
+
+    body = Client().get("/rules/foster/").content.decode()
+    for law in find_variant("foster").laws:
+        assert f"<dt>{law.number}</dt>" in body
+    assert "Most turnovers of the stock" in body and "Max_turnovers" not in body
+    form = client_for(make_member()).get("/practice/").content.decode()
+    assert "Most turnovers of the stock" in form and "Max_turnovers" not in form
+
+
 def _ends_with_seat(variant: str, seat: int) -> int:
     """A seed whose deal, played by ``_pick`` from a Random(seed), ends on ``seat``'s move."""
     from games import engine_api
