@@ -69,13 +69,15 @@ def resolve(
     legal = state.legal_actions(seat)
     js = [(a, a.to_json()) for a in legal]
     want = Counter(cards)
-    conquian = state.rules.variant == "conquian"
+    # A game with a say (Conquián, L12): laying out or adding may use the turned card,
+    # and its discard is a throw to which the adversary has the say.
+    say = state.rules.spec.capabilities(state.rules).say
 
     if intent == "layout":
         if not cards and not turned:
             raise IntentError("select the cards to lay out first")
         cands = [a for a, j in js if is_new_combination(j) and Counter(hand_cards(j)) == want]
-        if conquian:
+        if say:
             naive: dict[str, Any] = (
                 {"type": "use", "seat": seat, "card": turned, "hand": cards, "borrow": []}
                 if turned is not None and state.player_view(seat).get("say") == seat
@@ -88,7 +90,7 @@ def resolve(
     if intent in ("add", "move-joker"):
         if combination is None:
             raise IntentError("choose a combination")
-        if intent == "add" and conquian:
+        if intent == "add" and say:
             cands = [
                 a
                 for a, j in js
@@ -148,7 +150,7 @@ def resolve(
         raise IntentError(f"select exactly one card to {intent}")
     types = DISCARDS if intent == "discard" else (intent,)
     cands = [a for a, j in js if j["type"] in types and j.get("card") == cards[0]]
-    kind = "throw" if intent == "discard" and conquian else intent
+    kind = "throw" if intent == "discard" and say else intent
     return _pick(cands, {"type": kind, "seat": seat, "card": cards[0]}, legal)
 
 

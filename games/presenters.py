@@ -13,6 +13,7 @@ from functools import lru_cache
 from typing import Any
 
 from games.engine.actions import Action
+from games.engine.rules import make_rules
 
 from .club_api import SeatInfo
 from .intents import DISCARDS, is_new_combination
@@ -113,6 +114,8 @@ def build(
     me: int | None,
 ) -> dict[str, Any]:
     """Everything the live region shows, from this viewer's view and legal actions."""
+    rules = make_rules(str(view["variant"]), view.get("options") or {})
+    caps = rules.spec.capabilities(rules)  # what this game has, never its name
     n = int(view["players"])
     names = {s.position: s for s in seating}
     order = [(me + i) % n for i in range(n)] if me is not None else list(range(n))
@@ -186,7 +189,7 @@ def build(
         "simple": simple,
         "layout": any(is_new_combination(j) for _, j in js),
         "layout_label": "Use it with the selected cards"
-        if view["variant"] == "conquian" and phase == "say"
+        if caps.say and phase == "say"
         else "Lay out the selected cards",
         "discard": any(j["type"] in DISCARDS for _, j in js),
         "trade": any(j["type"] == "trade" for _, j in js),
@@ -213,7 +216,7 @@ def build(
         "log": _log(view.get("log", []), seats),
         "offers": offers,
         "outcome": outcome_context(view.get("outcome"), seats),
-        "conquian": view["variant"] == "conquian",
+        "caps": caps,
     }
 
 

@@ -353,7 +353,7 @@ def _finish(deal: Deal, state: DealState) -> Deal:
         options=dict(deal.options),
         players=len(seating),
         dealer=turn.dealer_position,
-        carry_in=out.carried if deal.variant == "conquian" else 0,
+        carry_in=out.carried if state.rules.spec.capabilities(state.rules).carries else 0,
         game_number=turn.game_number,
         deal_in_game=turn.deal_in_game,
     )
