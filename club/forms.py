@@ -7,7 +7,7 @@ from typing import Any
 
 from django import forms
 
-from .models import Member, Table, variant_choices
+from .models import Member, Table, default_variant, variant_choices
 
 
 class OpenSessionForm(forms.Form):
@@ -15,7 +15,7 @@ class OpenSessionForm(forms.Form):
     stake = forms.DecimalField(
         max_digits=12, decimal_places=4, min_value=Decimal("0.0001"), initial=Decimal("0.05")
     )
-    default_variant = forms.ChoiceField(choices=variant_choices, initial="foster")
+    default_variant = forms.ChoiceField(choices=variant_choices, initial=default_variant)
 
 
 class FormTableForm(forms.Form):

@@ -33,6 +33,13 @@ def variant_choices() -> list[tuple[str, str]]:
     return [(name, v.club_label) for name, v in VARIANTS.items()]
 
 
+def default_variant() -> str:
+    """The game a session or table takes unless told: the registry's first."""
+    from games.engine.variant import first_variant
+
+    return first_variant().name
+
+
 def variant_seats(variant: str) -> tuple[int, int]:
     """(fewest, most) players a club table of ``variant`` seats; KeyError for no game."""
     from games.engine.variant import VARIANTS
@@ -93,7 +100,9 @@ class ClubSession(models.Model):
     stake = models.DecimalField(
         max_digits=12, decimal_places=4, help_text="Money per point, e.g. 0.0100."
     )
-    default_variant = models.CharField(max_length=20, choices=variant_choices, default="foster")
+    default_variant = models.CharField(
+        max_length=20, choices=variant_choices, default=default_variant
+    )
     status = models.CharField(max_length=12, choices=STATUSES, default=OPEN)
     opened_at = models.DateTimeField(default=timezone.now)
     opened_by = models.ForeignKey(
@@ -157,7 +166,7 @@ class Table(models.Model):
         ClubSession, on_delete=models.CASCADE, null=True, blank=True, related_name="tables"
     )
     number = models.PositiveIntegerField(default=1)
-    variant = models.CharField(max_length=20, choices=variant_choices, default="foster")
+    variant = models.CharField(max_length=20, choices=variant_choices, default=default_variant)
     size = models.PositiveSmallIntegerField(default=5)
     mode = models.CharField(
         max_length=10, choices=[(ONLINE, "online"), (PHYSICAL, "real cards")], default=ONLINE

@@ -32,17 +32,15 @@ def pack_codes(state: DealState) -> list[str]:
     return [c.code for c in state.pack_order]  # type: ignore[attr-defined]
 
 
-def parse_action(data: Any, legal: list[Action]) -> Action:
-    """The action a JSON object names: one of ``legal`` when it is, else parsed (so the
-    engine can say which law it breaks)."""
+def parse_action(data: Any, legal: list[Action], state: DealState) -> Action:
+    """The action a JSON object names in ``state``'s game: one of ``legal`` when it is,
+    else parsed by the game's notation (so the engine can say which law it breaks)."""
     if not isinstance(data, dict):
         raise InvalidActionError("an action is a JSON object")
     for a in legal:
         if a.to_json() == data:
             return a
-    from games.engine.actions import action_from_json
-
-    return action_from_json(data)
+    return state.rules.spec.parse_action(data)
 
 
 def to_snapshot(state: DealState) -> dict[str, Any]:

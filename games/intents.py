@@ -2,8 +2,9 @@
 
 The page offers a few verbs (lay out, add here, move the joker, discard, ...) over a
 selection of cards. Each resolves against the seat's ``legal_actions``: one match is
-applied, several are offered as a choice (what the joker stands for, which end), none
-builds the plain action so that the engine says which law it breaks.
+applied; several raise :class:`AmbiguousActionError` with the candidates, which the page
+offers as a choice (what the joker stands for, which end); none builds the plain action
+in the game's own notation so that the engine says which law it breaks.
 """
 
 from __future__ import annotations
@@ -26,10 +27,18 @@ class IntentError(ValueError):
     """The request cannot name an action at all (no card selected, no combination)."""
 
 
+class AmbiguousActionError(IntentError):
+    """The request could mean more than one legal action: ``candidates`` lists them, for
+    the player to choose."""
+
+    def __init__(self, candidates: list[Action]) -> None:
+        super().__init__(f"that could mean {len(candidates)} different moves: choose one")
+        self.candidates = candidates
+
+
 @dataclass
 class Resolved:
     actions: list[Action] = field(default_factory=list)
-    choices: list[Action] = field(default_factory=list)
 
 
 def base(code: str) -> str:
@@ -85,7 +94,7 @@ def resolve(
             )
         else:
             naive = {"type": "layout", "seat": seat, "cards": cards}
-        return _pick(cands, naive, legal)
+        return _pick(cands, naive, legal, state)
 
     if intent in ("add", "move-joker"):
         if combination is None:
@@ -107,7 +116,7 @@ def resolve(
                 naive = {"type": "meld", "seat": seat, "hand": cards[:1], "to": combination}
             else:
                 raise IntentError("select a card to add first")
-            return _pick(cands, naive, legal)
+            return _pick(cands, naive, legal, state)
         if not cards:
             raise IntentError("select a card first")
         if len(cards) == 1 or intent == "move-joker":
@@ -119,7 +128,7 @@ def resolve(
                 and base(j["card"]) == cards[0]
             ]
             naive = {"type": intent, "seat": seat, "combination": combination, "card": cards[0]}
-            return _pick(cands, naive, legal)
+            return _pick(cands, naive, legal, state)
         # Several cards added one after another, on a copy to find each one's action.
         sim = state.copy()
         out: list[Action] = []
@@ -136,7 +145,9 @@ def resolve(
                 found[0]
                 if found
                 else parse_action(
-                    {"type": "add", "seat": seat, "combination": combination, "card": code}, now
+                    {"type": "add", "seat": seat, "combination": combination, "card": code},
+                    now,
+                    sim,
                 )
             )
             out.append(action)
@@ -151,12 +162,14 @@ def resolve(
     types = DISCARDS if intent == "discard" else (intent,)
     cands = [a for a, j in js if j["type"] in types and j.get("card") == cards[0]]
     kind = "throw" if intent == "discard" and say else intent
-    return _pick(cands, {"type": kind, "seat": seat, "card": cards[0]}, legal)
+    return _pick(cands, {"type": kind, "seat": seat, "card": cards[0]}, legal, state)
 
 
-def _pick(cands: list[Action], naive: dict[str, Any], legal: list[Action]) -> Resolved:
+def _pick(
+    cands: list[Action], naive: dict[str, Any], legal: list[Action], state: DealState
+) -> Resolved:
     if len(cands) == 1:
         return Resolved(actions=cands)
     if cands:
-        return Resolved(choices=cands)
-    return Resolved(actions=[parse_action(naive, legal)])
+        raise AmbiguousActionError(cands)
+    return Resolved(actions=[parse_action(naive, legal, state)])

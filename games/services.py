@@ -29,7 +29,7 @@ from games.engine.protocol import DealState
 from games.engine.snapshot import SnapshotError
 
 from . import club_api, engine_api
-from .intents import IntentError, resolve
+from .intents import AmbiguousActionError, IntentError, resolve
 from .models import Deal, DealAction
 
 log = logging.getLogger(__name__)
@@ -108,7 +108,7 @@ def replay(deal: Deal, upto: int | None = None) -> DealState:
     for i, (seat, data) in enumerate(rows):
         if upto is not None and i >= upto:
             break
-        state.apply(engine_api.parse_action(data, state.legal_actions(seat)))
+        state.apply(engine_api.parse_action(data, state.legal_actions(seat), state))
     return state
 
 
@@ -252,7 +252,7 @@ def act(
             try:
                 actions = [
                     engine_api.parse_action(
-                        _with_seat(action, my_seat), state.legal_actions(my_seat)
+                        _with_seat(action, my_seat), state.legal_actions(my_seat), state
                     )
                 ]
             except InvalidActionError as e:
@@ -263,12 +263,12 @@ def act(
                 resolved = resolve(
                     state, my_seat, intent or "", list(cards or []), combination, view.get("turned")
                 )
+            except AmbiguousActionError as e:  # the page asks which
+                return ActResult(deal, state, my_seat, choices=e.candidates)
             except IntentError as e:
                 raise Rejection(400, "malformed", str(e)) from None
             except InvalidActionError as e:
                 raise Rejection(400, "malformed", f"malformed action: {e}") from None
-            if resolved.choices:
-                return ActResult(deal, state, my_seat, choices=resolved.choices)
             actions = resolved.actions
 
         base = deal.version

@@ -10,25 +10,33 @@ from django.db.models import Max
 from django.utils import timezone
 
 from ..models import Arrival, ClubSession, Member, Table, variant_choices
+from ..models import default_variant as first_game
 from .base import Actor, ClubError, recorded_user
 
 logger = logging.getLogger(__name__)
 
 
 def open_session(
-    *, stake: Decimal | str, default_variant: str = "foster", by: Actor = None, name: str = ""
+    *,
+    stake: Decimal | str,
+    default_variant: str | None = None,
+    by: Actor = None,
+    name: str = "",
 ) -> ClubSession:
+    """Open an evening; its tables play ``default_variant`` unless told (the registry's
+    first game when not given)."""
+    chosen = default_variant if default_variant is not None else first_game()
     try:
         stake = Decimal(stake)
     except (InvalidOperation, TypeError) as e:
         raise ClubError("the stake must be a number, e.g. 0.05") from e
     if not stake.is_finite() or stake <= 0 or stake != stake.quantize(Decimal("0.0001")):
         raise ClubError("the stake must be positive with at most four decimal places")
-    if default_variant not in dict(variant_choices()):
-        raise ClubError(f"unknown variant {default_variant!r}")
+    if chosen not in dict(variant_choices()):
+        raise ClubError(f"unknown variant {chosen!r}")
     return ClubSession.objects.create(
         stake=stake,
-        default_variant=default_variant,
+        default_variant=chosen,
         opened_by=recorded_user(by),
         name=name,
     )

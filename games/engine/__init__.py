@@ -7,7 +7,7 @@
 """
 
 from . import conquian_actions  # noqa: F401 - registers Conquián's action types
-from .actions import Action, action_from_json, action_from_text
+from .actions import Action, ActionTable
 from .cards import JOKER, Card, PackKind, Suit, make_pack, parse_cards
 from .combinations import Combination, Placed, TableCard
 from .deal import new_deal
@@ -30,6 +30,7 @@ __all__ = [
     "find_variant",
     "registered",
     "Action",
+    "ActionTable",
     "Add",
     "Adjustment",
     "Card",
@@ -52,8 +53,6 @@ __all__ = [
     "Suit",
     "TableCard",
     "TakeBack",
-    "action_from_json",
-    "action_from_text",
     "make_pack",
     "make_rules",
     "new_deal",

@@ -1,8 +1,9 @@
 """The base of every action: a small frozen value with a text and a JSON form.
 
-Each variant module defines its action classes with :func:`register` so that
-:func:`action_from_json` can rebuild any action from its JSON form. Every action
-carries the ``seat`` that makes it.
+Each game defines its action classes in its own :class:`ActionTable` (its notation: the
+names are its own), which rebuilds any of them from its JSON or text form; a game's
+variant reads it (``Variant.parse_action``). Every action carries the ``seat`` that
+makes it.
 """
 
 from __future__ import annotations
@@ -36,58 +37,76 @@ class Action:
 
 
 A = TypeVar("A", bound=type[Action])
-_REGISTRY: dict[str, Callable[[dict[str, Any]], Action]] = {}
-_TEXT_REGISTRY: dict[str, Callable[[int, list[str]], Action]] = {}
-ACTION_TYPES = _REGISTRY.keys()  # every registered action type (a live view)
 
 
-def register(
-    from_json: Callable[[dict[str, Any]], Action],
-    from_text: Callable[[int, list[str]], Action],
-) -> Callable[[A], A]:
-    """Class decorator: ``@register(parse_json, parse_text)`` under the class's ``type``."""
+class ActionTable:
+    """One game's action notation: its action types by name, each with its JSON and text
+    parsers. Each game (or family of games sharing a deal class) owns one, so the same
+    name ("draw", "discard") may mean different actions in different games.
 
-    def deco(cls: A) -> A:
-        if not cls.type or cls.type in _REGISTRY:
-            raise RuntimeError(f"action type {cls.type!r} missing or registered twice")
-        _REGISTRY[cls.type] = from_json
-        _TEXT_REGISTRY[cls.type] = from_text
-        return cls
+    >>> t = ActionTable("a test game")
+    >>> t.from_json({"type": "fly", "seat": 0})
+    Traceback (most recent call last):
+    ...
+    games.engine.errors.InvalidActionError: unknown action type 'fly' in a test game
+    """
 
-    return deco
+    def __init__(self, game: str) -> None:
+        self.game = game
+        self._json: dict[str, Callable[[dict[str, Any]], Action]] = {}
+        self._text: dict[str, Callable[[int, list[str]], Action]] = {}
 
+    @property
+    def types(self) -> frozenset[str]:
+        return frozenset(self._json)
 
-def action_from_json(data: object) -> Action:
-    """Rebuild an action; anything malformed raises :class:`InvalidActionError`."""
-    if not isinstance(data, dict):
-        raise InvalidActionError("an action is a JSON object")
-    kind = data.get("type")
-    seat = data.get("seat")
-    if not isinstance(kind, str) or kind not in _REGISTRY:
-        raise InvalidActionError(f"unknown action type {kind!r}")
-    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < 16:
-        raise InvalidActionError(f"bad seat {seat!r}")
-    try:
-        return _REGISTRY[kind](data)
-    except InvalidActionError:
-        raise
-    except (KeyError, TypeError, ValueError, AttributeError) as e:
-        raise InvalidActionError(f"malformed {kind} action: {e}") from None
+    def register(
+        self,
+        from_json: Callable[[dict[str, Any]], Action],
+        from_text: Callable[[int, list[str]], Action],
+    ) -> Callable[[A], A]:
+        """Class decorator: ``@table.register(parse_json, parse_text)`` under the class's
+        ``type``, once per table."""
 
+        def deco(cls: A) -> A:
+            if not cls.type or cls.type in self._json:
+                raise RuntimeError(f"action type {cls.type!r} missing or registered twice")
+            self._json[cls.type] = from_json
+            self._text[cls.type] = from_text
+            return cls
 
-def action_from_text(text: str) -> Action:
-    """Parse the one-line form ``"<seat> <type> <args...>"``."""
-    if not isinstance(text, str):
-        raise InvalidActionError("an action's text form is a string")
-    words = text.split()
-    if len(words) < 2 or not words[0].isdigit():
-        raise InvalidActionError(f"not an action: {text!r}")
-    seat, kind, args = int(words[0]), words[1], words[2:]
-    if kind not in _TEXT_REGISTRY:
-        raise InvalidActionError(f"unknown action type {kind!r}")
-    try:
-        return _TEXT_REGISTRY[kind](seat, args)
-    except InvalidActionError:
-        raise
-    except (KeyError, IndexError, TypeError, ValueError) as e:
-        raise InvalidActionError(f"malformed {kind} action: {e}") from None
+        return deco
+
+    def from_json(self, data: object) -> Action:
+        """Rebuild an action; anything malformed raises :class:`InvalidActionError`."""
+        if not isinstance(data, dict):
+            raise InvalidActionError("an action is a JSON object")
+        kind = data.get("type")
+        seat = data.get("seat")
+        if not isinstance(kind, str) or kind not in self._json:
+            raise InvalidActionError(f"unknown action type {kind!r} in {self.game}")
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < 16:
+            raise InvalidActionError(f"bad seat {seat!r}")
+        try:
+            return self._json[kind](data)
+        except InvalidActionError:
+            raise
+        except (KeyError, TypeError, ValueError, AttributeError) as e:
+            raise InvalidActionError(f"malformed {kind} action: {e}") from None
+
+    def from_text(self, text: str) -> Action:
+        """Parse the one-line form ``"<seat> <type> <args...>"``."""
+        if not isinstance(text, str):
+            raise InvalidActionError("an action's text form is a string")
+        words = text.split()
+        if len(words) < 2 or not words[0].isdigit():
+            raise InvalidActionError(f"not an action: {text!r}")
+        seat, kind, args = int(words[0]), words[1], words[2:]
+        if kind not in self._text:
+            raise InvalidActionError(f"unknown action type {kind!r} in {self.game}")
+        try:
+            return self._text[kind](seat, args)
+        except InvalidActionError:
+            raise
+        except (KeyError, IndexError, TypeError, ValueError) as e:
+            raise InvalidActionError(f"malformed {kind} action: {e}") from None

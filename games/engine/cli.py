@@ -19,6 +19,7 @@ from .errors import InvalidActionError
 from .protocol import DealState
 from .replay import load, record, replay
 from .rules import Rules, make_rules, parse_option_pairs
+from .variant import first_variant
 
 
 def play_random(state: DealState, rng: random.Random, limit: int = 10_000_000) -> int:
@@ -63,7 +64,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def _rules(args: argparse.Namespace) -> Rules:
-    return make_rules(args.variant, parse_option_pairs(args.option or []))
+    variant = args.variant if args.variant is not None else first_variant().name
+    return make_rules(variant, parse_option_pairs(args.option or []))
 
 
 def cmd_play(args: argparse.Namespace) -> int:
@@ -124,7 +126,7 @@ def parser() -> argparse.ArgumentParser:
         ("bench", cmd_bench, "random self-play speed"),
     ):
         q = sub.add_parser(name, help=help_)
-        q.add_argument("--variant", default="foster")
+        q.add_argument("--variant", default=None, help="a game's name (default: the first)")
         q.add_argument("--players", type=int, default=0)
         q.add_argument("--option", action="append", metavar="NAME=VALUE")
         q.add_argument("--seed", type=int, default=0)

@@ -80,6 +80,7 @@ from .actions import Action
 from .cards import Card, PackKind, make_pack
 from .conquian_actions import (
     CONQUIAN_ACTIONS,
+    CONQUIAN_NOTATION,
     ForceAction,
     MeldAction,
     PassAction,
@@ -341,7 +342,7 @@ class ConquianDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
             new.seed = None if data["seed"] is None else int(data["seed"])
             new.carry_in = int(data["carry_in"])
             new.pack_order = tuple(snapshot.card(c) for c in data["pack_order"])
-            new._load_history(data["history"], 2, what)
+            new._load_history(data["history"], 2, what, CONQUIAN_NOTATION)
             new.version = int(data["version"])
             new._hands = [ints(h) for h in data["hands"]]
             new._combos = {}
@@ -664,6 +665,7 @@ class Conquian(Variant):
     order = 3
     title = "Conquian for two (Foster's laws for two players)"
     club_label = "Conquián (two players)"
+    actions = CONQUIAN_NOTATION
     players = PlayerRange(2, 2, 2)
     seats = PlayerRange(2, 2, 2)
     options = (

@@ -20,7 +20,7 @@ throw      ``0 throw 2C``                              discard: ends the turn, c
 Lists of cards are kept in a canonical order (by suit, then rank), so two actions that
 do the same thing are equal.
 
->>> from .actions import action_from_text
+>>> from .conquian_actions import action_from_text
 >>> a = action_from_text("0 use 5H with 6H 4H")
 >>> a.text, a.to_json()["hand"]
 ('0 use 5H with 4H 6H', ['4H', '6H'])
@@ -34,9 +34,15 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from .actions import Action, register
+from .actions import Action, ActionTable
 from .cards import Card
 from .errors import InvalidActionError
+
+#: Conquián's action notation (its names are its own: its discard is a "throw").
+CONQUIAN_NOTATION = ActionTable("Conquián")
+register = CONQUIAN_NOTATION.register
+action_from_json = CONQUIAN_NOTATION.from_json
+action_from_text = CONQUIAN_NOTATION.from_text
 
 
 def card_key(card: Card) -> tuple[str, int]:

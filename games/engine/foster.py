@@ -26,7 +26,18 @@ from .actions import Action
 from .cards import Card, PackKind, make_pack
 from .combinations import CARDS, Combination, TableCard, build, cid_at, cid_of
 from .errors import IllegalActionError, InvalidActionError
-from .moves import Accept, Add, Challenge, Decline, Discard, Draw, Layout, MoveJoker, TakeBack
+from .moves import (
+    RUMMY_ACTIONS,
+    Accept,
+    Add,
+    Challenge,
+    Decline,
+    Discard,
+    Draw,
+    Layout,
+    MoveJoker,
+    TakeBack,
+)
 from .protocol import Outcome
 from .rules import Rules, make_rules
 from .snapshot import SNAPSHOT_VERSION, SnapshotError, check_version
@@ -519,7 +530,7 @@ class RummyDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
             new.dealer = int(data["dealer"])
             new.seed = None if data["seed"] is None else int(data["seed"])
             new.pack_order = tuple(snapshot.card(c) for c in data["pack_order"])
-            new._load_history(data["history"], n, what)
+            new._load_history(data["history"], n, what, RUMMY_ACTIONS)
             new.version = int(data["version"])
             new._cnt = [_counts(h) for h in data["hands"]]
             new._size = [int(s) for s in data["sizes"]]
@@ -645,6 +656,8 @@ def _combination(data: dict[str, Any]) -> Combination:
 
 class RummyVariant(Variant):
     """A game played by :class:`RummyDeal`, which reads it as a :class:`Table`."""
+
+    actions = RUMMY_ACTIONS
 
     @abstractmethod
     def table(self, rules: Rules) -> Table: ...

@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from .actions import Action, action_from_json, action_from_text, register
+from .actions import Action, ActionTable
 from .cards import Card
 from .combinations import Placed
 from .errors import InvalidActionError
@@ -30,10 +30,17 @@ __all__ = [
     "Draw",
     "Layout",
     "MoveJoker",
+    "RUMMY_ACTIONS",
     "TakeBack",
     "action_from_json",
     "action_from_text",
 ]
+
+#: The rummy family's action notation (Foster's games and Colonel).
+RUMMY_ACTIONS = ActionTable("the rummy games")
+register = RUMMY_ACTIONS.register
+action_from_json = RUMMY_ACTIONS.from_json
+action_from_text = RUMMY_ACTIONS.from_text
 
 ENDS = ("low", "high")
 

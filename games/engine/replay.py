@@ -14,7 +14,6 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from .actions import action_from_json
 from .cards import Card
 from .deal import new_deal
 from .errors import IllegalActionError, InvalidActionError
@@ -70,7 +69,7 @@ def replay(data: object) -> ReplayResult:
     """Apply every action; stop at the first illegal one. Malformed input (bad JSON shape,
     unknown card or action) raises :class:`InvalidActionError` instead."""
     state, raw = start(data)
-    actions = [action_from_json(a) for a in raw]
+    actions = [state.rules.spec.parse_action(a) for a in raw]
     for i, a in enumerate(actions):
         try:
             state.apply(a)

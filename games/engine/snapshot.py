@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .actions import ACTION_TYPES, Action, action_from_json
+from .actions import Action, ActionTable
 from .cards import Card
 from .errors import InvalidActionError
 from .protocol import Adjustment, Outcome
@@ -62,6 +62,7 @@ class SnapshotHistory:
     _history: list[Action]  # the decoded actions (after the JSON ones, while those are kept)
     _history_raw: list[Any] | None  # the snapshot's actions not yet decoded
     _history_of: str  # the deal, for the error when one cannot be decoded
+    _history_notation: ActionTable  # the game's, to decode them
 
     def _init_history(self) -> None:
         self._history, self._history_raw = [], None
@@ -71,7 +72,7 @@ class SnapshotHistory:
         raw = self._history_raw
         if raw is not None:
             try:
-                decoded = [action_from_json(a) for a in raw]
+                decoded = [self._history_notation.from_json(a) for a in raw]
             except InvalidActionError as e:
                 raise SnapshotError(f"{self._history_of}: malformed history: {e}") from None
             self._history = decoded + self._history
@@ -94,11 +95,11 @@ class SnapshotHistory:
     def _copy_history(self, new: SnapshotHistory) -> None:
         new._history, new._history_raw = self._history.copy(), self._history_raw
 
-    def _load_history(self, raw: object, players: int, what: str) -> None:
+    def _load_history(self, raw: object, players: int, what: str, notation: ActionTable) -> None:
         """Keep a snapshot's history undecoded, after checking each entry's form."""
         if not isinstance(raw, list):
             raise SnapshotError(f"the history is not a list: {type(raw).__name__}")
-        known = ACTION_TYPES
+        known = notation.types
         for a in raw:
             if not (
                 isinstance(a, dict)
@@ -108,6 +109,7 @@ class SnapshotHistory:
             ):
                 raise SnapshotError(f"not an action of this deal: {a!r}")
         self._history, self._history_raw, self._history_of = [], list(raw), what
+        self._history_notation = notation
 
 
 def check_version(data: Mapping[str, Any], what: str) -> None:

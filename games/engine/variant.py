@@ -35,7 +35,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from .actions import Action, action_from_json, action_from_text
+from .actions import Action, ActionTable
 from .cards import Card
 from .errors import InvalidActionError
 
@@ -108,6 +108,7 @@ class Variant(ABC):
     options: tuple[OptionSpec, ...]
     summary: str
     laws: tuple[Law, ...]
+    actions: ActionTable  # its action notation: the names are its own
     order: int = 100  # where lists of games show it (then by registration)
 
     # -- the engine's range, under the names the older callers use ----------------------
@@ -165,11 +166,11 @@ class Variant(ABC):
     # -- its action notation ------------------------------------------------------------
     def parse_action(self, data: object) -> Action:
         """An action of this game from its JSON form (:class:`InvalidActionError`)."""
-        return action_from_json(data)
+        return self.actions.from_json(data)
 
     def parse_text(self, text: str) -> Action:
         """An action from its one-line text form, ``"<seat> <type> <args...>"``."""
-        return action_from_text(text)
+        return self.actions.from_text(text)
 
     # -- scoring -------------------------------------------------------------------------
     def points(self, outcome: Outcome) -> tuple[int, ...]:
@@ -252,6 +253,12 @@ def find_variant(name: object) -> Variant:
     if found is None:
         raise InvalidActionError(f"unknown variant {name!r}; one of {', '.join(VARIANTS)}")
     return found
+
+
+def first_variant() -> Variant:
+    """The game a new session, table or command takes unless told: the first in the
+    registry's order (Foster's Cooncan)."""
+    return VARIANTS[next(iter(VARIANTS))]
 
 
 @contextmanager

@@ -23,7 +23,6 @@ BATCH = 200
 
 def replay_snapshot(deal: Any, log: list[tuple[int, Any]]) -> dict[str, Any]:
     """The snapshot of a deal after its logged actions, replayed from its pack."""
-    from games.engine.actions import action_from_json
     from games.engine.cards import Card
     from games.engine.deal import new_deal
     from games.engine.rules import make_rules
@@ -34,7 +33,7 @@ def replay_snapshot(deal: Any, log: list[tuple[int, Any]]) -> dict[str, Any]:
         rules, deal.players, deal.dealer, seed=deal.seed, pack=pack, carry_in=deal.carry_in
     )
     for _seat, data in log:
-        state.apply(action_from_json(data))
+        state.apply(rules.spec.parse_action(data))
     return state.to_json()
 
 

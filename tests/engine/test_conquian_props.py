@@ -21,7 +21,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from conquian_helpers import random_play, views
 
-from games.engine.actions import Action, action_from_json, action_from_text
+from games.engine.actions import Action
 from games.engine.cards import Card
 from games.engine.conquian import ConquianDeal, new_conquian_deal
 from games.engine.conquian_actions import (
@@ -32,6 +32,8 @@ from games.engine.conquian_actions import (
     TradeAction,
     TurnAction,
     UseAction,
+    action_from_json,
+    action_from_text,
 )
 from games.engine.conquian_melds import is_combination
 from games.engine.errors import IllegalActionError, InvalidActionError

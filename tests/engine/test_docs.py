@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from games.engine import action_from_json
+from games.engine import find_variant
 from games.engine.replay import replay
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "replay-format.md"
@@ -28,8 +28,11 @@ def test_example_replays(block: str) -> None:
     assert result.error is None and result.applied == len(data["actions"])
 
 
-def test_action_table_rows_parse() -> None:
-    rows = re.findall(r"^\| `(\{.*?\})`", DOC.read_text(), re.M)
-    assert len(rows) >= 10
-    for row in rows:
-        action_from_json(json.loads(row))
+def test_action_table_rows_parse_in_their_games_notation() -> None:
+    text = DOC.read_text()
+    rummy, conquian = text.split("\n### Conquian")
+    for part, notation in ((rummy, "foster"), (conquian, "conquian")):
+        rows = re.findall(r"^\| `(\{.*?\})`", part, re.M)
+        assert len(rows) >= 9
+        for row in rows:
+            find_variant(notation).parse_action(json.loads(row))

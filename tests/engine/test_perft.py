@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from games.engine import action_from_json
+from games.engine.moves import action_from_json
 from games.engine.replay import start
 
 from .helpers import arrange, play, texts

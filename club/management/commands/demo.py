@@ -20,6 +20,7 @@ from django.utils import timezone
 from club import services
 from club.models import ClubSession, Member, Seat, Table
 from club.services import base as services_base
+from games.engine.variant import VARIANTS, first_variant
 
 PASSWORD = "cooncan-demo"
 MEMBERS = [
@@ -70,7 +71,11 @@ class Command(BaseCommand):
         ClubSession.objects.filter(pk=past.pk).update(opened_at=timezone.now() - timedelta(days=7))
         for m in members[:7]:
             services.check_in(past, m)
-        t = services.form_table(past, variant="foster", size=5, mode=Table.PHYSICAL)
+        # The club's first game (Foster's Cooncan) at physical tables of five, and the
+        # first two-player game (Conquián) online: both taken from the registry.
+        main = first_variant()
+        pair = next(v for v in VARIANTS.values() if v.seats.high == 2)
+        t = services.form_table(past, variant=main.name, size=5, mode=Table.PHYSICAL)
         self.play_physical(t, rng, 15, secretary)
         past.refresh_from_db()
         services.close_session(past.pk, by=secretary.user, queue=False)
@@ -83,28 +88,23 @@ class Command(BaseCommand):
         tonight = services.open_session(stake=Decimal("0.05"), by=secretary.user, name="Tonight")
         for m in members[:10]:
             services.check_in(tonight, m)
-        foster = services.form_table(
-            tonight, variant="foster", size=5, mode=Table.PHYSICAL, candidates=members[:6]
+        physical = services.form_table(
+            tonight, variant=main.name, size=5, mode=Table.PHYSICAL, candidates=members[:6]
         )
-        self.play_physical(foster, rng, 6, secretary)
-        conquian = services.form_table(
-            tonight,
-            variant="conquian",
-            size=2,
-            mode=Table.ONLINE,
-            candidates=members[6:8],
-            options={"scoring": "game-points"},
+        self.play_physical(physical, rng, 6, secretary)
+        online = services.form_table(
+            tonight, variant=pair.name, size=2, mode=Table.ONLINE, candidates=members[6:8]
         )
         for i in range(4):
             winner = rng.randrange(2)
             pts = rng.choice([1, 1, 2])
             services.post_online_deal(
-                conquian.pk,
-                deal_key=f"demo-{conquian.pk}-{i}",
+                online.pk,
+                deal_key=f"demo-{online.pk}-{i}",
                 points={winner: pts, 1 - winner: -pts},
-                detail={"kind": "out", "scoring": "game-points", "demo": True},
+                detail={"kind": "out", "demo": True},
             )
-            services.advance_after_deal(conquian.pk)
+            services.advance_after_deal(online.pk)
 
     def play_physical(self, table: Table, rng: random.Random, deals: int, by: Member) -> None:
         for _ in range(deals):
