@@ -325,7 +325,7 @@ def _finish(deal: Deal, state: DealState) -> Deal:
     deal.finished = True
     deal.outcome = outcome
     deal.finished_at = timezone.now()
-    points = {i: int(p) for i, p in enumerate(out.payments)}
+    points = dict(enumerate(state.rules.spec.points(out)))  # the game's scoring: sums to 0
     detail = {
         "deal_id": deal.pk,
         "deal_number": deal.number,

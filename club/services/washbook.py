@@ -14,15 +14,19 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.db.models import Max
 
+from games.engine.cards import Card
+from games.engine.errors import InvalidActionError
+from games.engine.variant import find_variant, first_variant
+
 from ..models import Member, Seat, Table, WashbookEntry, WashbookLine
 from .base import Actor, ClubError, recorded_user
 
-# L24: joker 15, ace 11, K Q J 10 10, the others their face value.
-PIPS = {"JK": 15, "A": 11, "K": 10, "Q": 10, "J": 10}
 
-
-def count_pips(cards: str | Iterable[str]) -> int:
-    """The pip value of the cards left in a hand ("KS 5H JK" → 30), L24.
+def count_pips(cards: str | Iterable[str], variant: str | None = None) -> int:
+    """The pips of the cards left in a hand at a physical table of ``variant`` (its
+    ``physical_pips`` in the engine's registry: Foster's values, L24, in every game; the
+    registry's first game when none is named). The hand is written as the secretary
+    types it: codes with spaces or commas, a joker as JK, JOKER or *.
 
     >>> count_pips("KS 5H JK")
     30
@@ -30,20 +34,19 @@ def count_pips(cards: str | Iterable[str]) -> int:
     21
     """
     codes = cards.replace(",", " ").split() if isinstance(cards, str) else list(cards)
-    total = 0
+    written = []
     for code in codes:
         c = code.strip().upper()
         if c.startswith("JK") or c in ("JOKER", "*"):
-            total += 15
+            written.append("JK")
             continue
-        rank = c[:-1] if len(c) >= 2 else c
-        if rank in PIPS:
-            total += PIPS[rank]
-        elif rank.isdigit() and 2 <= int(rank) <= 10:
-            total += int(rank)
-        else:
-            raise ClubError(f"not a card: {code!r} (write e.g. KS, 10H, AD, JK)")
-    return total
+        try:
+            Card.from_code(c)
+        except InvalidActionError:
+            raise ClubError(f"not a card: {code!r} (write e.g. KS, 10H, AD, JK)") from None
+        written.append(c)
+    game = find_variant(variant) if variant is not None else first_variant()
+    return game.physical_pips(written)
 
 
 def _next_number(table: Table) -> int:
@@ -189,7 +192,7 @@ def physical_points(table: Table, result: PhysicalResult) -> dict[Member, int]:
         if member_id in result.losses and member_id in result.cards:
             raise ClubError(f"give {member}'s pips or cards, not both")
         if member_id in result.cards:
-            pips = count_pips(result.cards[member_id])
+            pips = count_pips(result.cards[member_id], table.variant)
         else:
             pips = result.losses.get(member_id, 0)
         pips += result.extra.get(member_id, 0)

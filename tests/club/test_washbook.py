@@ -148,3 +148,22 @@ def test_the_database_refuses_an_unbalanced_line(five: tuple[Table, list[Member]
         )
         cur.execute("SET CONSTRAINTS ALL IMMEDIATE")  # what COMMIT would check
     assert not WashbookLine.objects.filter(number=99).exists()
+
+
+def test_a_physical_hand_is_counted_by_its_games_physical_pips() -> None:
+    from collections.abc import Iterable
+
+    from games.engine import registered
+    from games.engine.conquian import Conquian
+
+    class Doubled(Conquian):
+        name = "doubled"
+        order = 70
+
+        def physical_pips(self, cards: Iterable[str]) -> int:
+            return 2 * super().physical_pips(cards)
+
+    with registered(Doubled()):
+        assert services.count_pips("KS 5H", "doubled") == 30
+    assert services.count_pips("AS", "colonel") == 11  # Foster's values in every game (L24)
+    assert services.count_pips("as, joker *", "foster") == 11 + 15 + 15
