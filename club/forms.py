@@ -63,3 +63,17 @@ class ResultForm(forms.Form):
 
 class SubstituteForm(forms.Form):
     substitute = forms.ModelChoiceField(queryset=Member.objects.filter(is_bot=False, active=True))
+
+
+class StandingsForm(forms.Form):
+    """The standings between two dates (the sessions' opening dates), both optional."""
+
+    since = forms.DateField(required=False, label="From", widget=forms.DateInput({"type": "date"}))
+    until = forms.DateField(required=False, label="To", widget=forms.DateInput({"type": "date"}))
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        since, until = data.get("since"), data.get("until")
+        if since and until and since > until:
+            self.add_error("until", "The end date comes before the start date.")
+        return data

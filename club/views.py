@@ -20,13 +20,15 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from . import books, services
-from .forms import FormTableForm, OpenSessionForm, ResultForm, SubstituteForm
+from .forms import FormTableForm, OpenSessionForm, ResultForm, StandingsForm, SubstituteForm
 from .models import (
     Account,
     ClubSession,
     CutBatch,
     Leg,
     Member,
+    Posting,
+    Seat,
     Substitution,
     Table,
     Transfer,
@@ -82,8 +84,24 @@ def home(request: HttpRequest) -> HttpResponse:
     member = services.member_for(request.user)
     current = ClubSession.objects.filter(status=ClubSession.OPEN).first()
     balance = services.balance_of(member) if member else None
+    # Where the member sits tonight: his seat at a table of an open session still in play.
+    seat = (
+        Seat.objects.filter(
+            member=member,
+            table__is_practice=False,
+            table__session__status=ClubSession.OPEN,
+            table__status__in=[Table.FORMING, Table.PLAYING],
+        )
+        .select_related("table")
+        .order_by("-table__created_at")
+        .first()
+        if member
+        else None
+    )
     return render(
-        request, "club/home.html", {"member": member, "current": current, "balance": balance}
+        request,
+        "club/home.html",
+        {"member": member, "current": current, "balance": balance, "seat": seat},
     )
 
 
@@ -393,14 +411,24 @@ def member_detail(request: HttpRequest, pk: int) -> HttpResponse:
     if not (request.user.is_staff or (me and me.pk == member.pk)):
         raise PermissionDenied("members see only their own page")
     history = services.member_history(member.pk)
-    sessions_played = (
-        WashbookEntry.objects.filter(member=member, line__table__session__isnull=False)
+    # The member's own points in each session (never the session's total).
+    sessions_played = [
+        {"pk": r["line__table__session"], "name": r["line__table__session__name"],
+         "opened_at": r["line__table__session__opened_at"], "points": r["points"]}
+        for r in WashbookEntry.objects.filter(
+            member=member, line__table__session__isnull=False, line__table__is_practice=False
+        )
         .values(
             "line__table__session", "line__table__session__name", "line__table__session__opened_at"
         )
         .annotate(points=Sum("points"))
         .order_by("-line__table__session__opened_at")
-    )
+    ]  # fmt: skip
+    own = {s["pk"]: s["points"] for s in sessions_played}
+    money = [
+        (posting, _money_label(posting, own.get(posting.session_id)), amount, running)
+        for posting, amount, running in history
+    ]
     return render(
         request,
         "club/member.html",
@@ -408,6 +436,7 @@ def member_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "member": member,
             "balance": services.balance_of(member),
             "history": history,
+            "money": money,
             "chart": books.chart([r for _, _, r in history]),
             "sessions_played": sessions_played,
             "recent": WashbookEntry.objects.filter(member=member)
@@ -415,6 +444,15 @@ def member_detail(request: HttpRequest, pk: int) -> HttpResponse:
             .order_by("-line__created_at")[:20],
         },
     )
+
+
+def _money_label(posting: Posting, own_points: int | None) -> str:
+    """What a posting was, in the member's own terms: a session's balancing says his own
+    points at the stake (its memo holds the whole session's)."""
+    if posting.kind == Posting.SESSION_BALANCE and posting.session is not None:
+        points = own_points if own_points is not None else 0
+        return f"{posting.session}: your {points:+d} points at {posting.session.stake} a point"
+    return posting.memo
 
 
 @login_required
@@ -430,9 +468,10 @@ def statement(request: HttpRequest, pk: int, session_pk: int) -> HttpResponse:
         .order_by("line__created_at")
     )
     legs = Leg.objects.filter(account__member=member, posting__session=session).select_related(
-        "posting"
+        "posting__session"
     )
     points = sum(e.points for e in entries)
+    money = [(leg, _money_label(leg.posting, points)) for leg in legs]
     return render(
         request,
         "club/statement.html",
@@ -441,6 +480,7 @@ def statement(request: HttpRequest, pk: int, session_pk: int) -> HttpResponse:
             "session": session,
             "entries": entries,
             "legs": legs,
+            "money": money,
             "points": points,
             "net": sum((leg.amount for leg in legs), Decimal(0)),
         },
@@ -449,19 +489,32 @@ def statement(request: HttpRequest, pk: int, session_pk: int) -> HttpResponse:
 
 @login_required
 def standings(request: HttpRequest) -> HttpResponse:
+    """Members' points from closed sessions (never an open one, never practice), between
+    two dates if asked; the secretary and other staff are left out. A bad date is shown
+    beside its field and the standings stay unfiltered."""
+    form = StandingsForm(request.GET or None)
+    entries = WashbookEntry.objects.filter(
+        line__table__is_practice=False,
+        line__table__session__isnull=False,
+        member__is_bot=False,
+    ).exclude(line__table__session__status=ClubSession.OPEN)
+    if form.is_bound and form.is_valid():
+        since, until = form.cleaned_data["since"], form.cleaned_data["until"]
+        if since:
+            entries = entries.filter(line__table__session__opened_at__date__gte=since)
+        if until:
+            entries = entries.filter(line__table__session__opened_at__date__lte=until)
     accounts = {a.member_id: a.balance for a in Account.objects.all()}
     points = dict(
-        WashbookEntry.objects.filter(line__table__is_practice=False, member__is_bot=False)
-        .values_list("member")
-        .annotate(p=Sum("points"))
-        .values_list("member", "p")
+        entries.values_list("member").annotate(p=Sum("points")).values_list("member", "p")
     )
     rows = [
         (m, accounts.get(m.pk, Decimal("0.00")), points.get(m.pk, 0))
-        for m in Member.objects.filter(is_bot=False, active=True)
+        for m in Member.objects.filter(is_bot=False, active=True, user__is_staff=False)
     ]
     rows.sort(key=lambda r: (-r[2], r[0].display_name))
-    return render(request, "club/standings.html", {"rows": rows})
+    status = 400 if form.is_bound and not form.is_valid() else 200
+    return render(request, "club/standings.html", {"rows": rows, "form": form}, status=status)
 
 
 @login_required

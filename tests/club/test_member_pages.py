@@ -1,0 +1,128 @@
+"""A member's pages are right (issue 27, item 4): sessions by name and date, his own
+points (never the session's total), standings without staff, practice or the evening
+still open, between two dates, and a link from home to the table he sits at."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Callable
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+from django.utils import timezone
+
+from club import services
+from club.models import ClubSession, Member, Table
+from club.services import PhysicalResult
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def evening(
+    session: ClubSession, make_members: Callable[..., list[Member]], no_queue: list[int]
+) -> dict[str, object]:
+    """Five members, two deals at a physical table: Ann wins 39, then Bob wins 12."""
+    ms = make_members(5)
+    for m in ms:
+        services.check_in(session, m)
+    table = services.form_table(
+        session, variant="foster", size=5, mode=Table.PHYSICAL, candidates=ms
+    )
+    a, b, c, d, e = ms
+    services.enter_physical_result(
+        table.pk, PhysicalResult(winner_id=a.pk, losses={b.pk: 10, c.pk: 9, d.pk: 20})
+    )
+    services.enter_physical_result(table.pk, PhysicalResult(winner_id=b.pk, losses={e.pk: 12}))
+    ClubSession.objects.filter(pk=session.pk).update(name="Tuesday")
+    return {"session": session, "members": ms, "table": table}
+
+
+def _close_and_balance(session: ClubSession) -> None:
+    services.close_session(session.pk, queue=False)
+    services.ledger.balance_session(session.pk)
+
+
+def test_the_member_page_names_each_session_with_its_date_and_his_own_points(
+    client: Client, evening: dict
+) -> None:  # type: ignore[type-arg]
+    session, ann = evening["session"], evening["members"][0]
+    _close_and_balance(session)
+    client.force_login(ann.user)
+    body = client.get(reverse("club:member", args=[ann.pk])).content.decode()
+    link = reverse("club:statement", args=[ann.pk, session.pk])
+    shown = re.search(rf'<a href="{link}">([^<]+)</a>', body)
+    assert shown is not None
+    assert shown.group(1) == f"Tuesday, {timezone.localtime(session.opened_at):%-d %b %Y}"
+    assert "39 points" in body
+    # The money line says Ann's own points, not the 51 the session's winners won.
+    assert "Tuesday: your +39 points at 0.0500 a point" in body
+    assert "51 points won" not in body
+
+
+def test_the_statement_says_the_members_own_points(client: Client, evening: dict) -> None:  # type: ignore[type-arg]
+    session, bob = evening["session"], evening["members"][1]
+    _close_and_balance(session)
+    client.force_login(bob.user)
+    body = client.get(reverse("club:statement", args=[bob.pk, session.pk])).content.decode()
+    assert "net <strong>2</strong> points" in body  # -10 then +12
+    assert "your +2 points at 0.0500 a point" in body and "points won" not in body
+
+
+def test_standings_leave_out_staff_practice_and_the_open_evening(
+    client: Client, secretary: Member, evening: dict
+) -> None:  # type: ignore[type-arg]
+    session, (ann, *_) = evening["session"], evening["members"]
+    client.force_login(ann.user)
+    body = client.get(reverse("club:standings")).content.decode()
+    assert "The Secretary" not in body
+    assert re.search(r"<td>Player \d+</td><td class=\"num\">0</td>", body)  # still open
+    _close_and_balance(session)
+    body = client.get(reverse("club:standings")).content.decode()
+    assert re.search(rf"<td>{ann.display_name}</td><td class=\"num\">39</td>", body)
+
+
+def test_standings_filter_by_date_and_a_bad_date_is_told_in_place(
+    client: Client, evening: dict
+) -> None:  # type: ignore[type-arg]
+    session, (ann, *_) = evening["session"], evening["members"]
+    _close_and_balance(session)
+    client.force_login(ann.user)
+    day = timezone.localtime(session.opened_at).date()
+    url = reverse("club:standings")
+    row = rf"<td>{ann.display_name}</td><td class=\"num\">39</td>"
+    assert re.search(row, client.get(url, {"since": day.isoformat()}).content.decode())
+    later = (day + dt.timedelta(days=1)).isoformat()
+    assert not re.search(row, client.get(url, {"since": later}).content.decode())
+    r = client.get(url, {"since": "2026-02-31"})
+    assert r.status_code == 400
+    assert 'class="field-error" role="alert">Enter a valid date.' in r.content.decode()
+    assert re.search(row, r.content.decode())  # unfiltered, nothing else changed
+    r = client.get(url, {"since": later, "until": day.isoformat()})
+    assert (
+        r.status_code == 400 and "The end date comes before the start date." in r.content.decode()
+    )
+
+
+def test_home_links_a_seated_member_to_his_table(
+    client: Client, session: ClubSession, make_members: Callable[..., list[Member]]
+) -> None:
+    ms = make_members(3)
+    for m in ms:
+        services.check_in(session, m)
+    table = services.form_table(session, variant="conquian", size=2, mode=Table.ONLINE)
+    seated = list(table.seats.select_related("member"))
+    waiting = next(m for m in ms if m.pk not in {s.member_id for s in seated})
+    me = seated[1]
+    client.force_login(me.member.user)
+    body = client.get(reverse("home")).content.decode()
+    assert f"You are seated at <strong>Table {table.number}</strong>" in body
+    assert f"seat {me.position + 1}." in body
+    assert f'href="{table.get_absolute_url()}">Play</a>' in body
+    client.force_login(waiting.user)
+    assert "You are seated" not in client.get(reverse("home")).content.decode()
+    Table.objects.filter(pk=table.pk).update(status=Table.CLOSED)
+    client.force_login(me.member.user)
+    assert "You are seated" not in client.get(reverse("home")).content.decode()
