@@ -11,16 +11,35 @@ from .models import Member, Table, default_variant, variant_choices
 
 
 class OpenSessionForm(forms.Form):
-    name = forms.CharField(max_length=80, required=False)
+    name = forms.CharField(
+        max_length=80,
+        label="Name of the evening",
+        help_text='What members will see on their statements, e.g. "Tuesday".',
+        error_messages={"required": "Give the evening a name."},
+    )
     stake = forms.DecimalField(
         max_digits=12, decimal_places=4, min_value=Decimal("0.0001"), initial=Decimal("0.05")
     )
     default_variant = forms.ChoiceField(choices=variant_choices, initial=default_variant)
+    second = forms.BooleanField(
+        required=False,
+        label="Open a second evening",
+        help_text="Only if another evening is open and both should run at once.",
+    )
+
+    def clean_name(self) -> str:
+        name = str(self.cleaned_data["name"]).strip()
+        if not name:
+            raise forms.ValidationError("Give the evening a name.")
+        return name
 
 
 class FormTableForm(forms.Form):
-    variant = forms.ChoiceField(choices=variant_choices)
-    size = forms.IntegerField(min_value=2, max_value=7, required=False)
+    variant = forms.ChoiceField(choices=variant_choices, label="Game")
+    size = forms.IntegerField(
+        min_value=2, max_value=7, required=False, label="Players",
+        help_text="Empty: as many as the game usually seats.",
+    )  # fmt: skip
     mode = forms.ChoiceField(choices=[(Table.ONLINE, "online"), (Table.PHYSICAL, "real cards")])
     auto_redraw = forms.BooleanField(required=False, label="Redraw seats every hour")
     scoring = forms.ChoiceField(

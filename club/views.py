@@ -11,6 +11,7 @@ from decimal import Decimal
 from functools import wraps
 from typing import Any
 
+from django import forms
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.db.models import Sum
@@ -119,18 +120,33 @@ def sessions(request: HttpRequest) -> HttpResponse:
 @require_POST
 def session_open(request: HttpRequest) -> HttpResponse:
     form = OpenSessionForm(request.POST)
-    if not form.is_valid():
-        return _refused(request, ClubError(form.errors.as_text()), reverse("club:sessions"))
-    try:
-        session = services.open_session(
-            stake=form.cleaned_data["stake"],
-            default_variant=form.cleaned_data["default_variant"],
-            name=form.cleaned_data["name"],
-            by=request.user,
-        )
-    except ClubError as e:
-        return _refused(request, e, reverse("club:sessions"))
-    return redirect(session)
+    if form.is_valid():
+        try:
+            session = services.open_session(
+                stake=form.cleaned_data["stake"],
+                default_variant=form.cleaned_data["default_variant"],
+                name=form.cleaned_data["name"],
+                second=form.cleaned_data["second"],
+                by=request.user,
+            )
+        except ClubError as e:
+            _form_error(form, e)
+        else:
+            return redirect(session)
+    # The form again with each message beside its field; nothing was created.
+    return render(
+        request,
+        "club/sessions.html",
+        {"sessions": ClubSession.objects.all()[:50], "form": form},
+        status=400,
+    )
+
+
+def _form_error(form: forms.Form, error: ClubError) -> None:
+    """A service's refusal shown on the form: beside its field when it names one."""
+    message = str(error)[:1].upper() + str(error)[1:]
+    field = error.field if error.field in form.fields else None
+    form.add_error(field, message if message.endswith(".") else message + ".")
 
 
 def _dashboard_context(request: HttpRequest, session: ClubSession) -> dict[str, Any]:
@@ -194,22 +210,25 @@ def session_close(request: HttpRequest, pk: int) -> HttpResponse:
 def table_create(request: HttpRequest, pk: int) -> HttpResponse:
     session = _session(pk)
     form = FormTableForm(request.POST)
-    if not form.is_valid():
-        return _refused(request, ClubError(form.errors.as_text()), session.get_absolute_url())
-    data = form.cleaned_data
-    options = {"scoring": data["scoring"]} if data["scoring"] else {}
-    try:
-        table = services.form_table(
-            session,
-            variant=data["variant"],
-            size=data["size"],
-            mode=data["mode"],
-            options=options,
-            auto_redraw=data["auto_redraw"],
-        )
-    except ClubError as e:
-        return _refused(request, e, session.get_absolute_url())
-    return redirect(table.get_club_url())
+    if form.is_valid():
+        data = form.cleaned_data
+        options = {"scoring": data["scoring"]} if data["scoring"] else {}
+        try:
+            table = services.form_table(
+                session,
+                variant=data["variant"],
+                size=data["size"],
+                mode=data["mode"],
+                options=options,
+                auto_redraw=data["auto_redraw"],
+            )
+        except ClubError as e:
+            _form_error(form, e)
+        else:
+            return redirect(table.get_club_url())
+    # The session page again, the form with each message beside its field; no table made.
+    context = _dashboard_context(request, session) | {"table_form": form}
+    return render(request, "club/session.html", context, status=400)
 
 
 # --- Tables ---------------------------------------------------------------------------

@@ -15,7 +15,14 @@ from ..models import ClubSession, Cut, CutBatch, Member, Table, TableEvent
 
 
 class ClubError(ValueError):
-    """A request the club's laws or books refuse. Views answer it with a 4xx, never a 500."""
+    """A request the club's laws or books refuse. Views answer it with a 4xx, never a 500.
+
+    ``field``: the form field the refusal is about, when there is one (a page shows the
+    message beside it)."""
+
+    def __init__(self, message: str, *, field: str | None = None) -> None:
+        super().__init__(message)
+        self.field = field
 
 
 def rng() -> random.Random:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 from decimal import Decimal, InvalidOperation
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import Max
 from django.utils import timezone
 
@@ -22,24 +22,51 @@ def open_session(
     default_variant: str | None = None,
     by: Actor = None,
     name: str = "",
+    second: bool = False,
 ) -> ClubSession:
     """Open an evening; its tables play ``default_variant`` unless told (the registry's
-    first game when not given)."""
+    first game when not given). A club has one open evening at a time unless the
+    secretary opens a ``second`` on purpose; two open evenings never share a name."""
     chosen = default_variant if default_variant is not None else first_game()
+    name = (name or "").strip()
     try:
         stake = Decimal(stake)
     except (InvalidOperation, TypeError) as e:
-        raise ClubError("the stake must be a number, e.g. 0.05") from e
+        raise ClubError("the stake must be a number, e.g. 0.05", field="stake") from e
     if not stake.is_finite() or stake <= 0 or stake != stake.quantize(Decimal("0.0001")):
-        raise ClubError("the stake must be positive with at most four decimal places")
+        raise ClubError(
+            "the stake must be positive with at most four decimal places", field="stake"
+        )
     if chosen not in dict(variant_choices()):
-        raise ClubError(f"unknown variant {chosen!r}")
-    return ClubSession.objects.create(
-        stake=stake,
-        default_variant=chosen,
-        opened_by=recorded_user(by),
-        name=name,
-    )
+        raise ClubError(f"unknown variant {chosen!r}", field="default_variant")
+    with transaction.atomic():
+        _lock_opening()  # two secretaries opening at once: one at a time checks and opens
+        open_now = ClubSession.objects.filter(status=ClubSession.OPEN)
+        if name and open_now.filter(name__iexact=name).exists():
+            raise ClubError(f"an open evening is already called {name}", field="name")
+        if not second and open_now.exists():
+            raise ClubError(
+                f"{open_now.first()} is still open: close it first, or tick "
+                '"open a second evening" to run two at once',
+                field="second",
+            )
+        return ClubSession.objects.create(
+            stake=stake,
+            default_variant=chosen,
+            opened_by=recorded_user(by),
+            name=name,
+        )
+
+
+def _lock_opening() -> None:
+    """Serialise the opening of evenings for this transaction (PostgreSQL: an advisory
+    lock; SQLite already serialises writers)."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cur:
+            cur.execute("SELECT pg_advisory_xact_lock(%s)", [OPENING_LOCK])
+
+
+OPENING_LOCK = 0x0C00_CA11  # any fixed number of our own
 
 
 def check_in(session: ClubSession, member: Member) -> Arrival:

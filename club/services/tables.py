@@ -153,7 +153,7 @@ def _check_variant(variant: str, size: int) -> None:
         raise ClubError(f"unknown variant {variant!r}")
     low, high = variant_seats(variant)
     if not low <= size <= high:
-        raise ClubError(f"{variant} is played by {low}–{high} players, not {size}")
+        raise ClubError(f"{variant} is played by {low}–{high} players, not {size}", field="size")
 
 
 def _seat_by_cut(table: Table, players: list[Member], purpose: str, note: str) -> CutBatch:
@@ -223,7 +223,9 @@ def form_table(
             pool = sorted(candidates, key=lambda m: order[m.pk])
         low = variant_seats(variant)[0]
         if len(pool) < low:
-            raise ClubError(f"{variant} needs at least {low} players; {len(pool)} waiting")
+            raise ClubError(
+                f"{variant} needs at least {low} players; {len(pool)} waiting", field="size"
+            )
         number = (Table.objects.filter(session=session).aggregate(n=Max("number"))["n"] or 0) + 1
         table = Table.objects.create(
             session=session,

@@ -54,7 +54,9 @@ def test_a_registered_game_is_offered_by_the_models_and_forms_without_a_migratio
         "default_variant"
     ).choices
     assert ("quartet", "Quartet (four players)") in FormTableForm().fields["variant"].choices
-    assert OpenSessionForm({"stake": "0.05", "default_variant": "quartet"}).is_valid()
+    assert OpenSessionForm(
+        {"name": "Quartets", "stake": "0.05", "default_variant": "quartet"}
+    ).is_valid()
     call_command("makemigrations", "--check", "--dry-run", verbosity=0)  # SystemExit if not
 
 

@@ -385,7 +385,9 @@ class World:
         self.line = self.table.lines.order_by("number").first()
         self.sub = services.propose_substitute(self.table, self.players[0], self.outsider)
         self.cut = self.table.cuts.first()
-        self.closed = services.open_session(stake=Decimal("0.10"), by=secretary.user, name="Closed")
+        self.closed = services.open_session(  # a second evening, opened on purpose
+            stake=Decimal("0.10"), by=secretary.user, name="Closed", second=True
+        )
         play_physical(self.closed, self.players, deals=3)
         services.close_session(self.closed.pk, queue=False)
         services.balance_session(self.closed.pk)

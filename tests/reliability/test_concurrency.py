@@ -376,13 +376,14 @@ def test_a_redraw_demand_racing_the_end_of_a_deal_is_applied_once_or_kept(
 
 
 def test_decimal_stake_survives_concurrent_opening(make_members: Callable[..., list[Any]]) -> None:
-    """Two secretaries opening sessions at once get two sessions (opening is not unique),
+    """Two secretaries opening a second evening on purpose at once get two sessions,
     each with the exact stake typed."""
     sec = make_members(2, "sec", staff=True)
     url = reverse("club:session_open")
     clients = [_client(s) for s in sec]
     results = race([
-        lambda c=c, i=i: c.post(url, {"stake": f"0.01{i}5", "default_variant": "foster"})
+        lambda c=c, i=i: c.post(url, {"stake": f"0.01{i}5", "default_variant": "foster",
+                                      "name": f"Evening {i}", "second": "on"})
         for i, c in enumerate(clients)
     ])  # fmt: skip
     assert _statuses(results) == {302: 2}
@@ -390,3 +391,20 @@ def test_decimal_stake_survives_concurrent_opening(make_members: Callable[..., l
         Decimal("0.0105"),
         Decimal("0.0115"),
     ]
+
+
+def test_two_secretaries_opening_the_evening_at_once_open_one(
+    make_members: Callable[..., list[Any]],
+) -> None:
+    """One open evening per club holds under a race: one opening wins, the other is told
+    the evening is open (the check and the insert run under one lock)."""
+    sec = make_members(4, "sec", staff=True)
+    url = reverse("club:session_open")
+    clients = [_client(s) for s in sec]
+    results = race([
+        lambda c=c, i=i: c.post(url, {"stake": "0.05", "default_variant": "foster",
+                                      "name": f"Evening {i}"})
+        for i, c in enumerate(clients)
+    ])  # fmt: skip
+    assert _statuses(results) == {302: 1, 400: 3}
+    assert ClubSession.objects.filter(status=ClubSession.OPEN).count() == 1

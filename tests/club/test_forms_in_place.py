@@ -1,0 +1,102 @@
+"""The secretary's forms can't go wrong quietly (issue 27, item 3): bad input gets a clear
+message beside its field on the same page, and nothing is created."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from club import services
+from club.models import ClubSession, Member, Table
+
+pytestmark = pytest.mark.django_db
+
+
+def _field_error(body: str, field: str) -> str:
+    """The messages Django shows beside a field (its error list, tied to the input)."""
+    found = re.search(rf'<ul class="errorlist" id="id_{field}_error">(.*?)</ul>', body, re.S)
+    return re.sub(r"<[^>]+>", " ", found.group(1)).strip() if found else ""
+
+
+@pytest.fixture
+def staff(client: Client, secretary: Member) -> Client:
+    client.force_login(secretary.user)
+    return client
+
+
+def _open(client: Client, **data: str) -> tuple[int, str]:
+    post = {"name": "Tuesday", "stake": "0.05", "default_variant": "foster"} | data
+    r = client.post(reverse("club:session_open"), post)
+    return r.status_code, r.content.decode()
+
+
+def test_an_evening_needs_a_name_told_beside_the_field(staff: Client) -> None:
+    for name in ("", "   "):
+        status, body = _open(staff, name=name)
+        assert status == 400
+        assert "Give the evening a name." in _field_error(body, "name")
+        assert 'role="alert">The evening was not opened' in body
+    assert not ClubSession.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("stake", "message"),
+    [("", "This field is required."), ("abc", "Enter a number."),
+     ("0", "Ensure this value is greater than or equal to 0.0001."),
+     ("0.00001", "Ensure that there are no more than 4 decimal places.")],
+)  # fmt: skip
+def test_a_bad_stake_is_told_beside_the_field(staff: Client, stake: str, message: str) -> None:
+    status, body = _open(staff, stake=stake)
+    assert status == 400 and message in _field_error(body, "stake")
+    assert not ClubSession.objects.exists()
+
+
+def test_one_open_evening_unless_a_second_is_opened_on_purpose(staff: Client) -> None:
+    assert _open(staff)[0] == 302
+    status, body = _open(staff, name="Late table")
+    assert status == 400
+    assert "Tuesday is still open: close it first" in _field_error(body, "second")
+    assert ClubSession.objects.count() == 1
+    status, body = _open(staff, name="tuesday", second="on")
+    assert status == 400 and "already called tuesday." in _field_error(body, "name")
+    assert _open(staff, name="Late table", second="on")[0] == 302
+    assert ClubSession.objects.filter(status=ClubSession.OPEN).count() == 2
+
+
+def test_the_service_refuses_a_second_open_evening_too(secretary: Member) -> None:
+    services.open_session(stake="0.05", name="Tuesday")
+    with pytest.raises(services.ClubError, match="still open") as e:
+        services.open_session(stake="0.05", name="Other")
+    assert e.value.field == "second"
+
+
+@pytest.fixture
+def waiting(session: ClubSession, make_members: Callable[..., list[Member]]) -> ClubSession:
+    for m in make_members(3):
+        services.check_in(session, m)
+    return session
+
+
+@pytest.mark.parametrize(
+    ("data", "field", "message"),
+    [
+        ({"variant": "foster", "size": "3"}, "size", "Foster is played by 4–7 players, not 3."),
+        ({"variant": "foster"}, "size", "Foster needs at least 4 players; 3 waiting."),
+        ({"variant": "chess"}, "variant", "Select a valid choice. chess is not one of"),
+        ({"variant": "conquian", "size": "9"}, "size", "less than or equal to 7"),
+    ],
+)
+def test_a_table_form_error_is_told_beside_its_field_and_no_table_is_made(
+    staff: Client, waiting: ClubSession, data: dict[str, str], field: str, message: str
+) -> None:
+    r = staff.post(reverse("club:table_create", args=[waiting.pk]), {"mode": Table.PHYSICAL} | data)
+    assert r.status_code == 400
+    body = r.content.decode()
+    assert message in _field_error(body, field)
+    assert "Form a table" in body  # the session page itself, not a dead end
+    assert 'role="alert">No table was formed' in body
+    assert not Table.objects.exists()
