@@ -236,7 +236,15 @@ def table_create(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 def table_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    table = _table(pk)
+    context = _table_context(request, _table(pk))
+    if request.htmx:
+        return render(request, "club/table.html#live", context)
+    return render(request, "club/table.html", context)
+
+
+def _table_context(
+    request: HttpRequest, table: Table, result_form: ResultForm | None = None
+) -> dict[str, Any]:
     member = services.member_for(request.user)
     seats = list(table.seats.select_related("member"))
     players = [s.member for s in seats]
@@ -256,13 +264,11 @@ def table_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "subs": [
             (s, {m.pk for m in s.consents.all()}, member and member.pk in s.required) for s in subs
         ],
-        "result_form": ResultForm(players=players),
+        "result_form": result_form or ResultForm(players=players),
         "sub_form": SubstituteForm(),
         "lines": table.lines.order_by("-number")[:5],
     }
-    if request.htmx:
-        return render(request, "club/table.html#live", context)
-    return render(request, "club/table.html", context)
+    return context
 
 
 @login_required
@@ -318,7 +324,7 @@ def _result_from_form(form: ResultForm) -> services.PhysicalResult:
     for m in form.players:
         if m.pk == data["winner"]:
             if data.get(f"pips_{m.pk}") or data.get(f"cards_{m.pk}") or data.get(f"extra_{m.pk}"):
-                raise ClubError("a player cannot both win and lose a deal")
+                raise ClubError("a player cannot both win and lose a deal", field="winner")
             continue
         if data.get(f"cards_{m.pk}"):
             cards[m.pk] = data[f"cards_{m.pk}"]
@@ -337,13 +343,15 @@ def table_result(request: HttpRequest, pk: int) -> HttpResponse:
     table = _table(pk)
     players = [s.member for s in table.seats.select_related("member")]
     form = ResultForm(request.POST, players=players)
-    if not form.is_valid():
-        return _refused(request, ClubError(form.errors.as_text()), table.get_club_url())
-    try:
-        services.enter_physical_result(table.pk, _result_from_form(form), by=request.user)
-    except ClubError as e:
-        return _refused(request, e, table.get_club_url())
-    return redirect(table.get_club_url())
+    if form.is_valid():
+        try:
+            services.enter_physical_result(table.pk, _result_from_form(form), by=request.user)
+        except ClubError as e:
+            _form_error(form, e)
+        else:
+            return redirect(table.get_club_url())
+    # The table page again, each message beside its field; no line was posted.
+    return render(request, "club/table.html", _table_context(request, table, form), status=400)
 
 
 @staff_required

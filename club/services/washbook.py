@@ -178,10 +178,10 @@ def physical_points(table: Table, result: PhysicalResult) -> dict[Member, int]:
         s.member_id: s.member for s in Seat.objects.filter(table=table).select_related("member")
     }
     if result.winner_id not in seats:
-        raise ClubError("the winner is not seated at this table")
+        raise ClubError("the winner is not seated at this table", field="winner")
     named = set(result.losses) | set(result.cards) | set(result.extra)
     if result.winner_id in named:
-        raise ClubError("a player cannot both win and lose a deal")
+        raise ClubError("a player cannot both win and lose a deal", field="winner")
     if named - set(seats):
         raise ClubError("a loser is not seated at this table")
     points: dict[Member, int] = {}
@@ -190,9 +190,12 @@ def physical_points(table: Table, result: PhysicalResult) -> dict[Member, int]:
         if member_id == result.winner_id:
             continue
         if member_id in result.losses and member_id in result.cards:
-            raise ClubError(f"give {member}'s pips or cards, not both")
+            raise ClubError(f"give {member}'s pips or cards, not both", field=f"cards_{member_id}")
         if member_id in result.cards:
-            pips = count_pips(result.cards[member_id], table.variant)
+            try:
+                pips = count_pips(result.cards[member_id], table.variant)
+            except ClubError as e:
+                raise ClubError(f"{member}'s cards: {e}", field=f"cards_{member_id}") from None
         else:
             pips = result.losses.get(member_id, 0)
         pips += result.extra.get(member_id, 0)

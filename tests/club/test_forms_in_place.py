@@ -100,3 +100,50 @@ def test_a_table_form_error_is_told_beside_its_field_and_no_table_is_made(
     assert "Form a table" in body  # the session page itself, not a dead end
     assert 'role="alert">No table was formed' in body
     assert not Table.objects.exists()
+
+
+@pytest.fixture
+def physical(
+    session: ClubSession, make_members: Callable[..., list[Member]]
+) -> tuple[Table, list[Member]]:
+    ms = make_members(4)
+    for m in ms:
+        services.check_in(session, m)
+    table = services.form_table(session, variant="foster", size=4, mode=Table.PHYSICAL)
+    return table, [s.member for s in table.seats.select_related("member")]
+
+
+@pytest.mark.parametrize(
+    ("data", "field", "message"),
+    [
+        (lambda a, b: {"winner": a.pk, f"cards_{b.pk}": "KS ZZ"}, "cards_{b}",
+         "cards: not a card: 'ZZ' (write e.g. KS, 10H, AD, JK)."),
+        (lambda a, b: {"winner": a.pk, f"pips_{a.pk}": "4", f"pips_{b.pk}": "3"}, "winner",
+         "A player cannot both win and lose a deal."),
+        (lambda a, b: {"winner": a.pk, f"pips_{b.pk}": "3", f"cards_{b.pk}": "KS"}, "cards_{b}",
+         "pips or cards, not both."),
+        (lambda a, b: {"winner": a.pk, f"pips_{b.pk}": "-3"}, "pips_{b}",
+         "greater than or equal to 0"),
+        (lambda a, b: {"winner": "nobody"}, "winner", "Select a valid choice."),
+    ],
+)  # fmt: skip
+def test_a_bad_result_is_told_beside_its_field_and_posts_nothing(
+    staff: Client, physical: tuple[Table, list[Member]], data: object, field: str, message: str
+) -> None:
+    table, (a, b, *_) = physical
+    r = staff.post(reverse("club:table_result", args=[table.pk]), data(a, b))  # type: ignore[operator]
+    assert r.status_code == 400
+    body = r.content.decode().replace("&#x27;", "'")
+    assert message in _field_error(body, field.format(b=b.pk))
+    assert 'role="alert">No line was posted' in body and "Enter a deal" in body
+    assert not table.lines.exists()
+
+
+def test_a_result_with_nobody_paying_is_told_above_the_form(
+    staff: Client, physical: tuple[Table, list[Member]]
+) -> None:
+    table, (a, *_) = physical
+    r = staff.post(reverse("club:table_result", args=[table.pk]), {"winner": a.pk})
+    assert r.status_code == 400
+    assert "The losers paid nothing: enter their pips." in r.content.decode()
+    assert not table.lines.exists()
