@@ -81,12 +81,13 @@ class Member(models.Model):
 class ClubSession(models.Model):
     """An evening: opened by the secretary with a stake, closed, then balanced (Celery)."""
 
-    OPEN, CLOSING, BALANCING, BALANCED, FAILED = (
+    OPEN, CLOSING, BALANCING, BALANCED, FAILED, CANCELLED = (
         "open",
         "closing",
         "balancing",
         "balanced",
         "failed",
+        "cancelled",
     )
     STATUSES = [
         (OPEN, "open"),
@@ -94,6 +95,7 @@ class ClubSession(models.Model):
         (BALANCING, "balancing"),
         (BALANCED, "balanced"),
         (FAILED, "balancing failed"),
+        (CANCELLED, "cancelled (nothing was played)"),
     ]
 
     name = models.CharField(max_length=80, blank=True)

@@ -165,6 +165,7 @@ def _dashboard_context(request: HttpRequest, session: ClubSession) -> dict[str, 
             member and any(a.member_id == member.pk and not a.left_at for a in arrivals)
         ),
         "table_form": FormTableForm(initial={"variant": session.default_variant}),
+        "cancellable": session.is_open and not services.played_at(session_id=session.pk),
     }
 
 
@@ -203,6 +204,30 @@ def session_close(request: HttpRequest, pk: int) -> HttpResponse:
     if not services.close_session(session.pk, by=request.user):
         return _refused(request, ClubError("the session is not open"), session.get_absolute_url())
     return redirect(session)
+
+
+@staff_required
+@require_POST
+def session_cancel(request: HttpRequest, pk: int) -> HttpResponse:
+    """An evening opened by mistake, cancelled while nothing has been played."""
+    session = _session(pk)
+    try:
+        services.cancel_session(session.pk, by=request.user)
+    except ClubError as e:
+        return _refused(request, e, session.get_absolute_url())
+    return redirect(session)
+
+
+@staff_required
+@require_POST
+def table_cancel(request: HttpRequest, pk: int) -> HttpResponse:
+    """A table formed by mistake, cancelled while nothing has been played at it."""
+    table = _table(pk)
+    try:
+        services.cancel_table(table.pk, by=request.user)
+    except ClubError as e:
+        return _refused(request, e, table.get_club_url())
+    return redirect(table.session or table.get_club_url())
 
 
 @staff_required
@@ -265,6 +290,10 @@ def _table_context(
             (s, {m.pk for m in s.consents.all()}, member and member.pk in s.required) for s in subs
         ],
         "result_form": result_form or ResultForm(players=players),
+        "cancellable": table.status != Table.CLOSED
+        and table.session_id is not None
+        and not table.is_practice
+        and not services.played_at(table_id=table.pk),
         "sub_form": SubstituteForm(),
         "lines": table.lines.order_by("-number")[:5],
     }

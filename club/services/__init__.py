@@ -22,11 +22,12 @@ from .ledger import (
     staked_tables,
     verify_balances,
 )
-from .sessions import check_in, check_out, close_session, open_session
+from .sessions import cancel_session, check_in, check_out, close_session, open_session, played_at
 from .tables import (
     SeatInfo,
     TableTurn,
     advance_after_deal,
+    cancel_table,
     consent_substitute,
     create_practice_table,
     current_dealer,
@@ -60,7 +61,10 @@ __all__ = [
     "bots",
     "check_in",
     "check_out",
+    "cancel_session",
+    "cancel_table",
     "close_session",
+    "played_at",
     "consent_substitute",
     "correct_line",
     "count_pips",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 import secrets
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.base_user import AbstractBaseUser
@@ -23,6 +23,11 @@ class ClubError(ValueError):
     def __init__(self, message: str, *, field: str | None = None) -> None:
         super().__init__(message)
         self.field = field
+
+
+# Other apps tell the club whether play has happened at some tables (the games app: an
+# online deal with an applied action), so that the club never imports them.
+PLAY_CHECKS: list[Callable[[list[int]], bool]] = []
 
 
 def rng() -> random.Random:

@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from ..models import Arrival, ClubSession, Member, Table, variant_choices
 from ..models import default_variant as first_game
-from .base import Actor, ClubError, recorded_user
+from .base import PLAY_CHECKS, Actor, ClubError, recorded_user
 
 logger = logging.getLogger(__name__)
 
@@ -119,3 +119,49 @@ def close_session(session_id: int, *, by: Actor = None, queue: bool = True) -> b
         if queue:
             transaction.on_commit(lambda: tasks.queue_balance(session_id))
     return True
+
+
+def played_at(*, session_id: int | None = None, table_id: int | None = None) -> bool:
+    """Whether anything was played: a washbook line posted at the table (or at any table
+    of the session), or play another app reports there (``base.PLAY_CHECKS``: the games
+    app's applied actions of an online deal in progress)."""
+    from ..models import WashbookLine
+
+    if table_id is not None:
+        ids = [table_id]
+    else:
+        ids = list(Table.objects.filter(session_id=session_id).values_list("pk", flat=True))
+    if not ids:
+        return False
+    return WashbookLine.objects.filter(table_id__in=ids).exists() or any(
+        check(ids) for check in PLAY_CHECKS
+    )
+
+
+def cancel_session(session_id: int, *, by: Actor = None) -> ClubSession:
+    """Undo an evening opened by mistake: allowed while it is open and nothing has been
+    played at any of its tables. Its tables close, everybody leaves, and it is kept as
+    "cancelled" (never balanced). After play, an evening is closed and balanced instead."""
+    with transaction.atomic():
+        session = (
+            ClubSession.objects.select_for_update().filter(pk=session_id).order_by("pk").first()
+        )
+        if session is None:
+            raise ClubError("no such session")
+        if session.status != ClubSession.OPEN:
+            raise ClubError("only an open evening can be cancelled")
+        if played_at(session_id=session_id):
+            raise ClubError("deals have been played this evening: close and balance it instead")
+        now = timezone.now()
+        ClubSession.objects.filter(pk=session_id).update(
+            status=ClubSession.CANCELLED, closed_at=now
+        )
+        Table.objects.filter(session_id=session_id).update(
+            status=Table.CLOSED, next_redraw_at=None, redraw_window_until=None
+        )
+        Arrival.objects.filter(session_id=session_id, left_at=None).update(
+            left_at=now, queue_table=None
+        )
+        logger.info("session %s cancelled by %s", session_id, recorded_user(by))
+        session.refresh_from_db()
+        return session

@@ -30,7 +30,7 @@ from ..models import (
     variant_seats,
 )
 from . import base
-from .base import ClubError, log, record_cut
+from .base import Actor, ClubError, log, record_cut, recorded_user
 
 HOUR = timedelta(hours=1)
 REDRAW_WINDOW = timedelta(minutes=10)
@@ -556,3 +556,32 @@ def tables_with_bots() -> Q:
     return (
         Q(is_practice=True) | Q(seats__member__is_bot=True) | Q(lines__entries__member__is_bot=True)
     )
+
+
+def cancel_table(table_id: int, *, by: Actor = None) -> Table:
+    """Undo a table formed by mistake: allowed while nothing has been played at it. It
+    closes (with a note in its log); its players are waiting again, and anyone queued
+    for it is no longer."""
+    from .sessions import played_at
+
+    with transaction.atomic():
+        table = Table.objects.select_for_update().filter(pk=table_id).order_by("pk").first()
+        if table is None:
+            raise ClubError("no such table")
+        if table.status == Table.CLOSED:
+            raise ClubError("the table is closed already")
+        if table.is_practice or table.session_id is None:
+            raise ClubError("only a table of an evening is cancelled here")
+        if played_at(table_id=table_id):
+            raise ClubError("deals have been played at this table: it stays in the washbook")
+        Table.objects.filter(pk=table_id).update(
+            status=Table.CLOSED, next_redraw_at=None, redraw_window_until=None
+        )
+        Arrival.objects.filter(queue_table_id=table_id).update(queue_table=None)
+        who = recorded_user(by)
+        log(
+            table,
+            f"Cancelled by {who.get_username() if who else 'the secretary'}: nothing had been played.",
+        )
+        table.refresh_from_db()
+        return table

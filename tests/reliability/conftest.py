@@ -401,6 +401,15 @@ class World:
             Seat.objects.create(table=self.online, position=i, member=m)
         self.deal = game_services.ensure_deal(self.online.pk)
         assert self.deal is not None
+        # An evening and a table made by mistake: nothing played, so both can be cancelled.
+        self.mistake = services.open_session(
+            stake=Decimal("0.05"), by=secretary.user, name="Mistake", second=True
+        )
+        for m in make_members(2, "early"):
+            services.check_in(self.mistake, m)
+        self.mistake_table = services.form_table(
+            self.mistake, variant="conquian", size=2, mode=Table.PHYSICAL
+        )
 
 
 @pytest.fixture

@@ -76,6 +76,10 @@ ACTIONS = [
            lambda w: {"agree": "yes"}),
     Action("games:act", "seated", lambda w: [w.online.pk], _mover, _act_data),
     Action("games:practice", "member", lambda w: [], lambda w: w.idle, lambda w: {"variant": "conquian"}),
+    Action("club:table_cancel", "staff", lambda w: [w.mistake_table.pk], lambda w: w.secretary,
+           lambda w: {}),
+    Action("club:session_cancel", "staff", lambda w: [w.mistake.pk], lambda w: w.secretary,
+           lambda w: {}),
     Action("club:table_result", "staff", lambda w: [w.table.pk], lambda w: w.secretary,
            lambda w: {"winner": w.players[1].pk, f"pips_{w.players[2].pk}": 7}),
     Action("club:line_reverse", "staff", lambda w: [w.line.pk], lambda w: w.secretary,
@@ -163,7 +167,7 @@ def test_members_cannot_do_the_secretarys_work(world: World) -> None:
     staff_actions = [a for a in ACTIONS if a.role == "staff"]
     assert {a.name for a in staff_actions} == {
         "club:session_open", "club:session_close", "club:table_create", "club:table_result",
-        "club:line_reverse", "club:transfer_pay",
+        "club:line_reverse", "club:transfer_pay", "club:table_cancel", "club:session_cancel",
     }  # fmt: skip
     for a in staff_actions:
         r = member.post(reverse(a.name, args=a.args(world)), a.data(world))

@@ -1,0 +1,115 @@
+"""A session or a table made by mistake is cancelled while nothing is played on it
+(issue 27, item 3); after play it is refused and nothing changes."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from club import services
+from club.models import ClubSession, Member, Table
+from club.services import ClubError, PhysicalResult
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def evening(session: ClubSession, make_members: Callable[..., list[Member]]) -> list[Member]:
+    ms = make_members(5)
+    for m in ms:
+        services.check_in(session, m)
+    return ms
+
+
+def test_a_table_formed_by_mistake_is_cancelled_and_its_players_wait_again(
+    session: ClubSession, evening: list[Member], client: Client, secretary: Member
+) -> None:
+    table = services.form_table(session, variant="foster", size=4, mode=Table.PHYSICAL)
+    assert len(services.waiting_members(session)) == 1
+    client.force_login(secretary.user)
+    page = client.get(table.get_club_url()).content.decode()
+    assert "Cancel this table" in page
+    r = client.post(reverse("club:table_cancel", args=[table.pk]))
+    assert r.status_code == 302
+    table.refresh_from_db()
+    assert table.status == Table.CLOSED
+    assert len(services.waiting_members(session)) == 5  # everybody waits again
+    assert "nothing had been played" in table.events.first().text  # type: ignore[union-attr]
+    assert "Cancel this table" not in client.get(table.get_club_url()).content.decode()
+
+
+def test_a_table_with_a_line_cannot_be_cancelled(
+    session: ClubSession, evening: list[Member], client: Client, secretary: Member
+) -> None:
+    table = services.form_table(session, variant="foster", size=4, mode=Table.PHYSICAL)
+    seated = [s.member for s in table.seats.all()]
+    services.enter_physical_result(
+        table.pk, PhysicalResult(winner_id=seated[0].pk, losses={seated[1].pk: 5})
+    )
+    client.force_login(secretary.user)
+    assert "Cancel this table" not in client.get(table.get_club_url()).content.decode()
+    r = client.post(reverse("club:table_cancel", args=[table.pk]))
+    assert r.status_code == 400 and "it stays in the washbook" in r.content.decode()
+    table.refresh_from_db()
+    assert table.status == Table.PLAYING
+
+
+def test_an_online_deal_with_a_move_counts_as_play(
+    session: ClubSession, evening: list[Member], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The games app tells the club about online play (a deal with an applied action)."""
+    from games import services as game_services
+
+    monkeypatch.setattr("games.services.schedule_bot", lambda d, v: None)
+    table = services.form_table(session, variant="conquian", size=2, mode=Table.ONLINE)
+    deal = game_services.ensure_deal(table.pk)
+    assert deal is not None and not services.played_at(table_id=table.pk)
+    state = game_services.load_state(deal)
+    seat = state.to_move()
+    mover = table.seats.get(position=seat).member
+    game_services.act(
+        table.pk, member_id=mover.pk, version=deal.version, deal_id=deal.pk,
+        action=json.loads(json.dumps(state.legal_actions(seat)[0].to_json())),
+    )  # fmt: skip
+    assert services.played_at(table_id=table.pk)
+    with pytest.raises(ClubError, match="deals have been played at this table"):
+        services.cancel_table(table.pk)
+    with pytest.raises(ClubError, match="close and balance it instead"):
+        services.cancel_session(session.pk)
+
+
+def test_an_evening_opened_by_mistake_is_cancelled_and_never_balanced(
+    session: ClubSession, evening: list[Member], client: Client, secretary: Member
+) -> None:
+    services.form_table(session, variant="foster", size=4, mode=Table.PHYSICAL)
+    client.force_login(secretary.user)
+    assert "Cancel this evening" in client.get(session.get_absolute_url()).content.decode()
+    assert client.post(reverse("club:session_cancel", args=[session.pk])).status_code == 302
+    session.refresh_from_db()
+    assert session.status == ClubSession.CANCELLED and not session.is_open
+    assert not session.tables.exclude(status=Table.CLOSED).exists()
+    assert not session.arrivals.filter(left_at=None).exists()
+    # The club has no open evening now: the next one opens without "a second".
+    services.open_session(stake="0.05", name="The real one")
+    with pytest.raises(ClubError, match="only an open evening"):
+        services.cancel_session(session.pk)
+
+
+def test_an_evening_with_play_is_closed_not_cancelled(
+    session: ClubSession, evening: list[Member], client: Client, secretary: Member
+) -> None:
+    table = services.form_table(session, variant="foster", size=4, mode=Table.PHYSICAL)
+    seated = [s.member for s in table.seats.all()]
+    services.enter_physical_result(
+        table.pk, PhysicalResult(winner_id=seated[0].pk, losses={seated[1].pk: 5})
+    )
+    client.force_login(secretary.user)
+    assert "Cancel this evening" not in client.get(session.get_absolute_url()).content.decode()
+    r = client.post(reverse("club:session_cancel", args=[session.pk]))
+    assert r.status_code == 400 and "close and balance it instead" in r.content.decode()
+    session.refresh_from_db()
+    assert session.status == ClubSession.OPEN
