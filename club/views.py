@@ -370,6 +370,12 @@ def _result_from_form(form: ResultForm) -> services.PhysicalResult:
 @require_POST
 def table_result(request: HttpRequest, pk: int) -> HttpResponse:
     table = _table(pk)
+    if table.mode != Table.PHYSICAL or table.status != Table.PLAYING:
+        return _refused(
+            request,
+            ClubError("results are entered at a physical table in play"),
+            table.get_club_url(),
+        )
     players = [s.member for s in table.seats.select_related("member")]
     form = ResultForm(request.POST, players=players)
     if form.is_valid():
