@@ -239,7 +239,7 @@ class Seat(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.table} seat {self.position}: {self.member}"
+        return f"{self.table} seat {self.position + 1}: {self.member}"  # seats count from 1
 
 
 class CutBatch(models.Model):

@@ -131,3 +131,19 @@ def test_the_washbook_page_queries_do_not_grow_with_lines(
             t.pk, PhysicalResult(winner_id=ms[i % 5].pk, losses={ms[(i + 1) % 5].pk: 7})
         )
     assert count() == few
+
+
+def test_words_one_game_two_games_and_seats_from_one(
+    client: Client, secretary: Member, club: dict
+) -> None:  # type: ignore[type-arg]
+    from club.models import Seat
+
+    client.force_login(secretary.user)
+    t = club["table"]
+    seats = list(Seat.objects.filter(table=t).order_by("position"))
+    Seat.objects.filter(pk=seats[0].pk).update(consecutive_games=1)
+    Seat.objects.filter(pk=seats[1].pk).update(consecutive_games=2)
+    body = client.get(reverse("club:session", args=[club["session"].pk])).content.decode()
+    assert "(1 game)" in body and "(2 games)" in body and "(1 games)" not in body
+    assert "1 deal played" in client.get(reverse("club:table", args=[t.pk])).content.decode()
+    assert str(seats[0]).split(" seat ")[1].startswith("1:")

@@ -143,7 +143,7 @@ def test_two_members_play_a_whole_conquian_deal(
     play_conquian_deal(table.pk, pages)
     for i, page in enumerate(pages):
         page.wait_for_selector("#club [data-lines='1']", timeout=6000)
-        assert "Deal 1:" in page.locator("#club").inner_text()
+        assert "Game 1, deal 1:" in page.locator("#club").inner_text()
         assert page.locator("#conn").get_attribute("data-state") == "live"
         page.screenshot(
             path=str(ARTIFACTS / f"conquian-{'ann' if i == 0 else 'bob'}.png"), full_page=True
@@ -200,7 +200,7 @@ def play_practice_deal(
     assert first.options == services.current_deal(table_id).options
     assert bot_updates > 1
     page.wait_for_selector("#club [data-lines='1']", timeout=6000)
-    assert "Deal 1:" in page.locator("#club").inner_text()
+    assert "Game 1, deal 1:" in page.locator("#club").inner_text()
     page.screenshot(path=str(ARTIFACTS / shot), full_page=True)
     return table_id
 

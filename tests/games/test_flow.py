@@ -128,7 +128,7 @@ def test_a_whole_deal_posts_the_washbook_and_deals_again(
     assert line.pk == old.washbook_line_id
     assert deal.dealer == 1 - first_dealer
     body = client_for(a).get(f"/tables/{table.pk}/").content.decode()
-    assert "Deal 1:" in body and "Hand shown (L23)" in body
+    assert "Game 1, deal 1:" in body and "Hand shown (L23)" in body
 
 
 def test_a_bot_moves_through_the_same_service(
@@ -267,3 +267,14 @@ def test_a_substitute_who_ends_the_game_does_not_see_the_leavers_next_hand(
     # and Ann has her seat back, with its hand
     page = client_for(ann).get(f"/tables/{table.pk}/").content.decode()
     assert all(f'data-card="{c}" data-suit' in page for c in anns_hand)
+
+
+def test_the_table_numbers_deals_as_the_washbook_does(
+    make_table: Any, make_member: Any, client_for: Any
+) -> None:
+    """One deal numbering everywhere: "Game 1, deal 1", never a bare running number."""
+    a, b = make_member("Ann"), make_member("Bob")
+    table = make_table("conquian", [a, b])
+    body = client_for(a).get(f"/tables/{table.pk}/").content.decode()
+    assert "<span>Game 1, deal 1</span>" in body and "<span>Deal 1</span>" not in body
+    assert "Rules of Conquián (two players)" in body
