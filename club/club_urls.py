@@ -10,6 +10,12 @@ club_patterns = [
     path("sessions/<int:pk>/", views.session_detail, name="session"),
     path("sessions/<int:pk>/check-in/", views.session_check_in, name="check_in"),
     path("sessions/<int:pk>/check-out/", views.session_check_out, name="check_out"),
+    path("sessions/<int:pk>/arrivals/", views.arrival_add, name="arrival_add"),
+    path(
+        "sessions/<int:pk>/arrivals/<int:member_pk>/leave/",
+        views.arrival_leave,
+        name="arrival_leave",
+    ),
     path("sessions/<int:pk>/close/", views.session_close, name="session_close"),
     path("sessions/<int:pk>/cancel/", views.session_cancel, name="session_cancel"),
     path("sessions/<int:pk>/tables/new/", views.table_create, name="table_create"),

@@ -96,3 +96,40 @@ class StandingsForm(forms.Form):
         if since and until and since > until:
             self.add_error("until", "The end date comes before the start date.")
         return data
+
+
+class CheckInForm(forms.Form):
+    """The secretary checks a member in for him (he need not log in, or own a phone), or
+    adds a new member by name and checks him in."""
+
+    member = forms.ModelChoiceField(
+        queryset=Member.objects.none(), required=False, label="Member",
+        empty_label="— choose —",
+    )  # fmt: skip
+    new_name = forms.CharField(
+        max_length=60, required=False, label="or a new member's name",
+        help_text="Adds him to the club and checks him in.",
+    )  # fmt: skip
+
+    def __init__(self, *args: Any, session: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        here = session.arrivals.filter(left_at=None).values("member_id")
+        self.fields["member"].queryset = (  # type: ignore[attr-defined]
+            Member.objects.filter(is_bot=False, active=True, user__is_staff=False)
+            .exclude(pk__in=here)
+            .order_by("display_name")
+        )
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        member, name = data.get("member"), str(data.get("new_name") or "").strip()
+        data["new_name"] = name
+        if member is None and not name:
+            self.add_error("member", "Choose a member, or give a new member's name.")
+        elif member is not None and name:
+            self.add_error("new_name", "Choose a member or give a new name, not both.")
+        elif name and Member.objects.filter(display_name__iexact=name).exists():
+            self.add_error(
+                "new_name", f"A member is already called {name}: choose him from the list."
+            )
+        return data

@@ -6,6 +6,7 @@ service becomes a 400 with its message on the page, never a 500 and no state cha
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Callable
 from decimal import Decimal
 from functools import wraps
@@ -14,14 +15,23 @@ from typing import Any
 from django import forms
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
+from django.db import transaction
 from django.db.models import Sum
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.text import slugify
 from django.views.decorators.http import require_POST
 
 from . import books, services
-from .forms import FormTableForm, OpenSessionForm, ResultForm, StandingsForm, SubstituteForm
+from .forms import (
+    CheckInForm,
+    FormTableForm,
+    OpenSessionForm,
+    ResultForm,
+    StandingsForm,
+    SubstituteForm,
+)
 from .models import (
     Account,
     ClubSession,
@@ -165,6 +175,7 @@ def _dashboard_context(request: HttpRequest, session: ClubSession) -> dict[str, 
             member and any(a.member_id == member.pk and not a.left_at for a in arrivals)
         ),
         "table_form": FormTableForm(initial={"variant": session.default_variant}),
+        "checkin_form": CheckInForm(session=session),
         "cancellable": session.is_open and not services.played_at(session_id=session.pk),
     }
 
@@ -203,6 +214,43 @@ def session_close(request: HttpRequest, pk: int) -> HttpResponse:
     session = _session(pk)
     if not services.close_session(session.pk, by=request.user):
         return _refused(request, ClubError("the session is not open"), session.get_absolute_url())
+    return redirect(session)
+
+
+@staff_required
+@require_POST
+def arrival_add(request: HttpRequest, pk: int) -> HttpResponse:
+    """The secretary checks a member in for him, or adds a new member and checks him in."""
+    session = _session(pk)
+    form = CheckInForm(request.POST, session=session)
+    if form.is_valid():
+        try:
+            with transaction.atomic():
+                member = form.cleaned_data["member"] or services.create_member(
+                    _new_username(form.cleaned_data["new_name"]), form.cleaned_data["new_name"]
+                )
+                services.check_in(session, member)
+        except ClubError as e:
+            _form_error(form, e)
+        else:
+            return redirect(session)
+    context = _dashboard_context(request, session) | {"checkin_form": form}
+    return render(request, "club/session.html", context, status=400)
+
+
+def _new_username(name: str) -> str:
+    """A login name for a member the secretary adds (he has no password until given one)."""
+    base = slugify(name)[:20] or "member"
+    return f"{base}-{secrets.token_hex(3)}"
+
+
+@staff_required
+@require_POST
+def arrival_leave(request: HttpRequest, pk: int, member_pk: int) -> HttpResponse:
+    """The secretary checks a member out for him."""
+    session = _session(pk)
+    member = get_object_or_404(Member, pk=member_pk)
+    services.check_out(session, member)
     return redirect(session)
 
 

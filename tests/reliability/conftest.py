@@ -407,6 +407,8 @@ class World:
         )
         for m in make_members(2, "early"):
             services.check_in(self.mistake, m)
+        self.present = make_members(1, "present")[0]  # checked in, never seated
+        services.check_in(self.mistake, self.present)
         self.mistake_table = services.form_table(
             self.mistake, variant="conquian", size=2, mode=Table.PHYSICAL
         )

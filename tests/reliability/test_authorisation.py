@@ -76,6 +76,10 @@ ACTIONS = [
            lambda w: {"agree": "yes"}),
     Action("games:act", "seated", lambda w: [w.online.pk], _mover, _act_data),
     Action("games:practice", "member", lambda w: [], lambda w: w.idle, lambda w: {"variant": "conquian"}),
+    Action("club:arrival_add", "staff", lambda w: [w.mistake.pk], lambda w: w.secretary,
+           lambda w: {"new_name": "Walk In"}),
+    Action("club:arrival_leave", "staff", lambda w: [w.mistake.pk, w.present.pk],
+           lambda w: w.secretary, lambda w: {}),
     Action("club:table_cancel", "staff", lambda w: [w.mistake_table.pk], lambda w: w.secretary,
            lambda w: {}),
     Action("club:session_cancel", "staff", lambda w: [w.mistake.pk], lambda w: w.secretary,
@@ -168,6 +172,7 @@ def test_members_cannot_do_the_secretarys_work(world: World) -> None:
     assert {a.name for a in staff_actions} == {
         "club:session_open", "club:session_close", "club:table_create", "club:table_result",
         "club:line_reverse", "club:transfer_pay", "club:table_cancel", "club:session_cancel",
+        "club:arrival_add", "club:arrival_leave",
     }  # fmt: skip
     for a in staff_actions:
         r = member.post(reverse(a.name, args=a.args(world)), a.data(world))

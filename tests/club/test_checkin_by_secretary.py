@@ -1,0 +1,81 @@
+"""The secretary checks members in and out for them, and adds a newcomer (issue 27,
+item 2, in part): a member need not log in, or own a phone, to be seated."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from club import services
+from club.models import Arrival, ClubSession, Member
+
+pytestmark = pytest.mark.django_db
+
+
+def _field_error(body: str, field: str) -> str:
+    found = re.search(rf'<ul class="errorlist" id="id_{field}_error">(.*?)</ul>', body, re.S)
+    return re.sub(r"<[^>]+>", " ", found.group(1)).strip() if found else ""
+
+
+@pytest.fixture
+def staff(client: Client, secretary: Member) -> Client:
+    client.force_login(secretary.user)
+    return client
+
+
+def test_the_secretary_checks_in_a_member_who_never_logged_in(
+    staff: Client, session: ClubSession, make_members: Callable[..., list[Member]]
+) -> None:
+    (ann,) = make_members(1)
+    page = staff.get(session.get_absolute_url()).content.decode()
+    assert "Check in a member" in page and f">{ann.display_name}</option>" in page
+    r = staff.post(reverse("club:arrival_add", args=[session.pk]), {"member": ann.pk})
+    assert r.status_code == 302
+    assert [a.member for a in services.waiting_members(session)] == [ann]
+    page = staff.get(session.get_absolute_url()).content.decode()
+    assert f">{ann.display_name}</option>" not in page  # no longer offered
+    r = staff.post(reverse("club:arrival_leave", args=[session.pk, ann.pk]))
+    assert r.status_code == 302
+    assert Arrival.objects.get(session=session, member=ann).left_at is not None
+
+
+def test_the_secretary_adds_a_newcomer_and_checks_him_in(
+    staff: Client, session: ClubSession
+) -> None:
+    r = staff.post(reverse("club:arrival_add", args=[session.pk]), {"new_name": "  Dora Ames "})
+    assert r.status_code == 302
+    dora = Member.objects.get(display_name="Dora Ames")
+    assert not dora.user.has_usable_password() and not dora.user.is_staff
+    assert [a.member for a in services.waiting_members(session)] == [dora]
+
+
+@pytest.mark.parametrize(
+    ("data", "field", "message"),
+    [
+        (lambda m: {}, "member", "Choose a member, or give a new member's name."),
+        (lambda m: {"new_name": "   "}, "member", "Choose a member, or give a new member's name."),
+        (lambda m: {"member": m.pk, "new_name": "Eve"}, "new_name", "not both."),
+        (lambda m: {"new_name": m.display_name.upper()}, "new_name", "choose him from the list."),
+        (lambda m: {"member": "999999"}, "member", "Select a valid choice."),
+    ],
+)
+def test_a_bad_check_in_is_told_beside_its_field_and_changes_nothing(
+    staff: Client,
+    session: ClubSession,
+    make_members: Callable[..., list[Member]],
+    data: object,
+    field: str,
+    message: str,
+) -> None:
+    (ann,) = make_members(1)
+    members = Member.objects.count()
+    r = staff.post(reverse("club:arrival_add", args=[session.pk]), data(ann))  # type: ignore[operator]
+    assert r.status_code == 400
+    body = r.content.decode()
+    assert message in _field_error(body, field).replace("&#x27;", "'")
+    assert 'role="alert">Nobody was checked in' in body
+    assert not Arrival.objects.exists() and Member.objects.count() == members
