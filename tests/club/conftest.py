@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterator
 from decimal import Decimal
 
 import pytest
+from django.test import Client
 
 from club import services
 from club.models import ClubSession, Member
@@ -77,3 +78,18 @@ def no_queue(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
 
     monkeypatch.setattr(tasks, "queue_balance", queued.append)
     yield queued
+
+
+def field_error(body: str, field: str) -> str:
+    """The messages Django shows beside a form field (its error list, tied to the input)."""
+    import re
+
+    found = re.search(rf'<ul class="errorlist" id="id_{field}_error">(.*?)</ul>', body, re.S)
+    return re.sub(r"<[^>]+>", " ", found.group(1)).strip() if found else ""
+
+
+@pytest.fixture
+def staff(client: Client, secretary: Member) -> Client:
+    """A client logged in as the secretary."""
+    client.force_login(secretary.user)
+    return client

@@ -3,7 +3,6 @@ item 2, in part): a member need not log in, or own a phone, to be seated."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 
 import pytest
@@ -12,19 +11,9 @@ from django.urls import reverse
 
 from club import services
 from club.models import Arrival, ClubSession, Member
+from tests.club.conftest import field_error
 
 pytestmark = pytest.mark.django_db
-
-
-def _field_error(body: str, field: str) -> str:
-    found = re.search(rf'<ul class="errorlist" id="id_{field}_error">(.*?)</ul>', body, re.S)
-    return re.sub(r"<[^>]+>", " ", found.group(1)).strip() if found else ""
-
-
-@pytest.fixture
-def staff(client: Client, secretary: Member) -> Client:
-    client.force_login(secretary.user)
-    return client
 
 
 def test_the_secretary_checks_in_a_member_who_never_logged_in(
@@ -76,6 +65,6 @@ def test_a_bad_check_in_is_told_beside_its_field_and_changes_nothing(
     r = staff.post(reverse("club:arrival_add", args=[session.pk]), data(ann))  # type: ignore[operator]
     assert r.status_code == 400
     body = r.content.decode()
-    assert message in _field_error(body, field).replace("&#x27;", "'")
+    assert message in field_error(body, field).replace("&#x27;", "'")
     assert 'role="alert">Nobody was checked in' in body
     assert not Arrival.objects.exists() and Member.objects.count() == members

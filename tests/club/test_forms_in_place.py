@@ -3,7 +3,6 @@ message beside its field on the same page, and nothing is created."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 
 import pytest
@@ -12,20 +11,9 @@ from django.urls import reverse
 
 from club import services
 from club.models import ClubSession, Member, Table
+from tests.club.conftest import field_error
 
 pytestmark = pytest.mark.django_db
-
-
-def _field_error(body: str, field: str) -> str:
-    """The messages Django shows beside a field (its error list, tied to the input)."""
-    found = re.search(rf'<ul class="errorlist" id="id_{field}_error">(.*?)</ul>', body, re.S)
-    return re.sub(r"<[^>]+>", " ", found.group(1)).strip() if found else ""
-
-
-@pytest.fixture
-def staff(client: Client, secretary: Member) -> Client:
-    client.force_login(secretary.user)
-    return client
 
 
 def _open(client: Client, **data: str) -> tuple[int, str]:
@@ -38,7 +26,7 @@ def test_an_evening_needs_a_name_told_beside_the_field(staff: Client) -> None:
     for name in ("", "   "):
         status, body = _open(staff, name=name)
         assert status == 400
-        assert "Give the evening a name." in _field_error(body, "name")
+        assert "Give the evening a name." in field_error(body, "name")
         assert 'role="alert">The evening was not opened' in body
     assert not ClubSession.objects.exists()
 
@@ -51,7 +39,7 @@ def test_an_evening_needs_a_name_told_beside_the_field(staff: Client) -> None:
 )  # fmt: skip
 def test_a_bad_stake_is_told_beside_the_field(staff: Client, stake: str, message: str) -> None:
     status, body = _open(staff, stake=stake)
-    assert status == 400 and message in _field_error(body, "stake")
+    assert status == 400 and message in field_error(body, "stake")
     assert not ClubSession.objects.exists()
 
 
@@ -59,10 +47,10 @@ def test_one_open_evening_unless_a_second_is_opened_on_purpose(staff: Client) ->
     assert _open(staff)[0] == 302
     status, body = _open(staff, name="Late table")
     assert status == 400
-    assert "Tuesday is still open: close it first" in _field_error(body, "second")
+    assert "Tuesday is still open: close it first" in field_error(body, "second")
     assert ClubSession.objects.count() == 1
     status, body = _open(staff, name="tuesday", second="on")
-    assert status == 400 and "already called tuesday." in _field_error(body, "name")
+    assert status == 400 and "already called tuesday." in field_error(body, "name")
     assert _open(staff, name="Late table", second="on")[0] == 302
     assert ClubSession.objects.filter(status=ClubSession.OPEN).count() == 2
 
@@ -96,7 +84,7 @@ def test_a_table_form_error_is_told_beside_its_field_and_no_table_is_made(
     r = staff.post(reverse("club:table_create", args=[waiting.pk]), {"mode": Table.PHYSICAL} | data)
     assert r.status_code == 400
     body = r.content.decode()
-    assert message in _field_error(body, field)
+    assert message in field_error(body, field)
     assert "Form a table" in body  # the session page itself, not a dead end
     assert 'role="alert">No table was formed' in body
     assert not Table.objects.exists()
@@ -134,7 +122,7 @@ def test_a_bad_result_is_told_beside_its_field_and_posts_nothing(
     r = staff.post(reverse("club:table_result", args=[table.pk]), data(a, b))  # type: ignore[operator]
     assert r.status_code == 400
     body = r.content.decode().replace("&#x27;", "'")
-    assert message in _field_error(body, field.format(b=b.pk))
+    assert message in field_error(body, field.format(b=b.pk))
     assert 'role="alert">No line was posted' in body and "Enter a deal" in body
     assert not table.lines.exists()
 
