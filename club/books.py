@@ -26,6 +26,12 @@ class Row:
     cells: list[Cell]
     plus: int
     minus: int
+    deal: int | None = None  # the deal's number within its game (L5); None for a reversal
+
+    @property
+    def deal_label(self) -> str:
+        """ "Game 2, deal 3": the numbering the table page uses too."""
+        return "" if self.deal is None else f"Game {self.line.game_number}, deal {self.deal}"
 
     @property
     def proves(self) -> bool:
@@ -65,6 +71,7 @@ def build(lines: QuerySet[WashbookLine], seat_order: list[int] | None = None) ->
     members = Member.objects.in_bulk(order)
     book = Book(columns=[members[m] for m in order if m in members])
     index = {m.pk: i for i, m in enumerate(book.columns)}
+    deals = _deal_numbers(rows_data)
     running = [0] * len(book.columns)
     for line in rows_data:
         points = [0] * len(book.columns)
@@ -88,10 +95,28 @@ def build(lines: QuerySet[WashbookLine], seat_order: list[int] | None = None) ->
                 cells=cells,
                 plus=sum(p for p in points if p > 0),
                 minus=-sum(p for p in points if p < 0),
+                deal=deals.get(line.pk),
             )
         )
     book.totals = running
     return book
+
+
+def _deal_numbers(lines: list[WashbookLine]) -> dict[int, int]:
+    """Each deal or tableau line's number within its table's game, counted in line order; a
+    line that corrects another takes that one's number; a reversal has none."""
+    out: dict[int, int] = {}
+    counted: dict[tuple[int, int], int] = {}
+    for line in sorted(lines, key=lambda x: (x.table_id, x.number)):
+        if line.kind == WashbookLine.REVERSAL:
+            continue
+        if line.corrects_id is not None and line.corrects_id in out:
+            out[line.pk] = out[line.corrects_id]
+            continue
+        key = (line.table_id, line.game_number)
+        counted[key] = counted.get(key, 0) + 1
+        out[line.pk] = counted[key]
+    return out
 
 
 def seat_order(table_id: int) -> list[int]:
@@ -105,7 +130,7 @@ def seat_order(table_id: int) -> list[int]:
 def to_csv(book: Book) -> str:
     out = io.StringIO()
     w = csv.writer(out)
-    head = ["table", "line", "kind", "game", "value"]
+    head = ["table", "line", "kind", "game", "deal", "value"]
     for m in book.columns:
         head += [f"{m.display_name} +", f"{m.display_name} -", f"{m.display_name} total"]
     w.writerow(head)
@@ -115,6 +140,7 @@ def to_csv(book: Book) -> str:
             row.line.number,
             row.line.kind,
             row.line.game_number,
+            "" if row.deal is None else row.deal,
             row.line.value,
         ]
         for c in row.cells:
@@ -123,6 +149,7 @@ def to_csv(book: Book) -> str:
     w.writerow(
         [
             "proof",
+            "",
             "",
             "",
             "",

@@ -147,3 +147,17 @@ def test_words_one_game_two_games_and_seats_from_one(
     assert "(1 game)" in body and "(2 games)" in body and "(1 games)" not in body
     assert "1 deal played" in client.get(reverse("club:table", args=[t.pk])).content.decode()
     assert str(seats[0]).split(" seat ")[1].startswith("1:")
+
+
+def test_the_washbook_page_and_export_number_deals_by_game(
+    client: Client, secretary: Member, club: dict
+) -> None:  # type: ignore[type-arg]
+    client.force_login(secretary.user)
+    t, s = club["table"], club["session"]
+    for url in (
+        reverse("club:washbook", args=[t.pk]),
+        reverse("club:session_washbook", args=[s.pk]),
+    ):
+        assert "<td>Game 1, deal 1</td>" in client.get(url).content.decode()
+    export = client.get(reverse("club:washbook", args=[t.pk]) + "?format=csv").content.decode()
+    assert export.splitlines()[0].startswith("table,line,kind,game,deal,value")

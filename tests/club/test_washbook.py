@@ -167,3 +167,28 @@ def test_a_physical_hand_is_counted_by_its_games_physical_pips() -> None:
         assert services.count_pips("KS 5H", "doubled") == 30
     assert services.count_pips("AS", "colonel") == 11  # Foster's values in every game (L24)
     assert services.count_pips("as, joker *", "foster") == 11 + 15 + 15
+
+
+def test_lines_are_numbered_by_game_and_deal_as_the_table_is(
+    five: tuple[Table, list[Member]],
+) -> None:
+    """One deal numbering (the table's "Game g, deal d") on the washbook and its export: a
+    reversal has none, and a correction takes the number of the line it corrects."""
+    table, (a, b, c, d, e) = five
+    first = services.enter_physical_result(
+        table.pk, PhysicalResult(winner_id=a.pk, losses={b.pk: 5})
+    )
+    services.enter_physical_result(table.pk, PhysicalResult(winner_id=b.pk, losses={c.pk: 7}))
+    services.correct_line(
+        first.pk, reason="misread", result=PhysicalResult(winner_id=a.pk, losses={b.pk: 6})
+    )
+    book = books.build(WashbookLine.objects.filter(table=table).order_by("number"))
+    assert [(r.line.kind, r.deal_label) for r in book.rows] == [
+        ("deal", "Game 1, deal 1"),
+        ("deal", "Game 1, deal 2"),
+        ("reversal", ""),
+        ("deal", "Game 1, deal 1"),  # the correction of line 1
+    ]
+    rows = books.to_csv(book).splitlines()
+    assert rows[0].startswith("table,line,kind,game,deal,value")
+    assert rows[1].split(",")[3:5] == ["1", "1"] and rows[3].split(",")[3:5] == ["1", ""]
