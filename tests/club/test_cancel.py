@@ -25,6 +25,16 @@ def evening(session: ClubSession, make_members: Callable[..., list[Member]]) -> 
     return ms
 
 
+def _played_table(session: ClubSession) -> Table:
+    """A physical table of four with one deal posted on its washbook."""
+    table = services.form_table(session, variant="foster", size=4, mode=Table.PHYSICAL)
+    seated = [s.member for s in table.seats.all()]
+    services.enter_physical_result(
+        table.pk, PhysicalResult(winner_id=seated[0].pk, losses={seated[1].pk: 5})
+    )
+    return table
+
+
 def test_a_table_formed_by_mistake_is_cancelled_and_its_players_wait_again(
     session: ClubSession, evening: list[Member], client: Client, secretary: Member
 ) -> None:
@@ -45,11 +55,7 @@ def test_a_table_formed_by_mistake_is_cancelled_and_its_players_wait_again(
 def test_a_table_with_a_line_cannot_be_cancelled(
     session: ClubSession, evening: list[Member], client: Client, secretary: Member
 ) -> None:
-    table = services.form_table(session, variant="foster", size=4, mode=Table.PHYSICAL)
-    seated = [s.member for s in table.seats.all()]
-    services.enter_physical_result(
-        table.pk, PhysicalResult(winner_id=seated[0].pk, losses={seated[1].pk: 5})
-    )
+    table = _played_table(session)
     client.force_login(secretary.user)
     assert "Cancel this table" not in client.get(table.get_club_url()).content.decode()
     r = client.post(reverse("club:table_cancel", args=[table.pk]))
@@ -102,11 +108,7 @@ def test_an_evening_opened_by_mistake_is_cancelled_and_never_balanced(
 def test_an_evening_with_play_is_closed_not_cancelled(
     session: ClubSession, evening: list[Member], client: Client, secretary: Member
 ) -> None:
-    table = services.form_table(session, variant="foster", size=4, mode=Table.PHYSICAL)
-    seated = [s.member for s in table.seats.all()]
-    services.enter_physical_result(
-        table.pk, PhysicalResult(winner_id=seated[0].pk, losses={seated[1].pk: 5})
-    )
+    _played_table(session)
     client.force_login(secretary.user)
     assert "Cancel this evening" not in client.get(session.get_absolute_url()).content.decode()
     r = client.post(reverse("club:session_cancel", args=[session.pk]))
