@@ -41,6 +41,10 @@ class FormTableForm(forms.Form):
         help_text="Empty: as many as the game usually seats.",
     )  # fmt: skip
     mode = forms.ChoiceField(choices=[(Table.ONLINE, "online"), (Table.PHYSICAL, "real cards")])
+    computers = forms.IntegerField(
+        min_value=0, max_value=6, required=False, initial=0, label="Computer players",
+        help_text="Online tables only: seats the members leave empty. Such a table is not staked.",
+    )  # fmt: skip
     auto_redraw = forms.BooleanField(required=False, label="Redraw seats every hour")
     scoring = forms.ChoiceField(
         choices=[("pips", "pips"), ("game-points", "game points")],

@@ -294,6 +294,7 @@ def table_create(request: HttpRequest, pk: int) -> HttpResponse:
                 mode=data["mode"],
                 options=options,
                 auto_redraw=data["auto_redraw"],
+                computer_players=data["computers"] or 0,
             )
         except ClubError as e:
             _form_error(form, e)
@@ -460,8 +461,15 @@ def washbook(request: HttpRequest, pk: int) -> HttpResponse:
         response = HttpResponse(books.to_csv(book), content_type="text/csv; charset=utf-8")
         response["Content-Disposition"] = f'attachment; filename="washbook-table-{table.pk}.csv"'
         return response
+    unstaked = (
+        [table.number]
+        if table.session_id is None or table.pk not in services.staked_tables(table.session_id)
+        else []
+    )
     return render(
-        request, "club/washbook.html", {"table": table, "book": book, "title": str(table)}
+        request,
+        "club/washbook.html",
+        {"table": table, "book": book, "title": str(table), "unstaked": unstaked},
     )
 
 
@@ -481,8 +489,21 @@ def session_washbook(request: HttpRequest, pk: int) -> HttpResponse:
     return render(
         request,
         "club/washbook.html",
-        {"session": session, "book": book, "title": f"{session}: all tables", "across": True},
+        {
+            "session": session,
+            "book": book,
+            "title": f"{session}: all tables",
+            "across": True,
+            "unstaked": _unstaked_tables(session),
+        },
     )
+
+
+def _unstaked_tables(session: ClubSession) -> list[int]:
+    """The numbers of the session's tables that balancing leaves out of money (a practice
+    table, or one a computer player sat at: `services.staked_tables`)."""
+    staked = set(services.staked_tables(session.pk))
+    return [t.number for t in session.tables.order_by("number") if t.pk not in staked]
 
 
 # --- Money ---------------------------------------------------------------------------------

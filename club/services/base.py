@@ -99,14 +99,18 @@ def create_member(
 BOT_NAMES = ["Alfa", "Bravo", "Charlie", "Delta", "Echo", "Foxtrot", "Golf"]
 
 
-def bots(count: int) -> list[Member]:
-    """``count`` bot members ("Bot Alfa", ...), created once with unusable passwords."""
+def bots(count: int, *, busy: frozenset[int] = frozenset()) -> list[Member]:
+    """``count`` bot members ("Bot Alfa", ...), created once with unusable passwords,
+    passing over those whose member ids are ``busy`` (seated at another table)."""
     out: list[Member] = []
-    for name in BOT_NAMES[:count]:
+    for name in BOT_NAMES:
+        if len(out) == count:
+            break
         bot = Member.objects.filter(is_bot=True, display_name=f"Bot {name}").first()
         if bot is None:
             bot = create_member(f"bot-{name.lower()}", f"Bot {name}", is_bot=True)
-        out.append(bot)
+        if bot.pk not in busy:
+            out.append(bot)
     if len(out) < count:
-        raise ClubError(f"at most {len(BOT_NAMES)} bots")
+        raise ClubError(f"at most {len(BOT_NAMES)} computer players", field="computers")
     return out

@@ -194,12 +194,21 @@ def form_table(
     options: dict[str, Any] | None = None,
     candidates: list[Member] | None = None,
     auto_redraw: bool = False,
+    computer_players: int = 0,
 ) -> Table:
     """Form a table from the candidates (default: every waiting member, in order of arrival).
 
     With more candidates than places they cut (L2) and the highest play (L3); the others
     wait in the table's queue in order of arrival. Then the players cut for seats and the
     first deal. Every cut is recorded.
+
+    ``computer_players`` seats of an online table are the club's computer players (the
+    members take ``size - computer_players`` places). They cut for seats and deal with
+    the members and play through the same service. **Booking:** each deal is a washbook
+    line like any other, the computer players' points included, so the line still
+    balances; but a table a computer player ever sat at is never staked: balancing
+    leaves its lines out of money (`ledger.staked_tables`) and the washbook says so. A
+    member queued for the table takes a computer player's seat first (`_rotate`).
     """
     if not session.is_open:
         raise ClubError("the session is not open")
@@ -210,6 +219,15 @@ def form_table(
     _check_variant(variant, size)
     if mode not in (Table.ONLINE, Table.PHYSICAL):
         raise ClubError("mode is online or physical")
+    if computer_players < 0:
+        raise ClubError("the number of computer players cannot be negative", field="computers")
+    if computer_players and mode != Table.ONLINE:
+        raise ClubError("computer players sit only at online tables", field="computers")
+    if computer_players >= size:
+        raise ClubError(
+            f"a table of {size} has room for at most {size - 1} computer players",
+            field="computers",
+        )
     with transaction.atomic():
         ClubSession.objects.select_for_update().get(pk=session.pk)  # one forming at a time
         waiting = waiting_members(session)
@@ -222,22 +240,25 @@ def form_table(
             order = {a.member_id: a.order for a in waiting}
             pool = sorted(candidates, key=lambda m: order[m.pk])
         low = variant_seats(variant)[0]
-        if len(pool) < low:
+        if not pool:
+            raise ClubError("nobody is waiting to play", field="size")
+        if len(pool) + computer_players < low:
             raise ClubError(
                 f"{variant} needs at least {low} players; {len(pool)} waiting", field="size"
             )
+        places = min(size - computer_players, len(pool))
         number = (Table.objects.filter(session=session).aggregate(n=Max("number"))["n"] or 0) + 1
         table = Table.objects.create(
             session=session,
             number=number,
             variant=variant,
-            size=min(size, len(pool)),
+            size=places + computer_players,
             mode=mode,
             options=options or {},
             auto_redraw=auto_redraw,
         )
         players = pool
-        if len(pool) > table.size:
+        if len(pool) > places:
             result = cutting.cut(pool, base.rng(), cutting.pack_for(variant, options))
             record_cut(
                 purpose=CutBatch.PLACES,
@@ -245,15 +266,21 @@ def form_table(
                 table=table,
                 order=result.order,
                 draws=[(d.player, d.card, d.round) for d in result.draws],
-                note=f"{len(pool)} candidates for {table.size} places",
+                note=f"{len(pool)} candidates for {places} places",
             )
-            players = result.order[: table.size]
-            losers = {m.pk for m in result.order[table.size :]}
+            players = result.order[:places]
+            losers = {m.pk for m in result.order[places:]}
             # Those who cut too low wait for this table in their order of arrival.
             seq = _next_queue_seq(table)
             for i, a in enumerate(a for a in waiting if a.member_id in losers):
                 Arrival.objects.filter(pk=a.pk).update(queue_table=table, queue_seq=seq + i)
             log(table, f"Cut for places: {', '.join(str(m) for m in players)} play.")
+        if computer_players:
+            busy = Seat.objects.filter(
+                table__session=session, table__status=Table.PLAYING, member__is_bot=True
+            ).values_list("member_id", flat=True)
+            players = [*players, *base.bots(computer_players, busy=frozenset(busy))]
+            log(table, f"{computer_players} computer player(s) seated: the table is not staked.")
         _seat_by_cut(table, players, CutBatch.SEATS, "seats and first deal")
         now = timezone.now()
         table.status = Table.PLAYING
@@ -353,6 +380,21 @@ def _rotate(table: Table) -> tuple[bool, list[str]]:
     if not queue:
         return False, []
     seats = list(Seat.objects.filter(table=table).select_related("member"))
+    # A member queued for the table takes a computer player's seat first, without a cut:
+    # computer players only fill seats no member wants.
+    events: list[str] = []
+    for seat in [s for s in seats if s.member.is_bot]:
+        if not queue:
+            break
+        arrival = queue.pop(0)
+        Seat.objects.filter(pk=seat.pk).update(
+            member=arrival.member, consecutive_games=0, seated_at=timezone.now()
+        )
+        Arrival.objects.filter(pk=arrival.pk).update(queue_table=None)
+        seats.remove(seat)
+        events.append(log(table, f"{arrival.member} takes {seat.member}'s seat."))
+    if not queue or not seats:
+        return bool(events), events
     k = min(len(queue), len(seats))
     if table.game_number == 1:
         eligible = seats
@@ -389,7 +431,7 @@ def _rotate(table: Table) -> tuple[bool, list[str]]:
     text = "; ".join(
         f"{a.member} cuts in for {s.member}" for s, a in zip(retiring, entering, strict=True)
     )
-    return True, [log(table, f"Rotation (L5): {text}.")]
+    return True, [*events, log(table, f"Rotation (L5): {text}.")]
 
 
 # --- The hourly redraw (L4) ---------------------------------------------------------------
