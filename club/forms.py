@@ -114,6 +114,10 @@ class CheckInForm(forms.Form):
         max_length=60, required=False, label="or a new member's name",
         help_text="Adds him to the club and checks him in.",
     )  # fmt: skip
+    guest = forms.BooleanField(
+        required=False, label="a guest, not a member",
+        help_text="A guest plays and settles like a member but is left out of the standings.",
+    )  # fmt: skip
 
     def __init__(self, *args: Any, session: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -132,6 +136,8 @@ class CheckInForm(forms.Form):
             self.add_error("member", "Choose a member, or give a new member's name.")
         elif member is not None and name:
             self.add_error("new_name", "Choose a member or give a new name, not both.")
+        elif member is not None and data.get("guest"):
+            self.add_error("guest", "A guest is added by name; a member on the list is a member.")
         elif name and Member.objects.filter(display_name__iexact=name).exists():
             self.add_error(
                 "new_name", f"A member is already called {name}: choose him from the list."

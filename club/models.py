@@ -61,6 +61,11 @@ class Member(models.Model):
     is_bot = models.BooleanField(
         default=False, help_text="A computer player; never staked, never in a settlement."
     )
+    is_guest = models.BooleanField(
+        default=False,
+        help_text="A visitor the secretary added for an evening: plays, is booked and "
+        "settles like a member; left out of the club's standings.",
+    )
 
     class Meta:
         ordering = ["display_name"]

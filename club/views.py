@@ -227,7 +227,9 @@ def arrival_add(request: HttpRequest, pk: int) -> HttpResponse:
         try:
             with transaction.atomic():
                 member = form.cleaned_data["member"] or services.create_member(
-                    _new_username(form.cleaned_data["new_name"]), form.cleaned_data["new_name"]
+                    _new_username(form.cleaned_data["new_name"]),
+                    form.cleaned_data["new_name"],
+                    is_guest=form.cleaned_data["guest"],
                 )
                 services.check_in(session, member)
         except ClubError as e:
@@ -621,7 +623,7 @@ def statement(request: HttpRequest, pk: int, session_pk: int) -> HttpResponse:
 @login_required
 def standings(request: HttpRequest) -> HttpResponse:
     """Members' points from closed sessions (never an open one, never practice), between
-    two dates if asked; the secretary and other staff are left out. A bad date is shown
+    two dates if asked; the secretary and other staff, and guests, are left out. A bad date is shown
     beside its field and the standings stay unfiltered."""
     form = StandingsForm(request.GET or None)
     entries = WashbookEntry.objects.filter(
@@ -641,7 +643,9 @@ def standings(request: HttpRequest) -> HttpResponse:
     )
     rows = [
         (m, accounts.get(m.pk, Decimal("0.00")), points.get(m.pk, 0))
-        for m in Member.objects.filter(is_bot=False, active=True, user__is_staff=False)
+        for m in Member.objects.filter(
+            is_bot=False, is_guest=False, active=True, user__is_staff=False
+        )
     ]
     rows.sort(key=lambda r: (-r[2], r[0].display_name))
     status = 400 if form.is_bound and not form.is_valid() else 200

@@ -84,6 +84,7 @@ def create_member(
     password: str | None = None,
     is_staff: bool = False,
     is_bot: bool = False,
+    is_guest: bool = False,
 ) -> Member:
     """A user and his member profile, in one transaction."""
     User = get_user_model()
@@ -93,7 +94,9 @@ def create_member(
             user.set_unusable_password()
         user.is_staff = is_staff
         user.save()
-        return Member.objects.create(user=user, display_name=display_name, is_bot=is_bot)
+        return Member.objects.create(
+            user=user, display_name=display_name, is_bot=is_bot, is_guest=is_guest
+        )
 
 
 BOT_NAMES = ["Alfa", "Bravo", "Charlie", "Delta", "Echo", "Foxtrot", "Golf"]

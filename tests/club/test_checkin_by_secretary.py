@@ -50,6 +50,7 @@ def test_the_secretary_adds_a_newcomer_and_checks_him_in(
         (lambda m: {"member": m.pk, "new_name": "Eve"}, "new_name", "not both."),
         (lambda m: {"new_name": m.display_name.upper()}, "new_name", "choose him from the list."),
         (lambda m: {"member": "999999"}, "member", "Select a valid choice."),
+        (lambda m: {"member": m.pk, "guest": "on"}, "guest", "A guest is added by name"),
     ],
 )
 def test_a_bad_check_in_is_told_beside_its_field_and_changes_nothing(
@@ -68,3 +69,29 @@ def test_a_bad_check_in_is_told_beside_its_field_and_changes_nothing(
     assert message in field_error(body, field).replace("&#x27;", "'")
     assert 'role="alert">Nobody was checked in' in body
     assert not Arrival.objects.exists() and Member.objects.count() == members
+
+
+def test_the_secretary_adds_a_guest_who_plays_and_settles_but_is_not_in_the_standings(
+    staff: Client, session: ClubSession, make_members: Callable[..., list[Member]]
+) -> None:
+    (ann,) = make_members(1)
+    r = staff.post(
+        reverse("club:arrival_add", args=[session.pk]), {"new_name": "Gus Visitor", "guest": "on"}
+    )
+    assert r.status_code == 302
+    gus = Member.objects.get(display_name="Gus Visitor")
+    assert gus.is_guest and not gus.user.has_usable_password()
+    services.check_in(session, ann)
+    page = staff.get(session.get_absolute_url()).content.decode()
+    assert 'Gus Visitor <span class="badge">guest</span>' in page
+    # He plays and is booked like a member, and his money is in the settlement...
+    table = services.form_table(session, variant="conquian")
+    line = table.lines.create(number=1, value=20)
+    line.entries.create(member=gus, points=20, position=0)
+    line.entries.create(member=ann, points=-20, position=1)
+    services.close_session(session.pk)
+    services.balance_session(session.pk)
+    assert set(services.session_money(session.pk)) == {gus.pk, ann.pk}
+    # ...but the club's standings are its members'.
+    standings = staff.get(reverse("club:standings")).content.decode()
+    assert ann.display_name in standings and "Gus Visitor" not in standings
