@@ -2,12 +2,13 @@
 
 from django.urls import include, path
 
-from . import views
+from . import streams, views
 
 club_patterns = [
     path("sessions/", views.sessions, name="sessions"),
     path("sessions/open/", views.session_open, name="session_open"),
     path("sessions/<int:pk>/", views.session_detail, name="session"),
+    path("sessions/<int:pk>/console/", views.console, name="console"),
     path("sessions/<int:pk>/check-in/", views.session_check_in, name="check_in"),
     path("sessions/<int:pk>/check-out/", views.session_check_out, name="check_out"),
     path("sessions/<int:pk>/arrivals/", views.arrival_add, name="arrival_add"),
@@ -35,6 +36,7 @@ club_patterns = [
     path("members/<int:pk>/", views.member_detail, name="member"),
     path("members/<int:pk>/sessions/<int:session_pk>/", views.statement, name="statement"),
     path("standings/", views.standings, name="standings"),
+    path("events/sessions/<int:session_id>/", streams.session_events, name="session_events"),
 ]
 
 urlpatterns = [

@@ -176,6 +176,11 @@ class Table(models.Model):
     is_practice = models.BooleanField(
         default=False, help_text="Unstaked: excluded from balancing (any table with a bot)."
     )
+    had_computer_players = models.BooleanField(
+        default=False,
+        help_text="A computer player sat here (formed with one): never staked, even after "
+        "members took every seat and whatever the washbook's lines show.",
+    )
     status = models.CharField(
         max_length=10,
         choices=[(FORMING, "forming"), (PLAYING, "playing"), (CLOSED, "closed")],

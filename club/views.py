@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable
+from dataclasses import dataclass
 from decimal import Decimal
 from functools import wraps
 from typing import Any
@@ -15,7 +16,7 @@ from typing import Any
 from django import forms
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.db import transaction
+from django.db import models, transaction
 from django.db.models import Sum
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -23,7 +24,7 @@ from django.urls import reverse
 from django.utils.text import slugify
 from django.views.decorators.http import require_POST
 
-from . import books, services
+from . import books, services, streams
 from .forms import (
     CheckInForm,
     FormTableForm,
@@ -39,6 +40,7 @@ from .models import (
     Leg,
     Member,
     Posting,
+    RedrawDemand,
     Seat,
     Substitution,
     Table,
@@ -174,10 +176,107 @@ def _dashboard_context(request: HttpRequest, session: ClubSession) -> dict[str, 
         "checked_in": bool(
             member and any(a.member_id == member.pk and not a.left_at for a in arrivals)
         ),
+    }
+
+
+# --- The secretary's console -----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ConsoleTable:
+    """A table as the console shows it: seats, the deal in progress, what is pending."""
+
+    table: Table
+    seats: list[Seat]
+    queue: list[Any]
+    demands: list[RedrawDemand]
+    substitutions: list[Substitution]
+    progress: str
+    cancellable: bool
+
+
+def _progress(table: Table, seats: list[Seat], deal: services.DealProgress | None) -> str:
+    """ "Game 2, deal 3: Ann to play (14 moves)", from the games app's report; no card."""
+    if table.status != Table.PLAYING:
+        return table.get_status_display()
+    if table.mode == Table.PHYSICAL:
+        return f"Game {table.game_number}, deal {table.deal_in_game + 1}, played with real cards"
+    if deal is None or deal.finished:
+        return f"Game {table.game_number}, deal {table.deal_in_game + 1}: not dealt yet"
+    names = {s.position: s.member.display_name for s in seats}
+    who = names.get(deal.to_move) if deal.to_move is not None else None
+    moves = f"{deal.actions} move{'s' if deal.actions != 1 else ''}"
+    turn = f"{who} to play" if who else "in play"
+    return f"Game {deal.game_number}, deal {deal.deal_in_game + 1}: {turn} ({moves})"
+
+
+def _console_context(request: HttpRequest, session: ClubSession) -> dict[str, Any]:
+    tables = list(
+        session.tables.order_by("number").prefetch_related(
+            "seats__member",
+            models.Prefetch(
+                "redraw_demands",
+                RedrawDemand.objects.filter(applied_at=None).select_related("member"),
+                to_attr="pending_demands",
+            ),
+            models.Prefetch(
+                "substitutions",
+                Substitution.objects.filter(
+                    status__in=[Substitution.PROPOSED, Substitution.ACTIVE]
+                ).select_related("leaver", "substitute"),
+                to_attr="live_substitutions",
+            ),
+        )
+    )
+    progress = services.deal_progress([t.pk for t in tables if t.mode == Table.ONLINE])
+    rows = []
+    for t in tables:
+        seats = list(t.seats.all())
+        playing = t.status == Table.PLAYING
+        rows.append(
+            ConsoleTable(
+                table=t,
+                seats=seats,
+                queue=services.table_queue(t) if playing else [],
+                demands=t.pending_demands,  # type: ignore[attr-defined]
+                substitutions=t.live_substitutions,  # type: ignore[attr-defined]
+                progress=_progress(t, seats, progress.get(t.pk)),
+                cancellable=playing and not services.played_at(table_id=t.pk),
+            )
+        )
+    arrivals = list(session.arrivals.select_related("member", "queue_table").order_by("order"))
+    here = [a for a in arrivals if a.left_at is None]
+    waiting = services.waiting_members(session) if session.is_open else []
+    playing = [r for r in rows if r.table.status == Table.PLAYING]
+    return {
+        "session": session,
+        "rows": rows,
+        "open_tables": len(playing),
+        "here": len(here),
+        "seated": sum(1 for r in playing for s in r.seats if not s.member.is_bot),
+        "waiting": waiting,
+        "gone": [a for a in arrivals if a.left_at is not None],
         "table_form": FormTableForm(initial={"variant": session.default_variant}),
         "checkin_form": CheckInForm(session=session),
         "cancellable": session.is_open and not services.played_at(session_id=session.pk),
+        "events_url": streams.session_events_url(request, session.pk, request.user.pk)
+        if session.is_open
+        else "",
     }
+
+
+@staff_required
+def console(request: HttpRequest, pk: int) -> HttpResponse:
+    """The secretary's console: the whole evening on one page, live (`club.live`)."""
+    session = _session(pk)
+    context = _console_context(request, session)
+    if request.htmx:
+        return render(request, "club/console.html#live", context)
+    return render(request, "club/console.html", context)
+
+
+def _console(session: ClubSession) -> HttpResponse:
+    return redirect("club:console", session.pk)
 
 
 @login_required
@@ -214,7 +313,7 @@ def session_close(request: HttpRequest, pk: int) -> HttpResponse:
     session = _session(pk)
     if not services.close_session(session.pk, by=request.user):
         return _refused(request, ClubError("the session is not open"), session.get_absolute_url())
-    return redirect(session)
+    return _console(session)
 
 
 @staff_required
@@ -235,9 +334,9 @@ def arrival_add(request: HttpRequest, pk: int) -> HttpResponse:
         except ClubError as e:
             _form_error(form, e)
         else:
-            return redirect(session)
-    context = _dashboard_context(request, session) | {"checkin_form": form}
-    return render(request, "club/session.html", context, status=400)
+            return _console(session)
+    context = _console_context(request, session) | {"checkin_form": form}
+    return render(request, "club/console.html", context, status=400)
 
 
 def _new_username(name: str) -> str:
@@ -253,7 +352,7 @@ def arrival_leave(request: HttpRequest, pk: int, member_pk: int) -> HttpResponse
     session = _session(pk)
     member = get_object_or_404(Member, pk=member_pk)
     services.check_out(session, member)
-    return redirect(session)
+    return _console(session)
 
 
 @staff_required
@@ -264,8 +363,8 @@ def session_cancel(request: HttpRequest, pk: int) -> HttpResponse:
     try:
         services.cancel_session(session.pk, by=request.user)
     except ClubError as e:
-        return _refused(request, e, session.get_absolute_url())
-    return redirect(session)
+        return _refused(request, e, reverse("club:console", args=[session.pk]))
+    return _console(session)
 
 
 @staff_required
@@ -277,7 +376,7 @@ def table_cancel(request: HttpRequest, pk: int) -> HttpResponse:
         services.cancel_table(table.pk, by=request.user)
     except ClubError as e:
         return _refused(request, e, table.get_club_url())
-    return redirect(table.session or table.get_club_url())
+    return _console(table.session) if table.session else redirect(table.get_club_url())
 
 
 @staff_required
@@ -301,10 +400,10 @@ def table_create(request: HttpRequest, pk: int) -> HttpResponse:
         except ClubError as e:
             _form_error(form, e)
         else:
-            return redirect(table.get_club_url())
-    # The session page again, the form with each message beside its field; no table made.
-    context = _dashboard_context(request, session) | {"table_form": form}
-    return render(request, "club/session.html", context, status=400)
+            return _console(table.session or session)
+    # The console again, the form with each message beside its field; no table made.
+    context = _console_context(request, session) | {"table_form": form}
+    return render(request, "club/console.html", context, status=400)
 
 
 # --- Tables ---------------------------------------------------------------------------

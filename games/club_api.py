@@ -10,6 +10,7 @@ from typing import Any
 
 from django.db.models import Sum
 
+from club.live import publish_session, session_of_table
 from club.services import (
     SeatInfo,
     TableTurn,
@@ -28,6 +29,8 @@ __all__ = [
     "current_dealer",
     "member_id_for",
     "post_online_deal",
+    "publish_session",
+    "session_of_table",
     "table_seating",
     "washbook_totals",
 ]

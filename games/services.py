@@ -387,6 +387,14 @@ def publish(table_id: int, deal_id: int, version: int) -> None:
         pipe.execute()
     except Exception:  # browsers fall back to polling
         log.warning("could not publish table %s update", table_id, exc_info=True)
+        return
+    try:
+        session_id = club_api.session_of_table(table_id)
+    except Exception:  # the console polls: never let it cost the table its move
+        log.warning("no session found for table %s", table_id, exc_info=True)
+        return
+    if session_id is not None:  # the secretary's console follows the deal too
+        club_api.publish_session(session_id, msg)
 
 
 def bot_delay() -> float:

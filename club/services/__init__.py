@@ -8,7 +8,7 @@ The games app calls exactly these (see each docstring):
 * ``create_practice_table(member, variant, players, options) -> Table``
 """
 
-from .base import ClubError, bots, create_member, member_for
+from .base import ClubError, DealProgress, bots, create_member, deal_progress, member_for
 from .ledger import (
     BalanceResult,
     account_for,
@@ -65,6 +65,8 @@ __all__ = [
     "cancel_table",
     "close_session",
     "played_at",
+    "DealProgress",
+    "deal_progress",
     "consent_substitute",
     "correct_line",
     "count_pips",

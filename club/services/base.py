@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 import secrets
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.base_user import AbstractBaseUser
@@ -28,6 +29,29 @@ class ClubError(ValueError):
 # Other apps tell the club whether play has happened at some tables (the games app: an
 # online deal with an applied action), so that the club never imports them.
 PLAY_CHECKS: list[Callable[[list[int]], bool]] = []
+
+
+@dataclass(frozen=True, slots=True)
+class DealProgress:
+    """An online deal as the secretary's console shows it (no card, ever)."""
+
+    game_number: int
+    deal_in_game: int  # from 0, as the table counts
+    to_move: int | None  # the seat position, None when nobody is to move
+    actions: int  # applied so far
+    finished: bool
+
+
+# Another app reports the latest online deal at each of the given tables: the games app
+# registers its reader in its ``ready`` (the club never imports the games app).
+DEAL_PROGRESS: list[Callable[[list[int]], dict[int, DealProgress]]] = []
+
+
+def deal_progress(table_ids: list[int]) -> dict[int, DealProgress]:
+    out: dict[int, DealProgress] = {}
+    for reader in DEAL_PROGRESS:
+        out.update(reader(table_ids))
+    return out
 
 
 def rng() -> random.Random:

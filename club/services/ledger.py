@@ -146,9 +146,10 @@ class BalanceResult:
 
 
 def staked_tables(session_id: int) -> list[int]:
-    """Tables that count for money: no practice table, and no table a bot ever sat at."""
+    """Tables that count for money: no practice table, and no table a bot ever sat at
+    (formed with one, seated now, or in a line; a tableau has no entries to show it)."""
     return list(
-        Table.objects.filter(session_id=session_id, is_practice=False)
+        Table.objects.filter(session_id=session_id, is_practice=False, had_computer_players=False)
         .annotate(
             bots=Count("seats", filter=Q(seats__member__is_bot=True), distinct=True)
             + Count("lines__entries", filter=Q(lines__entries__member__is_bot=True), distinct=True)

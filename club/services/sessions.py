@@ -81,16 +81,24 @@ def check_in(session: ClubSession, member: Member) -> Arrival:
             existing.left_at = None
             existing.save(update_fields=["left_at"])
         return existing
-    for _ in range(5):  # two members arriving at the same instant: retry the order
-        try:
-            with transaction.atomic():
-                top = Arrival.objects.filter(session=session).aggregate(m=Max("order"))["m"]
-                return Arrival.objects.create(session=session, member=member, order=(top or 0) + 1)
-        except IntegrityError:
+    # Members arriving at the same instant take their places one at a time: the session's
+    # row is locked while the next place is counted (a retry loop could run out of tries
+    # when a roomful checks in at once).
+    try:
+        with transaction.atomic():
+            locked = ClubSession.objects.select_for_update().filter(pk=session.pk).first()
+            if locked is None or not locked.is_open:
+                raise ClubError("the session is not open")
             existing = Arrival.objects.filter(session=session, member=member).first()
             if existing:
                 return existing
-    raise ClubError("busy; try again")
+            top = Arrival.objects.filter(session=session).aggregate(m=Max("order"))["m"]
+            return Arrival.objects.create(session=session, member=member, order=(top or 0) + 1)
+    except IntegrityError:  # SQLite has no row lock; its writers are serialised anyway
+        existing = Arrival.objects.filter(session=session, member=member).first()
+        if existing:
+            return existing
+        raise ClubError("busy; try again") from None
 
 
 def check_out(session: ClubSession, member: Member) -> None:

@@ -256,6 +256,7 @@ def form_table(
             mode=mode,
             options=options or {},
             auto_redraw=auto_redraw,
+            had_computer_players=computer_players > 0,
         )
         players = pool
         if len(pool) > places:
@@ -596,7 +597,10 @@ def create_practice_table(
 def tables_with_bots() -> Q:
     """Tables excluded from money: practice tables and any table a bot has played at."""
     return (
-        Q(is_practice=True) | Q(seats__member__is_bot=True) | Q(lines__entries__member__is_bot=True)
+        Q(is_practice=True)
+        | Q(had_computer_players=True)
+        | Q(seats__member__is_bot=True)
+        | Q(lines__entries__member__is_bot=True)
     )
 
 

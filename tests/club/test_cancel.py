@@ -93,7 +93,8 @@ def test_an_evening_opened_by_mistake_is_cancelled_and_never_balanced(
 ) -> None:
     services.form_table(session, variant="foster", size=4, mode=Table.PHYSICAL)
     client.force_login(secretary.user)
-    assert "Cancel this evening" in client.get(session.get_absolute_url()).content.decode()
+    console = reverse("club:console", args=[session.pk])
+    assert "Cancel this evening" in client.get(console).content.decode()
     assert client.post(reverse("club:session_cancel", args=[session.pk])).status_code == 302
     session.refresh_from_db()
     assert session.status == ClubSession.CANCELLED and not session.is_open

@@ -178,3 +178,19 @@ def test_a_table_with_a_computer_player_is_booked_in_points_but_not_staked(
     money = services.session_money(session.pk)
     assert set(money) == {bob.pk, cy.pk}
     assert money[bob.pk] == Decimal("0.60") and money[cy.pk] == Decimal("-0.60")
+
+
+def test_a_table_stays_unstaked_after_a_member_takes_the_computer_players_seat(
+    session: ClubSession, make_members: Callable[..., list[Member]]
+) -> None:
+    """Its first deal a tableau (no entries), then the computer player's seat taken: the
+    table keeps the mark it was formed with, and balancing still leaves it out."""
+    ann, bob = make_members(2)
+    _arrive(session, [ann])
+    table = services.form_table(session, variant="conquian", computer_players=1)
+    WashbookLine.objects.create(table=table, number=1, kind=WashbookLine.TABLEAU)
+    _arrive(session, [bob])
+    services.join_queue(table, bob)
+    services.advance_after_deal(table.pk)
+    assert not table.seats.filter(member__is_bot=True).exists()
+    assert table.pk not in services.staked_tables(session.pk)

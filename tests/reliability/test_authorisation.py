@@ -35,8 +35,9 @@ LOGIN_PAGES = {
     "games:club_panel", "games:practice",
 }  # fmt: skip
 OWN_PAGES = {"club:member", "club:statement"}
+STAFF_PAGES = {"club:console"}
 # Token-authenticated and read-only (its own tests), or a benchmark's yardstick (404 here).
-SPECIAL = {"games:events", "games:bench_ping"}
+SPECIAL = {"games:events", "club:session_events", "games:bench_ping"}
 
 
 @dataclass(frozen=True)
@@ -130,13 +131,15 @@ def _client(member: Any = None, *, csrf: bool = False) -> Client:
 
 
 def test_every_url_is_classified() -> None:
-    known = PUBLIC_PAGES | LOGIN_PAGES | OWN_PAGES | SPECIAL | {a.name for a in ACTIONS}
+    known = PUBLIC_PAGES | LOGIN_PAGES | OWN_PAGES | STAFF_PAGES | SPECIAL
+    known |= {a.name for a in ACTIONS}
     assert _names(get_resolver()) - known == set(), "classify the new URL in this test"
 
 
 def _page_args(w: World, name: str) -> list[Any]:
     return {
         "club:session": [w.session.pk], "club:session_washbook": [w.session.pk],
+        "club:console": [w.session.pk],
         "club:settlement": [w.closed.pk], "club:table": [w.table.pk], "club:washbook": [w.table.pk],
         "club:cut": [w.cut.pk], "games:table": [w.online.pk], "games:state": [w.online.pk],
         "games:club_panel": [w.online.pk], "games:rules_variant": ["conquian"],
@@ -150,7 +153,7 @@ def test_anonymous_visitors_see_public_pages_only_and_change_nothing(world: Worl
     for name in sorted(PUBLIC_PAGES):
         r = anon.get(reverse(name, args=_page_args(world, name)))
         assert r.status_code in (200, 503), name  # /healthz may report a missing worker
-    for name in sorted(LOGIN_PAGES | OWN_PAGES):
+    for name in sorted(LOGIN_PAGES | OWN_PAGES | STAFF_PAGES):
         r = anon.get(reverse(name, args=_page_args(world, name)))
         assert r.status_code == 302 and r["Location"].startswith(
             settings.LOGIN_URL and "/login/"
@@ -177,6 +180,12 @@ def test_members_cannot_do_the_secretarys_work(world: World) -> None:
     for a in staff_actions:
         r = member.post(reverse(a.name, args=a.args(world)), a.data(world))
         assert r.status_code == 403, a.name
+    for name in sorted(STAFF_PAGES):
+        assert member.get(reverse(name, args=_page_args(world, name))).status_code == 403, name
+        assert (
+            _client(world.secretary).get(reverse(name, args=_page_args(world, name))).status_code
+            == 200
+        )
     assert state_snapshot() == before
 
 

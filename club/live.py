@@ -1,0 +1,90 @@
+"""The evening's live notices: the secretary's console follows the same event stream as
+the tables (Redis pub/sub, served by the events process, `club.streams`).
+
+Whatever changes an evening (an arrival, a table formed or cancelled, a seat, a cut, a
+redraw demand, a substitute, a washbook line, the session itself) publishes a notice on
+the session's channel after its transaction commits; an online table's moves publish
+there too (`games.services.publish`). A notice carries a time, never a name or a card:
+each console then fetches its own fragment.
+
+Publishing is hooked to the models' ``post_save`` (`connect`, from ``ClubConfig.ready``),
+so no service can forget it. ``bulk_create`` and ``update`` send no signal: the services
+that use them also write a table log line (`TableEvent`) or save the table, which does.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from typing import Any
+
+from django.db import transaction
+from django.db.models.signals import post_save
+
+from . import redis as club_redis
+
+log = logging.getLogger(__name__)
+
+_session_of_table: dict[int, int | None] = {}  # a table never changes evening
+
+
+def session_channel(session_id: int) -> str:
+    return club_redis.key("session", session_id)
+
+
+def session_of_table(table_id: int) -> int | None:
+    """The evening a table belongs to (None for a practice table); cached per process."""
+    if table_id not in _session_of_table:
+        from .models import Table
+
+        found = Table.objects.filter(pk=table_id).values_list("session_id", flat=True).first()
+        if found is None:
+            return None  # not cached: a table being created may not be visible yet
+        _session_of_table[table_id] = found
+    return _session_of_table[table_id]
+
+
+def publish_session(session_id: int, message: str | None = None) -> None:
+    """Tell every console of the evening that something changed. A failure is logged
+    and ignored: consoles fall back to polling."""
+    msg = message or json.dumps({"at": time.time()})
+    try:
+        pipe = club_redis.client().pipeline(transaction=False)
+        pipe.set(club_redis.key("session", session_id, "last"), msg, ex=86400)
+        pipe.publish(session_channel(session_id), msg)
+        pipe.execute()
+    except Exception:
+        log.warning("could not publish session %s update", session_id, exc_info=True)
+
+
+def session_changed(session_id: int | None) -> None:
+    """Publish for ``session_id`` once the current transaction commits (at once outside one)."""
+    if session_id is not None:
+        transaction.on_commit(lambda: publish_session(session_id))
+
+
+def _on_save(sender: type, instance: Any, **kwargs: Any) -> None:
+    from .models import ClubSession
+
+    if isinstance(instance, ClubSession):
+        session_changed(instance.pk)
+    elif hasattr(instance, "session_id"):
+        session_changed(instance.session_id)
+    elif getattr(instance, "table_id", None) is not None:
+        session_changed(session_of_table(instance.table_id))
+
+
+# Every model whose save changes what an evening's console shows.
+WATCHED = (
+    "Arrival", "ClubSession", "CutBatch", "RedrawDemand", "Substitution", "Table",
+    "TableEvent", "WashbookLine",
+)  # fmt: skip
+
+
+def connect() -> None:
+    from django.apps import apps
+
+    for name in WATCHED:
+        model = apps.get_model("club", name)
+        post_save.connect(_on_save, sender=model, dispatch_uid=f"club.live.{name}")

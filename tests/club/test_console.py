@@ -1,0 +1,146 @@
+"""The secretary's console (issue 27, item 1): the whole evening on one page, live over
+the evening's event stream: arrivals and who is waiting, tables and their seats, deals
+in progress, redraw demands and substitutes; and the secretary's forms."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from club import services
+from club.models import ClubSession, Member, Table
+from club.streams import SESSION_SALT, check_token
+from games import services as games
+
+from .conftest import field_error
+
+pytestmark = pytest.mark.django_db
+
+
+def _text(html: str) -> str:
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html))
+
+
+def _console(staff: Client, session: ClubSession, **headers: str) -> str:
+    r = staff.get(reverse("club:console", args=[session.pk]), **headers)
+    assert r.status_code == 200
+    return r.content.decode()
+
+
+def test_the_console_shows_the_evening(
+    staff: Client, session: ClubSession, make_members: Callable[..., list[Member]]
+) -> None:
+    members = make_members(9)
+    for m in members:
+        services.check_in(session, m)
+    foster = services.form_table(session, variant="foster", size=5, mode=Table.PHYSICAL)
+    conquian = services.form_table(session, variant="conquian", computer_players=1)
+    page = _console(staff, session)
+    text = _text(page)
+    # Counts and who waits: nine here, six seated (the computer player is not counted).
+    assert "9 here · 6 seated · 3 waiting · 2 tables playing" in text
+    waiting = [a.member for a in services.waiting_members(session)]
+    assert len(waiting) == 3
+    for m in waiting:
+        assert m.display_name in text
+    # Each table with its seats, its dealer and what is being played.
+    for seat in foster.seats.select_related("member"):
+        assert seat.member.display_name in text
+    assert f"Table {foster.number} {foster.get_variant_display()} real cards" in text
+    assert f"Table {conquian.number} {conquian.get_variant_display()} in the browser" in text
+    assert "Game 1, deal 1, played with real cards" in text
+    bot = conquian.seats.get(member__is_bot=True).member
+    assert f"{bot.display_name} computer" in text
+    assert "Game 1, deal 1: not dealt yet" in text
+    # The live part streams from the evening's channel with a console token.
+    found = re.search(r'sse-connect="[^"]*/events/sessions/(\d+)/\?t=([^"]+)"', page)
+    assert found and int(found.group(1)) == session.pk
+    assert check_token(found.group(2), session.pk, key="s", salt=SESSION_SALT)
+
+
+def test_the_console_follows_an_online_deal_without_showing_a_card(
+    staff: Client, session: ClubSession, make_members: Callable[..., list[Member]]
+) -> None:
+    ann, bob = make_members(2)
+    services.check_in(session, ann)
+    services.check_in(session, bob)
+    table = services.form_table(session, variant="conquian")
+    deal = games.ensure_deal(table.pk)
+    assert deal is not None
+    seating = services.table_seating(table.pk)
+    to_move = seating[deal.to_move].display_name
+    fragment = _console(staff, session, HTTP_HX_REQUEST="true")
+    text = _text(fragment)
+    assert f"Game 1, deal 1: {to_move} to play (0 moves)" in text
+    # The fragment: the live part only (no page, no forms to clobber), and no card.
+    assert fragment.lstrip().startswith('<div id="live">')
+    assert "Form a table" not in text and "<html" not in fragment
+    state = games.load_state(deal)
+    for card in state.player_view(0)["hand"]:
+        assert f">{card}<" not in text and f" {card} " not in f" {text} "
+
+
+def test_the_console_shows_redraw_demands_substitutes_and_queues(
+    staff: Client, session: ClubSession, make_members: Callable[..., list[Member]]
+) -> None:
+    members = make_members(6)
+    for m in members:
+        services.check_in(session, m)
+    table = services.form_table(session, variant="foster", size=4, mode=Table.PHYSICAL)
+    seated = [s.member for s in table.seats.select_related("member")]
+    waiting = [a.member for a in services.waiting_members(session)]
+    services.join_queue(table, waiting[0])
+    Table.objects.filter(pk=table.pk).update(
+        redraw_window_until=table.next_redraw_at  # an open window (an hour from now)
+    )
+    table.refresh_from_db()
+    services.demand_redraw(table, seated[1])
+    services.propose_substitute(table, seated[2], waiting[1])
+    text = _text(_console(staff, session))
+    assert f"Redraw for seats demanded by {seated[1].display_name}" in text
+    assert (
+        f"Substitute: {waiting[1].display_name} for {seated[2].display_name} awaiting consent"
+        in text
+    )
+    assert f"Waiting to cut in: {waiting[0].display_name}" in text
+    assert f"queued for table {table.number}" in text
+
+
+def test_the_secretary_works_from_the_console_and_stays_on_it(
+    staff: Client, session: ClubSession, make_members: Callable[..., list[Member]]
+) -> None:
+    (ann,) = make_members(1)
+    console = reverse("club:console", args=[session.pk])
+    r = staff.post(reverse("club:arrival_add", args=[session.pk]), {"member": ann.pk})
+    assert r.status_code == 302 and r["Location"] == console
+    r = staff.post(
+        reverse("club:arrival_add", args=[session.pk]), {"new_name": "Gus", "guest": "on"}
+    )
+    assert r.status_code == 302 and r["Location"] == console
+    r = staff.post(
+        reverse("club:table_create", args=[session.pk]),
+        {"variant": "foster", "mode": Table.PHYSICAL, "size": "4"},
+    )
+    # Two waiting, Foster needs four: told beside the field, on the console, nothing made.
+    assert r.status_code == 400
+    assert "needs at least 4 players" in field_error(r.content.decode(), "size")
+    assert "Waiting to play" in r.content.decode()
+    assert not Table.objects.filter(session=session).exists()
+    r = staff.post(
+        reverse("club:table_create", args=[session.pk]),
+        {"variant": "conquian", "mode": Table.ONLINE},
+    )
+    assert r.status_code == 302 and r["Location"] == console
+    assert "Gus guest" in _text(_console(staff, session))
+
+
+def test_the_session_page_sends_the_secretary_to_the_console(
+    staff: Client, session: ClubSession, client: Client
+) -> None:
+    page = staff.get(session.get_absolute_url()).content.decode()
+    assert reverse("club:console", args=[session.pk]) in page
+    assert reverse("club:console", args=[session.pk]) in staff.get("/").content.decode()

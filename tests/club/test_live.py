@@ -1,0 +1,79 @@
+"""The evening's live notices (issue 27, item 1): whatever changes an evening is
+published on its channel after commit, and the events process streams it to the
+secretary's console with a token of its own."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+import httpx
+import pytest
+
+from club import live, services
+from club import redis as club_redis
+from club.models import ClubSession, Member
+from club.streams import session_token
+from games.events import event_token
+from tests.e2e.servers import free_port, uvicorn
+
+
+def _last(session_id: int) -> bytes | None:
+    value = club_redis.client().get(club_redis.key("session", session_id, "last"))
+    return value if value is None else bytes(value)  # type: ignore[arg-type]
+
+
+@pytest.mark.django_db
+def test_a_check_in_and_a_table_publish_on_the_sessions_channel_after_commit(
+    session: ClubSession,
+    make_members: Callable[..., list[Member]],
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    club_redis.client().delete(club_redis.key("session", session.pk, "last"))
+    ann, bob = make_members(2)
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        services.check_in(session, ann)
+    assert callbacks and _last(session.pk) is None  # nothing before the commit
+    for callback in callbacks:
+        callback()
+    first = _last(session.pk)
+    assert first is not None and set(json.loads(first)) == {"at"}  # a time, never a name
+    club_redis.client().delete(club_redis.key("session", session.pk, "last"))
+    with django_capture_on_commit_callbacks(execute=True):
+        services.check_in(session, bob)
+        table = services.form_table(session, variant="conquian")
+    assert _last(session.pk) is not None
+    assert live.session_of_table(table.pk) == session.pk
+
+
+@pytest.fixture(scope="module")
+def events_port() -> Any:
+    port = free_port()
+    with uvicorn(port):
+        yield port
+
+
+def test_the_console_stream_carries_the_sessions_notices(events_port: int) -> None:
+    session_id = 876543
+    url = f"http://127.0.0.1:{events_port}/events/sessions/{session_id}/"
+    got: list[str] = []
+    with httpx.stream("GET", f"{url}?t={session_token(1, session_id)}", timeout=5) as r:
+        assert r.status_code == 200
+        assert r.headers["content-type"].startswith("text/event-stream")
+        threading.Timer(0.3, live.publish_session, args=(session_id,)).start()
+        start = time.monotonic()
+        for line in r.iter_lines():
+            got.append(line)
+            if line.startswith("data:") or time.monotonic() - start > 4:
+                break
+    assert "event: update" in got
+    assert set(json.loads(got[-1].removeprefix("data: "))) == {"at"}
+
+
+def test_the_console_stream_refuses_a_tables_token_or_another_sessions(events_port: int) -> None:
+    url = f"http://127.0.0.1:{events_port}/events/sessions/5/"
+    for token in (event_token(1, 5), session_token(1, 6), "forged"):
+        assert httpx.get(f"{url}?t={token}", timeout=5).status_code == 403

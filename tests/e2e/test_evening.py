@@ -1,0 +1,156 @@
+"""The start of an evening run by the secretary alone (issue 27, acceptance).
+
+In Debian's Chromium: the secretary opens the evening, checks in nine members (none of
+them logs in), forms two tables by the cut (a physical five-hand Foster table and a
+browser Conquián table with a computer player) from the console, and a member plays a
+deal at the browser table from a phone-sized context while the console follows live.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from typing import Any
+
+import pytest
+
+from club import services as club
+from club.models import ClubSession, Member, Table, WashbookLine
+from games import services
+from games.models import Deal
+
+from .conftest import ARTIFACTS, login
+from .test_play import choose_conquian, play, stamp, wait_stamp
+
+pytestmark = pytest.mark.e2e
+
+NAMES = ["Ada", "Ben", "Cora", "Dan", "Edna", "Fred", "Gail", "Hal", "Iris"]
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+
+
+def counts(page: Any) -> str:
+    return re.sub(r"\s+", " ", page.locator(".console-counts").inner_text())
+
+
+def test_the_secretary_starts_an_evening_and_a_member_plays_from_a_phone(
+    live: dict[str, Any], browser: Any
+) -> None:
+    secretary = club.create_member("secretary", "The Secretary", is_staff=True)
+    members = [club.create_member(n.lower(), n) for n in NAMES]
+    url = live["url"]
+
+    desk = browser.new_context(viewport={"width": 1280, "height": 900})
+    login(desk, url, secretary)
+    page = desk.new_page()
+
+    # The evening: a name is required; the secretary lands on the console.
+    page.goto(f"{url}/sessions/")
+    page.fill("#id_name", "Tuesday")
+    page.fill("#id_stake", "0.05")
+    page.select_option("#id_default_variant", "foster")
+    page.get_by_role("button", name=re.compile("Open")).click()
+    page.wait_for_url("**/sessions/*/")
+    session = ClubSession.objects.get(name="Tuesday")
+    page.get_by_role("link", name="Secretary's console").click()
+    page.wait_for_url(f"**/sessions/{session.pk}/console/")
+    page.wait_for_selector("#conn[data-state=live]", timeout=8000)
+
+    # Nine members checked in by the secretary: none of them logs in.
+    for name in NAMES:
+        page.select_option("#id_member", label=name)
+        page.get_by_role("button", name="Check in", exact=True).click()
+        page.wait_for_url("**/console/")
+    assert counts(page).startswith("9 here · 0 seated · 9 waiting")
+    ids = [m.pk for m in members]
+    assert not Member.objects.filter(pk__in=ids, user__last_login__isnull=False).exists()
+
+    # Table 1: Foster with real cards, five hands; the nine cut for the five places.
+    page.select_option("#id_variant", "foster")
+    page.fill("#id_size", "5")
+    page.select_option("#id_mode", "physical")
+    page.get_by_role("button", name="Form and cut for seats").click()
+    page.wait_for_url("**/console/")
+    foster = Table.objects.get(session=session, number=1)
+    assert foster.mode == Table.PHYSICAL and foster.seats.count() == 5
+    card = page.locator("#table-1")
+    for seat in foster.seats.select_related("member"):
+        assert seat.member.display_name in card.inner_text()
+    assert "played with real cards" in card.inner_text()
+
+    # Table 2: Conquián in the browser, a member and a computer player.
+    page.select_option("#id_variant", "conquian")
+    page.fill("#id_size", "")
+    page.select_option("#id_mode", "online")
+    page.fill("#id_computers", "1")
+    page.get_by_role("button", name="Form and cut for seats").click()
+    page.wait_for_url("**/console/")
+    conquian = Table.objects.get(session=session, number=2)
+    bot_seat = conquian.seats.select_related("member").get(member__is_bot=True)
+    player = conquian.seats.select_related("member").get(member__is_bot=False).member
+    card = page.locator("#table-2")
+    assert f"{bot_seat.member.display_name} computer" in re.sub(r"\s+", " ", card.inner_text())
+    assert counts(page).startswith("9 here · 6 seated · 3 waiting · 2 tables playing")
+    page.screenshot(path=str(ARTIFACTS / "evening-console.png"), full_page=True)
+
+    # The member, on his phone, finds his table from home and plays the deal.
+    phone = browser.new_context(**PHONE)
+    login(phone, url, player)
+    mine = phone.new_page()
+    mine.goto(f"{url}/")
+    assert "You are seated at Table 2" in mine.locator("main").inner_text()
+    mine.get_by_role("link", name="Play").click()
+    mine.wait_for_url(f"**/tables/{conquian.pk}/")
+    mine.wait_for_selector("#conn[data-state=live]", timeout=8000)
+    me = next(s.position for s in club.table_seating(conquian.pk) if s.member_id == player.pk)
+    deadline = time.monotonic() + 240
+    my_moves = 0
+    while time.monotonic() < deadline:
+        deal = services.current_deal(conquian.pk)
+        assert deal is not None
+        if deal.number > 1:
+            break
+        state = services.load_state(deal)
+        if state.to_move() != me:
+            time.sleep(0.2)  # the computer player moves through the real worker
+            continue
+        wait_stamp(mine, f"{deal.pk}:{deal.version}")
+        if my_moves == 2:
+            # Meanwhile the console follows the deal live, without a reload.
+            page.wait_for_function(
+                "t => document.querySelector('#table-2 .progress').textContent.includes(t)",
+                arg=f"{player.display_name} to play",
+                timeout=6000,
+            )
+        play(mine, choose_conquian(state.legal_actions(me)))
+        my_moves += 1
+    first = Deal.objects.get(table=conquian, number=1)
+    assert first.finished, "the deal did not end in time"
+    assert my_moves > 0 and stamp(mine)
+    mine.wait_for_selector("#club [data-lines='1']", timeout=6000)
+    mine.screenshot(path=str(ARTIFACTS / "evening-phone-table.png"), full_page=True)
+
+    # The deal is in table 2's washbook, which says the table is not staked.
+    line = WashbookLine.objects.get(table=conquian)
+    if line.kind == WashbookLine.DEAL:  # else a tableau: the pack ran out, nobody paid
+        assert len(line.entries.all()) == 2 and sum(e.points for e in line.entries.all()) == 0
+    page.wait_for_function(
+        "() => document.querySelector('#table-2 .progress').textContent.includes('Game 2')",
+        timeout=6000,
+    )
+    page.goto(f"{url}/club/tables/{conquian.pk}/washbook/")
+    assert "not staked" in page.locator("main").inner_text()
+
+    # The console on a phone, as the secretary may carry it round the room.
+    pocket = browser.new_context(**PHONE)
+    login(pocket, url, secretary)
+    small = pocket.new_page()
+    small.goto(f"{url}/sessions/{session.pk}/console/")
+    # After the game (two players: each deal is one, L5) the first member queued for
+    # table 2 took the computer player's seat: seven members seated now.
+    assert counts(small).startswith("9 here · 7 seated · 2 waiting")
+    assert "computer" not in small.locator("#table-2 .seats").inner_text()
+    width = small.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390, f"the console scrolls sideways on a phone ({width} px)"
+    small.screenshot(path=str(ARTIFACTS / "evening-console-phone.png"), full_page=True)
+    for ctx in (desk, phone, pocket):
+        ctx.close()
