@@ -143,3 +143,19 @@ class CheckInForm(forms.Form):
                 "new_name", f"A member is already called {name}: choose him from the list."
             )
         return data
+
+
+class VoidForm(forms.Form):
+    """Voiding a table or an evening after play: the reason is kept and shown."""
+
+    reason = forms.CharField(
+        max_length=200, label="Reason",
+        help_text="Kept with the washbook, e.g. \"played the wrong game\".",
+        error_messages={"required": "Give the reason."},
+    )  # fmt: skip
+
+    def clean_reason(self) -> str:
+        reason = " ".join(str(self.cleaned_data["reason"]).split())
+        if not reason:
+            raise forms.ValidationError("Give the reason.")
+        return reason

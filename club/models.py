@@ -80,13 +80,14 @@ class Member(models.Model):
 class ClubSession(models.Model):
     """An evening: opened by the secretary with a stake, closed, then balanced (Celery)."""
 
-    OPEN, CLOSING, BALANCING, BALANCED, FAILED, CANCELLED = (
+    OPEN, CLOSING, BALANCING, BALANCED, FAILED, CANCELLED, VOIDED = (
         "open",
         "closing",
         "balancing",
         "balanced",
         "failed",
         "cancelled",
+        "voided",
     )
     STATUSES = [
         (OPEN, "open"),
@@ -95,6 +96,7 @@ class ClubSession(models.Model):
         (BALANCED, "balanced"),
         (FAILED, "balancing failed"),
         (CANCELLED, "cancelled (nothing was played)"),
+        (VOIDED, "voided (never balanced)"),
     ]
 
     name = models.CharField(max_length=80, blank=True)
@@ -112,6 +114,7 @@ class ClubSession(models.Model):
     closed_at = models.DateTimeField(null=True, blank=True)
     balanced_at = models.DateTimeField(null=True, blank=True)
     balance_note = models.TextField(blank=True)
+    void_reason = models.CharField(max_length=200, blank=True)
     settlement_method = models.CharField(max_length=10, blank=True)  # "exact" | "greedy"
 
     class Meta:
@@ -199,6 +202,10 @@ class Table(models.Model):
     auto_redraw = models.BooleanField(
         default=False, help_text="Club custom: redraw for seats automatically every hour."
     )
+    # Voided after play, with the secretary's reason: its lines stay in the washbook,
+    # struck through, and balancing leaves the table out of money.
+    voided_at = models.DateTimeField(null=True, blank=True)
+    void_reason = models.CharField(max_length=200, blank=True)
 
     class Meta:
         ordering = ["session", "number"]

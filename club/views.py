@@ -32,6 +32,7 @@ from .forms import (
     ResultForm,
     StandingsForm,
     SubstituteForm,
+    VoidForm,
 )
 from .models import (
     Account,
@@ -193,10 +194,14 @@ class ConsoleTable:
     substitutions: list[Substitution]
     progress: str
     cancellable: bool
+    voidable: bool
+    void_form: VoidForm
 
 
 def _progress(table: Table, seats: list[Seat], deal: services.DealProgress | None) -> str:
     """ "Game 2, deal 3: Ann to play (14 moves)", from the games app's report; no card."""
+    if table.voided_at is not None:
+        return f"Voided: {table.void_reason}"
     if table.status != Table.PLAYING:
         return table.get_status_display()
     if table.mode == Table.PHYSICAL:
@@ -210,7 +215,14 @@ def _progress(table: Table, seats: list[Seat], deal: services.DealProgress | Non
     return f"Game {deal.game_number}, deal {deal.deal_in_game + 1}: {turn} ({moves})"
 
 
-def _console_context(request: HttpRequest, session: ClubSession) -> dict[str, Any]:
+def _console_context(
+    request: HttpRequest, session: ClubSession, bound: VoidForm | None = None
+) -> dict[str, Any]:
+    """The console's context; ``bound`` is a void form sent back with its errors."""
+
+    def void_form(prefix: str) -> VoidForm:
+        return bound if bound is not None and bound.prefix == prefix else VoidForm(prefix=prefix)
+
     tables = list(
         session.tables.order_by("number").prefetch_related(
             "seats__member",
@@ -233,6 +245,7 @@ def _console_context(request: HttpRequest, session: ClubSession) -> dict[str, An
     for t in tables:
         seats = list(t.seats.all())
         playing = t.status == Table.PLAYING
+        played = playing and services.played_at(table_id=t.pk)
         rows.append(
             ConsoleTable(
                 table=t,
@@ -241,7 +254,9 @@ def _console_context(request: HttpRequest, session: ClubSession) -> dict[str, An
                 demands=t.pending_demands,  # type: ignore[attr-defined]
                 substitutions=t.live_substitutions,  # type: ignore[attr-defined]
                 progress=_progress(t, seats, progress.get(t.pk)),
-                cancellable=playing and not services.played_at(table_id=t.pk),
+                cancellable=playing and not played,
+                voidable=played and session.is_open,
+                void_form=void_form(f"void-{t.pk}"),
             )
         )
     arrivals = list(session.arrivals.select_related("member", "queue_table").order_by("order"))
@@ -259,6 +274,11 @@ def _console_context(request: HttpRequest, session: ClubSession) -> dict[str, An
         "table_form": FormTableForm(initial={"variant": session.default_variant}),
         "checkin_form": CheckInForm(session=session),
         "cancellable": session.is_open and not services.played_at(session_id=session.pk),
+        "voidable": session.status in services.VOIDABLE
+        and services.played_at(session_id=session.pk),
+        "void_form": void_form("void-session"),
+        # A refusal that belongs to no field (the form may not even be on the page now).
+        "console_error": " ".join(bound.non_field_errors()) if bound is not None else "",
         "events_url": streams.session_events_url(request, session.pk, request.user.pk)
         if session.is_open
         else "",
@@ -277,6 +297,43 @@ def console(request: HttpRequest, pk: int) -> HttpResponse:
 
 def _console(session: ClubSession) -> HttpResponse:
     return redirect("club:console", session.pk)
+
+
+@staff_required
+@require_POST
+def table_void(request: HttpRequest, pk: int) -> HttpResponse:
+    """A table played in error, voided with a reason (its lines kept, left out of money)."""
+    table = _table(pk)
+    if table.session is None:
+        raise Http404
+    form = VoidForm(request.POST, prefix=f"void-{table.pk}")
+    if form.is_valid():
+        try:
+            services.void_table(table.pk, form.cleaned_data["reason"], by=request.user)
+        except ClubError as e:
+            _form_error(form, e)
+        else:
+            return _console(table.session)
+    context = _console_context(request, table.session, bound=form)
+    return render(request, "club/console.html", context, status=400)
+
+
+@staff_required
+@require_POST
+def session_void(request: HttpRequest, pk: int) -> HttpResponse:
+    """An evening played in error, voided with a reason before it is balanced."""
+    session = _session(pk)
+    form = VoidForm(request.POST, prefix="void-session")
+    if form.is_valid():
+        try:
+            services.void_session(session.pk, form.cleaned_data["reason"], by=request.user)
+        except ClubError as e:
+            _form_error(form, e)
+        else:
+            return _console(session)
+    session.refresh_from_db()
+    context = _console_context(request, session, bound=form)
+    return render(request, "club/console.html", context, status=400)
 
 
 @login_required
@@ -563,7 +620,7 @@ def washbook(request: HttpRequest, pk: int) -> HttpResponse:
         response["Content-Disposition"] = f'attachment; filename="washbook-table-{table.pk}.csv"'
         return response
     unstaked = (
-        [table.number]
+        [(table.number, _why_unstaked(table))]
         if table.session_id is None or table.pk not in services.staked_tables(table.session_id)
         else []
     )
@@ -600,11 +657,23 @@ def session_washbook(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
-def _unstaked_tables(session: ClubSession) -> list[int]:
-    """The numbers of the session's tables that balancing leaves out of money (a practice
-    table, or one a computer player sat at: `services.staked_tables`)."""
+def _unstaked_tables(session: ClubSession) -> list[tuple[int, str]]:
+    """The session's tables that balancing leaves out of money (`services.staked_tables`),
+    each with its number and why."""
     staked = set(services.staked_tables(session.pk))
-    return [t.number for t in session.tables.order_by("number") if t.pk not in staked]
+    return [
+        (t.number, _why_unstaked(t))
+        for t in session.tables.order_by("number")
+        if t.pk not in staked
+    ]
+
+
+def _why_unstaked(table: Table) -> str:
+    if table.session_id is None or table.is_practice:
+        return "a practice table"
+    if table.voided_at is not None:
+        return f"voided: {table.void_reason}"
+    return "a computer player sat at it"
 
 
 # --- Money ---------------------------------------------------------------------------------
@@ -721,15 +790,26 @@ def statement(request: HttpRequest, pk: int, session_pk: int) -> HttpResponse:
 
 @login_required
 def standings(request: HttpRequest) -> HttpResponse:
-    """Members' points from closed sessions (never an open one, never practice), between
+    """Members' points from closed sessions (never an open or voided one, never a voided
+    table, never practice), between
     two dates if asked; the secretary and other staff, and guests, are left out. A bad date is shown
     beside its field and the standings stay unfiltered."""
     form = StandingsForm(request.GET or None)
-    entries = WashbookEntry.objects.filter(
-        line__table__is_practice=False,
-        line__table__session__isnull=False,
-        member__is_bot=False,
-    ).exclude(line__table__session__status=ClubSession.OPEN)
+    entries = (
+        WashbookEntry.objects.filter(
+            line__table__is_practice=False,
+            line__table__session__isnull=False,
+            member__is_bot=False,
+        )
+        .exclude(
+            line__table__session__status__in=[
+                ClubSession.OPEN,
+                ClubSession.CANCELLED,
+                ClubSession.VOIDED,
+            ]
+        )
+        .exclude(line__table__voided_at__isnull=False)
+    )
     if form.is_bound and form.is_valid():
         since, until = form.cleaned_data["since"], form.cleaned_data["until"]
         if since:

@@ -9,10 +9,11 @@ class GamesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from club.services.base import DEAL_PROGRESS, PLAY_CHECKS
+        from club.services.base import DEAL_PROGRESS, PLAY_CHECKS, TABLE_STOPS
 
         PLAY_CHECKS.append(_online_play)
         DEAL_PROGRESS.append(_latest_deals)
+        TABLE_STOPS.append(_stop_deals)
 
 
 def _online_play(table_ids: list[int]) -> bool:
@@ -39,3 +40,25 @@ def _latest_deals(table_ids: list[int]) -> dict[int, Any]:
         table_id: DealProgress(game, in_game, to_move, version, finished)
         for table_id, game, in_game, to_move, version, finished in rows
     }
+
+
+def _stop_deals(table_ids: list[int], reason: str) -> None:
+    """The club closed these tables (cancelled or voided): the online deal in progress
+    at each ends where it stands, unscored, with the reason; nothing more is dealt. The
+    players' screens are told after commit."""
+    from django.db import transaction
+    from django.utils import timezone
+
+    from . import services
+    from .models import Deal
+
+    stopped = list(
+        Deal.objects.filter(table_id__in=table_ids, finished=False).values_list(
+            "pk", "table_id", "version"
+        )
+    )
+    Deal.objects.filter(pk__in=[pk for pk, _, _ in stopped]).update(
+        finished=True, finished_at=timezone.now(), to_move=None, outcome={"stopped": reason}
+    )
+    for pk, table_id, version in stopped:
+        transaction.on_commit(lambda t=table_id, d=pk, v=version: services.publish(t, d, v))

@@ -66,6 +66,18 @@ def current_deal(table_id: int) -> Deal | None:
     return Deal.objects.filter(table_id=table_id).order_by("-number").first()
 
 
+def stopped_reason(deal: Deal) -> str:
+    """Why play stopped at this deal's table (the club cancelled or voided it), or ""."""
+    outcome = deal.outcome if deal.finished and isinstance(deal.outcome, dict) else {}
+    return str(outcome.get("stopped") or "")
+
+
+def stamp(deal: Deal) -> str:
+    """What a screen has shown of the deal: it changes with every action, and when the
+    club stops play at the table (the deal's version does not move then)."""
+    return f"{deal.pk}:{deal.version}" + (":stopped" if stopped_reason(deal) else "")
+
+
 def previous_deal(deal: Deal) -> Deal | None:
     if deal.number <= 1:
         return None
@@ -130,8 +142,8 @@ def ensure_deal(table_id: int) -> Deal | None:
     from club.models import Table
 
     table = Table.objects.get(pk=table_id)
-    if table.mode != "online":
-        return None
+    if table.mode != "online" or table.status == Table.CLOSED:
+        return None  # real cards, or a table the club closed: nothing is dealt
     seating = club_api.table_seating(table_id)
     if len(seating) < 2 or len(seating) != table.size:
         return None
@@ -243,7 +255,7 @@ def act(
                 return ActResult(deal, load_state(deal), my_seat, duplicate=True)
             raise Rejection(409, "stale", STALE)
         if deal.finished:
-            raise Rejection(409, "over", "the deal is over")
+            raise Rejection(409, "over", stopped_reason(deal) or "the deal is over")
         state = load_state(deal)
         if state.to_move() != my_seat:
             raise Rejection(409, "not-your-turn", "it is not your turn")

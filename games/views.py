@@ -39,15 +39,17 @@ def _live(
     ctx: dict[str, Any] = {"table_id": table_id, "table": table, "deal": deal, "me": me}
     if deal is None or state is None:
         return ctx | {"live": None, **extra}
+    stopped = services.stopped_reason(deal)
     if me is not None and me < state.players:
         view = state.player_view(me)
-        legal = state.legal_actions(me) if view.get("to_move") == me else []
+        legal = state.legal_actions(me) if view.get("to_move") == me and not stopped else []
     else:
         me = None
         view = state.spectator_view()
         legal = []
     ctx["live"] = presenters.build(view, legal, seating, me=me)
-    ctx["stamp"] = f"{deal.pk}:{deal.version}"
+    ctx["stamp"] = services.stamp(deal)
+    ctx["stopped"] = stopped
     ctx["token"] = secrets.token_urlsafe(12)
     ctx["me"] = me
     return ctx | extra
@@ -122,7 +124,7 @@ def state(request: HttpRequest, table_id: int) -> HttpResponse:
     deal = services.current_deal(table_id)
     if deal is None:
         return HttpResponse(status=204)
-    if request.GET.get("since") == f"{deal.pk}:{deal.version}":
+    if request.GET.get("since") == services.stamp(deal):
         return HttpResponse(status=204)
     seating = club_api.table_seating(table_id)
     member_id = club_api.member_id_for(request.user)

@@ -22,7 +22,16 @@ from .ledger import (
     staked_tables,
     verify_balances,
 )
-from .sessions import cancel_session, check_in, check_out, close_session, open_session, played_at
+from .sessions import (
+    VOIDABLE,
+    cancel_session,
+    check_in,
+    check_out,
+    close_session,
+    open_session,
+    played_at,
+    void_session,
+)
 from .tables import (
     SeatInfo,
     TableTurn,
@@ -38,6 +47,7 @@ from .tables import (
     propose_substitute,
     table_queue,
     table_seating,
+    void_table,
     waiting_members,
 )
 from .washbook import (
@@ -65,6 +75,9 @@ __all__ = [
     "cancel_table",
     "close_session",
     "played_at",
+    "void_session",
+    "VOIDABLE",
+    "void_table",
     "DealProgress",
     "deal_progress",
     "consent_substitute",

@@ -47,6 +47,16 @@ class DealProgress:
 DEAL_PROGRESS: list[Callable[[list[int]], dict[int, DealProgress]]] = []
 
 
+# Another app stops play at tables the club closes (cancelled or voided): the games app
+# ends the online deal in progress there, with the reason, so nobody plays on.
+TABLE_STOPS: list[Callable[[list[int], str], None]] = []
+
+
+def stop_play(table_ids: list[int], reason: str) -> None:
+    for stop in TABLE_STOPS:
+        stop(table_ids, reason)
+
+
 def deal_progress(table_ids: list[int]) -> dict[int, DealProgress]:
     out: dict[int, DealProgress] = {}
     for reader in DEAL_PROGRESS:

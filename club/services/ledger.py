@@ -146,10 +146,16 @@ class BalanceResult:
 
 
 def staked_tables(session_id: int) -> list[int]:
-    """Tables that count for money: no practice table, and no table a bot ever sat at
-    (formed with one, seated now, or in a line; a tableau has no entries to show it)."""
+    """Tables that count for money: no practice table, no voided table, and no table a
+    bot ever sat at (formed with one, seated now, or in a line; a tableau has no entries
+    to show it)."""
     return list(
-        Table.objects.filter(session_id=session_id, is_practice=False, had_computer_players=False)
+        Table.objects.filter(
+            session_id=session_id,
+            is_practice=False,
+            had_computer_players=False,
+            voided_at__isnull=True,
+        )
         .annotate(
             bots=Count("seats", filter=Q(seats__member__is_bot=True), distinct=True)
             + Count("lines__entries", filter=Q(lines__entries__member__is_bot=True), distinct=True)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 from decimal import Decimal, InvalidOperation
+from typing import Any
 
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Max
@@ -11,6 +12,7 @@ from django.utils import timezone
 
 from ..models import Arrival, ClubSession, Member, Table, variant_choices
 from ..models import default_variant as first_game
+from . import base
 from .base import PLAY_CHECKS, Actor, ClubError, recorded_user
 
 logger = logging.getLogger(__name__)
@@ -164,12 +166,57 @@ def cancel_session(session_id: int, *, by: Actor = None) -> ClubSession:
         ClubSession.objects.filter(pk=session_id).update(
             status=ClubSession.CANCELLED, closed_at=now
         )
-        Table.objects.filter(session_id=session_id).update(
-            status=Table.CLOSED, next_redraw_at=None, redraw_window_until=None
-        )
-        Arrival.objects.filter(session_id=session_id, left_at=None).update(
-            left_at=now, queue_table=None
-        )
+        _close_tables(session_id, now, "The evening was cancelled.")
         logger.info("session %s cancelled by %s", session_id, recorded_user(by))
+        session.refresh_from_db()
+        return session
+
+
+def _close_tables(session_id: int, now: Any, why: str) -> None:
+    """Every table of the evening closes (play stops at the online ones) and everybody
+    leaves."""
+    ids = list(Table.objects.filter(session_id=session_id).values_list("pk", flat=True))
+    Table.objects.filter(pk__in=ids).update(
+        status=Table.CLOSED, next_redraw_at=None, redraw_window_until=None
+    )
+    base.stop_play(ids, why)
+    Arrival.objects.filter(session_id=session_id, left_at=None).update(
+        left_at=now, queue_table=None
+    )
+
+
+VOIDABLE = (ClubSession.OPEN, ClubSession.CLOSING, ClubSession.FAILED)
+
+
+def void_session(session_id: int, reason: str, *, by: Actor = None) -> ClubSession:
+    """An evening played in error (a practice night run as a staked one, the wrong
+    stake), voided with the secretary's reason before it is balanced: its washbooks are
+    kept and shown, nothing is balanced, and it is left out of the standings. A claimed
+    change (a conditional UPDATE from a voidable status) so that it never races the
+    balancing: whichever comes first wins, the other finds nothing to do. Before any
+    play, an evening is cancelled instead; after balancing, its money is corrected."""
+    reason = " ".join(str(reason or "").split())
+    if not reason:
+        raise ClubError("give the reason for voiding the evening", field="reason")
+    if len(reason) > 200:
+        raise ClubError("keep the reason under 200 characters", field="reason")
+    with transaction.atomic():
+        session = ClubSession.objects.filter(pk=session_id).first()
+        if session is None:
+            raise ClubError("no such session")
+        if session.status not in VOIDABLE:
+            raise ClubError(
+                f"the evening is {session.get_status_display()}: it can no longer be voided"
+            )
+        if not played_at(session_id=session_id):
+            raise ClubError("nothing has been played this evening: cancel it instead")
+        now = timezone.now()
+        claimed = ClubSession.objects.filter(pk=session_id, status__in=VOIDABLE).update(
+            status=ClubSession.VOIDED, void_reason=reason, closed_at=now
+        )
+        if not claimed:
+            raise ClubError("the evening is being balanced: it can no longer be voided")
+        _close_tables(session_id, now, f"The evening was voided: {reason}")
+        logger.info("session %s voided by %s: %s", session_id, recorded_user(by), reason)
         session.refresh_from_db()
         return session

@@ -624,10 +624,57 @@ def cancel_table(table_id: int, *, by: Actor = None) -> Table:
             status=Table.CLOSED, next_redraw_at=None, redraw_window_until=None
         )
         Arrival.objects.filter(queue_table_id=table_id).update(queue_table=None)
+        base.stop_play([table_id], "The table was cancelled.")
         who = recorded_user(by)
         log(
             table,
             f"Cancelled by {who.get_username() if who else 'the secretary'}: nothing had been played.",
         )
+        table.refresh_from_db()
+        return table
+
+
+def void_table(table_id: int, reason: str, *, by: Actor = None) -> Table:
+    """A table played in error (the wrong game, the wrong players), voided with the
+    secretary's reason while its evening is open. Its lines stay in the washbook,
+    marked void; balancing leaves the table out of money (`ledger.staked_tables`). The
+    table closes, an online deal in progress there stops, and its players wait again.
+    Before any play, a table is cancelled instead (`cancel_table`)."""
+    from .sessions import played_at
+
+    reason = " ".join(str(reason or "").split())
+    if not reason:
+        raise ClubError("give the reason for voiding the table", field="reason")
+    if len(reason) > 200:
+        raise ClubError("keep the reason under 200 characters", field="reason")
+    with transaction.atomic():
+        table = (
+            Table.objects.select_for_update(of=("self",))
+            .select_related("session")
+            .filter(pk=table_id)
+            .order_by("pk")
+            .first()
+        )
+        if table is None:
+            raise ClubError("no such table")
+        if table.session is None or table.is_practice:
+            raise ClubError("only a table of an evening is voided here")
+        if table.voided_at is not None:
+            raise ClubError("the table is voided already")
+        if not table.session.is_open:
+            raise ClubError("the evening is closed: its tables can no longer be voided")
+        if not played_at(table_id=table_id):
+            raise ClubError("nothing has been played at this table: cancel it instead")
+        Table.objects.filter(pk=table_id).update(
+            status=Table.CLOSED,
+            voided_at=timezone.now(),
+            void_reason=reason,
+            next_redraw_at=None,
+            redraw_window_until=None,
+        )
+        Arrival.objects.filter(queue_table_id=table_id).update(queue_table=None)
+        base.stop_play([table_id], f"The table was voided: {reason}")
+        who = recorded_user(by)
+        log(table, f"Voided by {who.get_username() if who else 'the secretary'}: {reason}")
         table.refresh_from_db()
         return table

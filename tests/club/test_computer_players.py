@@ -165,12 +165,12 @@ def test_a_table_with_a_computer_player_is_booked_in_points_but_not_staked(
     assert services.session_points(session.pk) == {bob.pk: 12, cy.pk: -12}
 
     page = staff.get(reverse("club:washbook", args=[with_bot.pk])).content.decode()
-    assert "A computer player sat at this table" in page and "not staked" in page
+    assert "not staked</strong> (a computer player sat at it)" in page
     assert (
         "not staked" not in staff.get(reverse("club:washbook", args=[people.pk])).content.decode()
     )
     across = staff.get(reverse("club:session_washbook", args=[session.pk])).content.decode()
-    assert f"Not staked: table {with_bot.number}." in across
+    assert f"Not staked</strong>: table {with_bot.number} (a computer player sat at it)." in across
 
     # Balancing converts only the staked table's points into money.
     services.close_session(session.pk)

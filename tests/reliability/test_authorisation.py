@@ -95,8 +95,12 @@ ACTIONS = [
                       "second": "on"}),
     Action("club:table_create", "staff", lambda w: [w.session.pk], lambda w: w.secretary,
            lambda w: {"variant": "conquian", "mode": "physical", "size": 2}),
+    Action("club:table_void", "staff", lambda w: [w.table.pk], lambda w: w.secretary,
+           lambda w: {f"void-{w.table.pk}-reason": "the wrong game"}),
     Action("club:check_out", "member", lambda w: [w.session.pk], lambda w: w.idle, lambda w: {}),
     Action("club:session_close", "staff", lambda w: [w.session.pk], lambda w: w.secretary, lambda w: {}),
+    Action("club:session_void", "staff", lambda w: [w.session.pk], lambda w: w.secretary,
+           lambda w: {"void-session-reason": "a practice night"}),
     Action("logout", "member", lambda w: [], lambda w: w.idle, lambda w: {}),
 ]  # fmt: skip
 
@@ -175,7 +179,7 @@ def test_members_cannot_do_the_secretarys_work(world: World) -> None:
     assert {a.name for a in staff_actions} == {
         "club:session_open", "club:session_close", "club:table_create", "club:table_result",
         "club:line_reverse", "club:transfer_pay", "club:table_cancel", "club:session_cancel",
-        "club:arrival_add", "club:arrival_leave",
+        "club:arrival_add", "club:arrival_leave", "club:table_void", "club:session_void",
     }  # fmt: skip
     for a in staff_actions:
         r = member.post(reverse(a.name, args=a.args(world)), a.data(world))
@@ -223,7 +227,7 @@ def test_every_state_change_is_a_post_with_csrf_and_then_succeeds(world: World) 
         assert r.status_code in (200, 302), (a.name, r.status_code, r.content[:300])
         if a.name != "logout":
             assert state_snapshot() != before, f"{a.name} changed nothing: the test data is bad"
-    assert ClubSession.objects.get(pk=world.session.pk).status == "closing"
+    assert ClubSession.objects.get(pk=world.session.pk).status == "voided"
 
 
 def test_members_see_only_their_own_statements(world: World) -> None:
