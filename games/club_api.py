@@ -33,6 +33,7 @@ __all__ = [
     "session_of_table",
     "table_seating",
     "washbook_totals",
+    "line_number",
 ]
 
 
@@ -54,3 +55,12 @@ def member_id_for(user: Any) -> int | None:
     from club.models import Member
 
     return Member.objects.filter(user_id=user.pk).values_list("pk", flat=True).first()
+
+
+def line_number(line_id: int | None) -> int | None:
+    """The number of a washbook line within its table (read-only), or None."""
+    if line_id is None:
+        return None
+    from club.models import WashbookLine
+
+    return WashbookLine.objects.filter(pk=line_id).values_list("number", flat=True).first()

@@ -233,8 +233,8 @@ def outcome_context(
     out: dict[str, Any] | None, seats: Sequence[dict[str, Any]]
 ) -> dict[str, Any] | None:
     """A deal's end (L23): every hand shown, pips and payments."""
-    if not out:
-        return None
+    if not out or "hands" not in out:
+        return None  # no deal's end (or play stopped by the club: nothing was scored)
     by_pos = {s["position"]: s for s in seats}
     rows = []
     for pos, hand in enumerate(out["hands"]):

@@ -12,9 +12,11 @@ import json
 import secrets
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
 from club.db import one_snapshot, snapshot
@@ -48,11 +50,37 @@ def _live(
         view = state.spectator_view()
         legal = []
     ctx["live"] = presenters.build(view, legal, seating, me=me)
+    ctx["deal_end"] = _deal_end(deal, seating, me)
     ctx["stamp"] = services.stamp(deal)
     ctx["stopped"] = stopped
     ctx["token"] = secrets.token_urlsafe(12)
     ctx["me"] = me
     return ctx | extra
+
+
+def _deal_end(deal: Deal, seating: list[club_api.SeatInfo], me: int | None) -> Any:
+    """The end of the previous deal while the next one is young (GAMES_DEAL_END_SECONDS):
+    who went out, every hand shown (L23), the points and the washbook line. Part of every
+    render of the live region in that time, so a live refresh never wipes it."""
+    if deal.number <= 1:
+        return None
+    age = (timezone.now() - deal.created_at).total_seconds()
+    if age > settings.GAMES_DEAL_END_SECONDS:
+        return None
+    prev = services.previous_deal(deal)
+    if prev is None or not prev.finished or not prev.outcome:
+        return None
+    out = presenters.outcome_context(
+        prev.outcome, presenters.named_seats(seating, prev.players, me)
+    )
+    if out is None:
+        return None
+    return {
+        "deal": prev,
+        "out": out,
+        "line": club_api.line_number(prev.washbook_line_id),
+        "table_id": deal.table_id,
+    }
 
 
 def _club(

@@ -80,7 +80,34 @@
     return handCards().filter(function (c) { return c.getAttribute("aria-pressed") === "true"; });
   }
 
+  // --- the end of a deal: it stays (over every live refresh) until the player continues
+  var endKey = "cooncan:deal-end:" + tableId;
+  function showDealEnd(focus) {
+    var end = document.getElementById("deal-end");
+    var form = document.getElementById("play");
+    if (!form) return;
+    var seen = false;
+    try { seen = !!end && localStorage.getItem(endKey) === end.dataset.deal; } catch (err) { seen = false; }
+    if (end && !seen) {
+      form.classList.add("deal-ended");
+      if (focus && !end.dataset.shown) end.focus({ preventScroll: false });
+      end.dataset.shown = "1";
+    } else {
+      if (end) end.hidden = true;
+      form.classList.remove("deal-ended");
+    }
+  }
+
   document.addEventListener("click", function (e) {
+    var cont = e.target.closest && e.target.closest("[data-continue]");
+    if (cont) {
+      var end = document.getElementById("deal-end");
+      try { localStorage.setItem(endKey, end ? end.dataset.deal : ""); } catch (err) { /* private mode */ }
+      showDealEnd(false);
+      var area = document.querySelector("#play .deal-area");
+      if (area) { area.classList.add("fresh"); area.scrollIntoView({ block: "start" }); }
+      return;
+    }
     var card = e.target.closest && e.target.closest("#hand button.in-hand");
     if (card) {
       card.setAttribute("aria-pressed", card.getAttribute("aria-pressed") === "true" ? "false" : "true");
@@ -209,5 +236,12 @@
   // If the stream never opens (blocked, proxy), fall back after a few seconds.
   window.setTimeout(function () { if (conn && conn.dataset.state === "connecting") startPolling(); }, 4000);
 
+  // After the settle: htmx then puts back the swapped-in elements' own attributes, which
+  // would wipe a class set during the swap.
+  document.body.addEventListener("htmx:afterSettle", function (e) {
+    if (e.detail.target && e.detail.target.id === "live") showDealEnd(true);
+  });
+
   applyOrder();
+  showDealEnd(true);
 })();

@@ -141,13 +141,33 @@ def test_two_members_play_a_whole_conquian_deal(
     for page in pages:
         page.wait_for_selector("#conn[data-state=live]", timeout=8000)
     play_conquian_deal(table.pk, pages)
+    first = Deal.objects.get(table_id=table.pk, number=1)
     for i, page in enumerate(pages):
         page.wait_for_selector("#club [data-lines='1']", timeout=6000)
         assert "Game 1, deal 1:" in page.locator("#club").inner_text()
         assert page.locator("#conn").get_attribute("data-state") == "live"
+        # Both players see the deal's end (issue 28), and the next deal waits under it.
+        end = page.locator("#deal-end")
+        end.wait_for(state="visible", timeout=6000)
+        assert end.get_attribute("data-deal") == str(first.pk)
+        assert "Game 1, deal 1 is over" in end.inner_text()
+        assert not page.locator("#play .deal-area").is_visible()
         page.screenshot(
             path=str(ARTIFACTS / f"conquian-{'ann' if i == 0 else 'bob'}.png"), full_page=True
         )
+    # A live refresh (the next deal's first move) does not wipe it for the other player.
+    deal = services.current_deal(table.pk)
+    state = services.load_state(deal)
+    seat = state.to_move()
+    pages[seat].locator("[data-continue]").click()
+    assert pages[seat].locator("#play .deal-area").is_visible()
+    assert not pages[seat].locator("#deal-end").is_visible()
+    play(pages[seat], choose_conquian(state.legal_actions(seat)))
+    other = pages[1 - seat]
+    wait_stamp(other, db_stamp(table.pk), timeout=6000)
+    assert other.locator("#deal-end").is_visible()
+    other.locator("[data-continue]").click()
+    assert other.locator("#play .deal-area").is_visible()
 
 
 def play_practice_deal(
@@ -328,5 +348,6 @@ def test_a_substitute_takes_over_a_seat_and_plays_for_the_leaver(
     # With two players each deal is a game (L5), so the appointment has lapsed (L6): Ann
     # has her seat and a hand again, live, and Cleo is back to watching.
     assert Substitution.objects.get(table=table).status == Substitution.LAPSED
+    a.locator("#deal-end [data-continue]").click()  # past the deal's end (issue 28)
     a.wait_for_selector("#hand button", timeout=6000)
     c.wait_for_selector("#hand", state="detached", timeout=6000)

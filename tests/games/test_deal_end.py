@@ -1,0 +1,97 @@
+"""The end of a deal is shown to everyone at the table (issue 28, item 1): who went out,
+every hand and its points, the washbook line; it is part of every render of the live
+region while the next deal is young, so a live refresh never wipes it."""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import Any
+
+from club.models import WashbookLine
+from games import services
+from games.models import Deal
+
+from .helpers import state_of
+
+
+def _play_first_deal(table: Any, members: list[Any]) -> Deal:
+    rng = random.Random(11)
+    services.ensure_deal(table.pk)
+    for _ in range(500):
+        deal = services.current_deal(table.pk)
+        assert deal is not None
+        if deal.number > 1:
+            break
+        state = state_of(deal.pk)
+        seat = state.to_move()
+        legal = state.legal_actions(seat)
+        uses = [x for x in legal if x.type in ("use", "meld")]
+        services.act(
+            table.pk,
+            member_id=members[seat].pk,
+            version=deal.version,
+            deal_id=deal.pk,
+            action=rng.choice(uses or legal).to_json(),
+        )
+    return Deal.objects.get(table=table, number=1)
+
+
+def _text(html: str) -> str:
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html))
+
+
+def test_every_player_sees_the_deals_end_on_every_refresh(
+    make_table: Any, make_member: Any, client_for: Any
+) -> None:
+    ann, bob = make_member("Ann"), make_member("Bob")
+    table = make_table("conquian", [ann, bob])
+    first = _play_first_deal(table, [ann, bob])
+    assert first.finished
+    line = WashbookLine.objects.get(pk=first.washbook_line_id)
+    for member in (ann, bob):
+        for _ in range(2):  # the page, then a live refresh: both carry the deal's end
+            r = client_for(member).get(f"/tables/{table.pk}/state/", HTTP_HX_REQUEST="true")
+            body = r.content.decode()
+            assert f'id="deal-end" data-deal="{first.pk}"' in body
+            text = _text(body)
+            assert "Game 1, deal 1 is over:" in text
+            assert f"Line {line.number} of the washbook." in text
+            assert "Continue to the next deal" in text
+            for name in ("Ann", "Bob"):
+                assert name in text
+            # The next deal is there underneath, ready to be shown.
+            assert "Game 2, deal 1" in text
+
+
+def test_the_deals_end_is_not_shown_once_the_next_deal_is_old(
+    make_table: Any, make_member: Any, client_for: Any, settings: Any
+) -> None:
+    ann, bob = make_member("Ann"), make_member("Bob")
+    table = make_table("conquian", [ann, bob])
+    _play_first_deal(table, [ann, bob])
+    settings.GAMES_DEAL_END_SECONDS = 0
+    body = client_for(ann).get(f"/tables/{table.pk}/").content.decode()
+    assert 'id="deal-end"' not in body
+
+
+def test_the_deals_end_shows_each_hand_and_the_points(
+    make_table: Any, make_member: Any, client_for: Any
+) -> None:
+    ann, bob = make_member("Ann"), make_member("Bob")
+    table = make_table("conquian", [ann, bob])
+    first = _play_first_deal(table, [ann, bob])
+    body = client_for(bob).get(f"/tables/{table.pk}/").content.decode()
+    section = body[
+        body.index('id="deal-end"') : body.index("</section>", body.index('id="deal-end"'))
+    ]
+    out = first.outcome
+    assert out is not None
+    if out.get("winner") is not None:
+        winner = [ann, bob][out["winner"]].display_name
+        assert f"{winner} went out" in _text(section)
+    else:
+        assert "a tableau, nothing paid" in _text(section)
+    for pos, payment in enumerate(out["payments"]):
+        shown = f"+{payment}" if payment > 0 else str(payment)
+        assert f">{shown}</td>" in section, (pos, payment)
