@@ -172,7 +172,10 @@ GAMES_BOT_QUIET_SECONDS = float(os.environ.get("GAMES_BOT_QUIET_SECONDS", "10"))
 
 # --- Computer players (games/services.py) --------------------------------------------
 GAMES_BOT_LEVEL = os.environ.get("GAMES_BOT_LEVEL", "greedy")  # a level of games.bots.LEVELS
-GAMES_BOT_DELAY = os.environ.get("GAMES_BOT_DELAY", "0.6,1.5")  # seconds before a move: lo,hi
+# A computer player's pace: it waits a random time in [lo, hi] seconds before each move,
+# long enough for the screens to show the move before it, short enough that a round of
+# five-hand Foster with four of them takes a few seconds.
+GAMES_BOT_DELAY = os.environ.get("GAMES_BOT_DELAY", "0.2,0.5")
 # How long the end of a deal (who went out, every hand, the points) stays on the table's
 # screens unless the player continues sooner.
 GAMES_DEAL_END_SECONDS = float(os.environ.get("GAMES_DEAL_END_SECONDS", "90"))
