@@ -229,6 +229,11 @@ class Table(models.Model):
         return reverse("club:table", args=[self.pk])
 
     @property
+    def label(self) -> str:
+        """ "Table 3" at an evening; "Practice table 2" for a member's own practice."""
+        return f"Practice table {self.number}" if self.is_practice else f"Table {self.number}"
+
+    @property
     def redraw_window_open(self) -> bool:
         return bool(self.redraw_window_until and self.redraw_window_until >= timezone.now())
 

@@ -98,24 +98,16 @@ def home(request: HttpRequest) -> HttpResponse:
     member = services.member_for(request.user)
     current = ClubSession.objects.filter(status=ClubSession.OPEN).first()
     balance = services.balance_of(member) if member else None
-    # Where the member sits tonight: his seat at a table of an open session still in play.
-    seat = (
-        Seat.objects.filter(
-            member=member,
-            table__is_practice=False,
-            table__session__status=ClubSession.OPEN,
-            table__status__in=[Table.FORMING, Table.PLAYING],
-        )
-        .select_related("table")
-        .order_by("-table__created_at")
-        .first()
-        if member
-        else None
-    )
     return render(
         request,
         "club/home.html",
-        {"member": member, "current": current, "balance": balance, "seat": seat},
+        {
+            "member": member,
+            "current": current,
+            "balance": balance,
+            "seat": services.current_seat(member),
+            "practice": services.practice_tables(member),
+        },
     )
 
 

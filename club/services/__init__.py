@@ -40,10 +40,12 @@ from .tables import (
     consent_substitute,
     create_practice_table,
     current_dealer,
+    current_seat,
     demand_redraw,
     form_table,
     join_queue,
     open_due_redraw_windows,
+    practice_tables,
     propose_substitute,
     table_queue,
     table_seating,
@@ -59,6 +61,8 @@ from .washbook import (
 )
 
 __all__ = [
+    "current_seat",
+    "practice_tables",
     "BalanceResult",
     "ClubError",
     "PhysicalResult",

@@ -121,6 +121,35 @@ def current_dealer(table_id: int) -> int:
     return int(Table.objects.values_list("dealer_position", flat=True).get(pk=table_id))
 
 
+def current_seat(member: Member | None) -> Seat | None:
+    """Where the member sits tonight: his seat at a table of an open evening still in
+    play (the latest, if the secretary seated him twice), or None."""
+    if member is None:
+        return None
+    return (
+        Seat.objects.filter(
+            member=member,
+            table__is_practice=False,
+            table__session__status=ClubSession.OPEN,
+            table__status__in=[Table.FORMING, Table.PLAYING],
+        )
+        .select_related("table")
+        .order_by("-table__created_at")
+        .first()
+    )
+
+
+def practice_tables(member: Member | None, limit: int = 5) -> list[Table]:
+    """The member's practice tables still open, the latest first: a list to return to."""
+    if member is None:
+        return []
+    return list(
+        Table.objects.filter(is_practice=True, status=Table.PLAYING, seats__member=member).order_by(
+            "-created_at"
+        )[:limit]
+    )
+
+
 def waiting_members(session: ClubSession) -> list[Arrival]:
     """Checked-in members not seated at a playing table, in order of arrival (L3)."""
     seated = Seat.objects.filter(
@@ -576,8 +605,13 @@ def create_practice_table(
     """A session-less online table: ``member`` in seat 0, bots in the others. Unstaked."""
     _check_variant(variant, players)
     with transaction.atomic():
+        # Numbered among the member's own practice tables, so he can tell them apart.
+        top = Table.objects.filter(is_practice=True, seats__member=member).aggregate(
+            n=Max("number")
+        )["n"]
         table = Table.objects.create(
             session=None,
+            number=(top or 0) + 1,
             variant=variant,
             size=players,
             mode=Table.ONLINE,

@@ -189,6 +189,9 @@ def play_practice_deal(
     page = ctx.new_page()
     page.goto(f"{live['url']}/")
     page.select_option("#practice-variant", variant)
+    # The home page's practice form shows the chosen game's options only (issue 28).
+    shown = page.locator(".variant-options:not([hidden])")
+    assert shown.count() == 1 and shown.get_attribute("data-variant") == variant
     if players is not None:
         page.select_option(f"#players-{variant}", str(players))
     for name, value in options.items():
