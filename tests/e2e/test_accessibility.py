@@ -1,0 +1,148 @@
+"""axe-core in Debian's Chromium (issue 28, item 8): no serious or critical violation on
+home, each game's table, the washbooks, a statement, the settlement and the secretary's
+pages, at a phone's width and a desktop's.
+
+axe-core is the copy bundled by the ``axe-playwright-python`` package (its version is
+recorded with the counts in ``tests/e2e/artifacts/axe.json``).
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.urls import reverse
+
+from club import services as club
+from club.models import ClubSession, Table
+from club.services import PhysicalResult
+from games import services as games
+from games.engine.variant import VARIANTS
+
+from .conftest import ARTIFACTS, login
+
+pytestmark = pytest.mark.e2e
+
+WIDTHS = {"phone": (360, 740), "desktop": (1280, 900)}
+BAD = {"serious", "critical"}
+
+
+def _axe_source() -> str:
+    import axe_playwright_python
+
+    return (Path(axe_playwright_python.__file__).parent / "axe.min.js").read_text()
+
+
+def _evening() -> dict[str, Any]:
+    """A club in every state the pages need: a balanced evening (settlement, statement)
+    and an open one (console, washbooks), and a practice table of each game."""
+    secretary = club.create_member("secretary", "The Secretary", is_staff=True)
+    members = [club.create_member(f"m{i}", name) for i, name in enumerate(
+        ["Ada", "Ben", "Cora", "Dan", "Edna", "Fred", "Gail", "Hal", "Iris", "Jon"]
+    )]  # fmt: skip
+    past = club.open_session(stake=Decimal("0.05"), name="Monday", by=secretary.user)
+    for m in members:
+        club.check_in(past, m)
+    for size in (5, 5):
+        table = club.form_table(past, variant="foster", size=size, mode=Table.PHYSICAL)
+        seated = [s.member for s in table.seats.all()]
+        for i in range(3):
+            club.enter_physical_result(
+                table.pk,
+                PhysicalResult(
+                    winner_id=seated[i].pk, losses={seated[i + 1].pk: 7 + i, seated[i + 2].pk: 3}
+                ),
+            )
+    club.close_session(past.pk, queue=False)
+    club.balance_session(past.pk)
+    tonight = club.open_session(stake=Decimal("0.05"), name="Tuesday", by=secretary.user)
+    for m in members[:6]:
+        club.check_in(tonight, m)
+    physical = club.form_table(tonight, variant="foster", size=4, mode=Table.PHYSICAL)
+    online = club.form_table(tonight, variant="conquian", computer_players=0)
+    games.ensure_deal(online.pk)
+    practice = {
+        name: club.create_practice_table(members[0], name, VARIANTS[name].seats.default)
+        for name in VARIANTS
+    }
+    for t in practice.values():
+        games.ensure_deal(t.pk)
+    return {
+        "secretary": secretary,
+        "member": members[0],
+        "past": past,
+        "tonight": tonight,
+        "physical": physical,
+        "online": online,
+        "practice": practice,
+    }
+
+
+def _pages(w: dict[str, Any]) -> list[tuple[str, Any, str]]:
+    """(name, who looks, path)."""
+    past: ClubSession = w["past"]
+    tonight: ClubSession = w["tonight"]
+    me, sec = w["member"], w["secretary"]
+    out = [
+        ("home", me, "/"),
+        ("standings", me, reverse("club:standings")),
+        ("statement", me, reverse("club:statement", args=[me.pk, past.pk])),
+        ("settlement", me, reverse("club:settlement", args=[past.pk])),
+        ("session-washbook", me, reverse("club:session_washbook", args=[past.pk])),
+        ("table-washbook", me, reverse("club:washbook", args=[past.tables.first().pk])),
+        ("session", sec, tonight.get_absolute_url()),
+        ("console", sec, reverse("club:console", args=[tonight.pk])),
+        ("club-table", sec, w["physical"].get_club_url()),
+        ("online-table", w["online"].seats.first().member, w["online"].get_absolute_url()),
+    ]
+    out += [(f"table-{name}", me, t.get_absolute_url()) for name, t in w["practice"].items()]
+    return out
+
+
+def test_no_serious_or_critical_accessibility_violation(
+    transactional_db: Any, live_server: Any, browser: Any
+) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    w = _evening()
+    source = _axe_source()
+    report: dict[str, Any] = {"pages": {}, "counts": Counter()}
+    failures: list[str] = []
+    contexts: dict[tuple[int, str], Any] = {}
+    for name, who, path in _pages(w):
+        for width_name, (width, height) in WIDTHS.items():
+            key = (who.pk, width_name)
+            if key not in contexts:
+                # bypass_csp: axe is injected as an inline script (the pages allow none)
+                ctx = browser.new_context(
+                    viewport={"width": width, "height": height}, bypass_csp=True
+                )
+                login(ctx, live_server.url, who)
+                contexts[key] = ctx
+            page = contexts[key].new_page()
+            page.goto(f"{live_server.url}{path}")
+            page.add_script_tag(content=source)
+            result = page.evaluate(
+                "async () => { const r = await axe.run(document, {resultTypes: ['violations']});"
+                " return {version: axe.version, violations: r.violations.map(v => ({id: v.id,"
+                " impact: v.impact, nodes: v.nodes.length,"
+                " targets: v.nodes.slice(0, 3).map(n => n.target.join(' '))}))}; }"
+            )
+            report["axe"] = result["version"]
+            report["pages"][f"{name}@{width_name}"] = result["violations"]
+            for v in result["violations"]:
+                report["counts"][v["impact"]] += v["nodes"]
+                if v["impact"] in BAD:
+                    failures.append(
+                        f"{name} at {width} px: {v['id']} ({v['impact']}) {v['targets']}"
+                    )
+            page.close()
+    for ctx in contexts.values():
+        ctx.close()
+    report["checked"] = len(report["pages"])
+    (ARTIFACTS / "axe.json").write_text(json.dumps(report, indent=2, default=dict))
+    assert report["checked"] >= 2 * (10 + len(VARIANTS))
+    assert failures == [], "\n".join(failures)
