@@ -33,12 +33,12 @@ CARD_TYPES = ("layout", "add", "move-joker", "use", "meld", "force")
 
 PHASES = {
     "draw": "draw from the pack or the stock",
-    "play": "lay out or add cards if he wishes, then discard",
+    "play": "lay out or add cards (optional), then discard",
     "challenge": "accept or decline the challenge",
     "trade": "pass one card face down (card trade)",
     "turn": "turn up the next card of the pack",
     "say": "use, force or pass the card turned up",
-    "discard": "lay out more if he wishes, then discard or force a card",
+    "discard": "lay out more (optional), then discard or force a card",
     "over": "the deal is over",
 }
 

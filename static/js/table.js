@@ -236,6 +236,20 @@
   // If the stream never opens (blocked, proxy), fall back after a few seconds.
   window.setTimeout(function () { if (conn && conn.dataset.state === "connecting") startPolling(); }, 4000);
 
+  // The dock (this turn's actions and the hand) stays at the bottom of a phone's screen:
+  // scrolling an element into view keeps it clear of the dock.
+  function padForDock() {
+    var dock = document.getElementById("dock");
+    var sticky = dock && getComputedStyle(dock).position === "sticky";
+    document.documentElement.style.scrollPaddingBottom = sticky ? dock.offsetHeight + 8 + "px" : "";
+  }
+  if (window.ResizeObserver) {
+    var dockObserver = new ResizeObserver(padForDock);
+    var watchDock = function () { var d = document.getElementById("dock"); if (d) dockObserver.observe(d); padForDock(); };
+    document.body.addEventListener("htmx:afterSettle", watchDock);
+    watchDock();
+  }
+
   // After the settle: htmx then puts back the swapped-in elements' own attributes, which
   // would wipe a class set during the swap.
   document.body.addEventListener("htmx:afterSettle", function (e) {

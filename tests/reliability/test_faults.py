@@ -44,6 +44,7 @@ from .conftest import (
 pytestmark = pytest.mark.slow
 
 ACTION_RE = re.compile(r'name="action" value="([^"]+)"')
+HAND_RE = re.compile(r'class="card [a-z ]*in-hand"[^>]* data-card="([^"]+)"')
 HIDDEN_RE = re.compile(r'<input type="hidden" name="(version|deal)" value="(\d+)"')
 
 
@@ -74,14 +75,19 @@ def act_once(clients: list[httpx.Client], table: int) -> httpx.Response:
         page = c.get(f"/tables/{table}/state/", headers={"HX-Request": "true"})
         assert page.status_code == 200, page.text[:500]
         actions = ACTION_RE.findall(page.text)
-        if "your-turn" in page.text and actions:
-            hidden = dict(HIDDEN_RE.findall(page.text))
-            data = {
-                **hidden,
-                "token": f"t{time.monotonic_ns()}",
-                "action": html.unescape(actions[0]),
-            }
-            return post(c, f"/tables/{table}/act/", data, **{"HX-Request": "true"})
+        if "your-turn" not in page.text:
+            continue
+        hidden = dict(HIDDEN_RE.findall(page.text))
+        data = {**hidden, "token": f"t{time.monotonic_ns()}"}
+        if actions:
+            data["action"] = html.unescape(actions[0])
+        elif 'name="intent" value="discard"' in page.text:
+            # Only a discard is left (nothing to force, no play to list): the player
+            # selects a card of his hand and discards it, as the page's buttons do.
+            data |= {"intent": "discard", "cards": HAND_RE.findall(page.text)[0]}
+        else:
+            continue
+        return post(c, f"/tables/{table}/act/", data, **{"HX-Request": "true"})
     raise AssertionError("nobody may act at the table")
 
 

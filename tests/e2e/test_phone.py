@@ -1,0 +1,232 @@
+"""The table on a 360×740 phone (issue 28, acceptance): whole deals of Conquián and of
+five-hand Foster played by tapping, each element the player taps lying within the
+screen when it is needed, without scrolling: the hand, the pack and the stock, and this
+turn's actions on the first screen; a card selected in the hand stays in view while the
+player finds the combination to add it to. Targets are at least 44×44 px."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from club import services as club
+from games import services
+from games.models import Deal
+
+from .conftest import ARTIFACTS, login
+from .test_play import choose_conquian, choose_rummy, db_stamp, stamp, wait_stamp
+
+pytestmark = pytest.mark.e2e
+
+W, H = 360, 740
+PHONE = {"viewport": {"width": W, "height": H}, "is_mobile": True, "has_touch": True}
+
+
+def _box(locator: Any) -> Any:
+    """The element's box, once it is attached and shown (a live refresh may be swapping
+    the region in at the instant it is asked for)."""
+    deadline = time.monotonic() + 3
+    while True:
+        box = locator.bounding_box(timeout=3000)
+        if box is not None or time.monotonic() > deadline:
+            return box
+        time.sleep(0.05)
+
+
+def on_screen(page: Any, locator: Any, what: str, *, size: bool = False, hit: bool = True) -> None:
+    """The element lies wholly within the screen as it is now (no scrolling); with
+    ``size``, it is also a target of at least 44×44 px."""
+    box = _box(locator)
+    assert box is not None, f"{what} is not shown"
+    assert box["x"] >= 0 and box["x"] + box["width"] <= W + 0.5, f"{what} is off screen: {box}"
+    assert box["y"] >= 0 and box["y"] + box["height"] <= H + 0.5, f"{what} is off screen: {box}"
+    if size:
+        assert box["width"] >= 44 and box["height"] >= 44, f"{what} is too small: {box}"
+    if not hit:
+        return
+    # Nothing lies over it (the dock at the bottom of the screen, say): a tap reaches it.
+    # Asked again if a live refresh swapped the region in between (a new, equal element).
+    for _ in range(5):
+        box = _box(locator)
+        hit = locator.evaluate(
+            "(e, p) => { const t = document.elementFromPoint(p.x, p.y);"
+            " return !!t && e.isConnected && e.contains(t); }",
+            {"x": box["x"] + box["width"] / 2, "y": box["y"] + box["height"] / 2},
+        )
+        if hit:
+            return
+        time.sleep(0.1)
+    assert hit, f"{what} is covered by another element: {box}"
+
+
+def big_enough(locator: Any, what: str) -> None:
+    box = _box(locator)
+    assert box is not None and box["width"] >= 44 and box["height"] >= 44, f"{what}: {box}"
+
+
+def tap_card(page: Any, code: str) -> Any:
+    card = page.locator(f'#hand button[data-card="{code}"][aria-pressed="false"]').first
+    on_screen(page, card, f"the card {code} in the hand", size=True)
+    card.tap()
+    return page.locator(f'#hand button[data-card="{code}"][aria-pressed="true"]').first
+
+
+def tap_action(page: Any, data: dict[str, Any]) -> str:
+    """Make one move by tapping, as a player would; returns how ("hand", "add", ...)."""
+    t = data["type"]
+    before = stamp(page)
+    for card in page.locator('#hand button[aria-pressed="true"]').all():
+        card.tap()  # start from no selection (one kept from a refused move, say)
+    # The cards the player taps in his hand ("card" of a use or a pass is the turned one).
+    if "hand" in data:
+        cards = list(data["hand"])
+    elif "cards" in data:
+        cards = list(data["cards"])
+    else:
+        cards = [data["card"]] if t in ("throw", "discard", "add") and "card" in data else []
+    target = data.get("to") if t in ("use", "meld", "force") else data.get("combination")
+    how = "button"
+    if t in ("throw", "discard") or (
+        t in ("use", "meld", "layout")
+        and target is None
+        and not data.get("borrow")
+        and not any("=" in c for c in cards)
+    ):
+        for code in cards:
+            tap_card(page, code)
+        intent = "discard" if t in ("throw", "discard") else "layout"
+        button = page.locator(f"#dock button[name=intent][value={intent}]")
+        on_screen(page, button, f"the {intent} button")
+        button.tap()
+        how = "hand"
+    elif t in ("add", "use", "meld", "force") and target is not None and not data.get("borrow"):
+        # A joker is tapped as the joker; the page asks what it stands for if need be.
+        selected = [tap_card(page, code.split("=")[0]) for code in cards]
+        button = page.locator(f'button[name=intent][value="add:{target}"]')
+        for attempt in range(4):  # the player scrolls the table to the combination
+            try:
+                button.scroll_into_view_if_needed(timeout=2000)
+                break
+            except Exception:  # a live refresh swapped the region in meanwhile: again
+                if attempt == 3:
+                    raise
+        on_screen(page, button, "the combination's Add button", size=True)
+        for card in selected:
+            on_screen(page, card, "the selected card (it must not scroll away)")
+        button.tap()
+        how = "add"
+    else:
+        button = page.locator(f"#dock button[name=action][value='{json.dumps(data)}']")
+        if button.count():
+            on_screen(page, button, f"the {t} button", size=True)
+            button.tap()
+        else:
+            how = "list"  # a play the page offers only in "All legal plays"
+            page.locator("details.plays summary").tap()
+            page.locator(f"details.plays button[value='{json.dumps(data)}']").first.tap()
+    try:
+        page.wait_for_function(
+            "s => { const f = document.querySelector('#play');"
+            " return (f && f.dataset.stamp !== s) || document.querySelector('.choices'); }",
+            arg=before,
+            timeout=6000,
+        )
+    except Exception:
+        page.screenshot(path=str(ARTIFACTS / "phone-stuck.png"))
+        print("STUCK", how, data, page.locator(".message-slot").inner_text())
+        raise
+    if page.locator(".choices").count() and stamp(page) == before:
+        choice = page.locator(f".choices button[value='{json.dumps(data)}']")
+        on_screen(page, choice, "the choice")
+        choice.tap()
+        page.wait_for_function(
+            "s => document.querySelector('#play').dataset.stamp !== s", arg=before, timeout=6000
+        )
+    return how
+
+
+def play_on_phone(
+    live: dict[str, Any],
+    browser: Any,
+    member: Any,
+    variant: str,
+    players: int,
+    choose: Callable[[list[Any], int], dict[str, Any]],
+    shot: str,
+) -> dict[str, int]:
+    table = club.create_practice_table(member, variant, players)
+    ctx = browser.new_context(**PHONE)
+    login(ctx, live["url"], member)
+    page = ctx.new_page()
+    page.goto(f"{live['url']}{table.get_absolute_url()}")
+    page.wait_for_selector("#conn[data-state=live]", timeout=8000)
+    # The first screen: the hand, the pack and the stock (or the card in play), no
+    # sideways scrolling.
+    assert page.evaluate("window.scrollY") == 0
+    on_screen(page, page.locator("#hand"), "the hand", hit=False)
+    on_screen(page, page.locator(".centre"), "the pack and the stock", hit=False)
+    assert page.evaluate("document.documentElement.scrollWidth") <= W
+    for link in page.locator(".site-header nav a").all():
+        big_enough(link, f"the menu link {link.inner_text()!r}")
+    hows: dict[str, int] = {}
+    deadline = time.monotonic() + 240
+    my_moves = 0
+    shot_taken = False
+    while time.monotonic() < deadline:
+        deal = services.current_deal(table.pk)
+        assert deal is not None
+        if deal.number > 1:
+            break
+        state = services.load_state(deal)
+        if state.to_move() != 0:
+            time.sleep(0.1)  # the computer players move through the real worker
+            continue
+        wait_stamp(page, f"{deal.pk}:{deal.version}")
+        if not shot_taken and page.locator("#dock .actions button").count():
+            page.evaluate("window.scrollTo(0, 0)")
+            page.screenshot(path=str(ARTIFACTS / f"phone-{shot}-turn.png"))
+            for b in page.locator("#dock .actions button").all():
+                on_screen(page, b, f"this turn's action {b.inner_text()!r}")
+            shot_taken = True
+        how = tap_action(page, choose(state.legal_actions(0), my_moves))
+        hows[how] = hows.get(how, 0) + 1
+        my_moves += 1
+    first = Deal.objects.get(table=table, number=1)
+    assert first.finished, "the deal did not end in time"
+    print(
+        f"{variant}: {my_moves} moves by tapping {hows}; outcome {first.outcome and first.outcome.get('kind')}"
+    )
+    end = page.locator("#deal-end")
+    end.wait_for(state="visible", timeout=6000)
+    page.screenshot(path=str(ARTIFACTS / f"phone-{shot}-end.png"))
+    cont = page.locator("#deal-end [data-continue]")
+    cont.scroll_into_view_if_needed()
+    big_enough(cont, "Continue")
+    cont.tap()
+    on_screen(page, page.locator("#hand"), "the next deal's hand", hit=False)
+    wait_stamp(page, db_stamp(table.pk), timeout=6000)
+    ctx.close()
+    return hows
+
+
+def test_a_whole_conquian_deal_by_tapping_on_a_phone(
+    live: dict[str, Any], browser: Any, make_member: Any
+) -> None:
+    hows = play_on_phone(
+        live, browser, make_member("Phone One"), "conquian", 2,
+        lambda legal, _n: choose_conquian(legal), "conquian",
+    )  # fmt: skip
+    assert hows.get("hand", 0) + hows.get("button", 0) > 3, hows
+
+
+def test_a_whole_five_hand_foster_deal_by_tapping_on_a_phone(
+    live: dict[str, Any], browser: Any, make_member: Any
+) -> None:
+    hows = play_on_phone(
+        live, browser, make_member("Phone Two"), "foster", 5, choose_rummy, "foster"
+    )
+    assert sum(hows.values()) > 0, hows
