@@ -7,12 +7,14 @@ state, the pack or another hand, so a template cannot show what the viewer may n
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
 from games.engine.actions import Action
+from games.engine.cards import Card
 from games.engine.rules import make_rules
 
 from .club_api import SeatInfo
@@ -220,13 +222,39 @@ def build(
     }
 
 
+_CODE = r"(?:JK(?:=(?:10|[2-9AJQK])[CDHS])?|(?:10|[2-9AJQK])[CDHS])"
+_CODES = re.compile(rf"\b{_CODE}(?: {_CODE})*\b")
+
+
+def _card_words(code: str) -> str:
+    """ "the queen of diamonds"; a joker placed as a card: "the joker (as the three of hearts)"."""
+    if code.startswith("JK"):
+        return f"the joker (as the {Card.from_code(code[3:]).name})" if "=" in code else "the joker"
+    return f"the {Card.from_code(code).name}"
+
+
+def spell_cards(text: str) -> str:
+    """Card codes in a game's log written out as every game's log writes them:
+    "draws QD from the stock" -> "draws the queen of diamonds from the stock"."""
+    return _CODES.sub(lambda m: ", ".join(_card_words(c) for c in m.group(0).split(" ")), text)
+
+
+def _law_words(law: Any) -> Any:
+    """A law cited by its option's name (a club rule, "max_turnovers") reads as words."""
+    return law.replace("_", " ") if isinstance(law, str) else law
+
+
 def _log(entries: Sequence[dict[str, Any]], seats: Sequence[dict[str, Any]]) -> list[Any]:
-    """The last 60 public log entries, newest first, each with its player's name."""
+    """The last 60 public log entries, newest first, each with its player's name, card
+    codes written out and laws in words."""
     names = {s["position"]: s["name"] for s in seats}
-    return [
-        e | {"name": names.get(e.get("seat"))} if e.get("seat") is not None else e
-        for e in list(reversed(entries))[:60]
-    ]
+    out = []
+    for e in list(reversed(entries))[:60]:
+        e = e | {"text": spell_cards(str(e.get("text", ""))), "law": _law_words(e.get("law"))}
+        if e.get("seat") is not None:
+            e["name"] = names.get(e["seat"])
+        out.append(e)
+    return out
 
 
 def outcome_context(

@@ -1,0 +1,66 @@
+"""Words at the table (issue 28, item 9): every game's log writes cards out the same
+way ("the queen of diamonds", as Conquián's always did), laws cited by an option's name
+read as words, and the status line speaks to the player."""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import Any
+
+import pytest
+
+from games import services
+from games.presenters import PHASES, spell_cards
+
+from .helpers import state_of
+
+CODE = re.compile(r"\b(?:10|[2-9AJQK])[CDHS]\b|\bJK\b")
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("draws QD from the stock", "draws the queen of diamonds from the stock"),
+        (
+            "lays out 7H 8H 9H",
+            "lays out the seven of hearts, the eight of hearts, the nine of hearts",
+        ),
+        ("adds JK=3H to combination 2", "adds the joker (as the three of hearts) to combination 2"),
+        ("discards 10S", "discards the ten of spades"),
+        ("turns up the ten of diamonds", "turns up the ten of diamonds"),
+        ("draws from the pack", "draws from the pack"),
+    ],
+)
+def test_card_codes_are_written_out(text: str, words: str) -> None:
+    assert spell_cards(text) == words
+
+
+def test_no_status_line_says_he_to_the_player() -> None:
+    assert not [p for p in PHASES.values() if " he " in f" {p} "]
+
+
+def test_a_foster_log_names_its_cards_in_words(
+    make_table: Any, make_member: Any, client_for: Any
+) -> None:
+    members = [make_member() for _ in range(4)]
+    table = make_table("foster", members)
+    deal = services.ensure_deal(table.pk)
+    assert deal is not None
+    rng = random.Random(2)
+    for _ in range(24):
+        deal = services.current_deal(table.pk)
+        state = state_of(deal.pk)
+        seat = state.to_move()
+        services.act(
+            table.pk,
+            member_id=members[seat].pk,
+            version=deal.version,
+            deal_id=deal.pk,
+            action=rng.choice(state.legal_actions(seat)).to_json(),
+        )
+    body = client_for(members[0]).get(f"/tables/{table.pk}/state/", HTTP_HX_REQUEST="true")
+    log = body.content.decode().split('aria-label="What has happened this deal"', 1)[1]
+    log = log.split("</section>", 1)[0]
+    assert "discards the " in log or "draws the " in log
+    assert not CODE.search(re.sub(r"<[^>]+>", " ", log)), log
