@@ -133,7 +133,7 @@ def test_two_members_play_a_whole_conquian_deal(
     table = make_table("conquian", [ann, bob])
     pages = []
     for m in (ann, bob):
-        ctx = browser.new_context(viewport={"width": 360, "height": 800})
+        ctx = browser.new_context(viewport={"width": 360, "height": 740}, has_touch=True)
         login(ctx, live["url"], m)
         page = ctx.new_page()
         page.goto(f"{live['url']}/tables/{table.pk}/")
