@@ -124,6 +124,11 @@ def test_no_serious_or_critical_accessibility_violation(
                 contexts[key] = ctx
             page = contexts[key].new_page()
             page.goto(f"{live_server.url}{path}")
+            # Nothing is cut off: the page never scrolls sideways (a wide table scrolls
+            # inside its own region, its first column staying in view).
+            scroll_width = page.evaluate("document.documentElement.scrollWidth")
+            if scroll_width > width:
+                failures.append(f"{name} at {width} px scrolls sideways ({scroll_width} px)")
             page.add_script_tag(content=source)
             result = page.evaluate(
                 "async () => { const r = await axe.run(document, {resultTypes: ['violations']});"
