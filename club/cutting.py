@@ -54,6 +54,15 @@ def pack_for(variant: str, options: Mapping[str, Any] | None = None) -> list[str
     return game.cutting_pack(rules)
 
 
+def options_error(variant: str, options: Mapping[str, Any] | None) -> str | None:
+    """Why ``options`` do not fit ``variant`` (the engine's words), or None when they do."""
+    try:
+        make_rules(variant, dict(options or {}))
+    except InvalidActionError as e:
+        return str(e)
+    return None
+
+
 @dataclass(frozen=True, slots=True)
 class Draw[P]:
     player: P

@@ -21,6 +21,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from club.db import one_snapshot, snapshot
 from club.models import Table
+from games.engine.errors import InvalidActionError
 
 from . import club_api, presenters, services
 from .events import events_url
@@ -129,7 +130,11 @@ def _club(
 @require_GET
 def table(request: HttpRequest, table_id: int) -> HttpResponse:
     get_object_or_404(Table, pk=table_id)
-    services.ensure_deal(table_id)  # deals the first deal if there is none yet
+    unplayable = ""
+    try:
+        services.ensure_deal(table_id)  # deals the first deal if there is none yet
+    except InvalidActionError as e:  # a table set up before its options were checked
+        unplayable = f"No deal can be dealt here: {e}. The secretary can cancel the table."
     with snapshot():  # the page from one instant of the database (club/db.py)
         table = Table.objects.get(pk=table_id)
         deal = services.current_deal(table_id)
@@ -141,6 +146,7 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
             return render(request, "games/table.html#live", ctx)
         ctx |= _club(table, deal, seating, ctx["me"])
         ctx["events_url"] = events_url(request, table_id, request.user.pk)
+        ctx["unplayable"] = unplayable
         return render(request, "games/table.html", ctx)
 
 

@@ -246,6 +246,11 @@ def form_table(
         raise ClubError(f"unknown variant {variant!r}")
     size = size or default_size(variant)
     _check_variant(variant, size)
+    # Options that do not fit the game (a scoring for two players at a table of five)
+    # would leave a table no deal can be dealt at: refused here, before anything is made.
+    wrong = cutting.options_error(variant, options)
+    if wrong:
+        raise ClubError(f"these options do not fit the game: {wrong}", field="scoring")
     if mode not in (Table.ONLINE, Table.PHYSICAL):
         raise ClubError("mode is online or physical")
     if computer_players < 0:
