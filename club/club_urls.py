@@ -18,6 +18,11 @@ club_patterns = [
         name="arrival_leave",
     ),
     path("sessions/<int:pk>/close/", views.session_close, name="session_close"),
+    path(
+        "sessions/<int:pk>/close/confirm/",
+        views.session_close_confirm,
+        name="session_close_confirm",
+    ),
     path("sessions/<int:pk>/cancel/", views.session_cancel, name="session_cancel"),
     path("sessions/<int:pk>/void/", views.session_void, name="session_void"),
     path("sessions/<int:pk>/tables/new/", views.table_create, name="table_create"),

@@ -47,8 +47,9 @@ class FormTableForm(forms.Form):
     )  # fmt: skip
     auto_redraw = forms.BooleanField(required=False, label="Redraw seats every hour")
     scoring = forms.ChoiceField(
-        choices=[("pips", "pips"), ("game-points", "game points")],
+        choices=[("", "the game's own"), ("pips", "pips"), ("game-points", "game points")],
         required=False,
+        initial="",
         help_text="Two-player tables only.",
     )
 
@@ -159,3 +160,16 @@ class VoidForm(forms.Form):
         if not reason:
             raise forms.ValidationError("Give the reason.")
         return reason
+
+
+class CloseForm(forms.Form):
+    """Closing an evening: what becomes of the online deals still being played."""
+
+    end_deals = forms.BooleanField(
+        required=False, label="End the deals in progress now, unscored",
+        help_text="Otherwise wait until they end, and close then.",
+    )  # fmt: skip
+    note = forms.CharField(
+        max_length=200, required=False, label="Note for the players",
+        help_text="Shown at the tables whose deal ends, e.g. \"the room closes at eleven\".",
+    )  # fmt: skip

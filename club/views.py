@@ -27,6 +27,7 @@ from django.views.decorators.http import require_POST
 from . import books, services, streams
 from .forms import (
     CheckInForm,
+    CloseForm,
     FormTableForm,
     OpenSessionForm,
     ResultForm,
@@ -356,13 +357,73 @@ def session_check_out(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect(session)
 
 
+def _close_context(session: ClubSession, form: CloseForm) -> dict[str, Any]:
+    """What closing will do: each table's totals, the deals still being played."""
+    tables = list(session.tables.order_by("number"))
+    totals: dict[int, list[tuple[str, int]]] = {t.pk: [] for t in tables}
+    rows = (
+        WashbookEntry.objects.filter(line__table__session=session)
+        .values("line__table_id", "member__display_name")
+        .annotate(points=Sum("points"))
+        .order_by("line__table_id", "-points", "member__display_name")
+    )
+    for r in rows:
+        totals[r["line__table_id"]].append((r["member__display_name"], int(r["points"])))
+    in_progress = services.deals_in_progress(session.pk)
+    staked = set(services.staked_tables(session.pk))
+    return {
+        "session": session,
+        "form": form,
+        "tables": [
+            {
+                "table": t,
+                "totals": totals[t.pk],
+                "deal": in_progress.get(t.pk),
+                "staked": t.pk in staked,
+                "why": "" if t.pk in staked else _why_unstaked(t),
+            }
+            for t in tables
+        ],
+        "in_progress": in_progress,
+    }
+
+
+@staff_required
+def session_close_confirm(request: HttpRequest, pk: int) -> HttpResponse:
+    """Before "Close and balance": each table's totals, the deals in progress and what
+    will become of them."""
+    session = _session(pk)
+    return render(request, "club/close.html", _close_context(session, CloseForm()))
+
+
 @staff_required
 @require_POST
 def session_close(request: HttpRequest, pk: int) -> HttpResponse:
     session = _session(pk)
-    if not services.close_session(session.pk, by=request.user):
+    if not session.is_open:
         return _refused(request, ClubError("the session is not open"), session.get_absolute_url())
-    return _console(session)
+    form = CloseForm(request.POST)
+    if form.is_valid():
+        in_progress = services.deals_in_progress(session.pk)
+        if in_progress and not form.cleaned_data["end_deals"]:
+            numbers = ", ".join(
+                str(t.number) for t in session.tables.filter(pk__in=in_progress).order_by("number")
+            )
+            form.add_error(
+                "end_deals",
+                f"{len(in_progress)} deal{'s are' if len(in_progress) != 1 else ' is'} in "
+                f"progress (table {numbers}): wait until they end, or tick this to end "
+                "them now, unscored.",
+            )
+        elif not services.close_session(
+            session.pk, by=request.user, note=form.cleaned_data["note"]
+        ):
+            return _refused(
+                request, ClubError("the session is not open"), session.get_absolute_url()
+            )
+        else:
+            return _console(session)
+    return render(request, "club/close.html", _close_context(session, form), status=400)
 
 
 @staff_required

@@ -13,7 +13,7 @@ from django.utils import timezone
 from ..models import Arrival, ClubSession, Member, Table, variant_choices
 from ..models import default_variant as first_game
 from . import base
-from .base import PLAY_CHECKS, Actor, ClubError, recorded_user
+from .base import PLAY_CHECKS, Actor, ClubError, DealProgress, recorded_user
 
 logger = logging.getLogger(__name__)
 
@@ -109,11 +109,14 @@ def check_out(session: ClubSession, member: Member) -> None:
     )
 
 
-def close_session(session_id: int, *, by: Actor = None, queue: bool = True) -> bool:
+def close_session(session_id: int, *, by: Actor = None, queue: bool = True, note: str = "") -> bool:
     """open → closing (a conditional UPDATE), then queue the balancing task after commit.
 
-    Returns False if the session was not open (a repeated or concurrent close). With
-    ``queue=False`` the caller balances it himself (the demo loader, tests).
+    Every table closes, and an online deal still in progress ends where it stands,
+    unscored, with the secretary's ``note`` (the games app's ``TABLE_STOPS``): nothing
+    runs on at a closed evening. Returns False if the session was not open (a repeated
+    or concurrent close). With ``queue=False`` the caller balances it himself (the demo
+    loader, tests).
     """
     from .. import tasks  # here: tasks import services
 
@@ -123,9 +126,12 @@ def close_session(session_id: int, *, by: Actor = None, queue: bool = True) -> b
         )
         if not claimed:
             return False
-        Table.objects.filter(session_id=session_id).update(
+        ids = list(Table.objects.filter(session_id=session_id).values_list("pk", flat=True))
+        Table.objects.filter(pk__in=ids).update(
             status=Table.CLOSED, next_redraw_at=None, redraw_window_until=None
         )
+        note = " ".join(note.split())
+        base.stop_play(ids, f"The evening was closed{': ' + note if note else ''}.")
         if queue:
             transaction.on_commit(lambda: tasks.queue_balance(session_id))
     return True
@@ -220,3 +226,14 @@ def void_session(session_id: int, reason: str, *, by: Actor = None) -> ClubSessi
         logger.info("session %s voided by %s: %s", session_id, recorded_user(by), reason)
         session.refresh_from_db()
         return session
+
+
+def deals_in_progress(session_id: int) -> dict[int, DealProgress]:
+    """The online deals under way at the evening's playing tables, by table id (a deal
+    dealt but not yet begun counts: closing ends it too)."""
+    ids = list(
+        Table.objects.filter(session_id=session_id, status=Table.PLAYING).values_list(
+            "pk", flat=True
+        )
+    )
+    return {t: d for t, d in base.deal_progress(ids).items() if not d.finished}

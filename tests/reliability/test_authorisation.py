@@ -35,7 +35,7 @@ LOGIN_PAGES = {
     "games:club_panel", "games:practice",
 }  # fmt: skip
 OWN_PAGES = {"club:member", "club:statement"}
-STAFF_PAGES = {"club:console"}
+STAFF_PAGES = {"club:console", "club:session_close_confirm"}
 # Token-authenticated and read-only (its own tests), or a benchmark's yardstick (404 here).
 SPECIAL = {"games:events", "club:session_events", "games:bench_ping"}
 
@@ -98,7 +98,8 @@ ACTIONS = [
     Action("club:table_void", "staff", lambda w: [w.table.pk], lambda w: w.secretary,
            lambda w: {f"void-{w.table.pk}-reason": "the wrong game"}),
     Action("club:check_out", "member", lambda w: [w.session.pk], lambda w: w.idle, lambda w: {}),
-    Action("club:session_close", "staff", lambda w: [w.session.pk], lambda w: w.secretary, lambda w: {}),
+    Action("club:session_close", "staff", lambda w: [w.session.pk], lambda w: w.secretary,
+           lambda w: {"end_deals": "on", "note": "the room closes"}),
     Action("club:session_void", "staff", lambda w: [w.session.pk], lambda w: w.secretary,
            lambda w: {"void-session-reason": "a practice night"}),
     Action("logout", "member", lambda w: [], lambda w: w.idle, lambda w: {}),
@@ -143,7 +144,7 @@ def test_every_url_is_classified() -> None:
 def _page_args(w: World, name: str) -> list[Any]:
     return {
         "club:session": [w.session.pk], "club:session_washbook": [w.session.pk],
-        "club:console": [w.session.pk],
+        "club:console": [w.session.pk], "club:session_close_confirm": [w.session.pk],
         "club:settlement": [w.closed.pk], "club:table": [w.table.pk], "club:washbook": [w.table.pk],
         "club:cut": [w.cut.pk], "games:table": [w.online.pk], "games:state": [w.online.pk],
         "games:club_panel": [w.online.pk], "games:rules_variant": ["conquian"],

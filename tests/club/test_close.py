@@ -1,0 +1,125 @@
+"""Close and balance through a confirmation page (issue 29, item 2): each table's totals,
+the deals in progress and what becomes of them (wait for them, or end them now,
+unscored, with a note). Once closed, a table refuses moves and its page says so."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from club import services
+from club.models import ClubSession, Member, Table
+from club.services import PhysicalResult
+from games import services as games
+from games.models import Deal
+
+from .conftest import field_error
+
+pytestmark = pytest.mark.django_db
+
+
+def _text(html: str) -> str:
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html))
+
+
+@pytest.fixture
+def evening(session: ClubSession, make_members: Callable[..., list[Member]]) -> dict[str, Table]:
+    members = make_members(6)
+    for m in members:
+        services.check_in(session, m)
+    physical = services.form_table(
+        session, variant="foster", size=4, mode=Table.PHYSICAL, candidates=members[:4]
+    )
+    seated = [s.member for s in physical.seats.all()]
+    services.enter_physical_result(
+        physical.pk, PhysicalResult(winner_id=seated[0].pk, losses={seated[1].pk: 9})
+    )
+    online = services.form_table(session, variant="conquian", candidates=members[4:])
+    deal = games.ensure_deal(online.pk)
+    assert deal is not None
+    state = games.load_state(deal)
+    games.act(
+        online.pk,
+        member_id=services.table_seating(online.pk)[state.to_move()].member_id,
+        version=deal.version,
+        deal_id=deal.pk,
+        action=state.legal_actions(state.to_move())[0].to_json(),
+    )
+    return {"physical": physical, "online": online}
+
+
+def test_the_confirmation_page_shows_totals_and_the_deals_in_progress(
+    staff: Client, session: ClubSession, evening: dict[str, Table]
+) -> None:
+    page = staff.get(reverse("club:session_close_confirm", args=[session.pk]))
+    assert page.status_code == 200
+    text = _text(page.content.decode())
+    seated = [s.member for s in evening["physical"].seats.all()]
+    assert f"{seated[0].display_name} 9" in text and f"{seated[1].display_name} -9" in text
+    assert "A deal is in progress (game 1, deal 1, 1 move)" in text
+    assert "End the deals in progress now, unscored" in text
+
+
+def test_closing_with_a_deal_in_progress_asks_first_and_changes_nothing(
+    staff: Client, session: ClubSession, evening: dict[str, Table], no_queue: list[int]
+) -> None:
+    r = staff.post(reverse("club:session_close", args=[session.pk]), {"note": ""})
+    assert r.status_code == 400
+    message = field_error(r.content.decode(), "end_deals")
+    assert f"1 deal is in progress (table {evening['online'].number})" in message
+    session.refresh_from_db()
+    assert session.is_open and not no_queue
+    assert not Deal.objects.get(table=evening["online"]).finished
+
+
+def test_closing_ends_the_deal_in_progress_with_the_note_and_the_table_refuses_moves(
+    staff: Client,
+    session: ClubSession,
+    evening: dict[str, Table],
+    no_queue: list[int],
+) -> None:
+    online = evening["online"]
+    r = staff.post(
+        reverse("club:session_close", args=[session.pk]),
+        {"end_deals": "on", "note": "the room closes at eleven"},
+    )
+    assert r.status_code == 302
+    session.refresh_from_db()
+    assert session.status == ClubSession.CLOSING
+    deal = Deal.objects.get(table=online)
+    assert deal.finished and deal.washbook_line_id is None
+    assert games.stopped_reason(deal) == "The evening was closed: the room closes at eleven."
+    state = games.load_state(deal)
+    seat = state.to_move()
+    with pytest.raises(games.Rejection, match="the room closes at eleven"):
+        games.act(
+            online.pk,
+            member_id=services.table_seating(online.pk)[seat].member_id,
+            version=deal.version,
+            deal_id=deal.pk,
+            action=state.legal_actions(seat)[0].to_json(),
+        )
+    player = Client()
+    player.force_login(online.seats.first().member.user)  # type: ignore[union-attr]
+    page = _text(player.get(f"/tables/{online.pk}/").content.decode())
+    assert "This table is closed" in page
+    assert "The evening was closed: the room closes at eleven." in page
+    assert "Your turn" not in page or "Play has stopped" in page
+
+
+def test_an_evening_with_nothing_in_progress_closes_at_once(
+    staff: Client,
+    session: ClubSession,
+    no_queue: list[int],
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    with django_capture_on_commit_callbacks(execute=True):
+        r = staff.post(reverse("club:session_close", args=[session.pk]), {})
+    assert r.status_code == 302
+    session.refresh_from_db()
+    assert session.status == ClubSession.CLOSING and no_queue == [session.pk]
