@@ -57,26 +57,32 @@ class FormTableForm(forms.Form):
 class ResultForm(forms.Form):
     """A physical deal: the winner, and for each other player his pips or his cards."""
 
-    winner = forms.TypedChoiceField(coerce=int)
-    note = forms.CharField(max_length=200, required=False)
+    winner = forms.TypedChoiceField(coerce=int, label="Who went out")
+    note = forms.CharField(
+        max_length=200, required=False, label="Note", help_text="Kept on the washbook line."
+    )
 
     def __init__(self, *args: Any, players: list[Member], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.players = players
         self.fields["winner"].choices = [(m.pk, m.display_name) for m in players]
         for m in players:
+            name = m.display_name
             self.fields[f"pips_{m.pk}"] = forms.IntegerField(
-                min_value=0, max_value=1000, required=False, label=f"{m.display_name}: pips"
-            )
+                min_value=0, max_value=1000, required=False, label=f"{name}: pips in hand",
+                error_messages={"invalid": f"{name}'s pips are a whole number."},
+            )  # fmt: skip
             self.fields[f"cards_{m.pk}"] = forms.CharField(
                 max_length=120,
                 required=False,
-                label="or cards left",
+                label="or the cards left in hand",
                 help_text="e.g. KS 5H JK",
             )
             self.fields[f"extra_{m.pk}"] = forms.IntegerField(
-                min_value=0, max_value=1000, required=False, label="extra (splash, ratting, foul)"
-            )
+                min_value=0, max_value=1000, required=False,
+                label="extra points he pays (splash, ratting, foul hand)",
+                error_messages={"invalid": f"{name}'s extra points are a whole number."},
+            )  # fmt: skip
 
     def player_fields(self) -> list[tuple[Member, Any, Any, Any]]:
         return [

@@ -256,6 +256,9 @@ def _console_context(
     here = [a for a in arrivals if a.left_at is None]
     waiting = services.waiting_members(session) if session.is_open else []
     playing = [r for r in rows if r.table.status == Table.PLAYING]
+    session_voidable = session.status in services.VOIDABLE and services.played_at(
+        session_id=session.pk
+    )
     return {
         "session": session,
         "rows": rows,
@@ -267,15 +270,29 @@ def _console_context(
         "table_form": FormTableForm(initial={"variant": session.default_variant}),
         "checkin_form": CheckInForm(session=session),
         "cancellable": session.is_open and not services.played_at(session_id=session.pk),
-        "voidable": session.status in services.VOIDABLE
-        and services.played_at(session_id=session.pk),
+        "voidable": session_voidable,
         "void_form": void_form("void-session"),
-        # A refusal that belongs to no field (the form may not even be on the page now).
-        "console_error": " ".join(bound.non_field_errors()) if bound is not None else "",
+        "console_error": _unshown_errors(bound, rows, session_voidable),
         "events_url": streams.session_events_url(request, session.pk, request.user.pk)
         if session.is_open
         else "",
     }
+
+
+def _unshown_errors(
+    bound: VoidForm | None, rows: list[ConsoleTable], session_voidable: bool
+) -> str:
+    """A refusal the page would not show beside a field: one that belongs to no field,
+    or any, when its form is not on the page (the table or the evening can no longer be
+    voided)."""
+    if bound is None:
+        return ""
+    shown = (bound.prefix == "void-session" and session_voidable) or any(
+        r.voidable and r.void_form is bound for r in rows
+    )
+    if shown:
+        return " ".join(bound.non_field_errors())
+    return " ".join(str(m) for errors in bound.errors.values() for m in errors)
 
 
 @staff_required
@@ -431,6 +448,8 @@ def session_close(request: HttpRequest, pk: int) -> HttpResponse:
 def arrival_add(request: HttpRequest, pk: int) -> HttpResponse:
     """The secretary checks a member in for him, or adds a new member and checks him in."""
     session = _session(pk)
+    if not session.is_open:
+        return _refused(request, ClubError("the evening is not open"), session.get_absolute_url())
     form = CheckInForm(request.POST, session=session)
     if form.is_valid():
         try:
@@ -493,6 +512,8 @@ def table_cancel(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def table_create(request: HttpRequest, pk: int) -> HttpResponse:
     session = _session(pk)
+    if not session.is_open:
+        return _refused(request, ClubError("the evening is not open"), session.get_absolute_url())
     form = FormTableForm(request.POST)
     if form.is_valid():
         data = form.cleaned_data
@@ -610,11 +631,7 @@ def substitute_consent(request: HttpRequest, pk: int) -> HttpResponse:
 def _result_from_form(form: ResultForm) -> services.PhysicalResult:
     data = form.cleaned_data
     losses, cards, extra = {}, {}, {}
-    for m in form.players:
-        if m.pk == data["winner"]:
-            if data.get(f"pips_{m.pk}") or data.get(f"cards_{m.pk}") or data.get(f"extra_{m.pk}"):
-                raise ClubError("a player cannot both win and lose a deal", field="winner")
-            continue
+    for m in form.players:  # the winner's too: the service says what cannot be
         if data.get(f"cards_{m.pk}"):
             cards[m.pk] = data[f"cards_{m.pk}"]
         if data.get(f"pips_{m.pk}") is not None:

@@ -58,6 +58,7 @@ from .washbook import (
     correct_line,
     count_pips,
     enter_physical_result,
+    most_pips,
     post_online_deal,
 )
 
@@ -81,6 +82,7 @@ __all__ = [
     "close_session",
     "played_at",
     "void_session",
+    "most_pips",
     "deals_in_progress",
     "VOIDABLE",
     "void_table",

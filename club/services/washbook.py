@@ -16,6 +16,7 @@ from django.db.models import Max
 
 from games.engine.cards import Card
 from games.engine.errors import InvalidActionError
+from games.engine.rules import make_rules
 from games.engine.variant import find_variant, first_variant
 
 from ..models import Member, Seat, Table, WashbookEntry, WashbookLine
@@ -173,17 +174,41 @@ class PhysicalResult:
     note: str = ""
 
 
+def most_pips(table: Table) -> int:
+    """The most pips a loser's hand can hold at the table's game: one card more than the
+    hand dealt (he has drawn and not yet discarded), each the pack's highest (L24)."""
+    game = find_variant(table.variant)
+    try:
+        rules = make_rules(table.variant, dict(table.options or {}))
+    except InvalidActionError:
+        rules = make_rules(table.variant)
+    players = Seat.objects.filter(table=table).count()
+    top = max(c.pips for c in game.pack(rules))
+    return (game.hand_size(rules, players) + 1) * top
+
+
 def physical_points(table: Table, result: PhysicalResult) -> dict[Member, int]:
+    """Each player's points for a deal played with real cards, refusing what cannot have
+    happened, whatever sends it: a winner who is not seated or has cards left, a player
+    who is not at the table, a loser with more pips than the game's hand can hold."""
     seats = {
         s.member_id: s.member for s in Seat.objects.filter(table=table).select_related("member")
     }
     if result.winner_id not in seats:
         raise ClubError("the winner is not seated at this table", field="winner")
+    winner = seats[result.winner_id]
+    if result.winner_id in set(result.losses) | set(result.cards):
+        field_name = "cards" if result.winner_id in result.cards else "pips"
+        raise ClubError(
+            f"{winner} went out: the winner has no cards left to count",
+            field=f"{field_name}_{result.winner_id}",
+        )
+    if result.winner_id in result.extra:
+        raise ClubError(f"{winner} won: the winner pays nothing", field=f"extra_{result.winner_id}")
     named = set(result.losses) | set(result.cards) | set(result.extra)
-    if result.winner_id in named:
-        raise ClubError("a player cannot both win and lose a deal", field="winner")
     if named - set(seats):
-        raise ClubError("a loser is not seated at this table")
+        raise ClubError("a player named in the result is not seated at this table")
+    ceiling = most_pips(table)
     points: dict[Member, int] = {}
     total = 0
     for member_id, member in seats.items():
@@ -196,8 +221,15 @@ def physical_points(table: Table, result: PhysicalResult) -> dict[Member, int]:
                 pips = count_pips(result.cards[member_id], table.variant)
             except ClubError as e:
                 raise ClubError(f"{member}'s cards: {e}", field=f"cards_{member_id}") from None
+            where = f"cards_{member_id}"
         else:
             pips = result.losses.get(member_id, 0)
+            where = f"pips_{member_id}"
+        if pips > ceiling:
+            raise ClubError(
+                f"{member}'s hand cannot hold {pips} pips: at most {ceiling} in this game",
+                field=where,
+            )
         pips += result.extra.get(member_id, 0)
         if pips < 0:
             raise ClubError("pips cannot be negative")

@@ -106,8 +106,14 @@ def physical(
     [
         (lambda a, b: {"winner": a.pk, f"cards_{b.pk}": "KS ZZ"}, "cards_{b}",
          "cards: not a card: 'ZZ' (write e.g. KS, 10H, AD, JK)."),
-        (lambda a, b: {"winner": a.pk, f"pips_{a.pk}": "4", f"pips_{b.pk}": "3"}, "winner",
-         "A player cannot both win and lose a deal."),
+        (lambda a, b: {"winner": a.pk, f"pips_{a.pk}": "4", f"pips_{b.pk}": "3"}, "pips_{a}",
+         "went out: the winner has no cards left to count."),
+        (lambda a, b: {"winner": a.pk, f"cards_{a.pk}": "KS", f"pips_{b.pk}": "3"}, "cards_{a}",
+         "went out: the winner has no cards left to count."),
+        (lambda a, b: {"winner": a.pk, f"pips_{b.pk}": "999"}, "pips_{b}",
+         "hand cannot hold 999 pips: at most"),
+        (lambda a, b: {"winner": a.pk, f"cards_{b.pk}": " ".join(["JK"] * 12)}, "cards_{b}",
+         "hand cannot hold 180 pips: at most"),
         (lambda a, b: {"winner": a.pk, f"pips_{b.pk}": "3", f"cards_{b.pk}": "KS"}, "cards_{b}",
          "pips or cards, not both."),
         (lambda a, b: {"winner": a.pk, f"pips_{b.pk}": "-3"}, "pips_{b}",
@@ -122,7 +128,7 @@ def test_a_bad_result_is_told_beside_its_field_and_posts_nothing(
     r = staff.post(reverse("club:table_result", args=[table.pk]), data(a, b))  # type: ignore[operator]
     assert r.status_code == 400
     body = r.content.decode().replace("&#x27;", "'")
-    assert message in field_error(body, field.format(b=b.pk))
+    assert message in field_error(body, field.format(a=a.pk, b=b.pk))
     assert 'role="alert">No line was posted' in body and "Enter a deal" in body
     assert not table.lines.exists()
 
@@ -135,3 +141,27 @@ def test_a_result_with_nobody_paying_is_told_above_the_form(
     assert r.status_code == 400
     assert "The losers paid nothing: enter their pips." in r.content.decode()
     assert not table.lines.exists()
+
+
+def test_impossible_results_are_refused_by_the_service_whatever_sends_them(
+    physical: tuple[Table, list[Member]],
+) -> None:
+    """Not only the form: the service refuses a result that cannot have happened."""
+    from club.services import PhysicalResult, enter_physical_result, most_pips
+
+    table, (a, b, *_) = physical
+    ceiling = most_pips(table)
+    outsider = services.create_member("outsider", "Outsider")
+    for result, message in [
+        (PhysicalResult(winner_id=a.pk, losses={a.pk: 3, b.pk: 4}), "no cards left"),
+        (PhysicalResult(winner_id=a.pk, losses={b.pk: ceiling + 1}), "cannot hold"),
+        (PhysicalResult(winner_id=a.pk, losses={outsider.pk: 5}), "not seated"),
+        (PhysicalResult(winner_id=outsider.pk, losses={b.pk: 5}), "not seated"),
+    ]:
+        with pytest.raises(services.ClubError, match=message):
+            enter_physical_result(table.pk, result)
+    assert not table.lines.exists()
+    line = enter_physical_result(
+        table.pk, PhysicalResult(winner_id=a.pk, losses={b.pk: ceiling}, note="a big hand")
+    )
+    assert line.detail["note"] == "a big hand"

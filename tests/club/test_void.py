@@ -207,3 +207,19 @@ def test_an_evening_is_voided_only_after_play_and_before_balancing(
         services.void_session(session.pk, "too late")
     session.refresh_from_db()
     assert session.status == ClubSession.BALANCED
+
+
+def test_voiding_what_can_no_longer_be_voided_still_says_why(
+    staff: Client, session: ClubSession, make_members: Callable[..., list[Member]]
+) -> None:
+    """The void form is no longer on the page (nothing played yet): the refusal, even a
+    missing reason, is shown at the top of the console."""
+    for m in make_members(4):
+        services.check_in(session, m)
+    table = services.form_table(session, variant="foster", size=4, mode=Table.PHYSICAL)
+    r = staff.post(reverse("club:table_void", args=[table.pk]), {})
+    assert r.status_code == 400
+    assert 'role="alert">Not done: Give the reason.' in r.content.decode()
+    r = staff.post(reverse("club:session_void", args=[session.pk]), {})
+    assert r.status_code == 400
+    assert 'role="alert">Not done: Give the reason.' in r.content.decode()
