@@ -38,10 +38,10 @@ def session_of_table(table_id: int) -> int | None:
     if table_id not in _session_of_table:
         from .models import Table
 
-        found = Table.objects.filter(pk=table_id).values_list("session_id", flat=True).first()
-        if found is None:
+        found = list(Table.objects.filter(pk=table_id).values_list("session_id", flat=True))
+        if not found:
             return None  # not cached: a table being created may not be visible yet
-        _session_of_table[table_id] = found
+        _session_of_table[table_id] = found[0]  # None (a practice table) is kept too
     return _session_of_table[table_id]
 
 
