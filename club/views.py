@@ -309,34 +309,15 @@ def _console(session: ClubSession) -> HttpResponse:
     return redirect("club:console", session.pk)
 
 
-@staff_required
-@require_POST
-def table_void(request: HttpRequest, pk: int) -> HttpResponse:
-    """A table played in error, voided with a reason (its lines kept, left out of money)."""
-    table = _table(pk)
-    if table.session is None:
-        raise Http404
-    form = VoidForm(request.POST, prefix=f"void-{table.pk}")
+def _void(
+    request: HttpRequest, session: ClubSession, prefix: str, void: Callable[[str], object]
+) -> HttpResponse:
+    """Void with the reason the form gives; refused: the console again, the message in
+    place (or at its top when the form is no longer shown), nothing changed."""
+    form = VoidForm(request.POST, prefix=prefix)
     if form.is_valid():
         try:
-            services.void_table(table.pk, form.cleaned_data["reason"], by=request.user)
-        except ClubError as e:
-            _form_error(form, e)
-        else:
-            return _console(table.session)
-    context = _console_context(request, table.session, bound=form)
-    return render(request, "club/console.html", context, status=400)
-
-
-@staff_required
-@require_POST
-def session_void(request: HttpRequest, pk: int) -> HttpResponse:
-    """An evening played in error, voided with a reason before it is balanced."""
-    session = _session(pk)
-    form = VoidForm(request.POST, prefix="void-session")
-    if form.is_valid():
-        try:
-            services.void_session(session.pk, form.cleaned_data["reason"], by=request.user)
+            void(form.cleaned_data["reason"])
         except ClubError as e:
             _form_error(form, e)
         else:
@@ -344,6 +325,34 @@ def session_void(request: HttpRequest, pk: int) -> HttpResponse:
     session.refresh_from_db()
     context = _console_context(request, session, bound=form)
     return render(request, "club/console.html", context, status=400)
+
+
+@staff_required
+@require_POST
+def table_void(request: HttpRequest, pk: int) -> HttpResponse:
+    """A table played in error, voided with a reason (its lines kept, left out of money)."""
+    table = _table(pk)
+    if table.session is None:
+        raise Http404
+    return _void(
+        request,
+        table.session,
+        f"void-{table.pk}",
+        lambda reason: services.void_table(table.pk, reason, by=request.user),
+    )
+
+
+@staff_required
+@require_POST
+def session_void(request: HttpRequest, pk: int) -> HttpResponse:
+    """An evening played in error, voided with a reason before it is balanced."""
+    session = _session(pk)
+    return _void(
+        request,
+        session,
+        "void-session",
+        lambda reason: services.void_session(session.pk, reason, by=request.user),
+    )
 
 
 @login_required
