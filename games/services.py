@@ -429,7 +429,8 @@ def bot_level(table_id: int) -> str:
 
 
 def play_bot(deal_id: int, version: int, level: str | None = None) -> bool:
-    """One bot move if the deal is still at ``version`` and a bot is to move."""
+    """One bot move if the deal is still at ``version`` and a bot is to move; True only
+    when this call applied it."""
     deal = Deal.objects.filter(pk=deal_id).first()
     if deal is None or deal.finished or deal.version != version or deal.to_move is None:
         return False
@@ -448,7 +449,7 @@ def play_bot(deal_id: int, version: int, level: str | None = None) -> bool:
     # place, and the bot sweep tries the move again later.
     chosen = choose(level or bot_level(deal.table_id), state.player_view(seat), legal, rng)
     try:
-        act(
+        result = act(
             deal.table_id,
             bot_seat=seat,
             version=version,
@@ -460,4 +461,6 @@ def play_bot(deal_id: int, version: int, level: str | None = None) -> bool:
     except Rejection as e:
         log.info("bot move on deal %s v%s refused: %s", deal_id, version, e.message)
         return False
-    return True
+    # The same move delivered twice (a broker's redelivery racing the first): the second
+    # finds the first's token and applies nothing, so it must not report a move.
+    return not result.duplicate

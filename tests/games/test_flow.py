@@ -146,6 +146,31 @@ def test_a_bot_moves_through_the_same_service(
     assert deal.version == 1
 
 
+def test_a_bot_move_delivered_twice_at_once_reports_one_move(
+    make_table: Any, make_member: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A broker's redelivery racing the first delivery: the second read the deal before
+    the first committed, so it reaches ``act``, which finds the first's token and applies
+    nothing; the task must then not report a move (the worker's log counts them)."""
+    me, bot = make_member("Me"), make_member("Bot Charlie", is_bot=True)
+    table = make_table("conquian", [me, bot])
+    deal = deal_from_seed(table, 4, dealer=0)  # the pone (seat 1, the bot) says first
+    stale = Deal.objects.get(pk=deal.pk)  # as the second delivery read it
+    assert services.play_bot(deal.pk, 0) is True
+
+    class Stale:
+        def first(self) -> Deal:
+            return stale
+
+    real = Deal.objects.filter
+    monkeypatch.setattr(
+        Deal.objects, "filter", lambda *a, **k: Stale() if k == {"pk": deal.pk} else real(*a, **k)
+    )
+    assert services.play_bot(deal.pk, 0) is False
+    monkeypatch.undo()
+    assert Deal.objects.get(pk=deal.pk).version == 1  # applied once
+
+
 def test_a_computer_player_that_fails_raises_and_plays_nothing_in_its_place(
     make_table: Any, make_member: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
