@@ -91,6 +91,36 @@ class ResultForm(forms.Form):
         ]
 
 
+class CorrectionForm(ResultForm):
+    """Correcting a washbook line: the reason, and the deal as it really was (entered as
+    a physical result is), or only the reversal."""
+
+    field_order = ["reason", "reverse_only", "winner"]
+
+    reason = forms.CharField(
+        max_length=200, label="Reason for the correction",
+        help_text="Kept on the reversing line and, after balancing, on the adjustment.",
+        error_messages={"required": "Give the reason for the correction."},
+    )  # fmt: skip
+    reverse_only = forms.BooleanField(
+        required=False, label="Only reverse the line (post no corrected line)",
+        help_text="For a deal booked at the wrong table or never played.",
+    )  # fmt: skip
+
+    def __init__(self, *args: Any, players: list[Member], **kwargs: Any) -> None:
+        super().__init__(*args, players=players, **kwargs)
+        self.fields["winner"].required = False
+        self.fields["winner"].choices = [("", "— choose —"), *self.fields["winner"].choices]
+        self.fields["winner"].empty_value = None
+        self.order_fields(self.field_order)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if not data.get("reverse_only") and data.get("winner") is None and "winner" in data:
+            self.add_error("winner", "Choose who went out, or tick “Only reverse the line”.")
+        return data
+
+
 class SubstituteForm(forms.Form):
     substitute = forms.ModelChoiceField(queryset=Member.objects.filter(is_bot=False, active=True))
 

@@ -438,10 +438,16 @@ class Account(models.Model):
 class Posting(models.Model):
     """A double-entry transaction. Positive legs: the club owes the member more."""
 
-    SESSION_BALANCE, PAYMENT = "session-balance", "payment"
+    SESSION_BALANCE, PAYMENT, ADJUSTMENT = "session-balance", "payment", "adjustment"
     kind = models.CharField(
         max_length=20,
-        choices=[(SESSION_BALANCE, "session balance"), (PAYMENT, "payment")],
+        choices=[
+            (SESSION_BALANCE, "session balance"),
+            (PAYMENT, "payment"),
+            # A washbook line corrected after its evening was balanced (the memo says
+            # which line and why): only the members the correction changes have legs.
+            (ADJUSTMENT, "adjustment"),
+        ],
     )
     session = models.ForeignKey(
         ClubSession, on_delete=models.PROTECT, null=True, blank=True, related_name="postings"
@@ -491,9 +497,14 @@ class Transfer(models.Model):
     payment = models.OneToOneField(
         Posting, on_delete=models.PROTECT, null=True, blank=True, related_name="transfer"
     )
+    # Set on the transfers that settle an adjustment posted after the balancing (a line
+    # corrected later); None for the balancing's own settlement.
+    adjustment = models.ForeignKey(
+        Posting, on_delete=models.PROTECT, null=True, blank=True, related_name="settling"
+    )
 
     class Meta:
-        ordering = ["session", "-amount", "pk"]
+        ordering = ["session", "adjustment", "-amount", "pk"]
 
     def __str__(self) -> str:
         return f"{self.payer} pays {self.payee} {self.amount}"

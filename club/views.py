@@ -28,6 +28,7 @@ from . import books, services, streams
 from .forms import (
     CheckInForm,
     CloseForm,
+    CorrectionForm,
     FormTableForm,
     OpenSessionForm,
     ResultForm,
@@ -675,16 +676,75 @@ def table_result(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "club/table.html", _table_context(request, table, form), status=400)
 
 
+def _line_as_entered(line: WashbookLine, players: list[Member]) -> dict[str, Any]:
+    """The correction form's first values: the line as it was booked (a loser's points as
+    his pips, what the game's hand cannot hold as extra points)."""
+    points = dict(line.entries.values_list("member_id", "points"))
+    ceiling = services.most_pips(line.table, len(players))
+    initial: dict[str, Any] = {"note": (line.detail or {}).get("note", "")}
+    for m in players:
+        p = points.get(m.pk, 0)
+        if p > 0:
+            initial["winner"] = m.pk
+        elif p < 0:
+            initial[f"pips_{m.pk}"] = min(-p, ceiling)
+            if -p > ceiling:
+                initial[f"extra_{m.pk}"] = -p - ceiling
+        else:
+            initial[f"pips_{m.pk}"] = 0
+    return initial
+
+
 @staff_required
-@require_POST
-def line_reverse(request: HttpRequest, pk: int) -> HttpResponse:
-    line = get_object_or_404(WashbookLine, pk=pk)
+def line_correct(request: HttpRequest, pk: int) -> HttpResponse:
+    """Correct a washbook line (the secretary): the line as booked, the form (a reason;
+    the deal as it was, or only the reversal). Append-only: a reversing line and the
+    corrected one, the deal count and the dealer left where they are; after balancing,
+    an adjustment to the members' money. A refusal is shown in place; nothing changes."""
+    line = get_object_or_404(WashbookLine.objects.select_related("table", "table__session"), pk=pk)
+    players = services.line_players(line)
     back = reverse("club:washbook", args=[line.table_id])
-    try:
-        services.correct_line(line.pk, by=request.user, reason=request.POST.get("reason", ""))
-    except ClubError as e:
-        return _refused(request, e, back)
-    return redirect(back)
+    refused = services.correction_refused(line)
+    if request.method == "POST" and not refused:
+        form = CorrectionForm(request.POST, players=players)
+        if form.is_valid():
+            data = form.cleaned_data
+            result = None if data["reverse_only"] else _result_from_form(form)
+            try:
+                services.correct_line(
+                    line.pk, by=request.user, result=result, reason=data["reason"]
+                )
+            except ClubError as e:
+                _form_error(form, e)
+            else:
+                return redirect(f"{back}#line-{line.number}")
+        status = 400
+    elif request.method == "POST":
+        form, status = None, 400
+    else:
+        form = CorrectionForm(initial=_line_as_entered(line, players), players=players)
+        status = 200
+    session = line.table.session
+    staked = session is None or line.table_id in services.staked_tables(session.pk)
+    book = books.build(WashbookLine.objects.filter(table_id=line.table_id).order_by("number"))
+    row = next((r for r in book.rows if r.line.pk == line.pk), None)
+    points = dict(line.entries.values_list("member_id", "points"))
+    return render(
+        request,
+        "club/correct.html",
+        {
+            "line": line,
+            "table": line.table,
+            "session": session,
+            "row": row,
+            "booked": [(m, points.get(m.pk, 0)) for m in players],
+            "form": form,
+            "refused": refused,
+            "adjusts": session is not None and session.status == ClubSession.BALANCED and staked,
+            "back": back,
+        },
+        status=status,
+    )
 
 
 # --- Washbooks ---------------------------------------------------------------------------
@@ -706,7 +766,25 @@ def washbook(request: HttpRequest, pk: int) -> HttpResponse:
     return render(
         request,
         "club/washbook.html",
-        {"table": table, "book": book, "title": str(table), "unstaked": unstaked},
+        {
+            "table": table,
+            "book": book,
+            "title": str(table),
+            "unstaked": unstaked,
+            "correctable": _correctable(request, table.session, table),
+        },
+    )
+
+
+def _correctable(
+    request: HttpRequest, session: ClubSession | None, table: Table | None = None
+) -> bool:
+    """Whether the washbook offers "Correct…" on its lines: to the secretary, at an
+    evening neither cancelled nor voided, at a table not voided."""
+    return bool(
+        request.user.is_staff
+        and (session is None or session.status in services.CORRECTABLE_SESSIONS)
+        and (table is None or table.voided_at is None)
     )
 
 
@@ -732,6 +810,7 @@ def session_washbook(request: HttpRequest, pk: int) -> HttpResponse:
             "title": f"{session}: all tables",
             "across": True,
             "unstaked": _unstaked_tables(session),
+            "correctable": _correctable(request, session),
         },
     )
 
@@ -761,14 +840,19 @@ def _why_unstaked(table: Table) -> str:
 @login_required
 def settlement(request: HttpRequest, pk: int) -> HttpResponse:
     session = _session(pk)
-    transfers = list(session.transfers.select_related("payer", "payee", "payment"))
+    transfers = list(session.transfers.select_related("payer", "payee", "payment", "adjustment"))
     money = services.session_money(session.pk)
     members = Member.objects.in_bulk(list(money))
     rows = sorted(((members[m], a) for m, a in money.items()), key=lambda r: -r[1])
     return render(
         request,
         "club/settlement.html",
-        {"session": session, "transfers": transfers, "money": rows},
+        {
+            "session": session,
+            "transfers": transfers,
+            "money": rows,
+            "adjusted": any(t.adjustment_id for t in transfers),
+        },
     )
 
 
@@ -851,7 +935,18 @@ def statement(request: HttpRequest, pk: int, session_pk: int) -> HttpResponse:
         "posting__session"
     )
     points = sum(e.points for e in entries)
-    money = [(leg, _money_label(leg.posting, points)) for leg in legs]
+    # A balancing's label gives his points as they were when it was posted: a line
+    # corrected later shows as its own adjustment, with its reason.
+    money = [
+        (
+            leg,
+            _money_label(
+                leg.posting,
+                sum(e.points for e in entries if e.line.created_at <= leg.posting.created_at),
+            ),
+        )
+        for leg in legs
+    ]
     return render(
         request,
         "club/statement.html",

@@ -12,6 +12,7 @@ from .base import ClubError, DealProgress, bots, create_member, deal_progress, m
 from .ledger import (
     BalanceResult,
     account_for,
+    adjust,
     balance_of,
     balance_session,
     member_history,
@@ -54,10 +55,14 @@ from .tables import (
     waiting_members,
 )
 from .washbook import (
+    CORRECTABLE_SESSIONS,
+    Correction,
     PhysicalResult,
     correct_line,
+    correction_refused,
     count_pips,
     enter_physical_result,
+    line_players,
     most_pips,
     post_online_deal,
 )
@@ -71,6 +76,7 @@ __all__ = [
     "SeatInfo",
     "TableTurn",
     "account_for",
+    "adjust",
     "advance_after_deal",
     "balance_of",
     "balance_session",
@@ -90,6 +96,10 @@ __all__ = [
     "deal_progress",
     "consent_substitute",
     "correct_line",
+    "CORRECTABLE_SESSIONS",
+    "correction_refused",
+    "Correction",
+    "line_players",
     "count_pips",
     "create_member",
     "create_practice_table",

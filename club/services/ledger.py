@@ -186,6 +186,26 @@ def session_points(session_id: int) -> dict[int, int]:
     return {r["member_id"]: int(r["p"]) for r in rows}
 
 
+def _settle(
+    session: ClubSession, money: dict[int, Decimal], *, adjustment: Posting | None = None
+) -> settle_algo.Settlement[int]:
+    """Write the transfers that clear ``money`` (the balancing's, or an adjustment's)."""
+    result = settle_algo.settle({m: int(a / CENT) for m, a in money.items()})
+    Transfer.objects.bulk_create(
+        [
+            Transfer(
+                session=session,
+                payer_id=t.payer,
+                payee_id=t.payee,
+                amount=Decimal(t.amount) * CENT,
+                adjustment=adjustment,
+            )
+            for t in result.transfers
+        ]
+    )
+    return result
+
+
 def balance_session(session_id: int) -> BalanceResult:
     """Balance a closed session, exactly once.
 
@@ -223,18 +243,7 @@ def balance_session(session_id: int) -> BalanceResult:
             session=session,
             memo=f"{session}: {sum(p for p in points.values() if p > 0)} points won at {session.stake}",
         )
-        result = settle_algo.settle({m: int(a / CENT) for m, a in money.items()})
-        Transfer.objects.bulk_create(
-            [
-                Transfer(
-                    session=session,
-                    payer_id=t.payer,
-                    payee_id=t.payee,
-                    amount=Decimal(t.amount) * CENT,
-                )
-                for t in result.transfers
-            ]
-        )
+        result = _settle(session, money)
         note = f"{len(tables)} staked table(s), {len(money)} member(s), {len(result.transfers)} transfer(s)"
         ClubSession.objects.filter(pk=session_id).update(
             status=ClubSession.BALANCED,
@@ -243,6 +252,21 @@ def balance_session(session_id: int) -> BalanceResult:
             settlement_method=result.method,
         )
     return BalanceResult(session_id, True, ClubSession.BALANCED, note)
+
+
+def adjust(session: ClubSession, points: dict[int, int], *, memo: str, by: Actor = None) -> Posting:
+    """Post an adjustment to a balanced session's money: ``points`` is each member's change
+    in points (summing to zero, only members it changes), converted at the session's stake
+    by the module's rounding rule, so its legs sum to zero and nobody else's balance moves;
+    then the transfers that settle it are added to the session's settlement. The caller
+    holds the session row (see `correct_line`)."""
+    if session.status != ClubSession.BALANCED:
+        raise ClubError("only a balanced evening's money is adjusted")
+    money = money_from_points(points, session.stake)
+    posting = post(Posting.ADJUSTMENT, money, session=session, memo=memo, by=by)
+    _settle(session, money, adjustment=posting)
+    logger.info("session %s adjusted: %s", session.pk, memo)
+    return posting
 
 
 # --- Payments ---------------------------------------------------------------------------
@@ -286,10 +310,12 @@ def member_history(member_id: int) -> list[tuple[Posting, Decimal, Decimal]]:
 
 
 def session_money(session_id: int) -> dict[int, Decimal]:
-    """Each member's money from the session's balance posting."""
+    """Each member's money from the session: its balance posting and any adjustments
+    posted after it (lines corrected later)."""
     sums: dict[int, Decimal] = defaultdict(Decimal)
     for member_id, amount in Leg.objects.filter(
-        posting__session_id=session_id, posting__kind=Posting.SESSION_BALANCE
+        posting__session_id=session_id,
+        posting__kind__in=(Posting.SESSION_BALANCE, Posting.ADJUSTMENT),
     ).values_list("account__member_id", "amount"):
         sums[member_id] += amount
     return dict(sums)

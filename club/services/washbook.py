@@ -19,7 +19,7 @@ from games.engine.errors import InvalidActionError
 from games.engine.rules import make_rules
 from games.engine.variant import find_variant, first_variant
 
-from ..models import Member, Seat, Table, WashbookEntry, WashbookLine
+from ..models import ClubSession, Member, Posting, Seat, Table, WashbookEntry, WashbookLine
 from .base import Actor, ClubError, recorded_user
 
 
@@ -73,6 +73,9 @@ def _write_line(
         raise ClubError("a deal line needs a winner and a loser")
     if kind == WashbookLine.DEAL and not any(p > 0 for p in points.values()):
         raise ClubError("a deal has a winner")
+    detail = dict(detail or {})
+    if positions and "players" not in detail:
+        detail["players"] = [m for m, _ in sorted(positions.items(), key=lambda mp: mp[1])]
     line = WashbookLine.objects.create(
         table=table,
         number=_next_number(table),
@@ -80,7 +83,7 @@ def _write_line(
         deal_key=deal_key,
         game_number=table.game_number,
         value=sum(p for p in points.values() if p > 0),
-        detail=detail or {},
+        detail=detail,
         created_by=recorded_user(by),
         reverses=reverses,
         corrects=corrects,
@@ -174,7 +177,7 @@ class PhysicalResult:
     note: str = ""
 
 
-def most_pips(table: Table) -> int:
+def most_pips(table: Table, players: int | None = None) -> int:
     """The most pips a loser's hand can hold at the table's game: one card more than the
     hand dealt (he has drawn and not yet discarded), each the pack's highest (L24)."""
     game = find_variant(table.variant)
@@ -182,18 +185,22 @@ def most_pips(table: Table) -> int:
         rules = make_rules(table.variant, dict(table.options or {}))
     except InvalidActionError:
         rules = make_rules(table.variant)
-    players = Seat.objects.filter(table=table).count()
+    players = players or Seat.objects.filter(table=table).count()
     top = max(c.pips for c in game.pack(rules))
     return (game.hand_size(rules, players) + 1) * top
 
 
-def physical_points(table: Table, result: PhysicalResult) -> dict[Member, int]:
+def physical_points(
+    table: Table, result: PhysicalResult, *, players: list[Member] | None = None
+) -> dict[Member, int]:
     """Each player's points for a deal played with real cards, refusing what cannot have
     happened, whatever sends it: a winner who is not seated or has cards left, a player
-    who is not at the table, a loser with more pips than the game's hand can hold."""
-    seats = {
-        s.member_id: s.member for s in Seat.objects.filter(table=table).select_related("member")
-    }
+    who is not at the table, a loser with more pips than the game's hand can hold.
+    ``players``: who played the deal (a correction's: the line's players); by default
+    who is seated now."""
+    if players is None:
+        players = [s.member for s in Seat.objects.filter(table=table).select_related("member")]
+    seats = {m.pk: m for m in players}
     if result.winner_id not in seats:
         raise ClubError("the winner is not seated at this table", field="winner")
     winner = seats[result.winner_id]
@@ -208,7 +215,7 @@ def physical_points(table: Table, result: PhysicalResult) -> dict[Member, int]:
     named = set(result.losses) | set(result.cards) | set(result.extra)
     if named - set(seats):
         raise ClubError("a player named in the result is not seated at this table")
-    ceiling = most_pips(table)
+    ceiling = most_pips(table, len(seats))
     points: dict[Member, int] = {}
     total = 0
     for member_id, member in seats.items():
@@ -265,40 +272,136 @@ def enter_physical_result(
     return line
 
 
+def line_players(line: WashbookLine) -> list[Member]:
+    """The players at the table when ``line`` was posted, in seat order: recorded on the
+    line (``detail["players"]``); for a line posted before that was kept, its entries'
+    members and the table's present seats."""
+    ids = [int(i) for i in (line.detail or {}).get("players", [])]
+    if ids:
+        members = Member.objects.in_bulk(ids)
+        return [members[i] for i in ids if i in members]
+    order: dict[int, tuple[int, Member]] = {}
+    for e in line.entries.select_related("member"):
+        order[e.member_id] = (e.position if e.position is not None else 99, e.member)
+    for seat in Seat.objects.filter(table_id=line.table_id).select_related("member"):
+        order.setdefault(seat.member_id, (seat.position, seat.member))
+    return [m for _, m in sorted(order.values(), key=lambda pm: (pm[0], pm[1].pk))]
+
+
+@dataclass(frozen=True)
+class Correction:
+    """What correcting a line posted: the reversal, the corrected line (None when the
+    line was only reversed) and, after balancing, the adjustment to the members' money."""
+
+    reversal: WashbookLine
+    line: WashbookLine | None
+    adjustment: Posting | None = None
+
+
+CORRECTABLE_SESSIONS = (
+    ClubSession.OPEN,
+    ClubSession.CLOSING,
+    ClubSession.BALANCING,
+    ClubSession.FAILED,
+    ClubSession.BALANCED,
+)
+
+
+def correction_refused(line: WashbookLine) -> str:
+    """Why ``line`` cannot be corrected ("" when it can): a reversal, a line already
+    reversed, a voided table, an evening cancelled or voided."""
+    if line.kind == WashbookLine.REVERSAL:
+        return "a reversing line is not itself reversed; correct the line it reverses"
+    if WashbookLine.objects.filter(reverses=line).exists():
+        return "that line has already been reversed"
+    table = line.table
+    if table.voided_at is not None:
+        return f"the table was voided ({table.void_reason}): its washbook stands as it is"
+    session = table.session
+    if session is not None and session.status not in CORRECTABLE_SESSIONS:
+        return f"the evening was {session.get_status_display()}: its washbooks stand as they are"
+    return ""
+
+
 def correct_line(
     line_id: int, *, by: Actor = None, result: PhysicalResult | None = None, reason: str = ""
-) -> tuple[WashbookLine, WashbookLine | None]:
-    """Reverse a line (every entry negated, on a new line) and optionally post the right one.
+) -> Correction:
+    """Correct a washbook line, the secretary's work, append-only: a reversing line
+    (every entry negated) and, with ``result``, the corrected line. Neither moves the
+    deal count or the dealer on (the deal was played once; only its booking was wrong).
 
-    The washbook is append-only: nothing is edited; the reversal and the replacement show.
+    Allowed at a closed table and after the evening is closed. After the evening was
+    balanced, a staked table's correction also posts an adjustment to the members'
+    money: each member's change in points at the evening's stake (the ledger's rounding
+    rule), legs summing to zero, only members whose points changed, with the reason in
+    its memo; and the transfers that settle it. The session row is locked first, so a
+    correction never races the balancing: before it, the balancing counts the corrected
+    line; after it, the adjustment carries the difference. Raises `ClubError`.
     """
+    from . import ledger
+
+    reason = " ".join(str(reason or "").split())
+    if not reason:
+        raise ClubError("give the reason for the correction", field="reason")
+    if len(reason) > 200:
+        raise ClubError("keep the reason under 200 characters", field="reason")
     with transaction.atomic():
-        line = WashbookLine.objects.select_for_update().get(pk=line_id)
-        table = _open_table(line.table_id)
-        if line.kind == WashbookLine.REVERSAL:
-            raise ClubError("a reversing line is not itself reversed; post a new line")
-        if WashbookLine.objects.filter(reverses=line).exists():
-            raise ClubError("that line has already been reversed")
+        found = WashbookLine.objects.filter(pk=line_id).select_related("table").first()
+        if found is None:
+            raise ClubError("no such washbook line")
+        session = None
+        if found.table.session_id is not None:
+            session = ClubSession.objects.select_for_update().get(pk=found.table.session_id)
+        line = WashbookLine.objects.select_for_update().select_related("table").get(pk=line_id)
+        table = Table.objects.select_for_update().get(pk=line.table_id)
+        why = correction_refused(line)
+        if why:
+            raise ClubError(why)
         entries = list(line.entries.select_related("member"))
+        players = line_players(line)
+        positions = {m.pk: i for i, m in enumerate(players)}
+        positions.update({e.member_id: e.position for e in entries if e.position is not None})
         reversal = _write_line(
             table,
             {e.member: -e.points for e in entries},
             kind=WashbookLine.REVERSAL,
-            detail={"reason": reason[:200], "reverses": line.number},
-            positions={e.member_id: e.position for e in entries if e.position is not None},
+            detail={"reason": reason, "reverses": line.number, "players": [m.pk for m in players]},
+            positions=positions,
             by=by,
             reverses=line,
         )
         new = None
+        delta: dict[int, int] = {e.member_id: -e.points for e in entries}
         if result is not None:
-            points = physical_points(table, result)
-            positions = dict(Seat.objects.filter(table=table).values_list("member_id", "position"))
+            points = physical_points(table, result, players=players)
             new = _write_line(
                 table,
                 points,
-                detail={"entered": True, "corrects": line.number, "note": result.note[:200]},
+                detail={
+                    "entered": True,
+                    "corrects": line.number,
+                    "reason": reason,
+                    "note": result.note[:200],
+                    "players": [m.pk for m in players],
+                },
                 positions=positions,
                 by=by,
                 corrects=line,
             )
-    return reversal, new
+            for member, p in points.items():
+                delta[member.pk] = delta.get(member.pk, 0) + p
+        adjustment = None
+        delta = {m: p for m, p in delta.items() if p}
+        if (
+            session is not None
+            and session.status == ClubSession.BALANCED
+            and delta
+            and table.pk in ledger.staked_tables(session.pk)
+        ):
+            adjustment = ledger.adjust(
+                session,
+                delta,
+                memo=f"{table.label}, line {line.number} corrected after balancing: {reason}",
+                by=by,
+            )
+    return Correction(reversal, new, adjustment)

@@ -83,9 +83,10 @@ def test_it_corrects_by_a_reversing_line_and_a_new_one(five: tuple[Table, list[M
     wrong = services.enter_physical_result(
         table.pk, PhysicalResult(winner_id=a.pk, losses={b.pk: 50})
     )
-    reversal, right = services.correct_line(
+    done = services.correct_line(
         wrong.pk, result=PhysicalResult(winner_id=a.pk, losses={b.pk: 5}), reason="misread"
     )
+    reversal, right = done.reversal, done.line
     assert reversal.kind == "reversal" and reversal.reverses == wrong
     assert dict(reversal.entries.values_list("member_id", "points")) == {a.pk: -50, b.pk: 50}
     assert right is not None and right.corrects == wrong
@@ -93,9 +94,9 @@ def test_it_corrects_by_a_reversing_line_and_a_new_one(five: tuple[Table, list[M
     assert [r.line.number for r in book.rows] == [1, 2, 3]  # nothing edited, all shown
     assert dict(zip([m.pk for m in book.columns], book.totals, strict=True))[b.pk] == -5
     with pytest.raises(ClubError):
-        services.correct_line(wrong.pk)  # reversed once only
+        services.correct_line(wrong.pk, reason="again")  # reversed once only
     with pytest.raises(ClubError):
-        services.correct_line(reversal.pk)
+        services.correct_line(reversal.pk, reason="a reversal")
 
 
 def test_online_deals_post_by_seat_position_once(
@@ -121,7 +122,7 @@ def test_online_deals_post_by_seat_position_once(
     assert (
         tableau.kind == "tableau"
         and not tableau.entries.exists()
-        and tableau.detail == {"carried": 1}
+        and tableau.detail["carried"] == 1
     )
     for bad in ({0: 3, 1: -2}, {0: 2, 5: -2}, {0: "x", 1: 1}):
         with pytest.raises(ClubError):

@@ -35,7 +35,9 @@ LOGIN_PAGES = {
     "games:club_panel", "games:practice",
 }  # fmt: skip
 OWN_PAGES = {"club:member", "club:statement"}
-STAFF_PAGES = {"club:console", "club:session_close_confirm"}
+STAFF_PAGES = {"club:console", "club:session_close_confirm", "club:line_correct"}
+# Actions whose GET is their form (a page): the rest answer GET with 405.
+FORM_PAGES = {"games:practice", "club:line_correct"}
 # Token-authenticated and read-only (its own tests), or a benchmark's yardstick (404 here).
 SPECIAL = {"games:events", "club:session_events", "games:bench_ping"}
 
@@ -87,8 +89,8 @@ ACTIONS = [
            lambda w: {}),
     Action("club:table_result", "staff", lambda w: [w.table.pk], lambda w: w.secretary,
            lambda w: {"winner": w.players[1].pk, f"pips_{w.players[2].pk}": 7}),
-    Action("club:line_reverse", "staff", lambda w: [w.line.pk], lambda w: w.secretary,
-           lambda w: {"reason": "misread"}),
+    Action("club:line_correct", "staff", lambda w: [w.line.pk], lambda w: w.secretary,
+           lambda w: {"reason": "misread", "reverse_only": "on"}),
     Action("club:transfer_pay", "staff", lambda w: [w.transfer.pk], lambda w: w.secretary, lambda w: {}),
     Action("club:session_open", "staff", lambda w: [], lambda w: w.secretary,
            lambda w: {"stake": "0.05", "default_variant": "foster", "name": "Next",
@@ -145,6 +147,7 @@ def _page_args(w: World, name: str) -> list[Any]:
     return {
         "club:session": [w.session.pk], "club:session_washbook": [w.session.pk],
         "club:console": [w.session.pk], "club:session_close_confirm": [w.session.pk],
+        "club:line_correct": [w.line.pk],
         "club:settlement": [w.closed.pk], "club:table": [w.table.pk], "club:washbook": [w.table.pk],
         "club:cut": [w.cut.pk], "games:table": [w.online.pk], "games:state": [w.online.pk],
         "games:club_panel": [w.online.pk], "games:rules_variant": ["conquian"],
@@ -179,7 +182,7 @@ def test_members_cannot_do_the_secretarys_work(world: World) -> None:
     staff_actions = [a for a in ACTIONS if a.role == "staff"]
     assert {a.name for a in staff_actions} == {
         "club:session_open", "club:session_close", "club:table_create", "club:table_result",
-        "club:line_reverse", "club:transfer_pay", "club:table_cancel", "club:session_cancel",
+        "club:line_correct", "club:transfer_pay", "club:table_cancel", "club:session_cancel",
         "club:arrival_add", "club:arrival_leave", "club:table_void", "club:session_void",
     }  # fmt: skip
     for a in staff_actions:
@@ -216,7 +219,10 @@ def test_every_state_change_is_a_post_with_csrf_and_then_succeeds(world: World) 
         data = a.data(world)
         before = state_snapshot()
         guarded = _client(actor, csrf=True)
-        if a.name != "games:practice":  # its GET is the form to start a practice table
+        if a.name in FORM_PAGES:  # its GET is the form, and changes nothing
+            assert guarded.get(url).status_code == 200, a.name
+            assert state_snapshot() == before, a.name
+        else:
             assert guarded.get(url).status_code == 405, a.name
         r = guarded.post(url, data)
         assert r.status_code == 403 and b"CSRF" in r.content, a.name

@@ -128,9 +128,11 @@ def test_secretaries_reversing_the_same_line_at_once_reverse_it_once(
     table = play_physical(session, make_members(4), deals=2)
     line = WashbookLine.objects.filter(table=table).order_by("number").first()
     assert line is not None
-    url = reverse("club:line_reverse", args=[line.pk])
+    url = reverse("club:line_correct", args=[line.pk])
     clients = [_client(s) for s in sec]
-    results = race([lambda c=c: c.post(url, {"reason": "x"}) for c in clients])
+    results = race(
+        [lambda c=c: c.post(url, {"reason": "x", "reverse_only": "on"}) for c in clients]
+    )
     assert _statuses(results) == {302: 1, 400: 2}
     assert WashbookLine.objects.filter(reverses=line).count() == 1
     assert sorted(WashbookLine.objects.filter(table=table).values_list("number", flat=True)) == [

@@ -1,0 +1,411 @@
+"""Correcting a washbook line (issue 29, item 1): append-only, the secretary's work, with a
+reason; never moving the deal count or the dealer on again; after balancing, an adjustment
+to the money of exactly the members the correction changes, every posting at zero."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from decimal import Decimal
+
+import pytest
+from django.db.models import Sum
+from django.test import Client
+from django.urls import reverse
+
+from club import services
+from club.models import ClubSession, Leg, Member, Posting, Seat, Table, Transfer, WashbookLine
+from club.services import ClubError, PhysicalResult
+
+from .conftest import field_error
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def four(
+    session: ClubSession, make_members: Callable[..., list[Member]]
+) -> tuple[Table, list[Member]]:
+    for m in make_members(4):
+        services.check_in(session, m)
+    table = services.form_table(session, variant="foster", size=4, mode=Table.PHYSICAL)
+    players = [s.member for s in Seat.objects.filter(table=table).order_by("position")]
+    return table, players
+
+
+def _where(table: Table) -> tuple[int, int, int, int, int]:
+    table.refresh_from_db()
+    return (
+        table.game_number,
+        table.deal_in_game,
+        table.deals_played,
+        table.dealer_position,
+        services.current_dealer(table.pk),
+    )
+
+
+def _postings_at_zero() -> None:
+    sums = Leg.objects.values("posting").annotate(s=Sum("amount")).exclude(s=0)
+    assert not sums.exists(), list(sums)
+    assert services.verify_balances() == []
+
+
+def test_reverse_and_correct_leaves_the_deal_count_and_the_dealer_where_they_were(
+    four: tuple[Table, list[Member]],
+) -> None:
+    """Issue 29's first acceptance test: the deal was played once; only its booking was
+    wrong, so the correction posts two lines and moves nothing on (L5: the deal passes to
+    the left once per deal)."""
+    table, (a, b, c, d) = four
+    first = services.enter_physical_result(
+        table.pk, PhysicalResult(winner_id=a.pk, losses={b.pk: 50, c.pk: 4, d.pk: 2})
+    )
+    services.enter_physical_result(
+        table.pk, PhysicalResult(winner_id=b.pk, losses={a.pk: 3, c.pk: 4, d.pk: 5})
+    )
+    before = _where(table)
+    assert before[2] == 2  # two deals played, the deal passed twice
+    done = services.correct_line(
+        first.pk,
+        reason="Ann's 50 was 5",
+        result=PhysicalResult(winner_id=a.pk, losses={b.pk: 5, c.pk: 4, d.pk: 2}),
+    )
+    assert _where(table) == before
+    assert done.line is not None and done.line.corrects == first
+    assert done.reversal.detail["reason"] == "Ann's 50 was 5"
+    assert done.adjustment is None  # the evening is open: the balancing will count it
+    # The next deal is entered as the third, dealt by the next dealer.
+    services.enter_physical_result(
+        table.pk, PhysicalResult(winner_id=c.pk, losses={a.pk: 1, b.pk: 1, d.pk: 1})
+    )
+    assert _where(table)[2] == 3
+    totals = dict(
+        WashbookLine.objects.filter(table=table)
+        .values_list("entries__member_id")
+        .annotate(Sum("entries__points"))
+    )
+    assert totals[b.pk] == -5 + 12 - 1  # the corrected 5, not the misread 50
+
+
+def test_reverse_only_posts_no_new_line_and_moves_nothing(
+    four: tuple[Table, list[Member]],
+) -> None:
+    table, (a, b, c, d) = four
+    line = services.enter_physical_result(
+        table.pk, PhysicalResult(winner_id=a.pk, losses={b.pk: 5})
+    )
+    before = _where(table)
+    done = services.correct_line(line.pk, reason="entered at the wrong table")
+    assert done.line is None
+    assert _where(table) == before
+    assert dict(done.reversal.entries.values_list("member_id", "points")) == {a.pk: -5, b.pk: 5}
+
+
+@pytest.mark.parametrize(
+    ("reason", "result", "message"),
+    [
+        ("", None, "reason"),
+        ("   ", None, "reason"),
+        ("x" * 201, None, "under 200"),
+        ("misread", "winner-with-cards", "no cards left"),
+        ("misread", "too-many-pips", "cannot hold"),
+        ("misread", "stranger", "not seated"),
+    ],
+)
+def test_a_bad_correction_is_refused_and_changes_nothing(
+    four: tuple[Table, list[Member]],
+    make_members: Callable[..., list[Member]],
+    reason: str,
+    result: str | None,
+    message: str,
+) -> None:
+    table, (a, b, c, d) = four
+    line = services.enter_physical_result(
+        table.pk, PhysicalResult(winner_id=a.pk, losses={b.pk: 5})
+    )
+    stranger = make_members(1, "x")[0]
+    results = {
+        "winner-with-cards": PhysicalResult(winner_id=a.pk, losses={a.pk: 3, b.pk: 5}),
+        "too-many-pips": PhysicalResult(winner_id=a.pk, losses={b.pk: 10_000}),
+        "stranger": PhysicalResult(winner_id=stranger.pk, losses={b.pk: 5}),
+    }
+    before = (_where(table), list(WashbookLine.objects.values_list("pk", flat=True)))
+    with pytest.raises(ClubError, match=message):
+        services.correct_line(line.pk, reason=reason, result=results[result] if result else None)
+    after = (_where(table), list(WashbookLine.objects.values_list("pk", flat=True)))
+    assert after == before
+
+
+def test_a_correction_counts_the_players_of_the_deal_not_those_seated_now(
+    four: tuple[Table, list[Member]],
+) -> None:
+    """The line records who played it: a correction is refused for a member who was not
+    there, even once he sits at the table."""
+    table, (a, b, c, d) = four
+    line = services.enter_physical_result(
+        table.pk, PhysicalResult(winner_id=a.pk, losses={b.pk: 5})
+    )
+    assert services.line_players(line) == [a, b, c, d]
+    # c had 0 pips: he is no entry of the line, yet a player of the deal.
+    done = services.correct_line(
+        line.pk, reason="c had 4", result=PhysicalResult(winner_id=a.pk, losses={b.pk: 5, c.pk: 4})
+    )
+    assert done.line is not None
+    assert dict(done.line.entries.values_list("member_id", "points")) == {
+        a.pk: 9,
+        b.pk: -5,
+        c.pk: -4,
+    }
+
+
+def _balanced(session: ClubSession, table: Table, players: list[Member]) -> list[WashbookLine]:
+    a, b, c, d = players
+    lines = [
+        services.enter_physical_result(
+            table.pk, PhysicalResult(winner_id=a.pk, losses={b.pk: 10, c.pk: 3})
+        ),
+        services.enter_physical_result(
+            table.pk, PhysicalResult(winner_id=d.pk, losses={a.pk: 7, b.pk: 2, c.pk: 9})
+        ),
+    ]
+    assert services.close_session(session.pk, queue=False)
+    assert services.balance_session(session.pk).posted
+    return lines
+
+
+def test_after_balancing_an_adjustment_changes_exactly_the_members_it_names(
+    session: ClubSession, four: tuple[Table, list[Member]]
+) -> None:
+    """Issue 29's second acceptance test: b's 10 pips were 4; a won 6 fewer points, b lost 6
+    fewer. At 0.05 a point: a pays back 0.30, b gets 0.30; c and d are untouched."""
+    table, players = four
+    a, b, c, d = players
+    first, _ = _balanced(session, table, players)
+    before = {m.pk: services.balance_of(m) for m in players}
+    money_before = services.session_money(session.pk)
+    done = services.correct_line(
+        first.pk,
+        reason="b's hand was 4, not 10",
+        result=PhysicalResult(winner_id=a.pk, losses={b.pk: 4, c.pk: 3}),
+    )
+    assert done.adjustment is not None
+    adjustment = done.adjustment
+    assert adjustment.kind == Posting.ADJUSTMENT and adjustment.session_id == session.pk
+    assert "b's hand was 4, not 10" in adjustment.memo and "line 1" in adjustment.memo
+    legs = dict(adjustment.legs.values_list("account__member_id", "amount"))
+    assert legs == {a.pk: Decimal("-0.30"), b.pk: Decimal("0.30")}
+    after = {m.pk: services.balance_of(m) for m in players}
+    assert {m: after[m] - before[m] for m in after if after[m] != before[m]} == legs
+    _postings_at_zero()
+    # The settlement carries the difference: b is paid 0.30 by a, on its own transfer.
+    transfers = list(Transfer.objects.filter(adjustment=adjustment))
+    assert [(t.payer_id, t.payee_id, t.amount) for t in transfers] == [
+        (a.pk, b.pk, Decimal("0.30"))
+    ]
+    money = services.session_money(session.pk)
+    assert money[a.pk] == money_before[a.pk] - Decimal("0.30")
+    assert money[c.pk] == money_before[c.pk] and money[d.pk] == money_before[d.pk]
+    # The balancing itself stays posted once; the washbook keeps every line.
+    assert Posting.objects.filter(session=session, kind=Posting.SESSION_BALANCE).count() == 1
+    assert WashbookLine.objects.filter(table=table).count() == 4
+    session.refresh_from_db()
+    assert session.status == ClubSession.BALANCED
+
+
+def test_a_reversal_after_balancing_takes_the_whole_line_back(
+    session: ClubSession, four: tuple[Table, list[Member]]
+) -> None:
+    table, players = four
+    a, b, c, d = players
+    _, second = _balanced(session, table, players)  # d won 18: a 7, b 2, c 9
+    done = services.correct_line(second.pk, reason="a deal that was never played")
+    assert done.adjustment is not None
+    legs = dict(done.adjustment.legs.values_list("account__member_id", "amount"))
+    assert legs == {
+        d.pk: Decimal("-0.90"),
+        a.pk: Decimal("0.35"),
+        b.pk: Decimal("0.10"),
+        c.pk: Decimal("0.45"),
+    }
+    _postings_at_zero()
+
+
+def test_a_correction_that_changes_no_points_posts_no_adjustment(
+    session: ClubSession, four: tuple[Table, list[Member]]
+) -> None:
+    table, players = four
+    a, b, c, d = players
+    first, _ = _balanced(session, table, players)
+    done = services.correct_line(
+        first.pk,
+        reason="the note was wrong",
+        result=PhysicalResult(winner_id=a.pk, losses={b.pk: 10, c.pk: 3}, note="the right note"),
+    )
+    assert done.adjustment is None
+    assert not Posting.objects.filter(kind=Posting.ADJUSTMENT).exists()
+
+
+def test_voided_and_cancelled_washbooks_stand_as_they_are(
+    session: ClubSession, four: tuple[Table, list[Member]]
+) -> None:
+    table, (a, b, c, d) = four
+    line = services.enter_physical_result(
+        table.pk, PhysicalResult(winner_id=a.pk, losses={b.pk: 5})
+    )
+    services.void_session(session.pk, "a practice night")
+    with pytest.raises(ClubError, match="voided"):
+        services.correct_line(line.pk, reason="misread")
+    assert WashbookLine.objects.filter(table=table).count() == 1
+
+
+# --- The form on the washbook -----------------------------------------------------------
+
+
+def _text(html: str) -> str:
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html))
+
+
+def _snapshot(table: Table) -> tuple[object, ...]:
+    return (
+        _where(table),
+        list(WashbookLine.objects.order_by("pk").values_list("pk", flat=True)),
+        list(Leg.objects.order_by("pk").values_list("pk", "amount")),
+        list(Transfer.objects.order_by("pk").values_list("pk", flat=True)),
+    )
+
+
+def test_the_washbook_offers_the_secretary_a_correction_and_members_none(
+    staff: Client,
+    client: Client,
+    four: tuple[Table, list[Member]],
+) -> None:
+    table, (a, b, c, d) = four
+    line = services.enter_physical_result(
+        table.pk, PhysicalResult(winner_id=a.pk, losses={b.pk: 50, c.pk: 3}, note="a long deal")
+    )
+    url = reverse("club:line_correct", args=[line.pk])
+    washbook = staff.get(reverse("club:washbook", args=[table.pk])).content.decode()
+    assert f'href="{url}"' in washbook
+    page = staff.get(url)
+    assert page.status_code == 200
+    body = page.content.decode()
+    text = _text(body)
+    assert "As booked" in text and f"{a.display_name} +53" in text
+    # The form starts from the line as it was booked.
+    assert re.search(rf'name="winner"[^>]*>.*?<option value="{a.pk}" selected', body, re.S)
+    assert f'name="pips_{b.pk}" value="50"' in body and f'name="pips_{d.pk}" value="0"' in body
+    assert 'value="a long deal"' in body
+    member = Client()
+    member.force_login(b.user)
+    assert (
+        f'href="{url}"'
+        not in member.get(reverse("club:washbook", args=[table.pk])).content.decode()
+    )
+    assert member.get(url).status_code == 403
+
+
+def test_correcting_through_the_form_posts_two_lines_and_moves_nothing_on(
+    staff: Client, four: tuple[Table, list[Member]]
+) -> None:
+    table, (a, b, c, d) = four
+    line = services.enter_physical_result(
+        table.pk, PhysicalResult(winner_id=a.pk, losses={b.pk: 50, c.pk: 3})
+    )
+    before = _where(table)
+    r = staff.post(
+        reverse("club:line_correct", args=[line.pk]),
+        {"reason": "50 was 5", "winner": a.pk, f"pips_{b.pk}": 5, f"cards_{c.pk}": "3H"},
+    )
+    assert r.status_code == 302 and r["Location"].endswith(f"#line-{line.number}")
+    assert _where(table) == before
+    corrected = WashbookLine.objects.get(corrects=line)
+    assert dict(corrected.entries.values_list("member_id", "points")) == {
+        a.pk: 8,
+        b.pk: -5,
+        c.pk: -3,
+    }
+    washbook = _text(staff.get(reverse("club:washbook", args=[table.pk])).content.decode())
+    assert "reverses line 1: 50 was 5" in washbook and "corrects line 1" in washbook
+
+
+@pytest.mark.parametrize(
+    ("data", "field", "message"),
+    [
+        ({"reason": "", "winner": "A"}, "reason", "Give the reason"),
+        ({"reason": "misread"}, "winner", "Choose who went out"),
+        ({"reason": "misread", "winner": "A", "pips_B": "lots"}, "pips_B", "whole number"),
+        ({"reason": "misread", "winner": "A", "pips_A": "4"}, "pips_A", "no cards left"),
+        ({"reason": "misread", "winner": "A", "pips_B": "900"}, "pips_B", "cannot hold 900"),
+        ({"reason": "misread", "winner": "A", "cards_B": "ZZ"}, "cards_B", "not a card"),
+        ({"reason": "x" * 201, "reverse_only": "on"}, "reason", "at most 200"),
+    ],
+)
+def test_a_bad_correction_form_is_shown_in_place_and_changes_nothing(
+    staff: Client,
+    four: tuple[Table, list[Member]],
+    data: dict[str, str],
+    field: str,
+    message: str,
+) -> None:
+    table, (a, b, c, d) = four
+    line = services.enter_physical_result(
+        table.pk, PhysicalResult(winner_id=a.pk, losses={b.pk: 5})
+    )
+    names = {"A": a.pk, "B": b.pk}
+
+    def real(text: str) -> str:
+        for k, v in names.items():
+            text = text.replace(f"_{k}", f"_{v}")
+        return str(names.get(text, text))
+
+    posted = {real(k): real(v) for k, v in data.items()}
+    before = _snapshot(table)
+    r = staff.post(reverse("club:line_correct", args=[line.pk]), posted)
+    assert r.status_code == 400
+    assert message in field_error(r.content.decode(), real(field)), r.content.decode()[:3000]
+    assert _snapshot(table) == before
+
+
+def test_a_line_already_reversed_says_so_and_takes_no_second_correction(
+    staff: Client, four: tuple[Table, list[Member]]
+) -> None:
+    table, (a, b, c, d) = four
+    line = services.enter_physical_result(
+        table.pk, PhysicalResult(winner_id=a.pk, losses={b.pk: 5})
+    )
+    services.correct_line(line.pk, reason="first")
+    before = _snapshot(table)
+    url = reverse("club:line_correct", args=[line.pk])
+    assert "already been reversed" in _text(staff.get(url).content.decode())
+    r = staff.post(url, {"reason": "again", "reverse_only": "on"})
+    assert r.status_code == 400 and "already been reversed" in _text(r.content.decode())
+    assert _snapshot(table) == before
+
+
+def test_after_balancing_the_statement_and_the_settlement_show_the_adjustment(
+    staff: Client, session: ClubSession, four: tuple[Table, list[Member]]
+) -> None:
+    table, players = four
+    a, b, c, d = players
+    first, _ = _balanced(session, table, players)
+    url = reverse("club:line_correct", args=[first.pk])
+    assert "posted to the members' money as an adjustment" in _text(staff.get(url).content.decode())
+    r = staff.post(
+        url,
+        {"reason": "b held 4", "winner": a.pk, f"pips_{b.pk}": 4, f"pips_{c.pk}": 3},
+    )
+    assert r.status_code == 302
+    statement = _text(
+        staff.get(reverse("club:statement", args=[b.pk, session.pk])).content.decode()
+    )
+    # His balancing as it was posted (-12 points: -0.60), then the adjustment with its reason.
+    assert "your -12 points at" in statement
+    assert "adjustment: Table 1, line 1 corrected after balancing: b held 4 0.30" in statement
+    assert "reversal of line 1: b held 4" in statement and "correcting line 1" in statement
+    assert "Net for the session -0.30" in statement
+    settlement = _text(staff.get(reverse("club:settlement", args=[session.pk])).content.decode())
+    assert (
+        f"{a.display_name} {b.display_name} 0.30 Table 1, line 1 corrected after balancing: b held 4"
+        in settlement
+    )
+    _postings_at_zero()
