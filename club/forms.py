@@ -201,11 +201,16 @@ class VoidForm(forms.Form):
 class CloseForm(forms.Form):
     """Closing an evening: what becomes of the online deals still being played."""
 
-    end_deals = forms.BooleanField(
-        required=False, label="End the deals in progress now, unscored",
-        help_text="Otherwise wait until they end, and close then.",
+    WAIT, END = "wait", "end"
+    deals = forms.ChoiceField(
+        required=False, widget=forms.RadioSelect, label="The deals in progress",
+        choices=[
+            (WAIT, "Wait for them: no new deal is dealt, and the evening closes and is "
+                   "balanced by itself when the last one ends"),
+            (END, "End them now, unscored"),
+        ],
     )  # fmt: skip
     note = forms.CharField(
         max_length=200, required=False, label="Note for the players",
-        help_text="Shown at the tables whose deal ends, e.g. \"the room closes at eleven\".",
+        help_text="Shown at the tables when the evening closes, e.g. \"the room closes at eleven\".",
     )  # fmt: skip

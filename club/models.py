@@ -116,6 +116,10 @@ class ClubSession(models.Model):
     balance_note = models.TextField(blank=True)
     void_reason = models.CharField(max_length=200, blank=True)
     settlement_method = models.CharField(max_length=10, blank=True)  # "exact" | "greedy"
+    # "Close when the deals in progress end": no new deal is dealt at its tables, and the
+    # evening closes (with this note) once the last one is booked (`finish_close_if_due`).
+    close_requested_at = models.DateTimeField(null=True, blank=True)
+    close_note = models.CharField(max_length=200, blank=True)
 
     class Meta:
         ordering = ["-opened_at"]
@@ -130,6 +134,11 @@ class ClubSession(models.Model):
     @property
     def is_open(self) -> bool:
         return self.status == self.OPEN
+
+    @property
+    def is_closing_after_deals(self) -> bool:
+        """Open, waiting for its deals in progress to end before it closes."""
+        return self.status == self.OPEN and self.close_requested_at is not None
 
 
 class Arrival(models.Model):

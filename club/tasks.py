@@ -20,6 +20,7 @@ logger = logging.getLogger(__name__)
 # often enough (15 s) that due work resumes within a minute of the broker returning.
 add_periodic("redraw-due", "club.tasks.open_due_redraw_windows", settings.CLUB_SWEEP_SECONDS)
 add_periodic("balance-sweep", "club.tasks.balance_pending_sessions", settings.CLUB_SWEEP_SECONDS)
+add_periodic("close-sweep", "club.tasks.finish_due_closes", settings.CLUB_SWEEP_SECONDS)
 
 
 @shared_task(name="club.tasks.heartbeat", ignore_result=True)
@@ -61,6 +62,15 @@ def balance_pending_sessions() -> list[int]:
     for pk in ids:
         queue_balance(pk)
     return ids
+
+
+@shared_task(name="club.tasks.finish_due_closes", ignore_result=True)
+def finish_due_closes() -> list[int]:
+    """Close the evenings waiting for their deals in progress whose deals have ended (each
+    deal's end does it too; this catches one missed when the process died between)."""
+    from .services import sessions
+
+    return sessions.finish_due_closes()
 
 
 def queue_balance(session_id: int) -> None:

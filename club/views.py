@@ -432,19 +432,25 @@ def session_close(request: HttpRequest, pk: int) -> HttpResponse:
     form = CloseForm(request.POST)
     if form.is_valid():
         in_progress = services.deals_in_progress(session.pk)
-        if in_progress and not form.cleaned_data["end_deals"]:
+        choice, note = form.cleaned_data["deals"], form.cleaned_data["note"]
+        if in_progress and not choice:
             numbers = ", ".join(
                 str(t.number) for t in session.tables.filter(pk__in=in_progress).order_by("number")
             )
             form.add_error(
-                "end_deals",
+                "deals",
                 f"{len(in_progress)} deal{'s are' if len(in_progress) != 1 else ' is'} in "
-                f"progress (table {numbers}): wait until they end, or tick this to end "
-                "them now, unscored.",
+                f"progress (table {numbers}): choose to wait for them, or to end them now, "
+                "unscored.",
             )
-        elif not services.close_session(
-            session.pk, by=request.user, note=form.cleaned_data["note"]
-        ):
+        elif in_progress and choice == CloseForm.WAIT:
+            if services.close_when_deals_end(session.pk, by=request.user, note=note):
+                return _console(session)
+            form.add_error(
+                "deals",
+                "The evening already closes when its deals end: to close it now, end them.",
+            )
+        elif not services.close_session(session.pk, by=request.user, note=note):
             return _refused(
                 request, ClubError("the session is not open"), session.get_absolute_url()
             )

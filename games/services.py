@@ -141,9 +141,11 @@ def ensure_deal(table_id: int) -> Deal | None:
         return deal
     from club.models import Table
 
-    table = Table.objects.get(pk=table_id)
+    table = Table.objects.select_related("session").get(pk=table_id)
     if table.mode != "online" or table.status == Table.CLOSED:
         return None  # real cards, or a table the club closed: nothing is dealt
+    if table.session is not None and table.session.is_closing_after_deals:
+        return None  # the evening closes when its deals in progress end
     seating = club_api.table_seating(table_id)
     if len(seating) < 2 or len(seating) != table.size:
         return None
@@ -329,8 +331,9 @@ def _with_seat(data: Any, seat: int) -> Any:
     return data
 
 
-def _finish(deal: Deal, state: DealState) -> Deal:
-    """The end of a deal (L21-L24): hands shown, the washbook line, the next deal."""
+def _finish(deal: Deal, state: DealState) -> Deal | None:
+    """The end of a deal (L21-L24): hands shown, the washbook line, the next deal (none
+    when the club's evening closes as its deals in progress end)."""
     out = state.outcome()
     assert out is not None
     outcome = out.to_json()
@@ -357,6 +360,8 @@ def _finish(deal: Deal, state: DealState) -> Deal:
     except ClubError as e:  # the club refuses (table closed, ...)
         raise Rejection(409, "club", f"the club cannot record this deal: {e}") from None
     deal.washbook_line_id = line.pk
+    if turn.closing:
+        return None
     seating = club_api.table_seating(deal.table_id)
     return _create_deal(
         deal.table_id,

@@ -121,8 +121,9 @@ def close_session(session_id: int, *, by: Actor = None, queue: bool = True, note
     from .. import tasks  # here: tasks import services
 
     with transaction.atomic():
+        note = " ".join(note.split())[:200]
         claimed = ClubSession.objects.filter(pk=session_id, status=ClubSession.OPEN).update(
-            status=ClubSession.CLOSING, closed_at=timezone.now()
+            status=ClubSession.CLOSING, closed_at=timezone.now(), close_note=note
         )
         if not claimed:
             return False
@@ -130,11 +131,48 @@ def close_session(session_id: int, *, by: Actor = None, queue: bool = True, note
         Table.objects.filter(pk__in=ids).update(
             status=Table.CLOSED, next_redraw_at=None, redraw_window_until=None
         )
-        note = " ".join(note.split())
         base.stop_play(ids, f"The evening was closed{': ' + note if note else ''}.")
         if queue:
             transaction.on_commit(lambda: tasks.queue_balance(session_id))
     return True
+
+
+def close_when_deals_end(session_id: int, *, by: Actor = None, note: str = "") -> bool:
+    """ "Close when the deals in progress end": from now no new deal is dealt at the
+    evening's tables, and the evening closes by itself, with ``note``, when the last
+    deal in progress is booked (`finish_close_if_due`, called as each deal ends and by
+    the minute sweep). Closes at once when none is in progress. A conditional UPDATE:
+    False if the evening is not open or already waiting to close."""
+    note = " ".join(note.split())[:200]
+    with transaction.atomic():
+        claimed = ClubSession.objects.filter(
+            pk=session_id, status=ClubSession.OPEN, close_requested_at__isnull=True
+        ).update(close_requested_at=timezone.now(), close_note=note)
+        if not claimed:
+            return False
+        logger.info("session %s closes when its deals end (%s)", session_id, recorded_user(by))
+        transaction.on_commit(lambda: finish_close_if_due(session_id))
+    return True
+
+
+def finish_close_if_due(session_id: int) -> bool:
+    """Close an evening waiting for its deals in progress once none is left (see
+    `close_when_deals_end`); True if this call closed it. Safe to call any number of
+    times and at once: `close_session` claims the evening once."""
+    waiting = ClubSession.objects.filter(
+        pk=session_id, status=ClubSession.OPEN, close_requested_at__isnull=False
+    ).first()
+    if waiting is None or deals_in_progress(session_id):
+        return False
+    return close_session(session_id, note=waiting.close_note)
+
+
+def finish_due_closes() -> list[int]:
+    """The minute sweep's part: every evening waiting to close whose deals have ended."""
+    ids = ClubSession.objects.filter(
+        status=ClubSession.OPEN, close_requested_at__isnull=False
+    ).values_list("pk", flat=True)
+    return [pk for pk in ids if finish_close_if_due(pk)]
 
 
 def played_at(*, session_id: int | None = None, table_id: int | None = None) -> bool:

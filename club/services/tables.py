@@ -59,6 +59,8 @@ class TableTurn:
     game_number: int
     deal_in_game: int
     events: list[str] = field(default_factory=list)
+    # The evening closes when its deals in progress end: deal no more at this table.
+    closing: bool = False
 
 
 # --- Reading ---------------------------------------------------------------------------
@@ -241,6 +243,8 @@ def form_table(
     """
     if not session.is_open:
         raise ClubError("the session is not open")
+    if session.is_closing_after_deals:
+        raise ClubError("the evening closes when its deals in progress end: no new table")
     variant = variant or session.default_variant
     if variant not in dict(variant_choices()):
         raise ClubError(f"unknown variant {variant!r}")
@@ -393,12 +397,24 @@ def advance_after_deal(table_id: int) -> TableTurn:
                 log(table, f"Cards drawn again for seats (L4, {who}); {first.member} deals.")
             )
         table.save()
+        closing = bool(
+            table.session_id
+            and ClubSession.objects.filter(
+                pk=table.session_id, status=ClubSession.OPEN, close_requested_at__isnull=False
+            ).exists()
+        )
+        if closing:
+            from .sessions import finish_close_if_due
+
+            session_id = table.session_id
+            transaction.on_commit(lambda: finish_close_if_due(session_id))
         return TableTurn(
             dealer_position=table.dealer_position,
             seating_changed=changed,
             game_number=table.game_number,
             deal_in_game=table.deal_in_game,
             events=events,
+            closing=closing,
         )
 
 

@@ -62,7 +62,7 @@ def test_the_confirmation_page_shows_totals_and_the_deals_in_progress(
     seated = [s.member for s in evening["physical"].seats.all()]
     assert f"{seated[0].display_name} 9" in text and f"{seated[1].display_name} -9" in text
     assert "A deal is in progress (game 1, deal 1, 1 move)" in text
-    assert "End the deals in progress now, unscored" in text
+    assert "End them now, unscored" in text and "Wait for them" in text
 
 
 def test_closing_with_a_deal_in_progress_asks_first_and_changes_nothing(
@@ -70,7 +70,7 @@ def test_closing_with_a_deal_in_progress_asks_first_and_changes_nothing(
 ) -> None:
     r = staff.post(reverse("club:session_close", args=[session.pk]), {"note": ""})
     assert r.status_code == 400
-    message = field_error(r.content.decode(), "end_deals")
+    message = field_error(r.content.decode(), "deals")
     assert f"1 deal is in progress (table {evening['online'].number})" in message
     session.refresh_from_db()
     assert session.is_open and not no_queue
@@ -86,7 +86,7 @@ def test_closing_ends_the_deal_in_progress_with_the_note_and_the_table_refuses_m
     online = evening["online"]
     r = staff.post(
         reverse("club:session_close", args=[session.pk]),
-        {"end_deals": "on", "note": "the room closes at eleven"},
+        {"deals": "end", "note": "the room closes at eleven"},
     )
     assert r.status_code == 302
     session.refresh_from_db()
@@ -123,3 +123,82 @@ def test_an_evening_with_nothing_in_progress_closes_at_once(
     assert r.status_code == 302
     session.refresh_from_db()
     assert session.status == ClubSession.CLOSING and no_queue == [session.pk]
+
+
+def _play_to_the_end(table: Table, seed: int = 29) -> Deal:
+    """Random legal moves through `act` until the deal ends (out, or a tableau)."""
+    import random
+
+    rng = random.Random(seed)
+    deal = Deal.objects.filter(table=table).order_by("number").last()
+    assert deal is not None
+    for _ in range(600):
+        deal.refresh_from_db()
+        if deal.finished:
+            return deal
+        state = games.load_state(deal)
+        seat = state.to_move()
+        games.act(
+            table.pk,
+            member_id=services.table_seating(table.pk)[seat].member_id,
+            version=deal.version,
+            deal_id=deal.pk,
+            action=rng.choice(state.legal_actions(seat)).to_json(),
+        )
+    raise AssertionError("the deal did not end in 600 moves")
+
+
+def test_waiting_deals_no_more_and_closes_the_evening_when_the_last_deal_ends(
+    staff: Client,
+    session: ClubSession,
+    evening: dict[str, Table],
+    no_queue: list[int],
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    online = evening["online"]
+    with django_capture_on_commit_callbacks(execute=True):
+        r = staff.post(
+            reverse("club:session_close", args=[session.pk]),
+            {"deals": "wait", "note": "last deal, please"},
+        )
+    assert r.status_code == 302
+    session.refresh_from_db()
+    assert session.is_open and session.is_closing_after_deals and not no_queue
+    console = _text(staff.get(reverse("club:console", args=[session.pk])).content.decode())
+    assert "Closing when the deals in progress end" in console
+    # No new table while it waits; asking to wait twice is refused in place.
+    with pytest.raises(services.ClubError, match="closes when its deals"):
+        services.form_table(session, variant="foster", size=2, mode=Table.PHYSICAL)
+    again = staff.post(reverse("club:session_close", args=[session.pk]), {"deals": "wait"})
+    assert again.status_code == 400
+    assert "already closes when its deals end" in field_error(again.content.decode(), "deals")
+    # The deal in progress is played to its end and booked: the evening closes by itself.
+    with django_capture_on_commit_callbacks(execute=True):
+        last = _play_to_the_end(online)
+    assert last.washbook_line_id is not None and not games.stopped_reason(last)
+    assert Deal.objects.filter(table=online).count() == 1  # nothing more was dealt
+    assert games.ensure_deal(online.pk) == last
+    session.refresh_from_db()
+    assert session.status == ClubSession.CLOSING and no_queue == [session.pk]
+    online.refresh_from_db()
+    assert online.status == Table.CLOSED
+    player = Client()
+    player.force_login(online.seats.first().member.user)  # type: ignore[union-attr]
+    page = _text(player.get(f"/tables/{online.pk}/").content.decode())
+    assert "This table is closed" in page and "last deal, please" in page
+    assert not services.finish_due_closes()  # the sweep finds nothing more to do
+
+
+def test_the_sweep_closes_an_evening_whose_deals_ended_unseen(
+    session: ClubSession, evening: dict[str, Table], no_queue: list[int]
+) -> None:
+    """The deal's end closes the evening after commit; had the process died just then,
+    the minute sweep closes it."""
+    assert services.close_when_deals_end(session.pk, note="late")  # callbacks not run here
+    assert services.finish_due_closes() == []  # a deal is still in progress
+    _play_to_the_end(evening["online"])  # its end's callback is not run either
+    session.refresh_from_db()
+    assert session.is_open
+    assert services.finish_due_closes() == [session.pk]
+    session.refresh_from_db()
+    assert session.status == ClubSession.CLOSING

@@ -101,7 +101,7 @@ ACTIONS = [
            lambda w: {f"void-{w.table.pk}-reason": "the wrong game"}),
     Action("club:check_out", "member", lambda w: [w.session.pk], lambda w: w.idle, lambda w: {}),
     Action("club:session_close", "staff", lambda w: [w.session.pk], lambda w: w.secretary,
-           lambda w: {"end_deals": "on", "note": "the room closes"}),
+           lambda w: {"deals": "end", "note": "the room closes"}),
     Action("club:session_void", "staff", lambda w: [w.session.pk], lambda w: w.secretary,
            lambda w: {"void-session-reason": "a practice night"}),
     Action("logout", "member", lambda w: [], lambda w: w.idle, lambda w: {}),

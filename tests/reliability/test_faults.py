@@ -265,7 +265,7 @@ def _members_carry_on_without_redis(
         f"/tables/{ids['online']}/state/?since={deal.pk}:{before}", headers={"HX-Request": "true"}
     )
     assert polled.status_code == 200 and f'data-stamp="{deal.pk}:{deal.version}"' in polled.text
-    r = post(secretary, f"/sessions/{ids['session']}/close/", {"end_deals": "on"})
+    r = post(secretary, f"/sessions/{ids['session']}/close/", {"deals": "end"})
     assert r.status_code == 302
     assert ClubSession.objects.get(pk=ids["session"]).status == "closing"
     anon = httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=15)
