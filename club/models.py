@@ -513,7 +513,7 @@ class Transfer(models.Model):
     )
 
     class Meta:
-        ordering = ["session", "adjustment", "-amount", "pk"]
+        ordering = ["session", "-amount", "pk"]
 
     def __str__(self) -> str:
         return f"{self.payer} pays {self.payee} {self.amount}"

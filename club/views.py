@@ -17,7 +17,7 @@ from django import forms
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.db import models, transaction
-from django.db.models import Sum
+from django.db.models import F, Sum
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -846,7 +846,12 @@ def _why_unstaked(table: Table) -> str:
 @login_required
 def settlement(request: HttpRequest, pk: int) -> HttpResponse:
     session = _session(pk)
-    transfers = list(session.transfers.select_related("payer", "payee", "payment", "adjustment"))
+    # The balancing's transfers, then each adjustment's in the order they were posted.
+    transfers = list(
+        session.transfers.select_related("payer", "payee", "payment", "adjustment").order_by(
+            F("adjustment_id").asc(nulls_first=True), "-amount", "pk"
+        )
+    )
     money = services.session_money(session.pk)
     members = Member.objects.in_bulk(list(money))
     rows = sorted(((members[m], a) for m, a in money.items()), key=lambda r: -r[1])

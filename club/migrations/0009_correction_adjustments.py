@@ -10,10 +10,6 @@ class Migration(migrations.Migration):
     ]
 
     operations = [
-        migrations.AlterModelOptions(
-            name="transfer",
-            options={"ordering": ["session", "adjustment", "-amount", "pk"]},
-        ),
         migrations.AddField(
             model_name="transfer",
             name="adjustment",

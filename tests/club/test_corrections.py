@@ -408,4 +408,5 @@ def test_after_balancing_the_statement_and_the_settlement_show_the_adjustment(
         f"{a.display_name} {b.display_name} 0.30 Table 1, line 1 corrected after balancing: b held 4"
         in settlement
     )
+    assert settlement.rindex("the evening") < settlement.index("corrected after balancing")
     _postings_at_zero()

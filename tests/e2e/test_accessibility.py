@@ -18,7 +18,7 @@ import pytest
 from django.urls import reverse
 
 from club import services as club
-from club.models import ClubSession, Table
+from club.models import ClubSession, Table, WashbookLine
 from club.services import PhysicalResult
 from games import services as games
 from games.engine.variant import VARIANTS
@@ -59,6 +59,17 @@ def _evening() -> dict[str, Any]:
             )
     club.close_session(past.pk, queue=False)
     club.balance_session(past.pk)
+    # A line corrected after the balancing: an adjustment on the statement and settlement.
+    first_table = past.tables.order_by("number").first()
+    line = first_table.lines.order_by("number").first()
+    club.correct_line(
+        line.pk,
+        reason="misread",
+        result=PhysicalResult(
+            winner_id=line.entries.get(points__gt=0).member_id,
+            losses={e.member_id: -e.points - 1 for e in line.entries.filter(points__lt=0)},
+        ),
+    )
     tonight = club.open_session(stake=Decimal("0.05"), name="Tuesday", by=secretary.user)
     for m in members[:6]:
         club.check_in(tonight, m)
@@ -82,6 +93,14 @@ def _evening() -> dict[str, Any]:
     }
 
 
+def _uncorrected(session: ClubSession) -> Any:
+    return (
+        WashbookLine.objects.filter(table__session=session, kind="deal", reversed_by=None)
+        .order_by("pk")
+        .first()
+    )
+
+
 def _pages(w: dict[str, Any]) -> list[tuple[str, Any, str]]:
     """(name, who looks, path)."""
     past: ClubSession = w["past"]
@@ -96,6 +115,9 @@ def _pages(w: dict[str, Any]) -> list[tuple[str, Any, str]]:
         ("table-washbook", me, reverse("club:washbook", args=[past.tables.first().pk])),
         ("session", sec, tonight.get_absolute_url()),
         ("console", sec, reverse("club:console", args=[tonight.pk])),
+        ("close-confirm", sec, reverse("club:session_close_confirm", args=[tonight.pk])),
+        ("washbook-secretary", sec, reverse("club:washbook", args=[past.tables.first().pk])),
+        ("correct-line", sec, reverse("club:line_correct", args=[_uncorrected(past).pk])),
         ("club-table", sec, w["physical"].get_club_url()),
         ("online-table", w["online"].seats.first().member, w["online"].get_absolute_url()),
     ]
@@ -149,5 +171,5 @@ def test_no_serious_or_critical_accessibility_violation(
         ctx.close()
     report["checked"] = len(report["pages"])
     (ARTIFACTS / "axe.json").write_text(json.dumps(report, indent=2, default=dict))
-    assert report["checked"] >= 2 * (10 + len(VARIANTS))
+    assert report["checked"] >= 2 * (13 + len(VARIANTS))
     assert failures == [], "\n".join(failures)
