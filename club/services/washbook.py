@@ -229,9 +229,14 @@ def physical_points(
             except ClubError as e:
                 raise ClubError(f"{member}'s cards: {e}", field=f"cards_{member_id}") from None
             where = f"cards_{member_id}"
-        else:
-            pips = result.losses.get(member_id, 0)
+        elif member_id in result.losses:
+            pips = result.losses[member_id]
             where = f"pips_{member_id}"
+        else:
+            raise ClubError(
+                f"{member} played this deal: give his pips or the cards left in his hand",
+                field=f"pips_{member_id}",
+            )
         if pips > ceiling:
             raise ClubError(
                 f"{member}'s hand cannot hold {pips} pips: at most {ceiling} in this game",

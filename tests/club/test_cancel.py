@@ -30,7 +30,10 @@ def _played_table(session: ClubSession) -> Table:
     table = services.form_table(session, variant="foster", size=4, mode=Table.PHYSICAL)
     seated = [s.member for s in table.seats.all()]
     services.enter_physical_result(
-        table.pk, PhysicalResult(winner_id=seated[0].pk, losses={seated[1].pk: 5})
+        table.pk,
+        PhysicalResult(
+            winner_id=seated[0].pk, losses={seated[1].pk: 5, **{m.pk: 0 for m in seated[2:]}}
+        ),
     )
     return table
 

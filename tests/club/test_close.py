@@ -37,7 +37,10 @@ def evening(session: ClubSession, make_members: Callable[..., list[Member]]) -> 
     )
     seated = [s.member for s in physical.seats.all()]
     services.enter_physical_result(
-        physical.pk, PhysicalResult(winner_id=seated[0].pk, losses={seated[1].pk: 9})
+        physical.pk,
+        PhysicalResult(
+            winner_id=seated[0].pk, losses={seated[1].pk: 9, **{m.pk: 0 for m in seated[2:]}}
+        ),
     )
     online = services.form_table(session, variant="conquian", candidates=members[4:])
     deal = games.ensure_deal(online.pk)

@@ -92,7 +92,7 @@ def test_reverse_only_posts_no_new_line_and_moves_nothing(
 ) -> None:
     table, (a, b, c, d) = four
     line = services.enter_physical_result(
-        table.pk, PhysicalResult(winner_id=a.pk, losses={b.pk: 5})
+        table.pk, PhysicalResult(winner_id=a.pk, losses={b.pk: 5, c.pk: 0, d.pk: 0})
     )
     before = _where(table)
     done = services.correct_line(line.pk, reason="entered at the wrong table")
@@ -110,6 +110,7 @@ def test_reverse_only_posts_no_new_line_and_moves_nothing(
         ("misread", "winner-with-cards", "no cards left"),
         ("misread", "too-many-pips", "cannot hold"),
         ("misread", "stranger", "not seated"),
+        ("misread", "blank", "played this deal: give his pips"),
     ],
 )
 def test_a_bad_correction_is_refused_and_changes_nothing(
@@ -121,13 +122,16 @@ def test_a_bad_correction_is_refused_and_changes_nothing(
 ) -> None:
     table, (a, b, c, d) = four
     line = services.enter_physical_result(
-        table.pk, PhysicalResult(winner_id=a.pk, losses={b.pk: 5})
+        table.pk, PhysicalResult(winner_id=a.pk, losses={b.pk: 5, c.pk: 0, d.pk: 0})
     )
     stranger = make_members(1, "x")[0]
     results = {
-        "winner-with-cards": PhysicalResult(winner_id=a.pk, losses={a.pk: 3, b.pk: 5}),
-        "too-many-pips": PhysicalResult(winner_id=a.pk, losses={b.pk: 10_000}),
-        "stranger": PhysicalResult(winner_id=stranger.pk, losses={b.pk: 5}),
+        "winner-with-cards": PhysicalResult(
+            winner_id=a.pk, losses={a.pk: 3, b.pk: 5, c.pk: 0, d.pk: 0}
+        ),
+        "too-many-pips": PhysicalResult(winner_id=a.pk, losses={b.pk: 10_000, c.pk: 0, d.pk: 0}),
+        "blank": PhysicalResult(winner_id=a.pk, losses={b.pk: 5, c.pk: 0}),
+        "stranger": PhysicalResult(winner_id=stranger.pk, losses={b.pk: 5, c.pk: 0, d.pk: 0}),
     }
     before = (_where(table), list(WashbookLine.objects.values_list("pk", flat=True)))
     with pytest.raises(ClubError, match=message):
@@ -143,12 +147,14 @@ def test_a_correction_counts_the_players_of_the_deal_not_those_seated_now(
     there, even once he sits at the table."""
     table, (a, b, c, d) = four
     line = services.enter_physical_result(
-        table.pk, PhysicalResult(winner_id=a.pk, losses={b.pk: 5})
+        table.pk, PhysicalResult(winner_id=a.pk, losses={b.pk: 5, c.pk: 0, d.pk: 0})
     )
     assert services.line_players(line) == [a, b, c, d]
     # c had 0 pips: he is no entry of the line, yet a player of the deal.
     done = services.correct_line(
-        line.pk, reason="c had 4", result=PhysicalResult(winner_id=a.pk, losses={b.pk: 5, c.pk: 4})
+        line.pk,
+        reason="c had 4",
+        result=PhysicalResult(winner_id=a.pk, losses={b.pk: 5, c.pk: 4, d.pk: 0}),
     )
     assert done.line is not None
     assert dict(done.line.entries.values_list("member_id", "points")) == {
@@ -162,7 +168,7 @@ def _balanced(session: ClubSession, table: Table, players: list[Member]) -> list
     a, b, c, d = players
     lines = [
         services.enter_physical_result(
-            table.pk, PhysicalResult(winner_id=a.pk, losses={b.pk: 10, c.pk: 3})
+            table.pk, PhysicalResult(winner_id=a.pk, losses={b.pk: 10, c.pk: 3, d.pk: 0})
         ),
         services.enter_physical_result(
             table.pk, PhysicalResult(winner_id=d.pk, losses={a.pk: 7, b.pk: 2, c.pk: 9})
@@ -186,7 +192,7 @@ def test_after_balancing_an_adjustment_changes_exactly_the_members_it_names(
     done = services.correct_line(
         first.pk,
         reason="b's hand was 4, not 10",
-        result=PhysicalResult(winner_id=a.pk, losses={b.pk: 4, c.pk: 3}),
+        result=PhysicalResult(winner_id=a.pk, losses={b.pk: 4, c.pk: 3, d.pk: 0}),
     )
     assert done.adjustment is not None
     adjustment = done.adjustment
@@ -239,7 +245,9 @@ def test_a_correction_that_changes_no_points_posts_no_adjustment(
     done = services.correct_line(
         first.pk,
         reason="the note was wrong",
-        result=PhysicalResult(winner_id=a.pk, losses={b.pk: 10, c.pk: 3}, note="the right note"),
+        result=PhysicalResult(
+            winner_id=a.pk, losses={b.pk: 10, c.pk: 3, d.pk: 0}, note="the right note"
+        ),
     )
     assert done.adjustment is None
     assert not Posting.objects.filter(kind=Posting.ADJUSTMENT).exists()
@@ -250,7 +258,7 @@ def test_voided_and_cancelled_washbooks_stand_as_they_are(
 ) -> None:
     table, (a, b, c, d) = four
     line = services.enter_physical_result(
-        table.pk, PhysicalResult(winner_id=a.pk, losses={b.pk: 5})
+        table.pk, PhysicalResult(winner_id=a.pk, losses={b.pk: 5, c.pk: 0, d.pk: 0})
     )
     services.void_session(session.pk, "a practice night")
     with pytest.raises(ClubError, match="voided"):
@@ -281,7 +289,8 @@ def test_the_washbook_offers_the_secretary_a_correction_and_members_none(
 ) -> None:
     table, (a, b, c, d) = four
     line = services.enter_physical_result(
-        table.pk, PhysicalResult(winner_id=a.pk, losses={b.pk: 50, c.pk: 3}, note="a long deal")
+        table.pk,
+        PhysicalResult(winner_id=a.pk, losses={b.pk: 50, c.pk: 3, d.pk: 0}, note="a long deal"),
     )
     url = reverse("club:line_correct", args=[line.pk])
     washbook = staff.get(reverse("club:washbook", args=[table.pk])).content.decode()
@@ -309,12 +318,18 @@ def test_correcting_through_the_form_posts_two_lines_and_moves_nothing_on(
 ) -> None:
     table, (a, b, c, d) = four
     line = services.enter_physical_result(
-        table.pk, PhysicalResult(winner_id=a.pk, losses={b.pk: 50, c.pk: 3})
+        table.pk, PhysicalResult(winner_id=a.pk, losses={b.pk: 50, c.pk: 3, d.pk: 0})
     )
     before = _where(table)
     r = staff.post(
         reverse("club:line_correct", args=[line.pk]),
-        {"reason": "50 was 5", "winner": a.pk, f"pips_{b.pk}": 5, f"cards_{c.pk}": "3H"},
+        {
+            "reason": "50 was 5",
+            "winner": a.pk,
+            f"pips_{b.pk}": 5,
+            f"cards_{c.pk}": "3H",
+            f"pips_{d.pk}": 0,
+        },
     )
     assert r.status_code == 302 and r["Location"].endswith(f"#line-{line.number}")
     assert _where(table) == before
@@ -349,7 +364,7 @@ def test_a_bad_correction_form_is_shown_in_place_and_changes_nothing(
 ) -> None:
     table, (a, b, c, d) = four
     line = services.enter_physical_result(
-        table.pk, PhysicalResult(winner_id=a.pk, losses={b.pk: 5})
+        table.pk, PhysicalResult(winner_id=a.pk, losses={b.pk: 5, c.pk: 0, d.pk: 0})
     )
     names = {"A": a.pk, "B": b.pk}
 
@@ -371,7 +386,7 @@ def test_a_line_already_reversed_says_so_and_takes_no_second_correction(
 ) -> None:
     table, (a, b, c, d) = four
     line = services.enter_physical_result(
-        table.pk, PhysicalResult(winner_id=a.pk, losses={b.pk: 5})
+        table.pk, PhysicalResult(winner_id=a.pk, losses={b.pk: 5, c.pk: 0, d.pk: 0})
     )
     services.correct_line(line.pk, reason="first")
     before = _snapshot(table)
@@ -392,7 +407,13 @@ def test_after_balancing_the_statement_and_the_settlement_show_the_adjustment(
     assert "posted to the members' money as an adjustment" in _text(staff.get(url).content.decode())
     r = staff.post(
         url,
-        {"reason": "b held 4", "winner": a.pk, f"pips_{b.pk}": 4, f"pips_{c.pk}": 3},
+        {
+            "reason": "b held 4",
+            "winner": a.pk,
+            f"pips_{b.pk}": 4,
+            f"pips_{c.pk}": 3,
+            f"pips_{d.pk}": 0,
+        },
     )
     assert r.status_code == 302
     statement = _text(

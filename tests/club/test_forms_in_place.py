@@ -136,10 +136,26 @@ def test_a_bad_result_is_told_beside_its_field_and_posts_nothing(
 def test_a_result_with_nobody_paying_is_told_above_the_form(
     staff: Client, physical: tuple[Table, list[Member]]
 ) -> None:
-    table, (a, *_) = physical
-    r = staff.post(reverse("club:table_result", args=[table.pk]), {"winner": a.pk})
+    table, (a, *others) = physical
+    zeros = {f"pips_{m.pk}": 0 for m in others}
+    r = staff.post(reverse("club:table_result", args=[table.pk]), {"winner": a.pk} | zeros)
     assert r.status_code == 400
     assert "The losers paid nothing: enter their pips." in r.content.decode()
+    assert not table.lines.exists()
+
+
+def test_a_loser_left_blank_is_told_beside_his_field(
+    staff: Client, physical: tuple[Table, list[Member]]
+) -> None:
+    """Every player of the deal is accounted for: a blank loser is not taken as 0 pips."""
+    table, (a, b, c, d) = physical
+    r = staff.post(
+        reverse("club:table_result", args=[table.pk]),
+        {"winner": a.pk, f"pips_{b.pk}": 5, f"cards_{c.pk}": "KS"},
+    )
+    assert r.status_code == 400
+    message = field_error(r.content.decode(), f"pips_{d.pk}")
+    assert f"{d.display_name} played this deal: give his pips or the cards left" in message
     assert not table.lines.exists()
 
 
@@ -149,12 +165,14 @@ def test_impossible_results_are_refused_by_the_service_whatever_sends_them(
     """Not only the form: the service refuses a result that cannot have happened."""
     from club.services import PhysicalResult, enter_physical_result, most_pips
 
-    table, (a, b, *_) = physical
+    table, (a, b, c, d) = physical
     ceiling = most_pips(table)
+    rest = {c.pk: 0, d.pk: 0}
     outsider = services.create_member("outsider", "Outsider")
     for result, message in [
-        (PhysicalResult(winner_id=a.pk, losses={a.pk: 3, b.pk: 4}), "no cards left"),
-        (PhysicalResult(winner_id=a.pk, losses={b.pk: ceiling + 1}), "cannot hold"),
+        (PhysicalResult(winner_id=a.pk, losses={a.pk: 3, b.pk: 4, **rest}), "no cards left"),
+        (PhysicalResult(winner_id=a.pk, losses={b.pk: ceiling + 1, **rest}), "cannot hold"),
+        (PhysicalResult(winner_id=a.pk, losses={b.pk: 4, c.pk: 1}), "give his pips"),
         (PhysicalResult(winner_id=a.pk, losses={outsider.pk: 5}), "not seated"),
         (PhysicalResult(winner_id=outsider.pk, losses={b.pk: 5}), "not seated"),
     ]:
@@ -162,6 +180,7 @@ def test_impossible_results_are_refused_by_the_service_whatever_sends_them(
             enter_physical_result(table.pk, result)
     assert not table.lines.exists()
     line = enter_physical_result(
-        table.pk, PhysicalResult(winner_id=a.pk, losses={b.pk: ceiling}, note="a big hand")
+        table.pk,
+        PhysicalResult(winner_id=a.pk, losses={b.pk: ceiling, **rest}, note="a big hand"),
     )
     assert line.detail["note"] == "a big hand"

@@ -33,9 +33,11 @@ def evening(
     )
     a, b, c, d, e = ms
     services.enter_physical_result(
-        table.pk, PhysicalResult(winner_id=a.pk, losses={b.pk: 10, c.pk: 9, d.pk: 20})
+        table.pk, PhysicalResult(winner_id=a.pk, losses={b.pk: 10, c.pk: 9, d.pk: 20, e.pk: 0})
     )
-    services.enter_physical_result(table.pk, PhysicalResult(winner_id=b.pk, losses={e.pk: 12}))
+    services.enter_physical_result(
+        table.pk, PhysicalResult(winner_id=b.pk, losses={a.pk: 0, c.pk: 0, d.pk: 0, e.pk: 12})
+    )
     ClubSession.objects.filter(pk=session.pk).update(name="Tuesday")
     return {"session": session, "members": ms, "table": table}
 

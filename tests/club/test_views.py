@@ -14,6 +14,8 @@ from club import services
 from club.models import ClubSession, Member, Table, WashbookLine
 from club.services import PhysicalResult
 
+from .conftest import field_error
+
 pytestmark = pytest.mark.django_db
 
 
@@ -26,7 +28,8 @@ def club(
         services.check_in(session, m)
     table = services.form_table(session, variant="foster", size=5, mode=Table.PHYSICAL)
     services.enter_physical_result(
-        table.pk, PhysicalResult(winner_id=ms[0].pk, losses={ms[1].pk: 12})
+        table.pk,
+        PhysicalResult(winner_id=ms[0].pk, losses={ms[1].pk: 12, **{m.pk: 0 for m in ms[2:]}}),
     )
     return {"session": session, "members": ms, "table": table}
 
@@ -86,10 +89,16 @@ def test_a_bad_result_is_a_400_and_changes_nothing(
         r = client.post(reverse("club:table_result", args=[t.pk]), data)
         assert r.status_code == 400
     assert WashbookLine.objects.count() == before
-    r = client.post(
-        reverse("club:table_result", args=[t.pk]),
-        {"winner": ms[2].pk, f"cards_{ms[3].pk}": "KS 5H"},
+    # A loser left blank: the result does not account for every player (issue 29, item 3).
+    blank = {"winner": ms[2].pk, f"cards_{ms[3].pk}": "KS 5H", f"pips_{ms[0].pk}": 3}
+    blank |= {f"pips_{ms[1].pk}": 0}
+    r = client.post(reverse("club:table_result", args=[t.pk]), blank)
+    assert r.status_code == 400
+    assert "give his pips or the cards left in his hand" in field_error(
+        r.content.decode(), f"pips_{ms[4].pk}"
     )
+    assert WashbookLine.objects.count() == before
+    r = client.post(reverse("club:table_result", args=[t.pk]), blank | {f"pips_{ms[4].pk}": 0})
     assert r.status_code == 302 and WashbookLine.objects.count() == before + 1
 
 
@@ -128,7 +137,11 @@ def test_the_washbook_page_queries_do_not_grow_with_lines(
     few = count()
     for i in range(10):
         services.enter_physical_result(
-            t.pk, PhysicalResult(winner_id=ms[i % 5].pk, losses={ms[(i + 1) % 5].pk: 7})
+            t.pk,
+            PhysicalResult(
+                winner_id=ms[i % 5].pk,
+                losses={m.pk: 7 if m == ms[(i + 1) % 5] else 0 for m in ms if m != ms[i % 5]},
+            ),
         )
     assert count() == few
 

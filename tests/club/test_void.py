@@ -35,7 +35,10 @@ def _played(session: ClubSession, members: list[Member], points: int = 5) -> Tab
     )
     seated = [s.member for s in table.seats.all()]
     services.enter_physical_result(
-        table.pk, PhysicalResult(winner_id=seated[0].pk, losses={seated[1].pk: points})
+        table.pk,
+        PhysicalResult(
+            winner_id=seated[0].pk, losses={seated[1].pk: points, **{m.pk: 0 for m in seated[2:]}}
+        ),
     )
     return table
 

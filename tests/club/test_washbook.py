@@ -50,7 +50,9 @@ def test_it_counts_the_cards_left(five: tuple[Table, list[Member]]) -> None:
     table, (a, b, c, d, e) = five
     line = services.enter_physical_result(
         table.pk,
-        PhysicalResult(winner_id=a.pk, cards={b.pk: "KS 5H JK", c.pk: "AD"}, losses={d.pk: 2}),
+        PhysicalResult(
+            winner_id=a.pk, cards={b.pk: "KS 5H JK", c.pk: "AD"}, losses={d.pk: 2, e.pk: 0}
+        ),
     )
     points = dict(line.entries.values_list("member_id", "points"))
     assert points == {a.pk: 43, b.pk: -30, c.pk: -11, d.pk: -2}
@@ -65,6 +67,7 @@ def test_it_counts_the_cards_left(five: tuple[Table, list[Member]]) -> None:
         lambda a, b: PhysicalResult(winner_id=a, losses={b: -4}),  # negative pips
         lambda a, b: PhysicalResult(winner_id=a, cards={b: "ZZ"}),  # not a card
         lambda a, b: PhysicalResult(winner_id=999999, losses={b: 4}),  # not seated
+        lambda a, b: PhysicalResult(winner_id=a, losses={b: 4}),  # the other three left out
     ],
 )
 def test_it_refuses_bad_results_and_changes_nothing(
@@ -80,11 +83,12 @@ def test_it_refuses_bad_results_and_changes_nothing(
 
 def test_it_corrects_by_a_reversing_line_and_a_new_one(five: tuple[Table, list[Member]]) -> None:
     table, (a, b, c, d, e) = five
+    rest = {c.pk: 0, d.pk: 0, e.pk: 0}
     wrong = services.enter_physical_result(
-        table.pk, PhysicalResult(winner_id=a.pk, losses={b.pk: 50})
+        table.pk, PhysicalResult(winner_id=a.pk, losses={b.pk: 50, **rest})
     )
     done = services.correct_line(
-        wrong.pk, result=PhysicalResult(winner_id=a.pk, losses={b.pk: 5}), reason="misread"
+        wrong.pk, result=PhysicalResult(winner_id=a.pk, losses={b.pk: 5, **rest}), reason="misread"
     )
     reversal, right = done.reversal, done.line
     assert reversal.kind == "reversal" and reversal.reverses == wrong
@@ -177,11 +181,15 @@ def test_lines_are_numbered_by_game_and_deal_as_the_table_is(
     reversal has none, and a correction takes the number of the line it corrects."""
     table, (a, b, c, d, e) = five
     first = services.enter_physical_result(
-        table.pk, PhysicalResult(winner_id=a.pk, losses={b.pk: 5})
+        table.pk, PhysicalResult(winner_id=a.pk, losses={b.pk: 5, c.pk: 0, d.pk: 0, e.pk: 0})
     )
-    services.enter_physical_result(table.pk, PhysicalResult(winner_id=b.pk, losses={c.pk: 7}))
+    services.enter_physical_result(
+        table.pk, PhysicalResult(winner_id=b.pk, losses={a.pk: 0, c.pk: 7, d.pk: 0, e.pk: 0})
+    )
     services.correct_line(
-        first.pk, reason="misread", result=PhysicalResult(winner_id=a.pk, losses={b.pk: 6})
+        first.pk,
+        reason="misread",
+        result=PhysicalResult(winner_id=a.pk, losses={b.pk: 6, c.pk: 0, d.pk: 0, e.pk: 0}),
     )
     book = books.build(WashbookLine.objects.filter(table=table).order_by("number"))
     assert [(r.line.kind, r.deal_label) for r in book.rows] == [

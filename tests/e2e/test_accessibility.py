@@ -54,7 +54,12 @@ def _evening() -> dict[str, Any]:
             club.enter_physical_result(
                 table.pk,
                 PhysicalResult(
-                    winner_id=seated[i].pk, losses={seated[i + 1].pk: 7 + i, seated[i + 2].pk: 3}
+                    winner_id=seated[i].pk,
+                    losses={
+                        m.pk: {i + 1: 7 + i, i + 2: 3}.get(j, 1)
+                        for j, m in enumerate(seated)
+                        if j != i
+                    },
                 ),
             )
     club.close_session(past.pk, queue=False)
@@ -62,12 +67,17 @@ def _evening() -> dict[str, Any]:
     # A line corrected after the balancing: an adjustment on the statement and settlement.
     first_table = past.tables.order_by("number").first()
     line = first_table.lines.order_by("number").first()
+    points = dict(line.entries.values_list("member_id", "points"))
     club.correct_line(
         line.pk,
         reason="misread",
         result=PhysicalResult(
             winner_id=line.entries.get(points__gt=0).member_id,
-            losses={e.member_id: -e.points - 1 for e in line.entries.filter(points__lt=0)},
+            losses={
+                m.pk: max(0, -points.get(m.pk, 0) - 1)
+                for m in club.line_players(line)
+                if points.get(m.pk, 0) <= 0
+            },
         ),
     )
     tonight = club.open_session(stake=Decimal("0.05"), name="Tuesday", by=secretary.user)

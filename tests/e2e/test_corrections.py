@@ -58,7 +58,7 @@ def test_the_secretary_corrects_a_line_and_closes_with_a_deal_in_progress(
     )
     # Line 1: Ada out, Ben 10 (misread: it was 4), Cora 3. Line 2: Dan out, Ada 7, Ben 2, Cora 9.
     first = club.enter_physical_result(
-        foster.pk, PhysicalResult(winner_id=ada.pk, losses={ben.pk: 10, cora.pk: 3})
+        foster.pk, PhysicalResult(winner_id=ada.pk, losses={ben.pk: 10, cora.pk: 3, dan.pk: 0})
     )
     second = club.enter_physical_result(
         foster.pk, PhysicalResult(winner_id=dan.pk, losses={ada.pk: 7, ben.pk: 2, cora.pk: 9})
