@@ -63,6 +63,21 @@ def on_screen(page: Any, locator: Any, what: str, *, size: bool = False, hit: bo
     assert hit, f"{what} is covered by another element: {box}"
 
 
+def scroll_to(locator: Any, tries: int = 6) -> None:
+    """Scroll an element into view as the player does. A live refresh (a computer
+    player's move at a practice table re-renders the deal, its end panel among it) can
+    swap the element out while Playwright scrolls to it ("Element is not attached to the
+    DOM", which it does not retry): look it up again and scroll to the new one."""
+    for attempt in range(tries):
+        try:
+            locator.scroll_into_view_if_needed(timeout=2000)
+            return
+        except Exception:
+            if attempt == tries - 1:
+                raise
+            time.sleep(0.1)
+
+
 def big_enough(locator: Any, what: str) -> None:
     box = _box(locator)
     assert box is not None and box["width"] >= 44 and box["height"] >= 44, f"{what}: {box}"
@@ -107,13 +122,7 @@ def tap_action(page: Any, data: dict[str, Any]) -> str:
         # A joker is tapped as the joker; the page asks what it stands for if need be.
         selected = [tap_card(page, code.split("=")[0]) for code in cards]
         button = page.locator(f'button[name=intent][value="add:{target}"]')
-        for attempt in range(4):  # the player scrolls the table to the combination
-            try:
-                button.scroll_into_view_if_needed(timeout=2000)
-                break
-            except Exception:  # a live refresh swapped the region in meanwhile: again
-                if attempt == 3:
-                    raise
+        scroll_to(button)  # the player scrolls the table to the combination
         on_screen(page, button, "the combination's Add button", size=True)
         for card in selected:
             on_screen(page, card, "the selected card (it must not scroll away)")
@@ -204,7 +213,7 @@ def play_on_phone(
     end.wait_for(state="visible", timeout=6000)
     page.screenshot(path=str(ARTIFACTS / f"phone-{shot}-end.png"))
     cont = page.locator("#deal-end [data-continue]")
-    cont.scroll_into_view_if_needed()
+    scroll_to(cont)
     big_enough(cont, "Continue")
     cont.tap()
     on_screen(page, page.locator("#hand"), "the next deal's hand", hit=False)
