@@ -17,7 +17,7 @@ from django import forms
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.db import models, transaction
-from django.db.models import F, Sum
+from django.db.models import F, Q, Sum
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -889,19 +889,27 @@ def member_detail(request: HttpRequest, pk: int) -> HttpResponse:
     # The member's own points in each session (never the session's total).
     sessions_played = [
         {"pk": r["line__table__session"], "name": r["line__table__session__name"],
-         "opened_at": r["line__table__session__opened_at"], "points": r["points"]}
+         "opened_at": r["line__table__session__opened_at"], "points": r["points"],
+         "balanced": r["balanced"]}
         for r in WashbookEntry.objects.filter(
             member=member, line__table__session__isnull=False, line__table__is_practice=False
         )
         .values(
             "line__table__session", "line__table__session__name", "line__table__session__opened_at"
         )
-        .annotate(points=Sum("points"))
+        .annotate(
+            # His points when the evening was balanced (a line corrected later is its
+            # own adjustment), then now: first, before "points" names the sum.
+            balanced=Sum(
+                "points", filter=Q(line__created_at__lte=F("line__table__session__balanced_at"))
+            ),
+            points=Sum("points"),
+        )
         .order_by("-line__table__session__opened_at")
     ]  # fmt: skip
-    own = {s["pk"]: s["points"] for s in sessions_played}
+    own = {s["pk"]: s["balanced"] or 0 for s in sessions_played}
     money = [
-        (posting, _money_label(posting, own.get(posting.session_id)), amount, running)
+        (posting, _money_label(posting, own.get(posting.session_id), evening=True), amount, running)
         for posting, amount, running in history
     ]
     return render(
@@ -921,12 +929,15 @@ def member_detail(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
-def _money_label(posting: Posting, own_points: int | None) -> str:
+def _money_label(posting: Posting, own_points: int | None, *, evening: bool = False) -> str:
     """What a posting was, in the member's own terms: a session's balancing says his own
-    points at the stake (its memo holds the whole session's)."""
+    points at the stake (its memo holds the whole session's); an adjustment, which line
+    was corrected and why (and, where postings of many evenings are listed, which)."""
     if posting.kind == Posting.SESSION_BALANCE and posting.session is not None:
         points = own_points if own_points is not None else 0
         return f"{posting.session}: your {points:+d} points at {posting.session.stake} a point"
+    if posting.kind == Posting.ADJUSTMENT and evening and posting.session is not None:
+        return f"{posting.session}: {posting.memo}"
     return posting.memo
 
 

@@ -430,4 +430,9 @@ def test_after_balancing_the_statement_and_the_settlement_show_the_adjustment(
         in settlement
     )
     assert settlement.rindex("the evening") < settlement.index("corrected after balancing")
+    # His own page lists both postings of every evening: the balancing as posted, then the
+    # adjustment, named by its evening.
+    member_page = _text(staff.get(reverse("club:member", args=[b.pk])).content.decode())
+    assert f"{session}: your -12 points at" in member_page
+    assert f"{session}: Table 1, line 1 corrected after balancing: b held 4 0.30" in member_page
     _postings_at_zero()
