@@ -380,7 +380,10 @@ def session_check_in(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def session_check_out(request: HttpRequest, pk: int) -> HttpResponse:
     session = _session(pk)
-    services.check_out(session, _member(request))
+    try:
+        services.check_out(session, _member(request))
+    except ClubError as e:
+        return _refused(request, e, session.get_absolute_url())
     return redirect(session)
 
 
@@ -496,7 +499,10 @@ def arrival_leave(request: HttpRequest, pk: int, member_pk: int) -> HttpResponse
     """The secretary checks a member out for him."""
     session = _session(pk)
     member = get_object_or_404(Member, pk=member_pk)
-    services.check_out(session, member)
+    try:
+        services.check_out(session, member)
+    except ClubError as e:
+        return _refused(request, e, reverse("club:console", args=[session.pk]))
     return _console(session)
 
 

@@ -10,7 +10,7 @@ from django.db import IntegrityError, connection, transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from ..models import Arrival, ClubSession, Member, Table, variant_choices
+from ..models import Arrival, ClubSession, Member, Seat, Table, variant_choices
 from ..models import default_variant as first_game
 from . import base
 from .base import PLAY_CHECKS, Actor, ClubError, DealProgress, recorded_user
@@ -104,6 +104,20 @@ def check_in(session: ClubSession, member: Member) -> Arrival:
 
 
 def check_out(session: ClubSession, member: Member) -> None:
+    """The member leaves the evening (and any table's queue). Refused while he holds a
+    seat at one of its tables in play: a player leaving mid-game appoints a substitute,
+    with the others' consent (L6), or the table is broken up first; checked out, he would
+    keep a seat nobody plays."""
+    seat = (
+        Seat.objects.filter(member=member, table__session=session, table__status=Table.PLAYING)
+        .select_related("table")
+        .first()
+    )
+    if seat is not None:
+        raise ClubError(
+            f"{member} is seated at {seat.table.label}: he leaves the table first "
+            "(a substitute for the rest of the game, L6)"
+        )
     Arrival.objects.filter(session=session, member=member, left_at=None).update(
         left_at=timezone.now(), queue_table=None
     )

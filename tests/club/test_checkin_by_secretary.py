@@ -96,3 +96,40 @@ def test_the_secretary_adds_a_guest_who_plays_and_settles_but_is_not_in_the_stan
     # ...but the club's standings are its members'.
     standings = staff.get(reverse("club:standings")).content.decode()
     assert ann.display_name in standings and "Gus Visitor" not in standings
+
+
+def test_a_seated_player_is_not_checked_out_and_keeps_playing(
+    staff: Client, session: ClubSession, make_members: Callable[..., list[Member]]
+) -> None:
+    """Checked out while seated, a member kept a seat nobody played: the secretary and the
+    member himself are told he leaves the table first (a substitute, L6); nothing changes.
+    Once the table is over he may leave."""
+    from club.models import Table
+
+    members = make_members(5)
+    for m in members:
+        services.check_in(session, m)
+    table = services.form_table(
+        session, variant="foster", size=4, mode=Table.PHYSICAL, candidates=members[:4]
+    )
+    seated = table.seats.first().member  # type: ignore[union-attr]
+    r = staff.post(reverse("club:arrival_leave", args=[session.pk, seated.pk]))
+    assert r.status_code == 400
+    assert f"{seated.display_name} is seated at Table 1: he leaves the table first" in (
+        r.content.decode()
+    )
+    own = Client()
+    own.force_login(seated.user)
+    r = own.post(reverse("club:check_out", args=[session.pk]))
+    assert r.status_code == 400 and "leaves the table first" in r.content.decode()
+    assert Arrival.objects.get(session=session, member=seated).left_at is None
+    # The one not seated leaves as before; after the table is cancelled, so may the player.
+    assert (
+        staff.post(reverse("club:arrival_leave", args=[session.pk, members[4].pk])).status_code
+        == 302
+    )
+    services.cancel_table(table.pk)
+    assert (
+        staff.post(reverse("club:arrival_leave", args=[session.pk, seated.pk])).status_code == 302
+    )
+    assert Arrival.objects.get(session=session, member=seated).left_at is not None
