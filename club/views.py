@@ -962,7 +962,12 @@ def statement(request: HttpRequest, pk: int, session_pk: int) -> HttpResponse:
     legs = Leg.objects.filter(account__member=member, posting__session=session).select_related(
         "posting__session"
     )
-    points = sum(e.points for e in entries)
+    # Lines at a table balancing leaves out (voided, a computer player's, practice) are
+    # listed, marked, and left out of his points, as they are of his money.
+    staked = set(services.staked_tables(session.pk))
+    rows = [(e, "" if e.line.table_id in staked else _why_unstaked(e.line.table)) for e in entries]
+    counted = [e for e, why in rows if not why]
+    points = sum(e.points for e in counted)
     # A balancing's label gives his points as they were when it was posted: a line
     # corrected later shows as its own adjustment, with its reason.
     money = [
@@ -970,7 +975,7 @@ def statement(request: HttpRequest, pk: int, session_pk: int) -> HttpResponse:
             leg,
             _money_label(
                 leg.posting,
-                sum(e.points for e in entries if e.line.created_at <= leg.posting.created_at),
+                sum(e.points for e in counted if e.line.created_at <= leg.posting.created_at),
             ),
         )
         for leg in legs
@@ -981,7 +986,8 @@ def statement(request: HttpRequest, pk: int, session_pk: int) -> HttpResponse:
         {
             "member": member,
             "session": session,
-            "entries": entries,
+            "entries": rows,
+            "uncounted": sum(e.points for e, why in rows if why),
             "legs": legs,
             "money": money,
             "points": points,

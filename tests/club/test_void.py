@@ -8,6 +8,7 @@ nothing changes.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from decimal import Decimal
 
@@ -72,6 +73,19 @@ def test_a_table_played_in_error_is_voided_and_left_out_of_money(
     money = services.session_money(session.pk)
     assert set(money) <= {m.pk for m in members[4:]}
     assert sum(money.values()) == Decimal("0")
+    # His statement lists the voided table's line, marked, and leaves it out of his points.
+    winner = wrong.lines.get().entries.get(points__gt=0).member
+    statement = re.sub(
+        r"\s+",
+        " ",
+        re.sub(
+            r"<[^>]+>",
+            " ",
+            staff.get(reverse("club:statement", args=[winner.pk, session.pk])).content.decode(),
+        ),
+    )
+    assert "not staked (voided: played Foster&#x27;s laws for three by mistake)" in statement
+    assert "net 0 points (and +5 at tables not staked, left out of money)" in statement
 
 
 @pytest.mark.parametrize(
