@@ -405,12 +405,13 @@ class World:
         self.mistake = services.open_session(
             stake=Decimal("0.05"), by=secretary.user, name="Mistake", second=True
         )
-        for m in make_members(2, "early"):
+        early = make_members(2, "early")
+        for m in early:
             services.check_in(self.mistake, m)
         self.present = make_members(1, "present")[0]  # checked in, never seated
         services.check_in(self.mistake, self.present)
         self.mistake_table = services.form_table(
-            self.mistake, variant="conquian", size=2, mode=Table.PHYSICAL
+            self.mistake, variant="conquian", size=2, mode=Table.PHYSICAL, candidates=early
         )
 
 
