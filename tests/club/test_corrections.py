@@ -218,6 +218,31 @@ def test_after_balancing_an_adjustment_changes_exactly_the_members_it_names(
     assert session.status == ClubSession.BALANCED
 
 
+def test_a_correction_between_the_close_and_the_balancing_is_counted_by_the_balancing(
+    session: ClubSession, four: tuple[Table, list[Member]]
+) -> None:
+    """The evening closed, its balancing queued: the corrected line is simply counted."""
+    table, (a, b, c, d) = four
+    line = services.enter_physical_result(
+        table.pk, PhysicalResult(winner_id=a.pk, losses={b.pk: 10, c.pk: 3, d.pk: 0})
+    )
+    assert services.close_session(session.pk, queue=False)
+    done = services.correct_line(
+        line.pk,
+        reason="b held 4",
+        result=PhysicalResult(winner_id=a.pk, losses={b.pk: 4, c.pk: 3, d.pk: 0}),
+    )
+    assert done.adjustment is None
+    assert services.balance_session(session.pk).posted
+    assert services.session_money(session.pk) == {
+        a.pk: Decimal("0.35"),
+        b.pk: Decimal("-0.20"),
+        c.pk: Decimal("-0.15"),
+    }
+    assert not Posting.objects.filter(kind=Posting.ADJUSTMENT).exists()
+    _postings_at_zero()
+
+
 def test_a_reversal_after_balancing_takes_the_whole_line_back(
     session: ClubSession, four: tuple[Table, list[Member]]
 ) -> None:

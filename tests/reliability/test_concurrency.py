@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import random
 import threading
+import time
 from collections import Counter
 from collections.abc import Callable
 from decimal import Decimal
@@ -410,3 +411,52 @@ def test_two_secretaries_opening_the_evening_at_once_open_one(
     ])  # fmt: skip
     assert _statuses(results) == {302: 1, 400: 3}
     assert ClubSession.objects.filter(status=ClubSession.OPEN).count() == 1
+
+
+@pytest.mark.parametrize("delayed", ["balancing", "correction", None])
+def test_a_correction_racing_the_balancing_is_counted_once(
+    make_members: Callable[..., list[Any]], no_queue: list[int], delayed: str | None
+) -> None:
+    """Issue 29: a line corrected while the Celery worker balances the evening. Whichever
+    takes the evening's row first, the money is the corrected washbook's, counted once:
+    either the balancing counts the corrected line (no adjustment), or it balances the
+    line as booked and the correction posts the difference as an adjustment. (Either may
+    be delayed a little to favour the other's winning; what is asserted holds both ways.
+    tests/club/test_corrections.py takes the two orders one after the other.)"""
+    from club.services import PhysicalResult
+
+    sec = make_members(1, "sec", staff=True)[0]
+    session = services.open_session(stake="0.05", by=sec.user)
+    members = make_members(4)
+    table = play_physical(session, members, deals=2)
+    line = table.lines.order_by("number").first()
+    assert line is not None
+    winner = line.entries.get(points__gt=0).member_id
+    others = [m.pk for m in members if m.pk != winner]
+    assert services.close_session(session.pk, queue=False)
+
+    def correct() -> Any:
+        if delayed == "correction":
+            time.sleep(0.2)
+        return services.correct_line(
+            line.pk,
+            reason="misread",
+            result=PhysicalResult(winner_id=winner, losses={m: 1 for m in others}),
+        )
+
+    def balance() -> Any:
+        if delayed == "balancing":
+            time.sleep(0.2)
+        return services.balance_session(session.pk)
+
+    balanced, corrected = race([balance, correct])
+    assert not isinstance(balanced, Exception) and not isinstance(corrected, Exception)
+    session.refresh_from_db()
+    assert session.status == ClubSession.BALANCED
+    adjustments = Posting.objects.filter(session=session, kind=Posting.ADJUSTMENT).count()
+    assert adjustments in (0, 1)
+    assert (adjustments == 1) == (corrected.adjustment is not None)
+    points = services.session_points(session.pk)  # the washbook now: corrected
+    money = {m: a for m, a in services.session_money(session.pk).items() if a}
+    assert money == {m: Decimal(p) * Decimal("0.05") for m, p in points.items() if p}
+    books_consistent()
