@@ -107,12 +107,29 @@ class CorrectionForm(ResultForm):
         help_text="For a deal booked at the wrong table or never played.",
     )  # fmt: skip
 
-    def __init__(self, *args: Any, players: list[Member], **kwargs: Any) -> None:
+    def __init__(
+        self, *args: Any, players: list[Member], scoring: str = "pips", **kwargs: Any
+    ) -> None:
         super().__init__(*args, players=players, **kwargs)
         self.fields["winner"].required = False
         self.fields["winner"].choices = [("", "— choose —"), *self.fields["winner"].choices]
         self.fields["winner"].empty_value = None
+        self.game_points = scoring == "game-points"
+        if self.game_points:
+            # A deal scored in game points (Conquián for two, book p.55): the loser pays
+            # the game, and any carry from tableaux; no pips, no cards to count.
+            for m in players:
+                self.fields[f"pips_{m.pk}"].label = f"{m.display_name}: game points he pays"
+                self.fields[f"pips_{m.pk}"].error_messages["invalid"] = (
+                    f"{m.display_name}'s game points are a whole number."
+                )
+                del self.fields[f"cards_{m.pk}"], self.fields[f"extra_{m.pk}"]
         self.order_fields(self.field_order)
+
+    def player_fields(self) -> list[tuple[Member, Any, Any, Any]]:
+        if not self.game_points:
+            return super().player_fields()
+        return [(m, self[f"pips_{m.pk}"], None, None) for m in self.players]
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}

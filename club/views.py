@@ -688,11 +688,13 @@ def table_result(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "club/table.html", _table_context(request, table, form), status=400)
 
 
-def _line_as_entered(line: WashbookLine, players: list[Member]) -> dict[str, Any]:
+def _line_as_entered(
+    line: WashbookLine, players: list[Member], scoring: str = "pips"
+) -> dict[str, Any]:
     """The correction form's first values: the line as it was booked (a loser's points as
-    his pips, what the game's hand cannot hold as extra points)."""
+    his pips, what the game's hand cannot hold as extra points; in game points, all)."""
     points = dict(line.entries.values_list("member_id", "points"))
-    ceiling = services.most_pips(line.table, len(players))
+    ceiling = services.most_pips(line.table, len(players)) if scoring != "game-points" else 10**6
     initial: dict[str, Any] = {"note": (line.detail or {}).get("note", "")}
     for m in players:
         p = points.get(m.pk, 0)
@@ -717,8 +719,11 @@ def line_correct(request: HttpRequest, pk: int) -> HttpResponse:
     players = services.line_players(line)
     back = reverse("club:washbook", args=[line.table_id])
     refused = services.correction_refused(line)
+    scoring = (
+        (line.detail or {}).get("scoring", "pips") if line.table.mode == Table.ONLINE else "pips"
+    )
     if request.method == "POST" and not refused:
-        form = CorrectionForm(request.POST, players=players)
+        form = CorrectionForm(request.POST, players=players, scoring=scoring)
         if form.is_valid():
             data = form.cleaned_data
             result = None if data["reverse_only"] else _result_from_form(form)
@@ -734,7 +739,9 @@ def line_correct(request: HttpRequest, pk: int) -> HttpResponse:
     elif request.method == "POST":
         form, status = None, 400
     else:
-        form = CorrectionForm(initial=_line_as_entered(line, players), players=players)
+        form = CorrectionForm(
+            initial=_line_as_entered(line, players, scoring), players=players, scoring=scoring
+        )
         status = 200
     session = line.table.session
     staked = session is None or line.table_id in services.staked_tables(session.pk)

@@ -461,3 +461,35 @@ def test_after_balancing_the_statement_and_the_settlement_show_the_adjustment(
     assert f"{session}: your -12 points at" in member_page
     assert f"{session}: Table 1, line 1 corrected after balancing: b held 4 0.30" in member_page
     _postings_at_zero()
+
+
+def test_an_online_line_in_game_points_is_corrected_in_game_points(
+    staff: Client, session: ClubSession, make_members: Callable[..., list[Member]]
+) -> None:
+    """Conquián for two scores the game (1, and any carry from tableaux: book p.55), not
+    pips: its correction asks for game points, with no cards to count."""
+    ann, bob = make_members(2)
+    for m in (ann, bob):
+        services.check_in(session, m)
+    table = services.form_table(session, variant="conquian", candidates=[ann, bob])
+    seats = {s.position: s.member_id for s in services.table_seating(table.pk)}
+    winner, loser = seats[0], seats[1]
+    line = services.post_online_deal(
+        table.pk,
+        deal_key="deal:x",
+        points={0: 2, 1: -2},
+        detail={"kind": "out", "winner": 0, "scoring": "game-points", "carried": 0},
+    )
+    url = reverse("club:line_correct", args=[line.pk])
+    body = staff.get(url).content.decode()
+    assert "game points he pays" in body and "cards left in hand" not in body
+    assert f'name="pips_{loser}" value="2"' in body
+    before = _where(table)
+    r = staff.post(url, {"reason": "no tableau before it", "winner": winner, f"pips_{loser}": 1})
+    assert r.status_code == 302
+    corrected = WashbookLine.objects.get(corrects=line)
+    assert dict(corrected.entries.values_list("member_id", "points")) == {winner: 1, loser: -1}
+    assert _where(table) == before
+    bad = staff.post(url, {"reason": "again", "winner": winner, f"pips_{loser}": "one"})
+    assert bad.status_code == 400  # the line is reversed now: nothing more is posted
+    assert WashbookLine.objects.filter(table=table).count() == 3
