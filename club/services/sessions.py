@@ -165,7 +165,8 @@ def close_when_deals_end(session_id: int, *, by: Actor = None, note: str = "") -
         if not claimed:
             return False
         logger.info("session %s closes when its deals end (%s)", session_id, recorded_user(by))
-        transaction.on_commit(lambda: finish_close_if_due(session_id))
+        # robust: a failure here is logged, and the minute sweep closes the evening.
+        transaction.on_commit(lambda: finish_close_if_due(session_id), robust=True)
     return True
 
 

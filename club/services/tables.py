@@ -407,7 +407,9 @@ def advance_after_deal(table_id: int) -> TableTurn:
             from .sessions import finish_close_if_due
 
             session_id = table.session_id
-            transaction.on_commit(lambda: finish_close_if_due(session_id))
+            # robust: a failure to close is logged, never the player's move's answer;
+            # the minute sweep closes the evening then.
+            transaction.on_commit(lambda: finish_close_if_due(session_id), robust=True)
         return TableTurn(
             dealer_position=table.dealer_position,
             seating_changed=changed,

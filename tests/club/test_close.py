@@ -205,3 +205,34 @@ def test_the_sweep_closes_an_evening_whose_deals_ended_unseen(
     assert services.finish_due_closes() == [session.pk]
     session.refresh_from_db()
     assert session.status == ClubSession.CLOSING
+
+
+def test_a_failure_to_close_after_the_last_deal_never_fails_the_winning_move(
+    session: ClubSession,
+    evening: dict[str, Table],
+    no_queue: list[int],
+    django_capture_on_commit_callbacks: Any,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The deal's end closes a waiting evening after commit. Should that fail (the
+    database gone for a moment), the move that ended the deal is still answered and
+    booked, and the minute sweep closes the evening."""
+    from club.services import sessions
+
+    with django_capture_on_commit_callbacks(execute=True):
+        assert services.close_when_deals_end(session.pk, note="late")
+    real = sessions.finish_close_if_due
+
+    def broken(session_id: int) -> bool:
+        raise RuntimeError("the database went away")
+
+    monkeypatch.setattr(sessions, "finish_close_if_due", broken)
+    with django_capture_on_commit_callbacks(execute=True):
+        last = _play_to_the_end(evening["online"])
+    assert last.washbook_line_id is not None
+    session.refresh_from_db()
+    assert session.is_open and session.is_closing_after_deals
+    monkeypatch.setattr(sessions, "finish_close_if_due", real)
+    assert services.finish_due_closes() == [session.pk]
+    session.refresh_from_db()
+    assert session.status == ClubSession.CLOSING
