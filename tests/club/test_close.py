@@ -17,6 +17,7 @@ from club.models import ClubSession, Member, Table
 from club.services import PhysicalResult
 from games import services as games
 from games.models import Deal
+from tests.games.helpers import move_for_mover
 
 from .conftest import field_error
 
@@ -45,14 +46,7 @@ def evening(session: ClubSession, make_members: Callable[..., list[Member]]) -> 
     online = services.form_table(session, variant="conquian", candidates=members[4:])
     deal = games.ensure_deal(online.pk)
     assert deal is not None
-    state = games.load_state(deal)
-    games.act(
-        online.pk,
-        member_id=services.table_seating(online.pk)[state.to_move()].member_id,
-        version=deal.version,
-        deal_id=deal.pk,
-        action=state.legal_actions(state.to_move())[0].to_json(),
-    )
+    move_for_mover(online.pk, deal)
     return {"physical": physical, "online": online}
 
 
@@ -97,16 +91,8 @@ def test_closing_ends_the_deal_in_progress_with_the_note_and_the_table_refuses_m
     deal = Deal.objects.get(table=online)
     assert deal.finished and deal.washbook_line_id is None
     assert games.stopped_reason(deal) == "The evening was closed: the room closes at eleven."
-    state = games.load_state(deal)
-    seat = state.to_move()
     with pytest.raises(games.Rejection, match="the room closes at eleven"):
-        games.act(
-            online.pk,
-            member_id=services.table_seating(online.pk)[seat].member_id,
-            version=deal.version,
-            deal_id=deal.pk,
-            action=state.legal_actions(seat)[0].to_json(),
-        )
+        move_for_mover(online.pk, deal)
     player = Client()
     player.force_login(online.seats.first().member.user)  # type: ignore[union-attr]
     page = _text(player.get(f"/tables/{online.pk}/").content.decode())
@@ -139,15 +125,7 @@ def _play_to_the_end(table: Table, seed: int = 29) -> Deal:
         deal.refresh_from_db()
         if deal.finished:
             return deal
-        state = games.load_state(deal)
-        seat = state.to_move()
-        games.act(
-            table.pk,
-            member_id=services.table_seating(table.pk)[seat].member_id,
-            version=deal.version,
-            deal_id=deal.pk,
-            action=rng.choice(state.legal_actions(seat)).to_json(),
-        )
+        move_for_mover(table.pk, deal, rng)
     raise AssertionError("the deal did not end in 600 moves")
 
 

@@ -21,6 +21,7 @@ from club.models import ClubSession, Member, Table
 from club.services import ClubError, PhysicalResult
 from games import services as games
 from games.models import Deal
+from tests.games.helpers import move_for_mover
 
 from .conftest import field_error
 
@@ -131,29 +132,14 @@ def test_voiding_an_online_table_stops_its_deal(
     table = services.form_table(session, variant="conquian")
     deal = games.ensure_deal(table.pk)
     assert deal is not None
-    state = games.load_state(deal)
-    games.act(
-        table.pk,
-        member_id=services.table_seating(table.pk)[state.to_move()].member_id,
-        version=deal.version,
-        deal_id=deal.pk,
-        action=state.legal_actions(state.to_move())[0].to_json(),
-    )
+    move_for_mover(table.pk, deal)
     services.void_table(table.pk, "the wrong players sat down")
     deal = Deal.objects.get(pk=deal.pk)
     assert deal.finished and deal.washbook_line_id is None
     assert games.stopped_reason(deal) == "The table was voided: the wrong players sat down"
     # Nobody plays on, and nothing more is dealt there.
-    state = games.load_state(deal)
-    seat = state.to_move()
     with pytest.raises(games.Rejection, match="voided"):
-        games.act(
-            table.pk,
-            member_id=services.table_seating(table.pk)[seat].member_id,
-            version=deal.version,
-            deal_id=deal.pk,
-            action=state.legal_actions(seat)[0].to_json(),
-        )
+        move_for_mover(table.pk, deal)
     assert games.ensure_deal(table.pk) == deal
     client.force_login(ann.user)
     page = client.get(f"/tables/{table.pk}/").content.decode()

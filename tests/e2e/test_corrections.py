@@ -22,6 +22,7 @@ from club.models import ClubSession, Leg, Posting, Table, WashbookLine
 from club.services import PhysicalResult
 from games import services
 from games.models import Deal
+from tests.games.helpers import move_for_mover
 
 from .conftest import ARTIFACTS, login
 
@@ -66,14 +67,7 @@ def test_the_secretary_corrects_a_line_and_closes_with_a_deal_in_progress(
     online = club.form_table(session, variant="conquian", candidates=[edna, fred])
     deal = services.ensure_deal(online.pk)
     assert deal is not None
-    state = services.load_state(deal)
-    services.act(
-        online.pk,
-        member_id=club.table_seating(online.pk)[state.to_move()].member_id,
-        version=deal.version,
-        deal_id=deal.pk,
-        action=state.legal_actions(state.to_move())[0].to_json(),
-    )
+    move_for_mover(online.pk, deal)
     foster.refresh_from_db()
     where = (foster.deals_played, foster.game_number, foster.deal_in_game, foster.dealer_position)
 
