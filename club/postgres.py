@@ -222,7 +222,9 @@ def ensure_database(database_url: str, *, timeout: float = 10.0) -> None:
             )
         except psycopg.OperationalError as e:
             if time.monotonic() > deadline:
-                sys.exit(f"PostgreSQL at {where} does not answer ({one_line(e)}); is DATABASE_URL right?")
+                sys.exit(
+                    f"PostgreSQL at {where} does not answer ({one_line(e)}); is DATABASE_URL right?"
+                )
             time.sleep(0.5)
     print(f"  made the database {db['NAME']!r} at {where}")
 

@@ -16,6 +16,7 @@ from psycopg import sql
 
 from club import postgres
 
+
 def server() -> dict[str, str]:
     db = dj_database_url.parse(os.environ["DATABASE_URL"])
     return {"host": db["HOST"], "port": str(db["PORT"] or 5432), "user": db["USER"]}
