@@ -4,8 +4,7 @@ PostgreSQL's default isolation (READ COMMITTED) gives each statement its own sna
 a page built from several queries can straddle another request's commit: a table's
 panel read across the end of a deal showed the deal's new washbook line beside the deal
 before it (no summary of the deal just ended) until the next refresh. A REPEATABLE READ
-transaction reads every query from the snapshot its first one took. SQLite in WAL mode
-already reads a transaction from one snapshot.
+transaction reads every query from the snapshot its first one took.
 """
 
 from __future__ import annotations
@@ -26,9 +25,8 @@ def snapshot() -> Iterator[None]:
         yield
         return
     with transaction.atomic():
-        if connection.vendor == "postgresql":
-            with connection.cursor() as cur:
-                cur.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
+        with connection.cursor() as cur:
+            cur.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
         yield
 
 

@@ -7,10 +7,10 @@ Two append-only books live here, both zero-sum and both checked by the database:
 * the **ledger** (`Posting` + `Leg`): money, double-entry in the django-hordak manner; a
   posting's legs sum to zero.
 
-On PostgreSQL a DEFERRABLE INITIALLY DEFERRED constraint trigger checks each sum at commit
-(migration 0002). On SQLite (the embedded `make run` default) the header carries a
-``sealed`` flag that the services set after writing the legs; SQLite triggers refuse the
-seal when the sum is not zero and refuse any change to the legs of a sealed header.
+A DEFERRABLE INITIALLY DEFERRED PostgreSQL constraint trigger checks each sum at commit
+(migration 0002). The header carries a ``sealed`` flag that the services set after
+writing the legs; triggers refuse the seal when the sum is not zero and refuse any change
+to the legs of a sealed header.
 """
 
 from __future__ import annotations

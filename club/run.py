@@ -134,6 +134,7 @@ def main() -> None:
             postgres.wait_ready(run_dir, alive=lambda: supervisor.alive("postgres"))
         postgres.ensure_database(env["DATABASE_URL"])
         subprocess.run([*manage, "migrate", "--noinput", "-v", "0"], env=env, check=True)
+        import_old_club(run_dir, manage, env, embedded=embedded_db)
         # DEBUG is off: WhiteNoise serves the collected, hashed static files.
         subprocess.run([*manage, "collectstatic", "--noinput", "-v", "0"], env=env, check=True)
         demo = subprocess.run([*manage, "demo", "--if-empty"], env=env, check=True,
@@ -147,6 +148,37 @@ def main() -> None:
         sys.exit(supervisor.run(prepare))
     except subprocess.CalledProcessError as e:
         sys.exit(f"make run stopped: {' '.join(map(str, e.cmd[1:3]))} failed (exit {e.returncode})")
+
+
+def import_old_club(
+    run_dir: Path, manage: list[str], env: dict[str, str], *, embedded: bool
+) -> None:
+    """An earlier `make run` kept the club in SQLite (.run/db.sqlite3): say so plainly and
+    copy it into the embedded PostgreSQL (club/management/commands/import_sqlite.py),
+    never leave it behind in silence. Refused (a club there already), make run stops."""
+    old = run_dir / "db.sqlite3"
+    if not old.exists():
+        return
+    if not embedded:
+        print(
+            f"  note: {old} holds a club from an earlier make run on SQLite; to copy it into "
+            f"DATABASE_URL's database: python manage.py import_sqlite {old}"
+        )
+        return
+    print(
+        f"  {old} holds a club from an earlier make run on SQLite. The embedded database is\n"
+        "  PostgreSQL now: copying that club into it (the file is kept, renamed .imported)."
+    )
+    done = subprocess.run([*manage, "import_sqlite", str(old)], env=env, text=True,
+                          capture_output=True)  # fmt: skip
+    if done.returncode != 0:
+        sys.exit(
+            f"  {done.stderr.strip().removeprefix('CommandError: ')}\n"
+            f"  make run stopped so that the club in {old} is not left behind unseen. Move that "
+            "file away to start without it,\n  or see README, 'Upgrading from SQLite'."
+        )
+    print(f"  {done.stdout.strip()}")
+    old.rename(old.with_name("db.sqlite3.imported"))
 
 
 def started(

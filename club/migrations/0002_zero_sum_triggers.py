@@ -2,11 +2,9 @@
 
 PostgreSQL: a DEFERRABLE INITIALLY DEFERRED constraint trigger on ledger legs and on
 washbook entries checks, at commit, that the posting's legs (the line's entries) sum to
-zero; and a posting (line) once sealed cannot be unsealed nor its legs changed.
-
-SQLite (the embedded default): no deferred triggers, so the services insert the legs and
-then set the header's ``sealed`` flag; the seal is refused unless the legs sum to zero, and
-legs of a sealed header cannot be inserted, changed or deleted.
+zero; and a posting (line) once sealed cannot be unsealed nor its legs changed. The
+services insert the legs, then set the header's ``sealed`` flag; the seal is refused
+unless the legs sum to zero. PostgreSQL is the only database the club runs on (issue 35).
 """
 
 from __future__ import annotations
@@ -15,7 +13,7 @@ from typing import Any
 
 from django.db import migrations
 
-# (table of legs, its header FK column, amount column, header table, check as cents?)
+# (table of legs, its header FK column, amount column, header table)
 BOOKS = [
     ("club_leg", "posting_id", "amount", "club_posting"),
     ("club_washbookentry", "line_id", "points", "club_washbookline"),
@@ -108,52 +106,15 @@ def pg_drop(legs: str, fk: str, amount: str, header: str) -> list[str]:
     ]
 
 
-def sqlite_sql(legs: str, fk: str, amount: str, header: str) -> list[str]:
-    # Amounts are compared in whole cents (SQLite sums decimals as REAL).
-    total = f"(SELECT ROUND(COALESCE(SUM({amount}), 0) * 100) FROM {legs} WHERE {fk} = NEW.id)"
-    sealed = "(SELECT sealed FROM {h} WHERE id = {ref}.{fk})"
-    out = [
-        f"""CREATE TRIGGER {header}_seal BEFORE UPDATE OF sealed ON {header}
-            WHEN NEW.sealed AND NOT OLD.sealed AND {total} != 0
-            BEGIN SELECT RAISE(ABORT, '{header}: the legs do not sum to zero'); END""",
-        f"""CREATE TRIGGER {header}_unseal BEFORE UPDATE OF sealed ON {header}
-            WHEN OLD.sealed AND NOT NEW.sealed
-            BEGIN SELECT RAISE(ABORT, '{header}: cannot be unsealed'); END""",
-    ]
-    for op, ref in (("INSERT", "NEW"), ("UPDATE", "OLD"), ("DELETE", "OLD")):
-        cond = sealed.format(h=header, ref=ref, fk=fk)
-        out.append(
-            f"""CREATE TRIGGER {legs}_sealed_{op.lower()} BEFORE {op} ON {legs}
-                WHEN {cond}
-                BEGIN SELECT RAISE(ABORT, '{header}: sealed, its legs cannot change'); END"""
-        )
-    return out
-
-
-def sqlite_drop(legs: str, fk: str, amount: str, header: str) -> list[str]:
-    names = [f"{header}_seal", f"{header}_unseal"] + [
-        f"{legs}_sealed_{op}" for op in ("insert", "update", "delete")
-    ]
-    return [f"DROP TRIGGER IF EXISTS {n}" for n in names]
-
-
 def forwards(apps: Any, schema_editor: Any) -> None:
-    vendor = schema_editor.connection.vendor
-    make = {"postgresql": pg_sql, "sqlite": sqlite_sql}.get(vendor)
-    if make is None:  # pragma: no cover - other databases: the services' checks only
-        return
     for book in BOOKS:
-        for sql in make(*book):
+        for sql in pg_sql(*book):
             schema_editor.execute(sql, params=None)
 
 
 def backwards(apps: Any, schema_editor: Any) -> None:
-    vendor = schema_editor.connection.vendor
-    drop = {"postgresql": pg_drop, "sqlite": sqlite_drop}.get(vendor)
-    if drop is None:  # pragma: no cover
-        return
     for book in BOOKS:
-        for sql in drop(*book):
+        for sql in pg_drop(*book):
             schema_editor.execute(sql, params=None)
 
 

@@ -6,7 +6,7 @@ import logging
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from django.db import IntegrityError, connection, transaction
+from django.db import connection, transaction
 from django.db.models import Max
 from django.utils import timezone
 
@@ -61,11 +61,9 @@ def open_session(
 
 
 def _lock_opening() -> None:
-    """Serialise the opening of evenings for this transaction (PostgreSQL: an advisory
-    lock; SQLite already serialises writers)."""
-    if connection.vendor == "postgresql":
-        with connection.cursor() as cur:
-            cur.execute("SELECT pg_advisory_xact_lock(%s)", [OPENING_LOCK])
+    """Serialise the opening of evenings for this transaction (an advisory lock)."""
+    with connection.cursor() as cur:
+        cur.execute("SELECT pg_advisory_xact_lock(%s)", [OPENING_LOCK])
 
 
 OPENING_LOCK = 0x0C00_CA11  # any fixed number of our own
@@ -86,21 +84,15 @@ def check_in(session: ClubSession, member: Member) -> Arrival:
     # Members arriving at the same instant take their places one at a time: the session's
     # row is locked while the next place is counted (a retry loop could run out of tries
     # when a roomful checks in at once).
-    try:
-        with transaction.atomic():
-            locked = ClubSession.objects.select_for_update().filter(pk=session.pk).first()
-            if locked is None or not locked.is_open:
-                raise ClubError("the session is not open")
-            existing = Arrival.objects.filter(session=session, member=member).first()
-            if existing:
-                return existing
-            top = Arrival.objects.filter(session=session).aggregate(m=Max("order"))["m"]
-            return Arrival.objects.create(session=session, member=member, order=(top or 0) + 1)
-    except IntegrityError:  # SQLite has no row lock; its writers are serialised anyway
+    with transaction.atomic():
+        locked = ClubSession.objects.select_for_update().filter(pk=session.pk).first()
+        if locked is None or not locked.is_open:
+            raise ClubError("the session is not open")
         existing = Arrival.objects.filter(session=session, member=member).first()
         if existing:
             return existing
-        raise ClubError("busy; try again") from None
+        top = Arrival.objects.filter(session=session).aggregate(m=Max("order"))["m"]
+        return Arrival.objects.create(session=session, member=member, order=(top or 0) + 1)
 
 
 def check_out(session: ClubSession, member: Member) -> None:

@@ -253,3 +253,110 @@ def test_make_run_host_0_0_0_0_lets_a_phone_on_the_wifi_play_with_live_updates(
         first = next(sse.iter_lines())
         assert first.startswith("retry:")
     run.stop(lambda pid: os.killpg(pid, signal.SIGINT))
+
+
+class Browser:
+    """One person's visits over HTTP: cookies, the CSRF token, the page as text."""
+
+    def __init__(self, base: str) -> None:
+        self.client = httpx.Client(base_url=base, timeout=15, headers={"Origin": base})
+        self.client.get("/login/")
+
+    def get(self, path: str) -> httpx.Response:
+        r = self.client.get(path)
+        assert r.status_code == 200, f"GET {path} answered {r.status_code}: {r.text[:800]}"
+        return r
+
+    def post(self, path: str, data: dict[str, str], status: int = 302) -> httpx.Response:
+        token = self.client.cookies.get("csrftoken", "")
+        r = self.client.post(path, data=data | {"csrfmiddlewaretoken": token})
+        assert r.status_code == status, f"POST {path} answered {r.status_code}: {r.text[:800]}"
+        return r
+
+    def log_in(self, username: str) -> None:
+        self.post("/login/", {"username": username, "password": "cooncan-demo"})
+
+
+def words(page: httpx.Response) -> str:
+    return html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", page.text)))
+
+
+@pytest.mark.slow
+def test_the_secretary_runs_an_evening_over_http_on_what_make_run_starts(
+    make_run: Callable[..., MakeRun],
+) -> None:
+    """The main job on the embedded default, as the README says to start it (issue 35:
+    the console answered 500 on `make run`'s SQLite as soon as an evening had a table,
+    and no test saw it): open an evening, check members in, form a real-cards table and
+    a browser table, enter a result, open the console and the close confirmation with a
+    deal in play, and close; the worker balances it."""
+    run = make_run()
+    run.wait_healthy()
+    secretary = Browser(run.url(""))
+    secretary.log_in("secretary")
+    opened = secretary.post("/sessions/open/", {
+        "name": "Thursday", "stake": "0.05", "default_variant": "conquian", "second": "on",
+    })  # fmt: skip
+    evening = int(re.fullmatch(r"/sessions/(\d+)/", opened.headers["location"]).group(1))  # type: ignore[union-attr]
+    console = secretary.get(f"/sessions/{evening}/console/")
+    choices = re.search(r'<select name="member".*?</select>', console.text, re.S)
+    assert choices, console.text[:2000]
+    members = re.findall(r'<option value="(\d+)"[^>]*>([^<]+)</option>', choices.group(0))[:4]
+    for pk, _ in members:
+        secretary.post(f"/sessions/{evening}/arrivals/", {"member": pk})
+    for mode in ("physical", "online"):
+        formed = secretary.post(
+            f"/sessions/{evening}/tables/new/", {"variant": "conquian", "size": "2", "mode": mode}
+        )
+        assert formed.headers["location"] == f"/sessions/{evening}/console/"
+    console = secretary.get(f"/sessions/{evening}/console/")  # the page that answered 500
+    real_cards, browser_table = sorted(
+        {int(t) for t in re.findall(r'/club/tables/(\d+)/"', console.text)}
+    )
+
+    # A result at the real-cards table: its washbook gains the line.
+    table = secretary.get(f"/club/tables/{real_cards}/")
+    winner, loser = re.findall(r'name="pips_(\d+)"', table.text)
+    secretary.post(f"/club/tables/{real_cards}/result/", {"winner": winner, f"pips_{loser}": "12"})
+    book = words(secretary.get(f"/club/tables/{real_cards}/washbook/"))
+    assert "Game 1, deal 1" in book and "Proof: total plus 12 = total minus 12" in book, book[:3000]
+
+    # A member at the browser table opens it: the first deal is dealt, and is in play.
+    seated = [n for _, n in members if n in words(secretary.get(f"/club/tables/{browser_table}/"))]
+    assert len(seated) == 2, seated
+    player = Browser(run.url(""))
+    player.log_in(seated[0].split()[0].lower())  # the demo's logins: alice, bob, ...
+    player.get(f"/tables/{browser_table}/")
+    assert "to play (0 moves)" in words(secretary.get(f"/sessions/{evening}/console/"))
+    confirm = words(secretary.get(f"/sessions/{evening}/close/confirm/"))
+    assert "A deal is in progress (game 1, deal 1, 0 moves)" in confirm, confirm[:2000]
+
+    closed = secretary.post(
+        f"/sessions/{evening}/close/", {"deals": "end", "note": "the room closes at eleven"}
+    )
+    assert closed.headers["location"] == f"/sessions/{evening}/console/"
+    wait_until(
+        lambda: "balanced" in words(secretary.get(f"/sessions/{evening}/")).lower(),
+        "the worker to balance the evening",
+    )
+    run.stop(lambda pid: os.killpg(pid, signal.SIGINT))
+
+
+@pytest.mark.slow
+def test_make_run_copies_a_club_left_in_sqlite_into_the_embedded_postgresql(
+    make_run: Callable[..., MakeRun], tmp_path: Path
+) -> None:
+    """A club kept by an earlier `make run` on SQLite is said and copied, not lost in
+    silence: its member logs in with his old password, and the demo is not loaded."""
+    from tests.foundation.test_import_sqlite import old_club
+
+    old_club(tmp_path)
+    run = make_run()
+    run.wait_healthy()
+    assert "holds a club from an earlier make run on SQLite" in run.output
+    assert "copied the club" in run.output and "2 members" in run.output
+    assert (tmp_path / "db.sqlite3.imported").exists() and not (tmp_path / "db.sqlite3").exists()
+    zelda = Browser(run.url(""))
+    zelda.post("/login/", {"username": "zelda", "password": "old-secret"})
+    assert "Zelda Old" in words(zelda.get("/"))
+    run.stop(lambda pid: os.killpg(pid, signal.SIGINT))

@@ -1,7 +1,7 @@
 """Load a demo club: a secretary, a dozen members, a balanced past session and an open one.
 
 ``python manage.py demo --if-empty`` (what `make run` calls) only prints the logins when
-members exist already. Works on SQLite and PostgreSQL; deals go through the services.
+members exist already. Deals go through the services.
 """
 
 from __future__ import annotations
