@@ -201,7 +201,8 @@ def ensure_database(database_url: str, *, timeout: float = 10.0) -> None:
         "host": db["HOST"] or None, "port": db["PORT"] or None, "user": db["USER"] or None,
         "password": db["PASSWORD"] or None, "connect_timeout": 3,
     }  # fmt: skip
-    where = f"{db['HOST'] or 'localhost'}:{db['PORT'] or 5432}"
+    host = db["HOST"] or "localhost"
+    where = host if host.startswith("/") else f"{host}:{db['PORT'] or 5432}"  # a socket, or TCP
     deadline = time.monotonic() + timeout
     while True:
         try:
