@@ -17,6 +17,7 @@ from club.services import (
     advance_after_deal,
     create_practice_table,
     current_dealer,
+    lock_tables,
     post_online_deal,
     table_seating,
 )
@@ -27,6 +28,7 @@ __all__ = [
     "advance_after_deal",
     "create_practice_table",
     "current_dealer",
+    "lock_tables",
     "member_id_for",
     "post_online_deal",
     "publish_session",

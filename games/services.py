@@ -241,6 +241,10 @@ def act(
         raise Rejection(400, "malformed", "bad client token")
 
     with transaction.atomic():
+        # The app's lock order (club/services/base.py): the table, then its deal. Ending
+        # the deal locks the table to book it; closing or voiding locks the table, then
+        # stops the deal: taking the deal first deadlocked against them (issue 36).
+        club_api.lock_tables([table_id])
         deal = (
             Deal.objects.select_for_update().filter(table_id=table_id).order_by("-number").first()
         )

@@ -8,7 +8,15 @@ The games app calls exactly these (see each docstring):
 * ``create_practice_table(member, variant, players, options) -> Table``
 """
 
-from .base import ClubError, DealProgress, bots, create_member, deal_progress, member_for
+from .base import (
+    ClubError,
+    DealProgress,
+    bots,
+    create_member,
+    deal_progress,
+    lock_tables,
+    member_for,
+)
 from .ledger import (
     BalanceResult,
     account_for,
@@ -71,6 +79,7 @@ from .washbook import (
 )
 
 __all__ = [
+    "lock_tables",
     "current_seat",
     "practice_tables",
     "BalanceResult",

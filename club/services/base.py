@@ -64,6 +64,49 @@ def deal_progress(table_ids: list[int]) -> dict[int, DealProgress]:
     return out
 
 
+# --- One lock order for the whole app ------------------------------------------------
+#
+# The evening (ClubSession), then its tables in id order, then each table's deal (the
+# games app's Deal). Every service that changes more than one of them takes its row locks
+# in that order, and re-reads what it checks from the locked rows (never from a row
+# fetched before the lock: `select_for_update(of=("self",))` with `select_related` locks
+# the table but hands back the evening as it was). A player's move (`games.services.act`)
+# locks the table, then the deal, and never the evening; closing, voiding and cancelling
+# lock the evening, then its tables, then stop their deals. Two paths that took the table
+# and the deal in opposite orders deadlocked (issue 36); one order cannot.
+
+
+def lock_session(session_id: int) -> ClubSession:
+    """Lock the evening's row (first in the order) and return it as it is now."""
+    session = ClubSession.objects.select_for_update().filter(pk=session_id).first()
+    if session is None:
+        raise ClubError("no such session")
+    return session
+
+
+def lock_tables(table_ids: Iterable[int]) -> list[Table]:
+    """Lock these tables' rows in id order (second in the order), as they are now."""
+    ids = sorted(set(table_ids))
+    return list(Table.objects.select_for_update().filter(pk__in=ids).order_by("pk"))
+
+
+def lock_session_tables(session_id: int) -> list[Table]:
+    """Every table of the evening, locked in id order (the evening locked already)."""
+    ids = Table.objects.filter(session_id=session_id).values_list("pk", flat=True)
+    return lock_tables(ids)
+
+
+def lock_table(table_id: int) -> tuple[ClubSession | None, Table]:
+    """Lock a table with its evening, in the order: the evening first, then the table;
+    both as they are now."""
+    session_id = Table.objects.filter(pk=table_id).values_list("session_id", flat=True).first()
+    session = lock_session(session_id) if session_id is not None else None
+    tables = lock_tables([table_id])
+    if not tables:
+        raise ClubError("no such table")
+    return session, tables[0]
+
+
 def rng() -> random.Random:
     """Cards for cutting are drawn with the system's randomness (tests patch this)."""
     return random.Random(secrets.randbits(64))

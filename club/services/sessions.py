@@ -99,20 +99,49 @@ def check_out(session: ClubSession, member: Member) -> None:
     """The member leaves the evening (and any table's queue). Refused while he holds a
     seat at one of its tables in play: a player leaving mid-game appoints a substitute,
     with the others' consent (L6), or the table is broken up first; checked out, he would
-    keep a seat nobody plays."""
-    seat = (
-        Seat.objects.filter(member=member, table__session=session, table__status=Table.PLAYING)
-        .select_related("table")
-        .first()
-    )
-    if seat is not None:
-        raise ClubError(
-            f"{member} is seated at {seat.table.label}: he leaves the table first "
-            "(a substitute for the rest of the game, L6)"
+    keep a seat nobody plays. A leaver whose substitute plays for him may go; a
+    substitute playing a seat may not. Checked under the evening's lock, which forming a
+    table takes too: the two never both happen (issue 36)."""
+    from ..models import Substitution
+
+    with transaction.atomic():
+        locked = base.lock_session(session.pk)
+        if not locked.is_open:
+            raise ClubError(f"the evening is {locked.get_status_display()}: nobody checks out")
+        seat = (
+            Seat.objects.filter(member=member, table__session=session, table__status=Table.PLAYING)
+            .select_related("table")
+            .first()
         )
-    Arrival.objects.filter(session=session, member=member, left_at=None).update(
-        left_at=timezone.now(), queue_table=None
-    )
+        covered = (
+            seat is not None
+            and Substitution.objects.filter(
+                table=seat.table, leaver=member, status=Substitution.ACTIVE
+            ).exists()
+        )
+        if seat is not None and not covered:
+            raise ClubError(
+                f"{member} is seated at {seat.table.label}: he leaves the table first "
+                "(a substitute for the rest of the game, L6)"
+            )
+        playing_for = (
+            Substitution.objects.filter(
+                substitute=member,
+                status=Substitution.ACTIVE,
+                table__session=session,
+                table__status=Table.PLAYING,
+            )
+            .select_related("table", "leaver")
+            .first()
+        )
+        if playing_for is not None:
+            raise ClubError(
+                f"{member} plays for {playing_for.leaver} at {playing_for.table.label} until "
+                "the game ends (L6): he leaves when it does"
+            )
+        Arrival.objects.filter(session=session, member=member, left_at=None).update(
+            left_at=timezone.now(), queue_table=None
+        )
 
 
 def close_session(session_id: int, *, by: Actor = None, queue: bool = True, note: str = "") -> bool:
@@ -133,7 +162,8 @@ def close_session(session_id: int, *, by: Actor = None, queue: bool = True, note
         )
         if not claimed:
             return False
-        ids = list(Table.objects.filter(session_id=session_id).values_list("pk", flat=True))
+        # The evening is locked by the claim; then its tables, in order (base.lock_tables).
+        ids = [t.pk for t in base.lock_session_tables(session_id)]
         Table.objects.filter(pk__in=ids).update(
             status=Table.CLOSED, next_redraw_at=None, redraw_window_until=None
         )
@@ -204,13 +234,12 @@ def cancel_session(session_id: int, *, by: Actor = None) -> ClubSession:
     played at any of its tables. Its tables close, everybody leaves, and it is kept as
     "cancelled" (never balanced). After play, an evening is closed and balanced instead."""
     with transaction.atomic():
-        session = (
-            ClubSession.objects.select_for_update().filter(pk=session_id).order_by("pk").first()
-        )
-        if session is None:
-            raise ClubError("no such session")
+        session = base.lock_session(session_id)
         if session.status != ClubSession.OPEN:
             raise ClubError("only an open evening can be cancelled")
+        # Its tables locked too: a result being booked at one of them commits first and
+        # is counted here, or finds the table closed (issue 36).
+        base.lock_session_tables(session_id)
         if played_at(session_id=session_id):
             raise ClubError("deals have been played this evening: close and balance it instead")
         now = timezone.now()
@@ -252,13 +281,12 @@ def void_session(session_id: int, reason: str, *, by: Actor = None) -> ClubSessi
     if len(reason) > 200:
         raise ClubError("keep the reason under 200 characters", field="reason")
     with transaction.atomic():
-        session = ClubSession.objects.filter(pk=session_id).first()
-        if session is None:
-            raise ClubError("no such session")
+        session = base.lock_session(session_id)
         if session.status not in VOIDABLE:
             raise ClubError(
                 f"the evening is {session.get_status_display()}: it can no longer be voided"
             )
+        base.lock_session_tables(session_id)
         if not played_at(session_id=session_id):
             raise ClubError("nothing has been played this evening: cancel it instead")
         now = timezone.now()

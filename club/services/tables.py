@@ -123,6 +123,9 @@ def current_dealer(table_id: int) -> int:
     return int(Table.objects.values_list("dealer_position", flat=True).get(pk=table_id))
 
 
+IN_PLAY = [Table.FORMING, Table.PLAYING]
+
+
 def current_seat(member: Member | None) -> Seat | None:
     """Where the member sits tonight: his seat at a table of an open evening still in
     play (the latest, if the secretary seated him twice), or None."""
@@ -267,7 +270,13 @@ def form_table(
             field="computers",
         )
     with transaction.atomic():
-        ClubSession.objects.select_for_update().get(pk=session.pk)  # one forming at a time
+        # One forming at a time, and the evening as it is now (a check-out or a close a
+        # moment ago is seen: the candidates are those still checked in, issue 36).
+        locked = base.lock_session(session.pk)
+        if not locked.is_open:
+            raise ClubError("the session is not open")
+        if locked.is_closing_after_deals:
+            raise ClubError("the evening closes when its deals in progress end: no new table")
         waiting = waiting_members(session)
         if candidates is None:
             pool = [a.member for a in waiting]
@@ -342,7 +351,9 @@ def join_queue(table: Table, member: Member) -> Arrival:
     arrival = Arrival.objects.filter(session=table.session_id, member=member, left_at=None).first()
     if arrival is None:
         raise ClubError("check in to the session first")
-    if Seat.objects.filter(table__session=table.session_id, member=member).exists():
+    if Seat.objects.filter(
+        table__session=table.session_id, member=member, table__status__in=IN_PLAY
+    ).exists():  # a cancelled or voided table holds nobody
         raise ClubError("you are seated at a table")
     if arrival.queue_table_id != table.pk:
         arrival.queue_table = table
@@ -545,7 +556,18 @@ def demand_redraw(table: Table, member: Member) -> RedrawDemand:
 
 
 def propose_substitute(table: Table, leaver: Member, substitute: Member) -> Substitution:
-    """The leaver names a substitute; every other seated player must consent."""
+    """The leaver names a substitute; every other seated player must consent. Only at a
+    table in play of an evening still open, checked under their locks (issue 36)."""
+    with transaction.atomic():
+        session, table = base.lock_table(table.pk)
+        if session is not None and not session.is_open:
+            raise ClubError(f"the evening is {session.get_status_display()}: no substitute")
+        if table.status != Table.PLAYING:
+            raise ClubError("the table is not playing: no substitute")
+        return _propose_substitute(table, leaver, substitute)
+
+
+def _propose_substitute(table: Table, leaver: Member, substitute: Member) -> Substitution:
     seats = list(Seat.objects.filter(table=table))
     seated = {s.member_id for s in seats}
     if leaver.pk not in seated:
@@ -554,7 +576,9 @@ def propose_substitute(table: Table, leaver: Member, substitute: Member) -> Subs
         raise ClubError("the substitute must be a member not at this table")
     if (
         table.session_id
-        and Seat.objects.filter(table__session=table.session_id, member=substitute).exists()
+        and Seat.objects.filter(
+            table__session=table.session_id, member=substitute, table__status__in=IN_PLAY
+        ).exists()
     ):
         raise ClubError("the substitute is playing at another table")
     if (
@@ -614,7 +638,20 @@ def _lapse_substitutes(table: Table) -> list[str]:
         sub.status = Substitution.LAPSED
         sub.lapsed_at = timezone.now()
         sub.save(update_fields=["status", "lapsed_at"])
-        if was == Substitution.ACTIVE:
+        if was != Substitution.ACTIVE:
+            continue
+        arrivals = Arrival.objects.filter(session=table.session_id, member=sub.leaver)
+        left = (
+            table.session_id is not None
+            and arrivals.exists()
+            and not arrivals.filter(left_at=None).exists()
+        )
+        if left:  # the leaver has left the evening: his substitute keeps the seat
+            Seat.objects.filter(table=table, member=sub.leaver).update(
+                member=sub.substitute, consecutive_games=0, seated_at=timezone.now()
+            )
+            events.append(log(table, f"{sub.leaver} has left: {sub.substitute} keeps the seat."))
+        else:
             events.append(log(table, f"{sub.substitute}'s appointment for {sub.leaver} lapses."))
     return events
 
@@ -668,9 +705,7 @@ def cancel_table(table_id: int, *, by: Actor = None) -> Table:
     from .sessions import played_at
 
     with transaction.atomic():
-        table = Table.objects.select_for_update().filter(pk=table_id).order_by("pk").first()
-        if table is None:
-            raise ClubError("no such table")
+        _, table = base.lock_table(table_id)  # the evening, then the table
         if table.status == Table.CLOSED:
             raise ClubError("the table is closed already")
         if table.is_practice or table.session_id is None:
@@ -705,20 +740,15 @@ def void_table(table_id: int, reason: str, *, by: Actor = None) -> Table:
     if len(reason) > 200:
         raise ClubError("keep the reason under 200 characters", field="reason")
     with transaction.atomic():
-        table = (
-            Table.objects.select_for_update(of=("self",))
-            .select_related("session")
-            .filter(pk=table_id)
-            .order_by("pk")
-            .first()
-        )
-        if table is None:
-            raise ClubError("no such table")
-        if table.session is None or table.is_practice:
+        # The evening, then the table, both read after their locks: a close committed a
+        # moment ago is seen, and the void refused (issue 36: it was read from a copy
+        # taken before the lock, and the voided table's money balanced anyway).
+        session, table = base.lock_table(table_id)
+        if session is None or table.is_practice:
             raise ClubError("only a table of an evening is voided here")
         if table.voided_at is not None:
             raise ClubError("the table is voided already")
-        if not table.session.is_open:
+        if not session.is_open:
             raise ClubError("the evening is closed: its tables can no longer be voided")
         if not played_at(table_id=table_id):
             raise ClubError("nothing has been played at this table: cancel it instead")
