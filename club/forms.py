@@ -192,10 +192,6 @@ class CheckInForm(forms.Form):
             self.add_error("new_name", "Choose a member or give a new name, not both.")
         elif member is not None and data.get("guest"):
             self.add_error("guest", "A guest is added by name; a member on the list is a member.")
-        elif name and Member.objects.filter(display_name__iexact=name).exists():
-            self.add_error(
-                "new_name", f"A member is already called {name}: choose him from the list."
-            )
         return data
 
 

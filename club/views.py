@@ -6,7 +6,6 @@ service becomes a 400 with its message on the page, never a 500 and no state cha
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal
@@ -16,12 +15,11 @@ from typing import Any
 from django import forms
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.db import models, transaction
+from django.db import models
 from django.db.models import F, Q, Sum
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils.text import slugify
 from django.views.decorators.http import require_POST
 
 from . import books, services, streams
@@ -51,7 +49,7 @@ from .models import (
     WashbookEntry,
     WashbookLine,
 )
-from .services import ClubError
+from .services import ClubError, ledger
 
 View = Callable[..., HttpResponse]
 
@@ -472,25 +470,18 @@ def arrival_add(request: HttpRequest, pk: int) -> HttpResponse:
     form = CheckInForm(request.POST, session=session)
     if form.is_valid():
         try:
-            with transaction.atomic():
-                member = form.cleaned_data["member"] or services.create_member(
-                    _new_username(form.cleaned_data["new_name"]),
-                    form.cleaned_data["new_name"],
-                    is_guest=form.cleaned_data["guest"],
+            if form.cleaned_data["member"] is not None:
+                services.check_in(session, form.cleaned_data["member"])
+            else:
+                services.add_newcomer(
+                    session, form.cleaned_data["new_name"], guest=form.cleaned_data["guest"]
                 )
-                services.check_in(session, member)
         except ClubError as e:
             _form_error(form, e)
         else:
             return _console(session)
     context = _console_context(request, session) | {"checkin_form": form}
     return render(request, "club/console.html", context, status=400)
-
-
-def _new_username(name: str) -> str:
-    """A login name for a member the secretary adds (he has no password until given one)."""
-    base = slugify(name)[:20] or "member"
-    return f"{base}-{secrets.token_hex(3)}"
 
 
 @staff_required
@@ -1005,25 +996,19 @@ def statement(request: HttpRequest, pk: int, session_pk: int) -> HttpResponse:
 
 @login_required
 def standings(request: HttpRequest) -> HttpResponse:
-    """Members' points from closed sessions (never an open or voided one, never a voided
-    table, never practice), between
-    two dates if asked; the secretary and other staff, and guests, are left out. A bad date is shown
-    beside its field and the standings stay unfiltered."""
+    """Members' points from closed sessions at the tables balancing counts (never an
+    open, cancelled or voided evening; never a voided table, a practice table or one a
+    computer player sat at: `ledger.staked`), between two dates if asked; the secretary
+    and other staff, and guests, are left out. A bad date is shown beside its field and
+    the standings stay unfiltered."""
     form = StandingsForm(request.GET or None)
-    entries = (
-        WashbookEntry.objects.filter(
-            line__table__is_practice=False,
-            line__table__session__isnull=False,
-            member__is_bot=False,
+    counted = ledger.staked(
+        Table.objects.filter(session__isnull=False).exclude(
+            session__status__in=[ClubSession.OPEN, ClubSession.CANCELLED, ClubSession.VOIDED]
         )
-        .exclude(
-            line__table__session__status__in=[
-                ClubSession.OPEN,
-                ClubSession.CANCELLED,
-                ClubSession.VOIDED,
-            ]
-        )
-        .exclude(line__table__voided_at__isnull=False)
+    )
+    entries = WashbookEntry.objects.filter(
+        line__table__in=counted.values("pk"), member__is_bot=False
     )
     if form.is_bound and form.is_valid():
         since, until = form.cleaned_data["since"], form.cleaned_data["until"]

@@ -33,6 +33,7 @@ from .ledger import (
 )
 from .sessions import (
     VOIDABLE,
+    add_newcomer,
     cancel_session,
     check_in,
     check_out,
@@ -79,6 +80,7 @@ from .washbook import (
 )
 
 __all__ = [
+    "add_newcomer",
     "lock_tables",
     "current_seat",
     "practice_tables",

@@ -163,7 +163,10 @@ def create_member(
     is_bot: bool = False,
     is_guest: bool = False,
 ) -> Member:
-    """A user and his member profile, in one transaction."""
+    """A user and his member profile, in one transaction. The computer players' names
+    ("Bot Alfa", ...) are theirs alone."""
+    if not is_bot and reserved_name(display_name):
+        raise ClubError(f"{display_name} is a computer player's name", field="new_name")
     User = get_user_model()
     with transaction.atomic():
         user = User.objects.create_user(username=username, password=password)
@@ -177,6 +180,15 @@ def create_member(
 
 
 BOT_NAMES = ["Alfa", "Bravo", "Charlie", "Delta", "Echo", "Foxtrot", "Golf"]
+
+
+def reserved_name(name: str) -> bool:
+    """Whether ``name`` is a computer player's, made yet or not (any case or spacing).
+
+    >>> reserved_name("bot  delta"), reserved_name("Bot Delta"), reserved_name("Delta")
+    (True, True, False)
+    """
+    return " ".join(name.split()).casefold() in {f"bot {n}".casefold() for n in BOT_NAMES}
 
 
 def bots(count: int, *, busy: frozenset[int] = frozenset()) -> list[Member]:

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from decimal import ROUND_HALF_EVEN, Decimal
 
 from django.db import transaction
-from django.db.models import Count, F, Q, Sum
+from django.db.models import Count, F, Q, QuerySet, Sum
 from django.utils import timezone
 
 from .. import settlement as settle_algo
@@ -145,24 +145,23 @@ class BalanceResult:
     note: str = ""
 
 
-def staked_tables(session_id: int) -> list[int]:
-    """Tables that count for money: no practice table, no voided table, and no table a
-    bot ever sat at (formed with one, seated now, or in a line; a tableau has no entries
-    to show it)."""
-    return list(
-        Table.objects.filter(
-            session_id=session_id,
-            is_practice=False,
-            had_computer_players=False,
-            voided_at__isnull=True,
-        )
+def staked(tables: QuerySet[Table]) -> QuerySet[Table]:
+    """Of ``tables``, those that count for money: no practice table, no voided table, and
+    no table a bot ever sat at (formed with one, seated now, or in a line; a tableau has
+    no entries to show it). The one rule: balancing and the standings both use it."""
+    return (
+        tables.filter(is_practice=False, had_computer_players=False, voided_at__isnull=True)
         .annotate(
             bots=Count("seats", filter=Q(seats__member__is_bot=True), distinct=True)
             + Count("lines__entries", filter=Q(lines__entries__member__is_bot=True), distinct=True)
         )
         .filter(bots=0)
-        .values_list("pk", flat=True)
     )
+
+
+def staked_tables(session_id: int) -> list[int]:
+    """The evening's tables that count for money (see :func:`staked`)."""
+    return list(staked(Table.objects.filter(session_id=session_id)).values_list("pk", flat=True))
 
 
 def proof_failures(table_ids: list[int]) -> list[int]:

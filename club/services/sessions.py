@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import logging
+import secrets
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from django.db import connection, transaction
 from django.db.models import Max
 from django.utils import timezone
+from django.utils.text import slugify
 
 from ..models import Arrival, ClubSession, Member, Seat, Table, variant_choices
 from ..models import default_variant as first_game
@@ -93,6 +95,34 @@ def check_in(session: ClubSession, member: Member) -> Arrival:
             return existing
         top = Arrival.objects.filter(session=session).aggregate(m=Max("order"))["m"]
         return Arrival.objects.create(session=session, member=member, order=(top or 0) + 1)
+
+
+def add_newcomer(session: ClubSession, name: str, *, guest: bool = False) -> Member:
+    """The secretary adds a new member (or a guest) by name and checks him in. Under the
+    evening's lock, and one name per evening: a double submit (or the same name typed
+    twice at once) finds the newcomer the first one made, checked in here, and adds
+    nobody else. A name taken by another member, or by a computer player, is refused."""
+    name = " ".join(name.split())
+    if not name:
+        raise ClubError("give the new member's name", field="new_name")
+    if base.reserved_name(name):
+        raise ClubError(f"{name} is a computer player's name", field="new_name")
+    with transaction.atomic():
+        locked = base.lock_session(session.pk)
+        if not locked.is_open:
+            raise ClubError("the evening is not open")
+        same = Member.objects.filter(display_name__iexact=name, is_bot=False).first()
+        if same is not None:
+            here = Arrival.objects.filter(session=session, member=same, left_at=None).exists()
+            if here:  # the first of two submits made him a moment ago
+                return same
+            raise ClubError(
+                f"a member is already called {name}: choose him from the list", field="new_name"
+            )
+        username = f"{slugify(name)[:20] or 'member'}-{secrets.token_hex(3)}"
+        member = base.create_member(username, name, is_guest=guest)
+        check_in(locked, member)
+        return member
 
 
 def check_out(session: ClubSession, member: Member) -> None:

@@ -25,7 +25,7 @@ import pytest
 from django.urls import reverse
 
 from club import services
-from club.models import Arrival, ClubSession, Posting, Seat, Table, WashbookLine
+from club.models import Arrival, ClubSession, Member, Posting, Seat, Table, WashbookLine
 from club.services import PhysicalResult, ledger
 from games.models import Deal
 
@@ -131,47 +131,32 @@ def test_a_winning_move_racing_close_and_end_them_now(make_members: Make, quiet_
     assert sum(seen.values()) == ROUNDS, seen
 
 
-def test_a_winning_move_racing_void_table(make_members: Make, quiet_bots: None) -> None:
+@pytest.mark.parametrize("what", ["table", "evening"])
+def test_a_winning_move_racing_a_void(make_members: Make, quiet_bots: None, what: str) -> None:
+    """The move that ends a deal, and the secretary voiding its table, or its evening."""
     seen = Counter[str]()
     for n in range(ROUNDS):
-        session, secretary = evening(make_members, f"vt{n}")
-        table, deal, player, final = deal_near_its_end(make_members, session, f"vtp{n}", n)
-        # Something was played, so the table may be voided.
-        desk = _client(secretary)
-        void = reverse("club:table_void", args=[table.pk])
+        session, secretary = evening(make_members, f"v{what[0]}{n}")
+        table, deal, player, final = deal_near_its_end(make_members, session, f"vp{n}", n)
+        desk = _client(secretary)  # something was played, so it may be voided
+        if what == "table":
+            void, form = reverse("club:table_void", args=[table.pk]), f"void-{table.pk}"
+        else:
+            void, form = reverse("club:session_void", args=[session.pk]), "void-session"
         move, voided = statuses(race([
             partial(_post_action, player, table, deal, final, "win"),
-            partial(desk.post, void, {f"void-{table.pk}-reason": "wrong game"}),
-        ]))  # fmt: skip
-        assert voided == 302
-        deal.refresh_from_db()
-        table.refresh_from_db()
-        assert table.voided_at is not None and deal.finished
-        seen["move first" if move == 200 else "void first"] += 1
-        assert move in (200, 409)
-        assert services.close_session(session.pk, queue=False)
-        settle(session)
-        invariants()
-    print(dict(seen))  # which side won how often (pytest -s shows it)
-    assert sum(seen.values()) == ROUNDS, seen
-
-
-def test_a_winning_move_racing_void_evening(make_members: Make, quiet_bots: None) -> None:
-    seen = Counter[str]()
-    for n in range(ROUNDS):
-        session, secretary = evening(make_members, f"ve{n}")
-        table, deal, player, final = deal_near_its_end(make_members, session, f"vep{n}", n)
-        desk = _client(secretary)
-        void = reverse("club:session_void", args=[session.pk])
-        move, voided = statuses(race([
-            partial(_post_action, player, table, deal, final, "win"),
-            partial(desk.post, void, {"void-session-reason": "wrong stake"}),
+            partial(desk.post, void, {f"{form}-reason": "played in error"}),
         ]))  # fmt: skip
         assert voided == 302 and move in (200, 409)
-        session.refresh_from_db()
         deal.refresh_from_db()
-        assert session.status == ClubSession.VOIDED and deal.finished
+        table.refresh_from_db()
+        session.refresh_from_db()
+        assert deal.finished
+        assert table.voided_at is not None or session.status == ClubSession.VOIDED
         seen["move first" if move == 200 else "void first"] += 1
+        if what == "table":
+            assert services.close_session(session.pk, queue=False)
+            settle(session)
         invariants()
     print(dict(seen))  # which side won how often (pytest -s shows it)
     assert sum(seen.values()) == ROUNDS, seen
@@ -259,3 +244,19 @@ def test_voiding_a_table_racing_the_close(make_members: Make) -> None:
         invariants()
     print(dict(seen))  # which side won how often (pytest -s shows it)
     assert sum(seen.values()) == ROUNDS, seen
+
+
+def test_a_newcomer_added_twice_at_once_is_one_member(make_members: Make) -> None:
+    """A double tap on "Check in" with a new member's name: one member, checked in once."""
+    for n in range(ROUNDS):
+        session, secretary = evening(make_members, f"nc{n}")
+        desk, again = _client(secretary), _client(secretary)
+        add = reverse("club:arrival_add", args=[session.pk])
+        name = f"Nell Ray {n}"
+        assert statuses(race([
+            partial(desk.post, add, {"new_name": name}),
+            partial(again.post, add, {"new_name": name}),
+        ])) == [302, 302]  # fmt: skip
+        assert Member.objects.filter(display_name=name).count() == 1
+        assert Arrival.objects.filter(session=session).count() == 1
+        invariants()
