@@ -260,6 +260,11 @@ def act(
             ):
                 return ActResult(deal, load_state(deal), my_seat, duplicate=True)
             raise Rejection(409, "stale", STALE)
+        if token and DealAction.objects.filter(deal_id=deal.pk, client_token=token).exists():
+            # A token already used, sent again at the current version (a replayed request):
+            # the earlier action was applied once; nothing more is (it raised an
+            # IntegrityError, a 500, before).
+            return ActResult(deal, load_state(deal), my_seat, duplicate=True)
         if deal.finished:
             raise Rejection(409, "over", stopped_reason(deal) or "the deal is over")
         state = load_state(deal)

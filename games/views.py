@@ -188,6 +188,11 @@ def _int(value: str | None) -> int | None:
         return None
 
 
+# An action's JSON is a few hundred characters (a meld of a double pack's cards included);
+# anything longer is refused before it is parsed.
+MAX_ACTION = 4000
+
+
 @login_required
 @require_POST
 def act(request: HttpRequest, table_id: int) -> HttpResponse:
@@ -200,9 +205,11 @@ def act(request: HttpRequest, table_id: int) -> HttpResponse:
     status, message, law, choices = 200, "", None, []
     raw = p.get("action")
     try:
+        if raw and len(raw) > MAX_ACTION:
+            raise services.Rejection(400, "malformed", "malformed request: the action is too long")
         try:
             action = json.loads(raw) if raw else None
-        except json.JSONDecodeError:
+        except (json.JSONDecodeError, RecursionError):  # 10,000 brackets deep: refused
             raise services.Rejection(
                 400, "malformed", "malformed request: the action is not JSON"
             ) from None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import secrets
+import unicodedata
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
@@ -165,6 +166,7 @@ def create_member(
 ) -> Member:
     """A user and his member profile, in one transaction. The computer players' names
     ("Bot Alfa", ...) are theirs alone."""
+    display_name = shown_name(display_name, field="new_name")
     if not is_bot and reserved_name(display_name):
         raise ClubError(f"{display_name} is a computer player's name", field="new_name")
     User = get_user_model()
@@ -177,6 +179,32 @@ def create_member(
         return Member.objects.create(
             user=user, display_name=display_name, is_bot=is_bot, is_guest=is_guest
         )
+
+
+# Unicode's control (Cc), format (Cf: the bidi overrides, zero-width spaces and joiners),
+# private-use, surrogate and unassigned characters, and the line and paragraph separators.
+HIDDEN = {"Cc", "Cf", "Co", "Cs", "Cn", "Zl", "Zp"}
+
+
+def shown_name(text: str, *, field: str, what: str = "a name") -> str:
+    """``text`` as a name people read: refused (beside ``field``) when it holds a
+    character that does not show as itself (a newline, an escape, a bell, a right-to-left
+    override, a zero-width space); otherwise with its spaces tidied.
+
+    >>> shown_name("  Dora   Ames ", field="n")
+    'Dora Ames'
+    >>> shown_name("Eve\u202e", field="n")
+    Traceback (most recent call last):
+    ...
+    club.services.base.ClubError: a name may not hold control, direction or invisible characters (U+202E)
+    """
+    bad = next((c for c in text if unicodedata.category(c) in HIDDEN), None)
+    if bad is not None:
+        raise ClubError(
+            f"{what} may not hold control, direction or invisible characters (U+{ord(bad):04X})",
+            field=field,
+        )
+    return " ".join(text.split())
 
 
 BOT_NAMES = ["Alfa", "Bravo", "Charlie", "Delta", "Echo", "Foxtrot", "Golf"]

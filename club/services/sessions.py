@@ -32,7 +32,7 @@ def open_session(
     first game when not given). A club has one open evening at a time unless the
     secretary opens a ``second`` on purpose; two open evenings never share a name."""
     chosen = default_variant if default_variant is not None else first_game()
-    name = (name or "").strip()
+    name = base.shown_name(name or "", field="name", what="the evening's name")
     try:
         stake = Decimal(stake)
     except (InvalidOperation, TypeError) as e:
@@ -102,7 +102,7 @@ def add_newcomer(session: ClubSession, name: str, *, guest: bool = False) -> Mem
     evening's lock, and one name per evening: a double submit (or the same name typed
     twice at once) finds the newcomer the first one made, checked in here, and adds
     nobody else. A name taken by another member, or by a computer player, is refused."""
-    name = " ".join(name.split())
+    name = base.shown_name(name, field="new_name")
     if not name:
         raise ClubError("give the new member's name", field="new_name")
     if base.reserved_name(name):

@@ -568,6 +568,15 @@ def propose_substitute(table: Table, leaver: Member, substitute: Member) -> Subs
 
 
 def _propose_substitute(table: Table, leaver: Member, substitute: Member) -> Substitution:
+    live = Substitution.objects.filter(
+        table=table, leaver=leaver, status__in=[Substitution.PROPOSED, Substitution.ACTIVE]
+    ).first()
+    if live is not None:  # one live appointment per leaver (a 500 before, IntegrityError)
+        if live.substitute_id == substitute.pk:
+            return live  # the same proposal again: a double submit
+        raise ClubError(
+            f"you have already appointed {live.substitute} ({live.status}): one substitute a game"
+        )
     seats = list(Seat.objects.filter(table=table))
     seated = {s.member_id for s in seats}
     if leaver.pk not in seated:
