@@ -1,56 +1,74 @@
-"""Login with a rate limit: after LOGIN_RATE_LIMIT failures from one address (or for one
-username) within the window, further attempts get 429 until the window passes."""
+"""Logins: the lockouts are django-axes' (settings: AXES_*), for the members' login and
+the admin's alike; this module tells axes who the client is and answers a lockout.
+
+The client's address is REMOTE_ADDR, unless that is one of TRUSTED_PROXIES: then it is
+the rightmost address of X-Forwarded-For that is not one of them (what the nearest
+untrusted hop said; anything to its left, the client could have written himself).
+"""
 
 from __future__ import annotations
 
+import ipaddress
+from functools import lru_cache
 from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import views as auth_views
-from django.core.cache import cache
+from django.core.exceptions import ImproperlyConfigured
 from django.http import HttpRequest, HttpResponse
+from django.template.response import TemplateResponse
+
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 
 
-def _keys(request: HttpRequest) -> list[str]:
-    ip = request.META.get("REMOTE_ADDR", "?")
-    user = str(request.POST.get("username", "")).strip().lower()[:150]
-    return [f"login-fail:ip:{ip}", f"login-fail:user:{user}"]
-
-
-def _blocked(request: HttpRequest) -> bool:
-    limit, _ = settings.LOGIN_RATE_LIMIT
+@lru_cache(maxsize=8)
+def _networks(proxies: tuple[str, ...]) -> tuple[Network, ...]:
     try:
-        counts = cache.get_many(_keys(request))
-    except Exception:  # noqa: BLE001 - with Redis down, logins still work (no limit)
+        return tuple(ipaddress.ip_network(p, strict=False) for p in proxies)
+    except ValueError as e:
+        raise ImproperlyConfigured(f"TRUSTED_PROXIES: {e}") from e
+
+
+def _trusted(address: str) -> bool:
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
         return False
-    return any(v >= limit for v in counts.values())
+    return any(ip in net for net in _networks(tuple(settings.TRUSTED_PROXIES)))
 
 
-def _record_failure(request: HttpRequest) -> None:
-    _, window = settings.LOGIN_RATE_LIMIT
-    for k in _keys(request):
-        try:
-            cache.add(k, 0, window)
-            cache.incr(k)
-        except Exception:  # noqa: BLE001
-            return
+def client_ip(request: HttpRequest) -> str:
+    """The address a login attempt came from (see the module's docstring).
+
+    >>> from django.test import RequestFactory, override_settings
+    >>> r = RequestFactory().get("/", REMOTE_ADDR="10.0.0.2",
+    ...                          HTTP_X_FORWARDED_FOR="6.6.6.6, 203.0.113.7, 10.0.0.1")
+    >>> client_ip(r)  # no trusted proxy: the header is not believed
+    '10.0.0.2'
+    >>> with override_settings(TRUSTED_PROXIES=["10.0.0.0/8"]):
+    ...     client_ip(r)  # the rightmost hop that is not ours
+    '203.0.113.7'
+    """
+    remote = str(request.META.get("REMOTE_ADDR", ""))
+    if not _trusted(remote):
+        return remote
+    hops = [h.strip() for h in str(request.META.get("HTTP_X_FORWARDED_FOR", "")).split(",")]
+    for hop in reversed([h for h in hops if h]):
+        if not _trusted(hop):
+            return hop
+    return remote
 
 
-class RateLimitedLoginView(auth_views.LoginView):
+def locked_out(
+    request: HttpRequest, original_response: Any = None, credentials: Any = None
+) -> HttpResponse:
+    """axes' answer to a locked-out pair (username, address): the login page, saying so,
+    429. The admin's login answers the same."""
+    minutes = int(settings.AXES_COOLOFF_TIME.total_seconds() // 60)
+    context = {"rate_limited": True, "cooloff_minutes": minutes}
+    return TemplateResponse(request, "registration/login.html", context, status=429).render()
+
+
+class LoginView(auth_views.LoginView):
     template_name = "registration/login.html"
     redirect_authenticated_user = True
-
-    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        if _blocked(request):
-            response = self.render_to_response(
-                self.get_context_data(
-                    form=self.get_form(),
-                    rate_limited=True,
-                )
-            )
-            response.status_code = 429
-            return response
-        response = super().post(request, *args, **kwargs)
-        if response.status_code == 200:  # the form was re-shown: a failed attempt
-            _record_failure(request)
-        return response

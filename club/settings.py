@@ -9,6 +9,7 @@ when it is off, cookies are secure, HSTS and a strict Content Security Policy ar
 from __future__ import annotations
 
 import os
+from datetime import timedelta
 from pathlib import Path
 from urllib.parse import quote
 
@@ -48,6 +49,7 @@ CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
 INSTALLED_APPS = [
     "django.contrib.admin",
     "django.contrib.auth",
+    "axes",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
     "django.contrib.messages",
@@ -71,6 +73,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "axes.middleware.AxesMiddleware",  # last: answers a lockout with club.auth.locked_out
 ]
 
 ROOT_URLCONF = "club.urls"
@@ -189,7 +192,23 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
-LOGIN_RATE_LIMIT = (int(os.environ.get("LOGIN_RATE_LIMIT", "10")), 300)  # attempts, seconds
+# Login lockouts (django-axes), for the members' login and the admin's alike: after
+# LOGIN_FAILURE_LIMIT failures for one username from one address, that pair is locked out
+# for LOGIN_COOLOFF_MINUTES. Keyed on both together, so an attacker in one place cannot
+# lock a member out everywhere. The address is REMOTE_ADDR, or X-Forwarded-For's when the
+# request came through one of TRUSTED_PROXIES (club/auth.py).
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = int(os.environ.get("LOGIN_FAILURE_LIMIT", "10"))
+AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("LOGIN_COOLOFF_MINUTES", "15")))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_CLIENT_IP_CALLABLE = "club.auth.client_ip"
+AXES_LOCKOUT_CALLABLE = "club.auth.locked_out"
+AXES_VERBOSE = False
+TRUSTED_PROXIES = env_list("TRUSTED_PROXIES")  # addresses or networks, e.g. 10.0.0.0/8
 
 # --- I18N / static -------------------------------------------------------------------
 LANGUAGE_CODE = "en-gb"
@@ -260,5 +279,5 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
-    "loggers": {"django.db.backends": {"level": "INFO"}},
+    "loggers": {"django.db.backends": {"level": "INFO"}, "axes": {"level": "WARNING"}},
 }

@@ -6,7 +6,7 @@ from . import auth, health
 
 urlpatterns = [
     path("healthz", health.healthz, name="healthz"),
-    path("login/", auth.RateLimitedLoginView.as_view(), name="login"),
+    path("login/", auth.LoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("admin/", admin.site.urls),
     path("", include("club.club_urls")),

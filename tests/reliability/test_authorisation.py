@@ -16,7 +16,6 @@ from typing import Any
 
 import pytest
 from django.conf import settings
-from django.core.cache import cache
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from django.utils import timezone
@@ -273,44 +272,86 @@ def test_a_player_acts_only_at_his_own_table(
     assert game_services.current_deal(world.online.pk).version == deal.version
 
 
-# --- Login rate limit ------------------------------------------------------------------
+# --- Login lockouts (django-axes) --------------------------------------------------------
 
 
-@pytest.fixture
-def fresh_limits() -> None:
-    cache.clear()
-
-
-def _login(c: Client, username: str, password: str, ip: str = "127.0.0.1") -> int:
+def _login(c: Client, username: str, password: str, ip: str = "127.0.0.1", **extra: Any) -> int:
     return c.post(
-        reverse("login"), {"username": username, "password": password}, REMOTE_ADDR=ip
+        reverse("login"), {"username": username, "password": password}, REMOTE_ADDR=ip, **extra
     ).status_code
 
 
-def test_login_attempts_are_rate_limited_by_address_and_by_username(
-    fresh_limits: None, make_members: Callable[..., list[Any]]
+def test_a_member_locked_out_from_one_address_logs_in_from_another(
+    make_members: Callable[..., list[Any]],
 ) -> None:
-    limit, _window = settings.LOGIN_RATE_LIMIT
+    """Keyed on username and address together (issue 37): ten failures for the victim
+    from one place lock that pair only; the victim logs in from home, and another member
+    from the attacker's own address."""
+    limit = settings.AXES_FAILURE_LIMIT
     victim, other = make_members(2, "login")
-    c = Client()
-    for _ in range(limit):
-        assert _login(c, victim.user.username, "wrong", ip="10.0.0.1") == 200
-    # Blocked: even the right password is refused now, from that address...
-    r = c.post(
-        reverse("login"),
-        {"username": victim.user.username, "password": PASSWORD},
+    codes = [_login(Client(), victim.user.username, "wrong", ip="10.0.0.1") for _ in range(limit)]
+    assert codes == [200] * (limit - 1) + [429]  # the tenth failure locks the pair
+    # Locked: even the right password is refused now, from that address...
+    locked = Client()
+    r = locked.post(
+        reverse("login"), {"username": victim.user.username, "password": PASSWORD},
         REMOTE_ADDR="10.0.0.1",
+    )  # fmt: skip
+    assert r.status_code == 429 and "_auth_user_id" not in locked.session
+    assert "Too many failed attempts for this username from here" in r.content.decode()
+    # ...but not from any other address, nor for another member from that one.
+    assert _login(Client(), victim.user.username, PASSWORD, ip="10.0.0.2") == 302
+    assert _login(Client(), other.user.username, PASSWORD, ip="10.0.0.1") == 302
+
+
+def test_ten_addresses_do_not_lock_the_secretary_out_everywhere(
+    make_members: Callable[..., list[Any]],
+) -> None:
+    (secretary,) = make_members(1, "sec", staff=True)
+    for i in range(10):
+        assert _login(Client(), secretary.user.username, "wrong", ip=f"10.0.1.{i}") == 200
+    assert _login(Client(), secretary.user.username, PASSWORD, ip="10.0.2.1") == 302
+
+
+def test_thirty_wrong_admin_passwords_are_throttled_and_lock_the_members_login_too(
+    make_members: Callable[..., list[Any]],
+) -> None:
+    """The admin's login is limited alike: it had no limit, and admitted the victim while
+    /login/ was locked."""
+    (secretary,) = make_members(1, "adm", staff=True)
+    admin = reverse("admin:login")
+    answers = [
+        Client().post(admin, {"username": secretary.user.username, "password": f"guess{i}"},
+                      REMOTE_ADDR="10.0.3.3").status_code
+        for i in range(30)
+    ]  # fmt: skip
+    limit = settings.AXES_FAILURE_LIMIT
+    assert answers == [200] * (limit - 1) + [429] * (31 - limit)  # the form again, then locked
+    right = Client().post(
+        admin, {"username": secretary.user.username, "password": PASSWORD}, REMOTE_ADDR="10.0.3.3"
     )
-    assert r.status_code == 429 and b"_auth_user_id" not in repr(c.session.items()).encode()
-    assert "_auth_user_id" not in c.session
-    # ...and for that username from any other address (a spread-out guess).
-    assert _login(Client(), victim.user.username, PASSWORD, ip="10.0.0.2") == 429
-    # Another member from another address is not affected.
-    assert _login(Client(), other.user.username, PASSWORD, ip="10.0.0.3") == 302
-    # A spray of usernames from one address is blocked by the address.
-    for i in range(limit):
-        assert _login(Client(), f"nobody{i}", "wrong", ip="10.0.0.9") == 200
-    assert _login(Client(), other.user.username, PASSWORD, ip="10.0.0.9") == 429
+    assert right.status_code == 429
+    assert _login(Client(), secretary.user.username, PASSWORD, ip="10.0.3.3") == 429
+
+
+def test_x_forwarded_for_is_believed_only_from_a_trusted_proxy(
+    make_members: Callable[..., list[Any]], settings: Any
+) -> None:
+    (victim,) = make_members(1, "xff")
+    # Not trusted: the header is the attacker's own words; each request is from 10.9.9.9.
+    for i in range(settings.AXES_FAILURE_LIMIT):
+        _login(Client(), victim.user.username, "wrong", ip="10.9.9.9",
+               HTTP_X_FORWARDED_FOR=f"198.51.100.{i}")  # fmt: skip
+    assert _login(Client(), victim.user.username, PASSWORD, ip="10.9.9.9") == 429
+    # Behind our proxy: each client is told apart by the address the proxy saw.
+    settings.TRUSTED_PROXIES = ["10.8.0.0/16"]
+    for _ in range(settings.AXES_FAILURE_LIMIT):
+        _login(Client(), victim.user.username, "wrong", ip="10.8.0.1",
+               HTTP_X_FORWARDED_FOR="203.0.113.5")  # fmt: skip
+    assert _login(Client(), victim.user.username, PASSWORD, ip="10.8.0.1",
+                  HTTP_X_FORWARDED_FOR="203.0.113.5") == 429  # fmt: skip
+    assert _login(Client(), victim.user.username, PASSWORD, ip="10.8.0.1",
+                  HTTP_X_FORWARDED_FOR="203.0.113.6") == 302  # fmt: skip
 
 
 def test_login_needs_csrf_and_logout_needs_post(make_members: Callable[..., list[Any]]) -> None:
