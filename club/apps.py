@@ -1,3 +1,5 @@
+from typing import Any
+
 from django.apps import AppConfig
 
 
@@ -7,6 +9,36 @@ class ClubConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
+        from django.contrib.auth import get_user_model
+        from django.contrib.auth.signals import user_logged_out
+        from django.db.models.signals import pre_save
+
         from . import live
 
         live.connect()  # an evening's changes reach its console (club/live.py)
+        # A login's live streams end with it, and with a change of the user's rights
+        # (club/streams.py: grants).
+        user_logged_out.connect(_logged_out, dispatch_uid="club.streams.logout")
+        pre_save.connect(_rights, sender=get_user_model(), dispatch_uid="club.streams.rights")
+
+
+def _logged_out(sender: Any, request: Any, **kwargs: Any) -> None:
+    from .streams import end_grant
+
+    end_grant(request)
+
+
+def _rights(sender: Any, instance: Any, **kwargs: Any) -> None:
+    from django.db import transaction
+
+    from .streams import revoke_user
+
+    if instance.pk is None:
+        return
+    before = sender.objects.filter(pk=instance.pk).values("is_staff", "is_active").first()
+    if before and (before["is_staff"], before["is_active"]) != (
+        instance.is_staff,
+        instance.is_active,
+    ):
+        user_id = instance.pk
+        transaction.on_commit(lambda: revoke_user(user_id))

@@ -5,12 +5,23 @@ cross-origin answer (`cors`), and the stream of one channel (`stream`). The tabl
 stream is the games app's (`games.events`); the evening's, for the secretary's console,
 is here (`session_events`; `club.live` publishes on it). A page gets a short-lived
 signed token so that a stream needs no database session lookup.
+
+A token is bound to the login it was issued to (issue 37): each login gets a random
+**grant**, kept in Redis while it lasts (`grant`), named in its tokens. Logging out ends
+the grant, and so do changes to the user's rights (staff, active: `revoke_user`); a
+stream checks its grant when it opens and at each keepalive, and ends when it is gone.
+A user has at most MAX_STREAMS open at once: the next is refused (429), and the page
+falls back to polling, as it does whenever its stream is refused or drops.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import logging
+import os
+import secrets
+import time
 from collections.abc import AsyncIterator, Callable
 
 import redis.asyncio as aioredis
@@ -24,8 +35,74 @@ from django.views.decorators.csrf import csrf_exempt
 from . import redis as club_redis
 
 MAX_AGE = 8 * 3600  # a long evening; an expired stream falls back to polling
-KEEPALIVE = 15.0
+KEEPALIVE = float(os.environ.get("EVENTS_KEEPALIVE", "15"))  # seconds; tests shorten it
 SESSION_SALT = "club.console.events"
+MAX_STREAMS = 40  # per user: a club night's tabs and phones, never a flood
+GRANT = "stream_grant"  # its key in the Django session
+
+logger = logging.getLogger(__name__)
+
+
+# --- Grants: a login's right to streams ---------------------------------------------------
+
+
+def _grant_key(grant: str) -> str:
+    return club_redis.key("stream-grant", grant)
+
+
+def grant_for(user_id: int, grant: str | None = None) -> str:
+    """Keep (or make) a grant for ``user_id`` in Redis for MAX_AGE; return it. With Redis
+    down the page still renders: its stream is refused and it polls."""
+    grant = grant or secrets.token_urlsafe(18)
+    try:
+        r = club_redis.client()
+        pipe = r.pipeline()
+        pipe.set(_grant_key(grant), str(user_id), ex=MAX_AGE)
+        pipe.sadd(club_redis.key("stream-grants", user_id), grant)
+        pipe.expire(club_redis.key("stream-grants", user_id), MAX_AGE)
+        pipe.execute()
+    except Exception:
+        logger.warning("could not record a stream grant", exc_info=True)
+    return grant
+
+
+def grant(request: HttpRequest) -> str:
+    """This login's grant (made on its first live page, refreshed on each)."""
+    existing = request.session.get(GRANT)
+    made = grant_for(int(request.user.pk), existing)
+    if existing != made:
+        request.session[GRANT] = made
+    return made
+
+
+def end_grant(request: HttpRequest) -> None:
+    """At logout: this login's streams end (at their next keepalive) and its tokens die."""
+    grant = request.session.get(GRANT) if hasattr(request, "session") else None
+    if grant:
+        try:
+            club_redis.client().delete(_grant_key(grant))
+        except Exception:
+            logger.warning("could not end a stream grant", exc_info=True)
+
+
+def revoke_user(user_id: int) -> None:
+    """The user's rights changed (staff, active): every grant of his ends."""
+    try:
+        r = club_redis.client()
+        grants = r.smembers(club_redis.key("stream-grants", user_id))
+        keys = [_grant_key(g.decode() if isinstance(g, bytes) else g) for g in grants]
+        r.delete(*keys, club_redis.key("stream-grants", user_id))
+    except Exception:
+        logger.warning("could not revoke the stream grants of user %s", user_id, exc_info=True)
+
+
+async def _granted(data: dict[str, object]) -> bool:
+    grant = data.get("g")
+    if not isinstance(grant, str):
+        return False
+    held = await _client().get(_grant_key(grant))
+    return held is not None and held.decode() == str(data.get("u"))
+
 
 _clients: dict[int, aioredis.Redis] = {}
 
@@ -43,12 +120,56 @@ def events_base(request: HttpRequest) -> str:
     return ""
 
 
-def check_token(token: str, pk: int, *, key: str, salt: str) -> bool:
+def check_token(token: str, pk: int, *, key: str, salt: str) -> dict[str, object] | None:
+    """The token's data when it is signed, fresh and for ``pk``; else None."""
     try:
         data = signing.loads(token, salt=salt, max_age=MAX_AGE)
     except signing.BadSignature:
-        return False
-    return isinstance(data, dict) and data.get(key) == pk
+        return None
+    return data if isinstance(data, dict) and data.get(key) == pk else None
+
+
+async def open_stream(
+    request: HttpRequest,
+    data: dict[str, object] | None,
+    kind: str,
+    pk: int,
+    encode: Callable[[bytes | str], str],
+) -> HttpResponse:
+    """The stream a token opens: refused (403) without a live grant, (429) past the
+    user's MAX_STREAMS."""  # fmt: skip
+    if data is None:
+        return cors(request, HttpResponse("bad or expired token", status=403))
+    try:
+        if not await _granted(data):
+            return cors(request, HttpResponse("logged out, or rights changed", status=403))
+        ticket = await _admit(int(str(data["u"])))
+    except Exception:  # noqa: BLE001 - Redis down: the page polls
+        return cors(request, HttpResponse("live updates are unavailable", status=503))
+    if ticket is None:
+        return cors(
+            request,
+            HttpResponse(f"at most {MAX_STREAMS} live pages at once: this one polls", status=429),
+        )
+    return streaming(request, stream(kind, pk, encode, data=data, ticket=ticket))
+
+
+def _open_key(user_id: int) -> str:
+    return club_redis.key("streams-open", user_id)
+
+
+async def _admit(user_id: int) -> str | None:
+    """A ticket for one more open stream of the user, or None past MAX_STREAMS. Streams
+    are a sorted set by their last keepalive: one whose process died drops out."""
+    r, now, ticket = _client(), time.time(), secrets.token_hex(8)
+    key = _open_key(user_id)
+    await r.zremrangebyscore(key, 0, now - 3 * KEEPALIVE)
+    await r.zadd(key, {ticket: now})
+    await r.expire(key, int(4 * KEEPALIVE))
+    if await r.zrank(key, ticket) is not None and await r.zcard(key) > MAX_STREAMS:
+        await r.zrem(key, ticket)
+        return None
+    return ticket
 
 
 def _client() -> aioredis.Redis:
@@ -75,8 +196,16 @@ def cors(request: HttpRequest, response: HttpResponse) -> HttpResponse:
     return response
 
 
-async def stream(kind: str, pk: int, encode: Callable[[bytes | str], str]) -> AsyncIterator[str]:
-    """The events of one channel (``kind``:``pk``), starting with its last one."""
+async def stream(
+    kind: str,
+    pk: int,
+    encode: Callable[[bytes | str], str],
+    *,
+    data: dict[str, object] | None = None,
+    ticket: str | None = None,
+) -> AsyncIterator[str]:
+    """The events of one channel (``kind``:``pk``), starting with its last one; with a
+    token's ``data``, ending when its grant does (checked at each keepalive)."""  # fmt: skip
     r = _client()
     pubsub = r.pubsub(ignore_subscribe_messages=True)
     channel = club_redis.key(kind, pk)
@@ -89,11 +218,18 @@ async def stream(kind: str, pk: int, encode: Callable[[bytes | str], str]) -> As
         while True:
             msg = await pubsub.get_message(ignore_subscribe_messages=True, timeout=KEEPALIVE)
             if msg is None:
+                if data is not None and not await _granted(data):
+                    yield "event: ended\ndata: {}\n\n"
+                    return
+                if ticket is not None:
+                    await r.zadd(_open_key(int(str(data and data["u"]))), {ticket: time.time()})
                 yield ": keepalive\n\n"
             elif msg.get("type") == "message":
                 yield encode(msg["data"])
     finally:
         try:
+            if ticket is not None and data is not None:
+                await r.zrem(_open_key(int(str(data["u"]))), ticket)
             await pubsub.unsubscribe(channel)
             await pubsub.aclose()
         except Exception:  # noqa: BLE001 - the connection may already be gone
@@ -119,14 +255,17 @@ def streaming(request: HttpRequest, events: AsyncIterator[str]) -> HttpResponse:
 # --- The evening's stream (the secretary's console) ----------------------------------------
 
 
-def session_token(user_id: int, session_id: int) -> str:
+def session_token(user_id: int, session_id: int, grant: str) -> str:
     """For the secretary's console (the page that issues it is the secretary's only)."""
-    return signing.dumps({"u": user_id, "s": session_id}, salt=SESSION_SALT, compress=False)
+    return signing.dumps(
+        {"u": user_id, "s": session_id, "g": grant}, salt=SESSION_SALT, compress=False
+    )
 
 
 def session_events_url(request: HttpRequest, session_id: int, user_id: int) -> str:
     path = reverse("club:session_events", args=[session_id])
-    return f"{events_base(request)}{path}?t={session_token(user_id, session_id)}"
+    token = session_token(user_id, session_id, grant(request))
+    return f"{events_base(request)}{path}?t={token}"
 
 
 def _session_event(data: bytes | str) -> str:
@@ -143,6 +282,5 @@ async def session_events(request: HttpRequest, session_id: int) -> HttpResponse:
     refused = refuse_outside_events_process(request)
     if refused is not None:
         return refused
-    if not check_token(request.GET.get("t", ""), session_id, key="s", salt=SESSION_SALT):
-        return cors(request, HttpResponse("bad or expired token", status=403))
-    return streaming(request, stream("session", session_id, _session_event))
+    data = check_token(request.GET.get("t", ""), session_id, key="s", salt=SESSION_SALT)
+    return await open_stream(request, data, "session", session_id, _session_event)

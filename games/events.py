@@ -17,11 +17,10 @@ from django.views.decorators.csrf import csrf_exempt
 
 from club.streams import (
     MAX_AGE,
-    cors,
     events_base,
+    grant,
+    open_stream,
     refuse_outside_events_process,
-    stream,
-    streaming,
 )
 from club.streams import (
     check_token as _check,
@@ -32,16 +31,17 @@ __all__ = ["MAX_AGE", "check_token", "event_token", "events_base", "events_url",
 SALT = "games.events"
 
 
-def event_token(user_id: int, table_id: int) -> str:
-    return signing.dumps({"u": user_id, "t": table_id}, salt=SALT, compress=False)
+def event_token(user_id: int, table_id: int, grant: str) -> str:
+    """A table's stream for this login (``grant``: `club.streams.grant`)."""
+    return signing.dumps({"u": user_id, "t": table_id, "g": grant}, salt=SALT, compress=False)
 
 
 def events_url(request: HttpRequest, table_id: int, user_id: int) -> str:
     path = reverse("games:events", args=[table_id])
-    return f"{events_base(request)}{path}?t={event_token(user_id, table_id)}"
+    return f"{events_base(request)}{path}?t={event_token(user_id, table_id, grant(request))}"
 
 
-def check_token(token: str, table_id: int) -> bool:
+def check_token(token: str, table_id: int) -> dict[str, object] | None:
     return _check(token, table_id, key="t", salt=SALT)
 
 
@@ -62,6 +62,5 @@ async def table_events(request: HttpRequest, table_id: int) -> HttpResponse:
     refused = refuse_outside_events_process(request)
     if refused is not None:
         return refused
-    if not check_token(request.GET.get("t", ""), table_id):
-        return cors(request, HttpResponse("bad or expired token", status=403))
-    return streaming(request, stream("table", table_id, _event))
+    data = check_token(request.GET.get("t", ""), table_id)
+    return await open_stream(request, data, "table", table_id, _event)

@@ -269,6 +269,7 @@ def _check(session: Any, tables: list[dict[str, Any]], stats: Stats) -> dict[str
 def run(quick: bool = False) -> dict[str, Any]:
     from club import services
     from club.models import ClubSession
+    from club.streams import grant_for
     from games.events import event_token
 
     n_tables, seconds = (5, 15) if quick else (50, 120)
@@ -282,7 +283,7 @@ def run(quick: bool = False) -> dict[str, Any]:
         listeners = [
             threading.Thread(
                 target=_listener,
-                args=(f"http://127.0.0.1:{events_port}/events/tables/{t['id']}/?t={event_token(t['user'], t['id'])}", stop_at, stats),
+                args=(f"http://127.0.0.1:{events_port}/events/tables/{t['id']}/?t={event_token(t['user'], t['id'], grant_for(t['user']))}", stop_at, stats),
                 daemon=True,
             )
             for t in tables

@@ -16,7 +16,7 @@ import pytest
 from club import live, services
 from club import redis as club_redis
 from club.models import ClubSession, Member
-from club.streams import session_token
+from club.streams import grant_for, session_token
 from games.events import event_token
 from tests.e2e.servers import free_port, uvicorn
 
@@ -60,7 +60,9 @@ def test_the_console_stream_carries_the_sessions_notices(events_port: int) -> No
     session_id = 876543
     url = f"http://127.0.0.1:{events_port}/events/sessions/{session_id}/"
     got: list[str] = []
-    with httpx.stream("GET", f"{url}?t={session_token(1, session_id)}", timeout=5) as r:
+    with httpx.stream(
+        "GET", f"{url}?t={session_token(1, session_id, grant_for(1))}", timeout=5
+    ) as r:
         assert r.status_code == 200
         assert r.headers["content-type"].startswith("text/event-stream")
         threading.Timer(0.3, live.publish_session, args=(session_id,)).start()
@@ -75,5 +77,5 @@ def test_the_console_stream_carries_the_sessions_notices(events_port: int) -> No
 
 def test_the_console_stream_refuses_a_tables_token_or_another_sessions(events_port: int) -> None:
     url = f"http://127.0.0.1:{events_port}/events/sessions/5/"
-    for token in (event_token(1, 5), session_token(1, 6), "forged"):
+    for token in (event_token(1, 5, grant_for(1)), session_token(1, 6, grant_for(1)), "forged"):
         assert httpx.get(f"{url}?t={token}", timeout=5).status_code == 403

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import stat
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -70,6 +71,7 @@ def test_the_event_stream_is_found_on_the_host_the_page_was_loaded_from(
     settings.EVENTS_URL, settings.EVENTS_PORT = "", "8001"
     settings.ALLOWED_HOSTS = ["*"]
     request = rf.get("/tables/1/", HTTP_HOST=host)
+    request.session, request.user = {}, SimpleNamespace(pk=3)  # a logged-in page's
     assert events_base(request) == expected
     assert events_url(request, 7, 3).startswith(f"{expected}/events/tables/7/?t=")
 

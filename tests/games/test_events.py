@@ -10,6 +10,7 @@ from typing import Any
 import httpx
 import pytest
 
+from club.streams import grant_for
 from games import services
 from games.events import event_token
 from tests.e2e.servers import free_port, uvicorn
@@ -24,7 +25,7 @@ def events_port() -> Any:
 
 def test_it_streams_a_versions_only_event_with_cors(events_port: int) -> None:
     table_id = 987654
-    url = f"http://127.0.0.1:{events_port}/events/tables/{table_id}/?t={event_token(1, table_id)}"
+    url = f"http://127.0.0.1:{events_port}/events/tables/{table_id}/?t={event_token(1, table_id, grant_for(1))}"
     got: list[str] = []
     with httpx.stream("GET", url, headers={"Origin": "http://127.0.0.1:8000"}, timeout=5) as r:
         assert r.status_code == 200
@@ -44,7 +45,8 @@ def test_it_streams_a_versions_only_event_with_cors(events_port: int) -> None:
 
 def test_it_refuses_a_bad_token(events_port: int) -> None:
     r = httpx.get(
-        f"http://127.0.0.1:{events_port}/events/tables/5/?t={event_token(1, 6)}", timeout=5
+        f"http://127.0.0.1:{events_port}/events/tables/5/?t={event_token(1, 6, grant_for(1))}",
+        timeout=5,
     )
     assert r.status_code == 403
     r = httpx.get(f"http://127.0.0.1:{events_port}/events/tables/5/?t=forged", timeout=5)

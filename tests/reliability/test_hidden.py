@@ -21,6 +21,7 @@ from django.test import AsyncClient, Client
 from django.urls import reverse
 
 from club.models import Seat, Table
+from club.streams import grant_for
 from games import services as game_services
 from games.events import event_token
 from games.models import Deal
@@ -196,5 +197,7 @@ def test_the_event_stream_needs_a_token_for_its_own_table() -> None:
         return (await AsyncClient().get("/events/tables/1/", params)).status_code
 
     assert asyncio.run(status({})) == 403
-    assert asyncio.run(status({"t": event_token(5, 2)})) == 403  # another table's token
-    assert asyncio.run(status({"t": event_token(5, 1) + "x"})) == 403  # tampered
+    assert (
+        asyncio.run(status({"t": event_token(5, 2, grant_for(5))})) == 403
+    )  # another table's token
+    assert asyncio.run(status({"t": event_token(5, 1, grant_for(5)) + "x"})) == 403  # tampered

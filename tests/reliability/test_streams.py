@@ -1,0 +1,104 @@
+"""Event streams bound to the login (issue 37, item 2): a token dies at logout, and with
+the user's rights; an open stream ends with them; at most MAX_STREAMS at once per user,
+the next refused with a clear answer (the page then polls)."""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Iterator
+from contextlib import ExitStack
+from typing import Any
+
+import httpx
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from club import services
+from club.streams import MAX_STREAMS
+from tests.e2e.servers import free_port, uvicorn
+
+from .conftest import PASSWORD
+from .test_concurrency import _online_table
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def events() -> Iterator[str]:
+    port = free_port()
+    with uvicorn(port, extra={"EVENTS_KEEPALIVE": "0.3"}):
+        yield f"http://127.0.0.1:{port}"
+
+
+def logged_in(member: Any) -> Client:
+    """Through the login page, as a browser: a login session of its own."""
+    c = Client()
+    r = c.post(reverse("login"), {"username": member.user.username, "password": PASSWORD})
+    assert r.status_code == 302
+    return c
+
+
+def stream_of(page: str, events: str) -> str:
+    url = html.unescape(re.search(r'sse-connect="([^"]+)"', page).group(1))  # type: ignore[union-attr]
+    return events + url[url.index("/events/") :]
+
+
+def test_a_stream_token_dies_at_logout_and_its_open_stream_ends(
+    make_members: Any, events: str
+) -> None:
+    ann, bob = make_members(2, "st")
+    table = _online_table([ann, bob])
+    browser = logged_in(ann)
+    url = stream_of(browser.get(reverse("games:table", args=[table.pk])).content.decode(), events)
+    with httpx.stream("GET", url, timeout=10) as open_stream:
+        assert open_stream.status_code == 200
+        lines = open_stream.iter_lines()
+        assert next(lines).startswith("retry:")
+        assert browser.post(reverse("logout")).status_code == 302
+        rest = list(lines)  # the stream ends at its next keepalive
+    assert "event: ended" in rest
+    assert httpx.get(url, timeout=5).status_code == 403  # and the token opens nothing
+
+
+def test_a_console_token_dies_when_the_secretary_loses_staff_rights(
+    make_members: Any, events: str
+) -> None:
+    (sec,) = make_members(1, "stf", staff=True)
+    evening = services.open_session(stake="0.05", by=sec.user, second=True)
+    desk = logged_in(sec)
+    page = desk.get(reverse("club:console", args=[evening.pk])).content.decode()
+    url = stream_of(page, events)
+    with httpx.stream("GET", url, timeout=5) as r:
+        assert r.status_code == 200
+    sec.user.is_staff = False
+    sec.user.save()
+    assert httpx.get(url, timeout=5).status_code == 403
+
+
+def test_the_41st_stream_of_one_user_is_refused_clearly(make_members: Any, events: str) -> None:
+    ann, bob = make_members(2, "many")
+    table = _online_table([ann, bob])
+    url = stream_of(
+        logged_in(ann).get(reverse("games:table", args=[table.pk])).content.decode(), events
+    )
+    with (
+        ExitStack() as stack,
+        httpx.Client(timeout=10, limits=httpx.Limits(max_connections=None)) as c,
+    ):
+        for _ in range(MAX_STREAMS):
+            r = stack.enter_context(c.stream("GET", url))
+            assert r.status_code == 200
+        refused = c.get(url)
+        assert refused.status_code == 429
+        assert f"at most {MAX_STREAMS} live pages at once" in refused.text
+        # Another member is not affected.
+        other = stream_of(
+            logged_in(bob).get(reverse("games:table", args=[table.pk])).content.decode(), events
+        )
+        with c.stream("GET", other) as theirs:
+            assert theirs.status_code == 200
+    # Once those close, a new one is admitted.
+    with httpx.stream("GET", url, timeout=5) as again:
+        assert again.status_code == 200
