@@ -83,11 +83,13 @@ test: $(STAMP) tools lint
 	$(WITH_SERVICES) $(VENV)/bin/pytest -n $(TEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
 
 # Extended runs kept out of `make test` for time (bots' strength duels, 1,000 deals a
-# configuration for the legality property, 1,000 deals a game for the snapshots).
+# configuration for the legality property, 1,000 deals a game for the snapshots, the
+# fuzz at 20 rounds and the races at 100).
 .PHONY: test-long
 test-long: $(STAMP)
 	BOTS_LEGAL_DEALS=1000 $(WITH_SERVICES) $(VENV)/bin/pytest -m "long or slow" tests/bots $(PYTEST_ARGS)
 	SNAPSHOT_DEALS=1000 $(WITH_SERVICES) $(VENV)/bin/pytest tests/engine/test_snapshots.py $(PYTEST_ARGS)
+	FUZZ_ROUNDS=20 RACE_ROUNDS=100 $(WITH_SERVICES) $(VENV)/bin/pytest tests/reliability/test_fuzz.py tests/reliability/test_races.py $(PYTEST_ARGS)
 
 .PHONY: bench
 bench: $(STAMP)

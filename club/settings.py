@@ -171,6 +171,10 @@ CLUB_SWEEP_SECONDS = float(os.environ.get("CLUB_SWEEP_SECONDS", "15"))
 CLUB_BALANCE_GRACE_SECONDS = float(os.environ.get("CLUB_BALANCE_GRACE_SECONDS", "60"))
 GAMES_BOT_SWEEP_SECONDS = float(os.environ.get("GAMES_BOT_SWEEP_SECONDS", "15"))
 GAMES_BOT_QUIET_SECONDS = float(os.environ.get("GAMES_BOT_QUIET_SECONDS", "10"))
+# A practice table nobody has moved at for this long is closed by the sweep (issue 37);
+# a member has at most PRACTICE_TABLES_MAX open at once.
+GAMES_PRACTICE_IDLE = timedelta(hours=float(os.environ.get("GAMES_PRACTICE_IDLE_HOURS", "6")))
+PRACTICE_TABLES_MAX = int(os.environ.get("PRACTICE_TABLES_MAX", "5"))
 
 # --- Computer players (games/services.py) --------------------------------------------
 GAMES_BOT_LEVEL = os.environ.get("GAMES_BOT_LEVEL", "greedy")  # a level of games.bots.LEVELS

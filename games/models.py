@@ -33,6 +33,11 @@ class Deal(models.Model):
     washbook_line_id = models.BigIntegerField(null=True, blank=True)
     created_at = models.DateTimeField(default=timezone.now)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # When the deal last moved (dealt, or an action applied), and whether the seat to
+    # move now is a computer player's: the bot sweep serves the quiet ones oldest first,
+    # and practice tables left idle are closed, both through one index (issue 37).
+    moved_at = models.DateTimeField(default=timezone.now)
+    bot_turn = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["table", "number"]
@@ -42,8 +47,11 @@ class Deal(models.Model):
         indexes = [
             # current_deal(): WHERE table_id = ? ORDER BY number DESC LIMIT 1
             models.Index(fields=["table", "-number"], name="deal_latest"),
-            # bot_sweep(): unfinished deals
             models.Index(fields=["finished", "table"], name="deal_unfinished"),
+            # bot_sweep() and the idle practice tables: unfinished deals, the quietest first
+            models.Index(
+                fields=["moved_at"], condition=models.Q(finished=False), name="deal_open_moved"
+            ),
         ]
 
     def __str__(self) -> str:

@@ -160,6 +160,7 @@ def ensure_deal(table_id: int) -> Deal | None:
                 dealer=club_api.current_dealer(table_id),
                 game_number=table.game_number,
                 deal_in_game=table.deal_in_game,
+                bot_seats=frozenset(s.position for s in seating if s.is_bot),
             )
             _after_commit(deal, seating)
     except IntegrityError:  # another request dealt it first
@@ -178,10 +179,12 @@ def _create_deal(
     carry_in: int = 0,
     game_number: int = 1,
     deal_in_game: int = 0,
+    bot_seats: frozenset[int] = frozenset(),
 ) -> Deal:
     seed = secrets.randbits(63)  # the engine shuffles from a recorded seed
     state = engine_api.new_state(variant, options, players, dealer, seed=seed, carry_in=carry_in)
     return Deal.objects.create(
+        bot_turn=state.to_move() in bot_seats,
         table_id=table_id,
         number=number,
         game_number=game_number,
@@ -322,7 +325,11 @@ def act(
         deal.version = state.version
         deal.to_move = state.to_move()
         deal.snapshot = engine_api.to_snapshot(state)
-        fields = ["version", "to_move", "snapshot"]
+        deal.moved_at = timezone.now()
+        deal.bot_turn = (
+            deal.to_move is not None and deal.to_move in by_seat and (by_seat[deal.to_move].is_bot)
+        )
+        fields = ["version", "to_move", "snapshot", "moved_at", "bot_turn"]
         result = ActResult(deal, state, my_seat, applied=actions)
         if state.is_over():
             fields += ["finished", "outcome", "finished_at", "washbook_line_id"]
@@ -382,6 +389,7 @@ def _finish(deal: Deal, state: DealState) -> Deal | None:
         carry_in=out.carried if state.rules.spec.capabilities(state.rules).carries else 0,
         game_number=turn.game_number,
         deal_in_game=turn.deal_in_game,
+        bot_seats=frozenset(s.position for s in seating if s.is_bot),
     )
 
 
@@ -421,6 +429,21 @@ def publish(table_id: int, deal_id: int, version: int) -> None:
         return
     if session_id is not None:  # the secretary's console follows the deal too
         club_api.publish_session(session_id, msg)
+
+
+def close_idle_practice(before: Any) -> list[int]:
+    """Practice tables whose deal in progress has not moved since ``before`` are closed
+    (the club closes them; their deals stop). Returns their ids."""
+    ids = sorted(
+        set(
+            Deal.objects.filter(
+                finished=False, moved_at__lt=before, table__is_practice=True
+            ).values_list("table_id", flat=True)
+        )
+    )
+    if ids:
+        club_api.close_practice_tables(ids, "Closed after a long time without a move.")
+    return ids
 
 
 def bot_delay() -> float:

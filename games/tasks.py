@@ -27,20 +27,22 @@ def bot_move(deal_id: int, version: int) -> bool:
 
 @shared_task(ignore_result=True)
 def bot_sweep() -> int:
-    """Deals stuck on a bot's turn (a lost message, a restarted worker) move again."""
-    from . import club_api
+    """Deals stuck on a computer player's turn (a lost message, a restarted worker) move
+    again: every one quiet for GAMES_BOT_QUIET_SECONDS, the quietest first, whatever their
+    number, read through the index of unfinished deals by their last move (a deal waiting
+    on a person is never read: abandoned practice tables cost the sweep nothing). Then
+    practice tables left idle for GAMES_PRACTICE_IDLE_HOURS are closed."""
     from .models import Deal
 
     quiet = timezone.now() - timedelta(seconds=settings.GAMES_BOT_QUIET_SECONDS)
+    due = (
+        Deal.objects.filter(finished=False, bot_turn=True, moved_at__lte=quiet)
+        .order_by("moved_at")
+        .values_list("pk", "version")
+    )
     n = 0
-    for deal in Deal.objects.filter(finished=False, to_move__isnull=False).only(
-        "id", "table_id", "version", "to_move", "created_at"
-    )[:200]:
-        last = deal.log.order_by("-index").values_list("created_at", flat=True).first()
-        if (last or deal.created_at) > quiet:
-            continue
-        seating = club_api.table_seating(deal.table_id)
-        if any(s.position == deal.to_move and s.is_bot for s in seating):
-            services.schedule_bot(deal.pk, deal.version)
-            n += 1
+    for deal_id, version in due.iterator(chunk_size=500):
+        services.schedule_bot(deal_id, version)  # play_bot checks the seat again
+        n += 1
+    services.close_idle_practice(timezone.now() - settings.GAMES_PRACTICE_IDLE)
     return n

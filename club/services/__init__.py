@@ -51,6 +51,7 @@ from .tables import (
     TableTurn,
     advance_after_deal,
     cancel_table,
+    close_practice_tables,
     consent_substitute,
     create_practice_table,
     current_dealer,
@@ -80,6 +81,7 @@ from .washbook import (
 )
 
 __all__ = [
+    "close_practice_tables",
     "add_newcomer",
     "lock_tables",
     "current_seat",

@@ -671,9 +671,20 @@ def _lapse_substitutes(table: Table) -> list[str]:
 def create_practice_table(
     member: Member, variant: str, players: int, options: dict[str, Any] | None = None
 ) -> Table:
-    """A session-less online table: ``member`` in seat 0, bots in the others. Unstaked."""
+    """A session-less online table: ``member`` in seat 0, bots in the others. Unstaked.
+    A member has at most PRACTICE_TABLES_MAX open (the sweep closes idle ones)."""
+    from django.conf import settings
+
     _check_variant(variant, players)
     with transaction.atomic():
+        Member.objects.select_for_update().filter(pk=member.pk).first()  # one at a time
+        most = settings.PRACTICE_TABLES_MAX
+        if len(practice_tables(member, limit=most)) >= most:
+            idle = settings.GAMES_PRACTICE_IDLE.total_seconds() / 3600
+            raise ClubError(
+                f"you have {most} practice tables open: play on at one of them (the home page "
+                f"lists them); one left for {idle:g} hours without a move closes by itself"
+            )
         # Numbered among the member's own practice tables, so he can tell them apart.
         top = Table.objects.filter(is_practice=True, seats__member=member).aggregate(
             n=Max("number")
@@ -695,6 +706,14 @@ def create_practice_table(
         )
         log(table, f"Practice table for {member} with {players - 1} bot(s).")
     return table
+
+
+def close_practice_tables(table_ids: list[int], why: str) -> None:
+    """Close these practice tables (left idle): play stops there, with ``why``."""
+    with transaction.atomic():
+        ids = [t.pk for t in base.lock_tables(table_ids) if t.is_practice]
+        Table.objects.filter(pk__in=ids, status=Table.PLAYING).update(status=Table.CLOSED)
+        base.stop_play(ids, why)
 
 
 def tables_with_bots() -> Q:
