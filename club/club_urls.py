@@ -40,6 +40,7 @@ club_patterns = [
     path("club/lines/<int:pk>/correct/", views.line_correct, name="line_correct"),
     path("club/cuts/<int:pk>/", views.cut_detail, name="cut"),
     path("club/transfers/<int:pk>/pay/", views.transfer_pay, name="transfer_pay"),
+    path("members/", views.members, name="members"),
     path("members/<int:pk>/", views.member_detail, name="member"),
     path("members/<int:pk>/sessions/<int:session_pk>/", views.statement, name="statement"),
     path("standings/", views.standings, name="standings"),

@@ -157,12 +157,13 @@ class StandingsForm(forms.Form):
 
 
 class CheckInForm(forms.Form):
-    """The secretary checks a member in for him (he need not log in, or own a phone), or
-    adds a new member by name and checks him in."""
+    """The secretary checks members in for them (they need not log in, or own a phone),
+    several at once as they come through the door, or adds a new member by name and
+    checks him in."""
 
-    member = forms.ModelChoiceField(
-        queryset=Member.objects.none(), required=False, label="Member",
-        empty_label="— choose —",
+    member = forms.ModelMultipleChoiceField(
+        queryset=Member.objects.none(), required=False, label="Members arriving",
+        widget=forms.CheckboxSelectMultiple, help_text="Tick everyone who has come in.",
     )  # fmt: skip
     new_name = forms.CharField(
         max_length=60, required=False, label="or a new member's name",
@@ -184,13 +185,13 @@ class CheckInForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
-        member, name = data.get("member"), str(data.get("new_name") or "").strip()
+        chosen, name = list(data.get("member") or []), str(data.get("new_name") or "").strip()
         data["new_name"] = name
-        if member is None and not name:
+        if not chosen and not name:
             self.add_error("member", "Choose a member, or give a new member's name.")
-        elif member is not None and name:
-            self.add_error("new_name", "Choose a member or give a new name, not both.")
-        elif member is not None and data.get("guest"):
+        elif chosen and name:
+            self.add_error("new_name", "Choose members or give a new name, not both.")
+        elif chosen and data.get("guest"):
             self.add_error("guest", "A guest is added by name; a member on the list is a member.")
         return data
 

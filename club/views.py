@@ -470,8 +470,9 @@ def arrival_add(request: HttpRequest, pk: int) -> HttpResponse:
     form = CheckInForm(request.POST, session=session)
     if form.is_valid():
         try:
-            if form.cleaned_data["member"] is not None:
-                services.check_in(session, form.cleaned_data["member"])
+            chosen = sorted(form.cleaned_data["member"], key=lambda m: m.display_name)
+            if chosen:
+                services.check_in_many(session, chosen)
             else:
                 services.add_newcomer(
                     session, form.cleaned_data["new_name"], guest=form.cleaned_data["guest"]
@@ -881,6 +882,20 @@ def transfer_pay(request: HttpRequest, pk: int) -> HttpResponse:
     except ClubError as e:
         return _refused(request, e, back)
     return redirect(back)
+
+
+@staff_required
+def members(request: HttpRequest) -> HttpResponse:
+    """The secretary's list of members: each a link to his page and statements, with his
+    balance as it stands (what he owes the club's members, or is owed), guests marked."""
+    accounts = dict(Account.objects.values_list("member_id", "balance"))
+    rows = [
+        (m, accounts.get(m.pk, Decimal("0.00")))
+        for m in Member.objects.filter(is_bot=False, user__is_staff=False)
+        .select_related("user")
+        .order_by("-active", "display_name")
+    ]
+    return render(request, "club/members.html", {"rows": rows})
 
 
 @login_required

@@ -36,6 +36,7 @@ from .sessions import (
     add_newcomer,
     cancel_session,
     check_in,
+    check_in_many,
     check_out,
     close_session,
     close_when_deals_end,
@@ -81,6 +82,7 @@ from .washbook import (
 )
 
 __all__ = [
+    "check_in_many",
     "close_practice_tables",
     "add_newcomer",
     "lock_tables",

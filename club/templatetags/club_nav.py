@@ -24,3 +24,24 @@ def seated(context: dict[str, Any]) -> Any:
 def play_url(table: Any) -> str:
     """One tap to play: the browser table, or the club page of a table with real cards."""
     return str(table.get_absolute_url() if table.mode == "online" else table.get_club_url())
+
+
+@register.simple_tag(takes_context=True)
+def member_link(context: dict[str, Any], member: Any) -> Any:
+    """The member's name, a link to his page for whoever may open it (the secretary and
+    other staff, and the member himself); a computer player's name is never a link."""
+    from django.urls import reverse
+    from django.utils.html import format_html
+
+    request = context.get("request")
+    user = getattr(request, "user", None)
+    if member is None:
+        return ""
+    may = (
+        user is not None
+        and user.is_authenticated
+        and (user.is_staff or getattr(member, "user_id", None) == user.pk)
+    )
+    if getattr(member, "is_bot", False) or not may:
+        return format_html("{}", member)
+    return format_html('<a href="{}">{}</a>', reverse("club:member", args=[member.pk]), member)

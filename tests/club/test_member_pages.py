@@ -83,7 +83,8 @@ def test_standings_leave_out_staff_practice_and_the_open_evening(
     assert re.search(r"<td>Player \d+</td><td class=\"num\">0</td>", body)  # still open
     _close_and_balance(session)
     body = client.get(reverse("club:standings")).content.decode()
-    assert re.search(rf"<td>{ann.display_name}</td><td class=\"num\">39</td>", body)
+    own = rf'<td><a href="/members/{ann.pk}/">{ann.display_name}</a></td>'  # her own page
+    assert re.search(rf"{own}<td class=\"num\">39</td>", body)
 
 
 def test_standings_filter_by_date_and_a_bad_date_is_told_in_place(
@@ -94,7 +95,7 @@ def test_standings_filter_by_date_and_a_bad_date_is_told_in_place(
     client.force_login(ann.user)
     day = timezone.localtime(session.opened_at).date()
     url = reverse("club:standings")
-    row = rf"<td>{ann.display_name}</td><td class=\"num\">39</td>"
+    row = rf'<td><a href="/members/{ann.pk}/">{ann.display_name}</a></td><td class="num">39</td>'
     assert re.search(row, client.get(url, {"since": day.isoformat()}).content.decode())
     later = (day + dt.timedelta(days=1)).isoformat()
     assert not re.search(row, client.get(url, {"since": later}).content.decode())

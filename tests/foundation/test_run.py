@@ -299,11 +299,14 @@ def test_the_secretary_runs_an_evening_over_http_on_what_make_run_starts(
     })  # fmt: skip
     evening = int(re.fullmatch(r"/sessions/(\d+)/", opened.headers["location"]).group(1))  # type: ignore[union-attr]
     console = secretary.get(f"/sessions/{evening}/console/")
-    choices = re.search(r'<select name="member".*?</select>', console.text, re.S)
-    assert choices, console.text[:2000]
-    members = re.findall(r'<option value="(\d+)"[^>]*>([^<]+)</option>', choices.group(0))[:4]
-    for pk, _ in members:
-        secretary.post(f"/sessions/{evening}/arrivals/", {"member": pk})
+    members = re.findall(
+        r'<label for="id_member_\d+"><input type="checkbox" name="member" value="(\d+)"'
+        r"[^>]*>\s*([^<]+?)\s*</label>",
+        console.text,
+    )[:4]
+    assert len(members) == 4, console.text[:3000]
+    # Four members ticked and checked in at once.
+    secretary.post(f"/sessions/{evening}/arrivals/", {"member": [pk for pk, _ in members]})
     for mode in ("physical", "online"):
         formed = secretary.post(
             f"/sessions/{evening}/tables/new/", {"variant": "conquian", "size": "2", "mode": mode}

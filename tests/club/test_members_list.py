@@ -1,0 +1,77 @@
+"""The secretary's pages at a club's pace (issue 38, item 5, in part): several members
+checked in at once; a members' list with balances; every member's name a link to his
+page for whoever may open it; the result form where the console's link points."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from decimal import Decimal
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from club import services
+from club.models import Arrival, ClubSession, Member, Table
+from club.services import PhysicalResult
+
+pytestmark = pytest.mark.django_db
+
+
+def test_four_members_are_checked_in_at_once_in_one_submit(
+    staff: Client, session: ClubSession, make_members: Callable[..., list[Member]]
+) -> None:
+    four = make_members(4)
+    r = staff.post(reverse("club:arrival_add", args=[session.pk]), {"member": [m.pk for m in four]})
+    assert r.status_code == 302
+    assert set(Arrival.objects.filter(session=session).values_list("member", flat=True)) == {
+        m.pk for m in four
+    }
+    page = staff.get(reverse("club:console", args=[session.pk])).content.decode()
+    assert "4 here" in re_text(page)
+
+
+def re_text(page: str) -> str:
+    import re
+
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", page))
+
+
+def test_the_members_list_shows_balances_and_links_to_each_members_page(
+    staff: Client, client: Client, session: ClubSession, make_members: Callable[..., list[Member]]
+) -> None:
+    ann, bob = make_members(2)
+    for m in (ann, bob):
+        services.check_in(session, m)
+    table = services.form_table(session, variant="conquian", size=2, mode=Table.PHYSICAL)
+    services.enter_physical_result(table.pk, PhysicalResult(winner_id=ann.pk, losses={bob.pk: 10}))
+    console = staff.get(reverse("club:console", args=[session.pk])).content.decode()
+    assert f'href="{reverse("club:member", args=[bob.pk])}"' in console  # seated at table 1
+    services.close_session(session.pk, queue=False)
+    services.balance_session(session.pk)
+    page = staff.get(reverse("club:members")).content.decode()
+    assert f'<a href="{reverse("club:member", args=[ann.pk])}">{ann}</a>' in page
+    assert "0.50" in page and "-0.50" in page  # 10 points at 0.05
+    # The names in the standings and the settlement are links too.
+    for url in (reverse("club:standings"), reverse("club:settlement", args=[session.pk])):
+        assert f'href="{reverse("club:member", args=[bob.pk])}"' in staff.get(url).content.decode()
+    # A member sees only his own name as a link, and no members' list.
+    client.force_login(ann.user)
+    standings = client.get(reverse("club:standings")).content.decode()
+    assert f'href="{reverse("club:member", args=[ann.pk])}">{ann}</a>' in standings
+    assert f'href="{reverse("club:member", args=[bob.pk])}"' not in standings
+    assert client.get(reverse("club:members")).status_code in (302, 403)
+    assert Decimal("0.50") == services.balance_of(ann)
+
+
+def test_the_consoles_enter_a_result_link_reaches_the_result_form(
+    staff: Client, session: ClubSession, make_members: Callable[..., list[Member]]
+) -> None:
+    ann, bob = make_members(2)
+    for m in (ann, bob):
+        services.check_in(session, m)
+    table = services.form_table(session, variant="conquian", size=2, mode=Table.PHYSICAL)
+    console = staff.get(reverse("club:console", args=[session.pk])).content.decode()
+    assert f'href="{table.get_club_url()}#result"' in console
+    assert 'id="result"' in staff.get(table.get_club_url()).content.decode()
+    assert "<ol" not in console.split("Waiting to play", 1)[1].split("</section>", 1)[0]
