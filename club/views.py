@@ -13,6 +13,7 @@ from functools import wraps
 from typing import Any
 
 from django import forms
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.db import models
@@ -148,10 +149,12 @@ def session_open(request: HttpRequest) -> HttpResponse:
 
 
 def _form_error(form: forms.Form, error: ClubError) -> None:
-    """A service's refusal shown on the form: beside its field when it names one."""
-    message = str(error)[:1].upper() + str(error)[1:]
-    field = error.field if error.field in form.fields else None
-    form.add_error(field, message if message.endswith(".") else message + ".")
+    """A service's refusal shown on the form: each of its problems beside its field when
+    it names one (all at once: three mistakes, one submit)."""
+    for problem in error.each():
+        message = str(problem)[:1].upper() + str(problem)[1:]
+        field = problem.field if problem.field in form.fields else None
+        form.add_error(field, message if message.endswith(".") else message + ".")
 
 
 def _dashboard_context(request: HttpRequest, session: ClubSession) -> dict[str, Any]:
@@ -671,10 +674,17 @@ def table_result(request: HttpRequest, pk: int) -> HttpResponse:
     form = ResultForm(request.POST, players=players)
     if form.is_valid():
         try:
-            services.enter_physical_result(table.pk, _result_from_form(form), by=request.user)
+            line = services.enter_physical_result(
+                table.pk, _result_from_form(form), by=request.user
+            )
         except ClubError as e:
             _form_error(form, e)
-        else:
+        else:  # confirmed with its line: who won what
+            won = ", ".join(
+                f"{e.member} {e.points:+d}"
+                for e in line.entries.select_related("member").order_by("-points")
+            )
+            messages.success(request, f"Line {line.number} posted to the washbook: {won}.")
             return redirect(table.get_club_url())
     # The table page again, each message beside its field; no line was posted.
     return render(request, "club/table.html", _table_context(request, table, form), status=400)

@@ -22,9 +22,20 @@ class ClubError(ValueError):
     ``field``: the form field the refusal is about, when there is one (a page shows the
     message beside it)."""
 
-    def __init__(self, message: str, *, field: str | None = None) -> None:
+    def __init__(
+        self, message: str, *, field: str | None = None, more: list[ClubError] | None = None
+    ) -> None:
         super().__init__(message)
         self.field = field
+        self.more = list(more or [])  # further refusals of the same request, each its own
+
+    def each(self) -> list[ClubError]:
+        """This refusal and the others found with it (a form shows them all at once)."""
+        return [self, *self.more]
+
+    @classmethod
+    def all_of(cls, problems: list[ClubError]) -> ClubError:
+        return cls(str(problems[0]), field=problems[0].field, more=problems[1:])
 
 
 # Other apps tell the club whether play has happened at some tables (the games app: an

@@ -218,35 +218,49 @@ def physical_points(
     ceiling = most_pips(table, len(seats))
     points: dict[Member, int] = {}
     total = 0
+    problems: list[ClubError] = []  # every loser's mistake, told at once
     for member_id, member in seats.items():
         if member_id == result.winner_id:
             continue
         if member_id in result.losses and member_id in result.cards:
-            raise ClubError(f"give {member}'s pips or cards, not both", field=f"cards_{member_id}")
+            problems.append(
+                ClubError(f"give {member}'s pips or cards, not both", field=f"cards_{member_id}")
+            )
+            continue
         if member_id in result.cards:
             try:
                 pips = count_pips(result.cards[member_id], table.variant)
             except ClubError as e:
-                raise ClubError(f"{member}'s cards: {e}", field=f"cards_{member_id}") from None
+                problems.append(ClubError(f"{member}'s cards: {e}", field=f"cards_{member_id}"))
+                continue
             where = f"cards_{member_id}"
         elif member_id in result.losses:
             pips = result.losses[member_id]
             where = f"pips_{member_id}"
         else:
-            raise ClubError(
-                f"{member} played this deal: give his pips or the cards left in his hand",
-                field=f"pips_{member_id}",
+            problems.append(
+                ClubError(
+                    f"{member} played this deal: give the pips or the cards left in the hand",
+                    field=f"pips_{member_id}",
+                )
             )
+            continue
         if pips > ceiling:
-            raise ClubError(
-                f"{member}'s hand cannot hold {pips} pips: at most {ceiling} in this game",
-                field=where,
+            problems.append(
+                ClubError(
+                    f"{member}'s hand cannot hold {pips} pips: at most {ceiling} in this game",
+                    field=where,
+                )
             )
+            continue
         pips += result.extra.get(member_id, 0)
         if pips < 0:
-            raise ClubError("pips cannot be negative")
+            problems.append(ClubError("pips cannot be negative", field=where))
+            continue
         points[member] = -pips
         total += pips
+    if problems:
+        raise ClubError.all_of(problems)
     if total == 0:
         raise ClubError("the losers paid nothing: enter their pips")
     points[seats[result.winner_id]] = total

@@ -110,7 +110,7 @@ def test_reverse_only_posts_no_new_line_and_moves_nothing(
         ("misread", "winner-with-cards", "no cards left"),
         ("misread", "too-many-pips", "cannot hold"),
         ("misread", "stranger", "not seated"),
-        ("misread", "blank", "played this deal: give his pips"),
+        ("misread", "blank", "played this deal: give the pips"),
     ],
 )
 def test_a_bad_correction_is_refused_and_changes_nothing(

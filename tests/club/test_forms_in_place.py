@@ -155,7 +155,7 @@ def test_a_loser_left_blank_is_told_beside_his_field(
     )
     assert r.status_code == 400
     message = field_error(r.content.decode(), f"pips_{d.pk}")
-    assert f"{d.display_name} played this deal: give his pips or the cards left" in message
+    assert f"{d.display_name} played this deal: give the pips or the cards left" in message
     assert not table.lines.exists()
 
 
@@ -172,7 +172,7 @@ def test_impossible_results_are_refused_by_the_service_whatever_sends_them(
     for result, message in [
         (PhysicalResult(winner_id=a.pk, losses={a.pk: 3, b.pk: 4, **rest}), "no cards left"),
         (PhysicalResult(winner_id=a.pk, losses={b.pk: ceiling + 1, **rest}), "cannot hold"),
-        (PhysicalResult(winner_id=a.pk, losses={b.pk: 4, c.pk: 1}), "give his pips"),
+        (PhysicalResult(winner_id=a.pk, losses={b.pk: 4, c.pk: 1}), "give the pips"),
         (PhysicalResult(winner_id=a.pk, losses={outsider.pk: 5}), "not seated"),
         (PhysicalResult(winner_id=outsider.pk, losses={b.pk: 5}), "not seated"),
     ]:

@@ -75,3 +75,28 @@ def test_the_consoles_enter_a_result_link_reaches_the_result_form(
     assert f'href="{table.get_club_url()}#result"' in console
     assert 'id="result"' in staff.get(table.get_club_url()).content.decode()
     assert "<ol" not in console.split("Waiting to play", 1)[1].split("</section>", 1)[0]
+
+
+def test_a_result_with_two_mistakes_shows_both_at_once_and_a_good_one_is_confirmed(
+    staff: Client, session: ClubSession, make_members: Callable[..., list[Member]]
+) -> None:
+    from tests.club.conftest import field_error
+
+    ann, bob, cat = make_members(3)
+    for m in (ann, bob, cat):
+        services.check_in(session, m)
+    table = services.form_table(session, variant="foster-three", size=3, mode=Table.PHYSICAL)
+    url = reverse("club:table_result", args=[table.pk])
+    # Bob's pips left blank, Cat's more than a hand can hold: both told, one submit.
+    r = staff.post(url, {"winner": ann.pk, f"pips_{cat.pk}": "999"})
+    assert r.status_code == 400
+    body = r.content.decode()
+    assert "played this deal: give the pips" in field_error(body, f"pips_{bob.pk}")
+    assert "cannot hold 999 pips" in field_error(body, f"pips_{cat.pk}")
+    assert not table.lines.exists()
+    r = staff.post(
+        url, {"winner": ann.pk, f"pips_{bob.pk}": "4", f"pips_{cat.pk}": "9"}, follow=True
+    )
+    assert f"Line 1 posted to the washbook: {ann} +13, {bob} -4, {cat} -9." in re_text(
+        r.content.decode()
+    )

@@ -94,7 +94,7 @@ def test_a_bad_result_is_a_400_and_changes_nothing(
     blank |= {f"pips_{ms[1].pk}": 0}
     r = client.post(reverse("club:table_result", args=[t.pk]), blank)
     assert r.status_code == 400
-    assert "give his pips or the cards left in his hand" in field_error(
+    assert "give the pips or the cards left in the hand" in field_error(
         r.content.decode(), f"pips_{ms[4].pk}"
     )
     assert WashbookLine.objects.count() == before
