@@ -36,6 +36,12 @@ class OpenSessionForm(forms.Form):
 
 class FormTableForm(forms.Form):
     variant = forms.ChoiceField(choices=variant_choices, label="Game")
+    players = forms.ModelMultipleChoiceField(
+        queryset=Member.objects.none(), required=False, label="Who plays",
+        widget=forms.CheckboxSelectMultiple,
+        help_text="Tick who sits together (L3 lets the club choose); none ticked: everyone "
+        "waiting, in order of arrival, and the cut decides when there are more than places.",
+    )  # fmt: skip
     size = forms.IntegerField(
         min_value=2, max_value=7, required=False, label="Players",
         help_text="Empty: as many as the game usually seats.",
@@ -52,6 +58,16 @@ class FormTableForm(forms.Form):
         initial="",
         help_text="Two-player tables only.",
     )
+
+    def __init__(self, *args: Any, session: Any = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if session is not None:  # the members waiting now (the service checks again)
+            from .services import waiting_members
+
+            waiting = [a.member_id for a in waiting_members(session)]
+            self.fields["players"].queryset = Member.objects.filter(  # type: ignore[attr-defined]
+                pk__in=waiting
+            ).order_by("display_name")
 
 
 class ResultForm(forms.Form):

@@ -269,7 +269,7 @@ def _console_context(
         "seated": sum(1 for r in playing for s in r.seats if not s.member.is_bot),
         "waiting": waiting,
         "gone": [a for a in arrivals if a.left_at is not None],
-        "table_form": FormTableForm(initial={"variant": session.default_variant}),
+        "table_form": FormTableForm(initial={"variant": session.default_variant}, session=session),
         "checkin_form": CheckInForm(session=session),
         "cancellable": session.is_open and not services.played_at(session_id=session.pk),
         "voidable": session_voidable,
@@ -531,10 +531,11 @@ def table_create(request: HttpRequest, pk: int) -> HttpResponse:
     session = _session(pk)
     if not session.is_open:
         return _refused(request, ClubError("the evening is not open"), session.get_absolute_url())
-    form = FormTableForm(request.POST)
+    form = FormTableForm(request.POST, session=session)
     if form.is_valid():
         data = form.cleaned_data
         options = {"scoring": data["scoring"]} if data["scoring"] else {}
+        chosen = list(data["players"]) or None  # none ticked: everyone waiting
         try:
             table = services.form_table(
                 session,
@@ -544,6 +545,7 @@ def table_create(request: HttpRequest, pk: int) -> HttpResponse:
                 options=options,
                 auto_redraw=data["auto_redraw"],
                 computer_players=data["computers"] or 0,
+                candidates=chosen,
             )
         except ClubError as e:
             _form_error(form, e)

@@ -283,7 +283,9 @@ def form_table(
         else:
             free = {a.member_id for a in waiting}
             if any(m.pk not in free for m in candidates):
-                raise ClubError("a candidate has not checked in or is already seated")
+                raise ClubError(
+                    "a player chosen has not checked in or is already seated", field="players"
+                )
             order = {a.member_id: a.order for a in waiting}
             pool = sorted(candidates, key=lambda m: order[m.pk])
         low = variant_seats(variant)[0]

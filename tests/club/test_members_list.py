@@ -100,3 +100,37 @@ def test_a_result_with_two_mistakes_shows_both_at_once_and_a_good_one_is_confirm
     assert f"Line 1 posted to the washbook: {ann} +13, {bob} -4, {cat} -9." in re_text(
         r.content.decode()
     )
+
+
+def test_the_secretary_chooses_who_sits_together_or_lets_the_cut_decide(
+    staff: Client, session: ClubSession, make_members: Callable[..., list[Member]]
+) -> None:
+    from club.models import Seat
+
+    ann, bob, cat, dan = make_members(4)
+    for m in (ann, bob, cat, dan):
+        services.check_in(session, m)
+    url = reverse("club:table_create", args=[session.pk])
+    console = staff.get(reverse("club:console", args=[session.pk])).content.decode()
+    assert f'name="players" value="{dan.pk}"' in console  # the waiting members, to tick
+    # Ann and Dan sit together, though Bob and Cat came before Dan.
+    r = staff.post(url, {"variant": "conquian", "size": "2", "mode": "physical",
+                         "players": [ann.pk, dan.pk]})  # fmt: skip
+    assert r.status_code == 302
+    table = Table.objects.get(session=session)
+    assert set(Seat.objects.filter(table=table).values_list("member", flat=True)) == {
+        ann.pk, dan.pk,
+    }  # fmt: skip
+    # Someone already seated cannot be chosen again: told beside the field, nothing made.
+    r = staff.post(url, {"variant": "conquian", "size": "2", "mode": "physical",
+                         "players": [ann.pk, bob.pk]})  # fmt: skip
+    assert r.status_code == 400 and Table.objects.filter(session=session).count() == 1
+    assert 'id="id_players_error"' in r.content.decode()
+    # None ticked: everyone waiting, by the cut.
+    r = staff.post(url, {"variant": "conquian", "size": "2", "mode": "physical"})
+    assert r.status_code == 302
+    last = Table.objects.filter(session=session).order_by("-number").first()
+    assert last is not None
+    assert set(Seat.objects.filter(table=last).values_list("member", flat=True)) == {
+        bob.pk, cat.pk,
+    }  # fmt: skip
