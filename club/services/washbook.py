@@ -204,21 +204,25 @@ def physical_points(
     if result.winner_id not in seats:
         raise ClubError("the winner is not seated at this table", field="winner")
     winner = seats[result.winner_id]
-    if result.winner_id in set(result.losses) | set(result.cards):
-        field_name = "cards" if result.winner_id in result.cards else "pips"
-        raise ClubError(
-            f"{winner} went out: the winner has no cards left to count",
-            field=f"{field_name}_{result.winner_id}",
-        )
-    if result.winner_id in result.extra:
-        raise ClubError(f"{winner} won: the winner pays nothing", field=f"extra_{result.winner_id}")
     named = set(result.losses) | set(result.cards) | set(result.extra)
     if named - set(seats):
         raise ClubError("a player named in the result is not seated at this table")
+    problems: list[ClubError] = []  # every mistake of the result, told at once
+    if result.winner_id in set(result.losses) | set(result.cards):
+        field_name = "cards" if result.winner_id in result.cards else "pips"
+        problems.append(
+            ClubError(
+                f"{winner} went out: the winner has no cards left to count",
+                field=f"{field_name}_{result.winner_id}",
+            )
+        )
+    if result.winner_id in result.extra:
+        problems.append(
+            ClubError(f"{winner} won: the winner pays nothing", field=f"extra_{result.winner_id}")
+        )
     ceiling = most_pips(table, len(seats))
     points: dict[Member, int] = {}
     total = 0
-    problems: list[ClubError] = []  # every loser's mistake, told at once
     for member_id, member in seats.items():
         if member_id == result.winner_id:
             continue

@@ -1,0 +1,90 @@
+"""The secretary's evening on a phone, 360 px wide, in Debian's Chromium (issue 38's
+acceptance, the secretary's part): four members checked in at once, a table's players
+chosen, a result with two mistakes told both at once then confirmed with its line, and a
+member's statement reached by links only."""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal
+from typing import Any
+
+import pytest
+
+from club import services
+from club.models import Arrival, Seat, Table
+
+from .conftest import ARTIFACTS, login
+
+pytestmark = pytest.mark.e2e
+
+
+def _text(page: Any, selector: str = "main") -> str:
+    return re.sub(r"\s+", " ", page.locator(selector).inner_text())
+
+
+def test_the_secretary_runs_the_evening_from_a_phone(live: dict[str, Any], browser: Any) -> None:
+    url = live["url"]
+    secretary = services.create_member("secretary", "The Secretary", is_staff=True)
+    ann, bob, cat, dan = [
+        services.create_member(n.lower(), n) for n in ("Ann", "Bob", "Cat", "Dan")
+    ]
+    session = services.open_session(stake=Decimal("0.05"), by=secretary.user, name="Friday")
+    phone = browser.new_context(
+        viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True
+    )
+    login(phone, url, secretary)
+    page = phone.new_page()
+    page.goto(f"{url}/sessions/{session.pk}/console/")
+
+    # Four members through the door: ticked, one submit.
+    for m in (ann, bob, cat, dan):
+        page.locator(f'input[name="member"][value="{m.pk}"]').check()
+    page.get_by_role("button", name="Check in", exact=True).click()
+    page.wait_for_url("**/console/")
+    assert Arrival.objects.filter(session=session, left_at=None).count() == 4
+    assert "4 here · 0 seated · 4 waiting" in _text(page)
+
+    # Ann and Dan sit together, with real cards.
+    form = page.locator("form", has=page.get_by_role("button", name="Form and cut for seats"))
+    form.locator('select[name="variant"]').select_option("conquian")
+    form.locator('input[name="size"]').fill("2")
+    form.locator('select[name="mode"]').select_option("physical")
+    for m in (ann, dan):
+        form.locator(f'input[name="players"][value="{m.pk}"]').check()
+    form.get_by_role("button", name="Form and cut for seats").click()
+    page.wait_for_url("**/console/")
+    table = Table.objects.get(session=session)
+    assert set(Seat.objects.filter(table=table).values_list("member", flat=True)) == {
+        ann.pk, dan.pk,
+    }  # fmt: skip
+
+    # The result: the console's link reaches the form; Dan's pips left blank and Ann
+    # (the winner) given cards: both told at once.
+    page.get_by_role("link", name="Enter a result").first.click()
+    page.wait_for_url(f"**/club/tables/{table.pk}/#result")
+    page.locator('select[name="winner"]').select_option(str(ann.pk))
+    page.locator(f'input[name="pips_{ann.pk}"]').fill("5")
+    page.get_by_role("button", name=re.compile("Post")).click()
+    page.wait_for_selector(f"#id_pips_{ann.pk}_error")
+    assert "the winner has no cards left" in _text(page, f"#id_pips_{ann.pk}_error")
+    assert "played this deal: give the pips" in _text(page, f"#id_pips_{dan.pk}_error")
+    assert not table.lines.exists()
+    page.locator(f'input[name="pips_{ann.pk}"]').fill("")
+    page.locator(f'input[name="pips_{dan.pk}"]').fill("12")
+    page.get_by_role("button", name=re.compile("Post")).click()
+    page.wait_for_selector(".messages")
+    assert f"Line 1 posted to the washbook: {ann} +12, {dan} -12." in _text(page, ".messages")
+    page.screenshot(path=str(ARTIFACTS / "secretary-phone-result.png"), full_page=True)
+
+    # Dan's statement, by links only: the menu's Members, his name, the evening.
+    services.close_session(session.pk, queue=False)
+    services.balance_session(session.pk)
+    page.get_by_role("link", name="Members").click()
+    page.get_by_role("link", name="Dan", exact=True).click()
+    page.wait_for_url(f"**/members/{dan.pk}/")
+    page.get_by_role("link", name=re.compile("Friday")).first.click()
+    page.wait_for_url(f"**/members/{dan.pk}/sessions/{session.pk}/")
+    assert "-12" in _text(page) and "-0.60" in _text(page)
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 360, f"the statement is {width} px wide on a 360 px phone"
