@@ -96,7 +96,7 @@ class ResultForm(forms.Form):
             )
             self.fields[f"extra_{m.pk}"] = forms.IntegerField(
                 min_value=0, max_value=1000, required=False,
-                label="extra points he pays (splash, ratting, foul hand)",
+                label="extra points paid (splash, ratting, foul hand)",
                 error_messages={"invalid": f"{name}'s extra points are a whole number."},
             )  # fmt: skip
 
