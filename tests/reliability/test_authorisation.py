@@ -34,7 +34,9 @@ LOGIN_PAGES = {
     "games:club_panel", "games:practice",
 }  # fmt: skip
 OWN_PAGES = {"club:member", "club:statement"}
-STAFF_PAGES = {"club:console", "club:session_close_confirm", "club:line_correct"}
+STAFF_PAGES = {
+    "club:console", "club:session_close_confirm", "club:line_correct", "club:members",
+}  # fmt: skip
 # Actions whose GET is their form (a page): the rest answer GET with 405.
 FORM_PAGES = {"games:practice", "club:line_correct"}
 # Token-authenticated and read-only (its own tests), or a benchmark's yardstick (404 here).
