@@ -33,8 +33,9 @@ def _rights(sender: Any, instance: Any, **kwargs: Any) -> None:
 
     from .streams import revoke_user
 
-    if instance.pk is None:
-        return
+    fields = kwargs.get("update_fields")
+    if instance.pk is None or (fields is not None and not {"is_staff", "is_active"} & set(fields)):
+        return  # a new user, or a save of other fields (each login's last_login)
     before = sender.objects.filter(pk=instance.pk).values("is_staff", "is_active").first()
     if before and (before["is_staff"], before["is_active"]) != (
         instance.is_staff,

@@ -137,7 +137,7 @@ async def open_stream(
     encode: Callable[[bytes | str], str],
 ) -> HttpResponse:
     """The stream a token opens: refused (403) without a live grant, (429) past the
-    user's MAX_STREAMS."""  # fmt: skip
+    user's MAX_STREAMS."""
     if data is None:
         return cors(request, HttpResponse("bad or expired token", status=403))
     try:
@@ -166,7 +166,7 @@ async def _admit(user_id: int) -> str | None:
     await r.zremrangebyscore(key, 0, now - 3 * KEEPALIVE)
     await r.zadd(key, {ticket: now})
     await r.expire(key, int(4 * KEEPALIVE))
-    if await r.zrank(key, ticket) is not None and await r.zcard(key) > MAX_STREAMS:
+    if await r.zcard(key) > MAX_STREAMS:
         await r.zrem(key, ticket)
         return None
     return ticket
@@ -205,8 +205,10 @@ async def stream(
     ticket: str | None = None,
 ) -> AsyncIterator[str]:
     """The events of one channel (``kind``:``pk``), starting with its last one; with a
-    token's ``data``, ending when its grant does (checked at each keepalive)."""  # fmt: skip
+    token's ``data``, ending when its grant does (checked at each keepalive), its
+    ``ticket`` among the user's open streams kept fresh meanwhile and dropped at the end."""
     r = _client()
+    open_key = _open_key(int(str(data["u"]))) if data is not None and ticket else None
     pubsub = r.pubsub(ignore_subscribe_messages=True)
     channel = club_redis.key(kind, pk)
     await pubsub.subscribe(channel)
@@ -221,15 +223,15 @@ async def stream(
                 if data is not None and not await _granted(data):
                     yield "event: ended\ndata: {}\n\n"
                     return
-                if ticket is not None:
-                    await r.zadd(_open_key(int(str(data and data["u"]))), {ticket: time.time()})
+                if open_key is not None:
+                    await r.zadd(open_key, {ticket: time.time()})
                 yield ": keepalive\n\n"
             elif msg.get("type") == "message":
                 yield encode(msg["data"])
     finally:
         try:
-            if ticket is not None and data is not None:
-                await r.zrem(_open_key(int(str(data["u"]))), ticket)
+            if open_key is not None:
+                await r.zrem(open_key, ticket)
             await pubsub.unsubscribe(channel)
             await pubsub.aclose()
         except Exception:  # noqa: BLE001 - the connection may already be gone

@@ -82,14 +82,26 @@ def evening(make_members: Make, tag: str) -> tuple[ClubSession, Any]:
     return session, secretary
 
 
+def checked_in(make_members: Make, session: ClubSession, tag: str) -> list[Any]:
+    """Two members checked in at the evening, waiting to play."""
+    players = make_members(2, tag)
+    for m in players:
+        services.check_in(session, m)
+    return players
+
+
+def every_round_told(seen: Counter[str]) -> None:
+    """Each round ended one way or the other; which side won how often (pytest -s)."""
+    print(dict(seen))
+    assert sum(seen.values()) == ROUNDS, seen
+
+
 def deal_near_its_end(
     make_members: Make, session: ClubSession, tag: str, n: int
 ) -> tuple[Table, Deal, Any, dict[str, Any]]:
     """An online table of the evening with a deal one move from its end: the table, the
     deal, the client of the player who makes that move, and the move."""
-    members = make_members(2, tag)
-    for m in members:
-        services.check_in(session, m)
+    members = checked_in(make_members, session, tag)
     table = _online_table(members, session=session)
     seed, script, final = _near_end("conquian", 2, 37 * n)
     deal = _deal_at(table, seed, script, members)
@@ -127,8 +139,7 @@ def test_a_winning_move_racing_close_and_end_them_now(make_members: Make, quiet_
             seen["close, then move refused"] += 1
         settle(session)
         invariants()
-    print(dict(seen))  # which side won how often (pytest -s shows it)
-    assert sum(seen.values()) == ROUNDS, seen
+    every_round_told(seen)
 
 
 @pytest.mark.parametrize("what", ["table", "evening"])
@@ -158,17 +169,14 @@ def test_a_winning_move_racing_a_void(make_members: Make, quiet_bots: None, what
             assert services.close_session(session.pk, queue=False)
             settle(session)
         invariants()
-    print(dict(seen))  # which side won how often (pytest -s shows it)
-    assert sum(seen.values()) == ROUNDS, seen
+    every_round_told(seen)
 
 
 def test_cancelling_the_evening_racing_a_physical_result(make_members: Make) -> None:
     seen = Counter[str]()
     for n in range(ROUNDS):
         session, secretary = evening(make_members, f"ca{n}")
-        players = make_members(2, f"cap{n}")
-        for m in players:
-            services.check_in(session, m)
+        players = checked_in(make_members, session, f"cap{n}")
         table = services.form_table(session, variant="conquian", size=2, mode=Table.PHYSICAL)
         a, b = players
         desk, other = _client(secretary), _client(secretary)
@@ -187,17 +195,14 @@ def test_cancelling_the_evening_racing_a_physical_result(make_members: Make) -> 
             assert session.status == ClubSession.OPEN and lines == 1 and booked == 302
             seen["booked"] += 1
         invariants()
-    print(dict(seen))  # which side won how often (pytest -s shows it)
-    assert sum(seen.values()) == ROUNDS, seen
+    every_round_told(seen)
 
 
 def test_forming_a_table_racing_a_check_out(make_members: Make) -> None:
     seen = Counter[str]()
     for n in range(ROUNDS):
         session, secretary = evening(make_members, f"fo{n}")
-        players = make_members(2, f"fop{n}")
-        for m in players:
-            services.check_in(session, m)
+        players = checked_in(make_members, session, f"fop{n}")
         leaving = players[n % 2]
         desk, other = _client(secretary), _client(secretary)
         form = reverse("club:table_create", args=[session.pk])
@@ -211,17 +216,14 @@ def test_forming_a_table_racing_a_check_out(make_members: Make) -> None:
         assert gone.exists() != seated, "exactly one: checked out, or seated"
         seen["checked out" if gone.exists() else "seated"] += 1
         invariants()
-    print(dict(seen))  # which side won how often (pytest -s shows it)
-    assert sum(seen.values()) == ROUNDS, seen
+    every_round_told(seen)
 
 
 def test_voiding_a_table_racing_the_close(make_members: Make) -> None:
     seen = Counter[str]()
     for n in range(ROUNDS):
         session, secretary = evening(make_members, f"vc{n}")
-        players = make_members(2, f"vcp{n}")
-        for m in players:
-            services.check_in(session, m)
+        players = checked_in(make_members, session, f"vcp{n}")
         table = services.form_table(session, variant="conquian", size=2, mode=Table.PHYSICAL)
         a, b = players
         services.enter_physical_result(table.pk, PhysicalResult(winner_id=a.pk, losses={b.pk: 9}))
@@ -242,8 +244,7 @@ def test_voiding_a_table_racing_the_close(make_members: Make) -> None:
             seen["closed, void refused"] += 1
         settle(session)
         invariants()
-    print(dict(seen))  # which side won how often (pytest -s shows it)
-    assert sum(seen.values()) == ROUNDS, seen
+    every_round_told(seen)
 
 
 def test_a_newcomer_added_twice_at_once_is_one_member(make_members: Make) -> None:
