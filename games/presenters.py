@@ -205,7 +205,9 @@ def build(
         "seats": seats,
         "mover": mover,
         "my_turn": me is not None and to_move == me,
-        "must": PHASES.get(phase, phase),
+        # A turn that cannot end by a discard yet says why (issue 38: no blind dead end).
+        "must": (view.get("no_discard") if me is not None and to_move == me else None)
+        or PHASES.get(phase, phase),
         "phase": phase,
         "hand": [face(c) for c in view.get("hand", [])],
         "stock": [face(c) for c in view.get("stock") or []],

@@ -239,10 +239,14 @@ class RummyDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
                 else:
                     out.append(_simple(("ds", seat), lambda: Draw(seat, "stock")))
             return out
+        shows = self._show_moves(seat)
+        if self._show_can_strand(seat):
+            # Dalton's "none" and "six": offer only shows after which the turn can still
+            # end without a take-back (issue 38: no dead end).
+            memo: dict[Any, bool] = {}
+            shows = [m for m in shows if self._after(seat, m)._turn_can_end(seat, memo)]
+        out.extend(shows)
         cnt = self._cnt[seat]
-        out.extend(generate.layouts(seat, cnt, self._size[seat], t.wild))
-        out.extend(generate.additions(seat, cnt, t.wild, self._combos))
-        out.extend(generate.joker_moves(seat, cnt, t.wild, self._combos))
         if self._discard_allowed(seat):
             row = _DISCARDS[seat]
             for cid in range(53):
@@ -251,6 +255,52 @@ class RummyDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
         if self._shown:
             out.append(_simple(("tb", seat), lambda: TakeBack(seat)))
         return out
+
+    def _show_moves(self, seat: int) -> list[Action]:
+        """Layouts, additions and joker moves (L15, L18), before ratting is considered."""
+        cnt, t = self._cnt[seat], self.table
+        out: list[Action] = list(generate.layouts(seat, cnt, self._size[seat], t.wild))
+        out.extend(generate.additions(seat, cnt, t.wild, self._combos))
+        out.extend(generate.joker_moves(seat, cnt, t.wild, self._combos))
+        return out
+
+    def _show_can_strand(self, seat: int) -> bool:
+        """Whether a show could leave ``seat`` unable to discard (Dalton's ratting)."""
+        rat = self.table.ratting
+        return rat == "none" or (rat == "six" and not self._has_shown[seat])
+
+    def _after(self, seat: int, move: Action) -> RummyDeal:
+        d = self.copy()
+        d._show(seat, move)
+        return d
+
+    def _turn_can_end(self, seat: int, memo: dict[Any, bool]) -> bool:
+        """Some further shows, none taken back, reach a discard or going out."""
+        if self._phase == "over" or self._discard_allowed(seat):
+            return True
+        key = (tuple(self._cnt[seat]), tuple(self._combos))
+        if key not in memo:
+            memo[key] = False  # a position met again on its own path does not end the turn
+            memo[key] = any(
+                self._after(seat, m)._turn_can_end(seat, memo) for m in self._show_moves(seat)
+            )
+        return memo[key]
+
+    def show_strands(self, seat: int, move: Action) -> bool:
+        """``move`` (a legal show) would leave no way to end the turn but a take-back."""
+        return self._show_can_strand(seat) and not self._after(seat, move)._turn_can_end(seat, {})
+
+    def discard_refusal(self, seat: int) -> str | None:
+        """Why ``seat`` may not discard now (Dalton's ratting), or None if it may."""
+        if self._discard_allowed(seat):
+            return None
+        if self.table.ratting == "none":
+            return "no ratting (Dalton): lay out the whole hand at once, or take back"
+        short = 6 - self._shown
+        return (
+            f"a first show is at least six cards (Dalton): show {short} more "
+            f"card{'s' if short > 1 else ''}, or take back"
+        )
 
     def _discard_allowed(self, seat: int) -> bool:
         """Ratting (Dalton) is checked when the turn ends, at the discard."""

@@ -72,8 +72,13 @@ def canonical(d: RummyDeal, a: Action) -> Action:
     if isinstance(a, Layout):
         check_wilds(a.cards, t.wild)
         _hold(d, a.seat, a.cards)
-        return Layout(a.seat, canonical_layout(a.cards, t.wild))
+        return _stranding(d, Layout(a.seat, canonical_layout(a.cards, t.wild)))
     assert isinstance(a, Add | MoveJoker)
+    return _stranding(d, _on_combination(d, a))
+
+
+def _on_combination(d: RummyDeal, a: Add | MoveJoker) -> Action:
+    t = d.table
     combo = d.combination(a.combination)
     if combo is None:
         raise IllegalActionError(f"there is no combination {a.combination}", law="L15")
@@ -126,15 +131,25 @@ def _draw(d: RummyDeal, a: Draw) -> Action:
 def _discard(d: RummyDeal, a: Discard) -> Action:
     if d.count_of(a.seat, CARD_ID[a.card]) == 0:
         raise IllegalActionError(f"you do not hold {a.card.code}", law="L15")
-    if not d._discard_allowed(a.seat):
+    refusal = d.discard_refusal(a.seat)
+    if refusal is not None:
+        raise IllegalActionError(refusal, law="Dalton")
+    return Discard(a.seat, a.card)
+
+
+def _stranding(d: RummyDeal, a: Action) -> Action:
+    """A show after which only a take-back could end the turn is refused (Dalton)."""
+    if d.show_strands(a.seat, a):
         if d.table.ratting == "none":
             raise IllegalActionError(
-                "no ratting: lay out the whole hand at once, or take back", law="Dalton"
-            )
+                "no ratting (Dalton): these cards cannot lead to laying out the whole hand "
+                "this turn", law="Dalton"
+            )  # fmt: skip
         raise IllegalActionError(
-            "a first show is at least six cards; show more or take back", law="Dalton"
-        )
-    return Discard(a.seat, a.card)
+            "a first show is at least six cards (Dalton): after these cards, six cannot be "
+            "shown this turn", law="Dalton"
+        )  # fmt: skip
+    return a
 
 
 def _hold(d: RummyDeal, seat: int, cards: tuple[Placed, ...]) -> None:

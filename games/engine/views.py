@@ -40,6 +40,8 @@ def view(d: RummyDeal, seat: int | None) -> dict[str, Any]:
         "combinations": [c.to_json() for c in d.combinations],
         "turnovers": d.turnovers,
         "shown_this_turn": d.shown_this_turn,
+        # Why the player to move may not discard yet (Dalton's ratting), or None.
+        "no_discard": d.discard_refusal(d.to_move() or 0) if d.phase == "play" else None,
         "log": log,
         "outcome": None if out is None else out.to_json(),
     }

@@ -283,13 +283,16 @@ def test_ratting_free_show_part_of_a_hand() -> None:
 
 
 def test_ratting_none_forbids_showing_part_of_a_hand() -> None:
+    """Dalton, no ratting: a show that cannot lead to laying out the whole hand this turn
+    is neither offered nor accepted (issue 38: it used to be offered, and then only a
+    take-back could end the turn)."""
     d = _rat_deal(ratting="none")
-    play(d, "1 draw pack", "1 layout 2C 3C 4C")
-    assert not [t for t in texts(d) if "discard" in t] and "1 take-back" in texts(d)
+    play(d, "1 draw pack")
+    assert not [t for t in texts(d) if "layout" in t]
     with pytest.raises(IllegalActionError) as e:
-        d.apply(act("1 discard AH"))
-    assert e.value.law == "Dalton"
-    play(d, "1 take-back", "1 discard AH")
+        d.apply(act("1 layout 2C 3C 4C"))
+    assert e.value.law == "Dalton" and "whole hand" in str(e.value)
+    play(d, "1 discard AH")
     assert d.to_move() == 0 and d.combinations == []
 
 
@@ -297,7 +300,13 @@ def test_ratting_none_allows_going_out_at_once() -> None:
     d = arrange("foster", ["2H 3H 4H 5S 6S 7S 9C 9D 9H QD", "2C 3C 4C 5D 6D 7D 8S 9S 10S KH"],
                 "QS", "AH 9S", ratting="none")  # fmt: skip
     play(d, "1 draw pack", "1 discard AH", "0 draw pack")
-    play(d, "0 layout 2H 3H 4H", "0 layout 5S 6S 7S", "0 layout 9C 9D 9H 9S")
+    play(d, "0 layout 2H 3H 4H")
+    # Part of the way: no discard until the whole hand is down, and the reason is given.
+    assert not [t for t in texts(d) if "discard" in t] and "0 take-back" in texts(d)
+    with pytest.raises(IllegalActionError) as e:
+        d.apply(act("0 discard QD"))
+    assert e.value.law == "Dalton"
+    play(d, "0 layout 5S 6S 7S", "0 layout 9C 9D 9H 9S")
     assert texts(d)[-2:] == ["0 discard QD", "0 take-back"]
     play(d, "0 discard QD")
     o = d.outcome()

@@ -25,6 +25,9 @@ from games.engine.snapshot import SNAPSHOT_VERSION, SnapshotError
 
 DEALS = int(os.environ.get("SNAPSHOT_DEALS", "200"))
 GREEDY = get_bot("greedy")
+# With no turnover cap (max_turnovers 0) and Dalton's "six", a deal of three greedy players
+# can go round for ever with nobody able to show six: such a deal is checked this far.
+LONGEST = 3000
 
 
 def option_sets(variant: str) -> list[dict[str, Any]]:
@@ -96,7 +99,7 @@ def test_rummy_snapshots_round_trip_and_replay_along_random_play(variant: str) -
                 if seat is not None:
                     assert loaded.legal_actions(seat) == deal.legal_actions(seat)
                 deal = loaded  # play goes on from the loaded copy
-            if seat is None:
+            if seat is None or v >= LONGEST:
                 break
             # The greedy computer player, with a random legal action one time in ten:
             # deals of realistic length (pure random play runs to thousands of actions).
@@ -105,7 +108,7 @@ def test_rummy_snapshots_round_trip_and_replay_along_random_play(variant: str) -
                 deal.apply(rng.choice(legal))
             else:
                 deal.apply(GREEDY.choose(deal.player_view(seat), legal, rng))
-        assert deal.outcome() is not None
+        assert deal.outcome() is not None or deal.version >= LONGEST
         replayed = new_deal(rules, players, dealer, seed=seed)
         for action in deal.history:
             replayed.apply(action)
