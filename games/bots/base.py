@@ -21,7 +21,7 @@ VIEW_KEYS = frozenset(
     {
         "variant", "options", "players", "seat", "dealer", "version", "to_move", "phase",
         "hand", "hand_counts", "pack_count", "stock", "stock_count", "combinations", "log",
-        "outcome", "stock_mode", "turnovers", "shown_this_turn",
+        "outcome", "stock_mode", "turnovers", "shown_this_turn", "no_discard",
         # Conquián
         "turned", "say", "turned_by", "dead_count", "down_counts", "carry_in", "trade_done",
         "trade_card",
