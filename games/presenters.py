@@ -18,7 +18,7 @@ from games.engine.cards import Card
 from games.engine.rules import make_rules
 
 from .club_api import SeatInfo
-from .intents import DISCARDS, is_new_combination
+from .intents import DISCARDS, hand_cards, is_new_combination
 
 RANKS = {"A": 1, "J": 11, "Q": 12, "K": 13} | {str(n): n for n in range(2, 11)}
 RANK_NAMES = {
@@ -32,6 +32,15 @@ SUIT_ORDER = {"C": 0, "D": 1, "S": 2, "H": 3}  # alternate colours in a sorted h
 SIMPLE_TYPES = ("draw", "turn", "pass", "take-back", "challenge", "accept", "decline")
 # Card actions also listed in full under "all legal plays".
 CARD_TYPES = ("layout", "add", "move-joker", "use", "meld", "force")
+
+# Moves that can cost points, confirmed before they are sent, and what each risks.
+DECISIONS = {
+    "challenge": (
+        "If your opponent accepts, the deal ends at once: both hands are counted, and the "
+        "lower hand wins the other's points (equal hands score nothing). Your hand counts "
+        "{pips}. If your opponent declines, play goes on and you draw as usual."
+    ),
+}
 
 PHASES = {
     "draw": "draw from the pack or the stock",
@@ -84,6 +93,11 @@ def face(code: str, named: str | None = None, crossways: bool = False) -> CardFa
     )  # fmt: skip
 
 
+def _hand_pips(codes: Sequence[str]) -> int:
+    """A hand's count under Colonel's values (ace 1, courts 10), the game that challenges."""
+    return sum(min(RANKS[c[:-1]], 10) for c in codes if c != "JK")
+
+
 def action_label(a: Action, j: dict[str, Any]) -> str:
     t = j["type"]
     if t == "draw":
@@ -99,7 +113,7 @@ def action_label(a: Action, j: dict[str, Any]) -> str:
     if t == "take-back":
         return "Take back this turn's cards"
     if t == "challenge":
-        return "Challenge"
+        return "Challenge the opponent"
     if t == "accept":
         return "Accept the challenge"
     if t == "decline":
@@ -162,22 +176,63 @@ def build(
     simple = [
         {"label": action_label(a, j), "json": json.dumps(j), "type": j["type"]}
         for a, j in js
-        if j["type"] in SIMPLE_TYPES
+        if j["type"] in SIMPLE_TYPES and j["type"] not in DECISIONS
+    ]
+    # A move that can cost points (Colonel's challenge) is kept apart from the ordinary
+    # moves, after them, and asks to be confirmed (issue 38, item 4).
+    decisions = [
+        {
+            "label": action_label(a, j),
+            "json": json.dumps(j),
+            "type": j["type"],
+            "explain": DECISIONS[j["type"]].format(pips=_hand_pips(view.get("hand") or [])),
+        }
+        for a, j in js
+        if j["type"] in DECISIONS
     ]
     add_to: set[int] = set()
     joker_to: set[int] = set()
+    # Which hand cards each combination takes ("" where no hand card is needed: the card
+    # turned up, used on it): the dock lights those up when a fitting card is selected.
+    fits: dict[tuple[str, int], set[str]] = {}
     for _, j in js:
         if j["type"] == "add":
             add_to.add(j["combination"])
+            fits.setdefault(("add", j["combination"]), set()).update(hand_cards(j))
         elif j["type"] in ("use", "meld", "force") and j.get("to") is not None:
             add_to.add(j["to"])
+            fits.setdefault(("add", j["to"]), set()).update(hand_cards(j) or [""])
         elif j["type"] == "move-joker":
             joker_to.add(j["combination"])
+            fits.setdefault(("move-joker", j["combination"]), set()).update(hand_cards(j))
+    targets = []
     for g in groups:
         for c in g["combinations"]:
             c["can_add"] = c["id"] in add_to
             c["can_move_joker"] = c["id"] in joker_to
             c["force"] = g["seat"]["position"] != me
+            for intent in ("add", "move-joker"):
+                codes = fits.get((intent, c["id"]))
+                if codes is None:
+                    continue
+                owner = "your" if g["seat"]["is_me"] else f"{g['seat']['name']}'s"
+                verb = (
+                    "Move the joker on"
+                    if intent == "move-joker"
+                    else "Force on"
+                    if caps.forcing and c["force"]
+                    else "Add to"
+                )
+                targets.append(
+                    {
+                        "intent": intent,
+                        "id": c["id"],
+                        "label": f"{verb} {owner} {c['kind']}",
+                        "cards": c["cards"],
+                        "fits": " ".join(sorted(x for x in codes if x)),
+                        "free": "" in codes,
+                    }
+                )
     plays = [
         {"label": action_label(a, j), "json": json.dumps(j)}
         for a, j in js
@@ -189,6 +244,8 @@ def build(
     offers = {
         "any": bool(legal),
         "simple": simple,
+        "decisions": decisions,
+        "targets": targets,
         "layout": any(is_new_combination(j) for _, j in js),
         "layout_label": "Use it with the selected cards"
         if caps.say and phase == "say"

@@ -80,6 +80,23 @@
     return handCards().filter(function (c) { return c.getAttribute("aria-pressed") === "true"; });
   }
 
+  // --- tap what you mean: the places the selected cards fit light up in the dock -----
+  function showTargets() {
+    var codes = selected().map(function (c) { return c.dataset.card; });
+    var any = false;
+    document.querySelectorAll("#live .targets .target").forEach(function (t) {
+      var fits = (t.dataset.fits || "").split(" ").filter(Boolean);
+      var show = t.hasAttribute("data-free") ||
+        codes.some(function (code) { return fits.indexOf(code) >= 0; });
+      t.hidden = !show;
+      any = any || show;
+      var combo = document.querySelector("#live li.combo[data-combination='" + t.dataset.combination + "']");
+      if (combo && !t.hasAttribute("data-free")) combo.classList.toggle("fits", show);
+    });
+    var hint = document.querySelector("#live [data-targets-hint]");
+    if (hint) hint.hidden = any;
+  }
+
   // --- the end of a deal: it stays (over every live refresh) until the player continues
   var endKey = "cooncan:deal-end:" + tableId;
   function showDealEnd(focus) {
@@ -111,6 +128,7 @@
     var card = e.target.closest && e.target.closest("#hand button.in-hand");
     if (card) {
       card.setAttribute("aria-pressed", card.getAttribute("aria-pressed") === "true" ? "false" : "true");
+      showTargets();
       return;
     }
     var sorter = e.target.closest && e.target.closest("[data-sort]");
@@ -198,6 +216,7 @@
       });
     }
     keptSelection = null;
+    showTargets();
     var alert = live().querySelector(".notice[role=alert]");
     if (alert && e.detail.requestConfig && e.detail.requestConfig.verb === "post") {
       alert.setAttribute("tabindex", "-1");

@@ -18,7 +18,14 @@ from games import services
 from games.models import Deal
 
 from .conftest import ARTIFACTS, login
-from .test_play import choose_conquian, choose_rummy, db_stamp, stamp, wait_stamp
+from .test_play import (
+    choose_colonel,
+    choose_conquian,
+    choose_rummy,
+    db_stamp,
+    stamp,
+    wait_stamp,
+)
 
 pytestmark = pytest.mark.e2e
 
@@ -118,16 +125,31 @@ def tap_action(page: Any, data: dict[str, Any]) -> str:
         on_screen(page, button, f"the {intent} button")
         button.tap()
         how = "hand"
-    elif t in ("add", "use", "meld", "force") and target is not None and not data.get("borrow"):
-        # A joker is tapped as the joker; the page asks what it stands for if need be.
+    elif (
+        t in ("add", "use", "meld", "force", "move-joker")
+        and target is not None
+        and not data.get("borrow")
+    ):
+        # Tap what you mean (issue 38): the selected card lights up the places it fits in
+        # the dock, on the screen as it is; no scrolling to the combination. A joker is
+        # tapped as the joker; the page asks what it stands for if need be.
         selected = [tap_card(page, code.split("=")[0]) for code in cards]
-        button = page.locator(f'button[name=intent][value="add:{target}"]')
-        scroll_to(button)  # the player scrolls the table to the combination
-        on_screen(page, button, "the combination's Add button", size=True)
+        intent = "move-joker" if t == "move-joker" else "add"
+        button = page.locator(f'#dock .targets button[value="{intent}:{target}"]')
+        on_screen(page, button, f"the dock's target for combination {target}", size=True)
         for card in selected:
-            on_screen(page, card, "the selected card (it must not scroll away)")
+            on_screen(page, card, "the selected card")
         button.tap()
-        how = "add"
+        how = "target"
+    elif t == "challenge":
+        # A decision that costs points is confirmed in the dock (issue 38, item 4).
+        decision = page.locator("#dock details.decision[data-type=challenge]")
+        on_screen(page, decision.locator("summary"), "Challenge…", size=True)
+        decision.locator("summary").tap()
+        confirm = decision.locator("button.risky")
+        on_screen(page, confirm, "the challenge's confirmation", size=True)
+        confirm.tap()
+        how = "decision"
     else:
         button = page.locator(f"#dock button[name=action][value='{json.dumps(data)}']")
         if button.count():
@@ -135,7 +157,9 @@ def tap_action(page: Any, data: dict[str, Any]) -> str:
             button.tap()
         else:
             how = "list"  # a play the page offers only in "All legal plays"
-            page.locator("details.plays summary").tap()
+            summary = page.locator("details.plays summary")
+            on_screen(page, summary, "All legal plays", size=True)
+            summary.tap()
             page.locator(f"details.plays button[value='{json.dumps(data)}']").first.tap()
     try:
         page.wait_for_function(
@@ -237,5 +261,23 @@ def test_a_whole_five_hand_foster_deal_by_tapping_on_a_phone(
 ) -> None:
     hows = play_on_phone(
         live, browser, make_member("Phone Two"), "foster", 5, choose_rummy, "foster"
+    )
+    assert sum(hows.values()) > 0, hows
+
+
+def test_a_whole_three_hand_foster_deal_by_tapping_on_a_phone(
+    live: dict[str, Any], browser: Any, make_member: Any
+) -> None:
+    hows = play_on_phone(
+        live, browser, make_member("Phone Three"), "foster-three", 3, choose_rummy, "foster-three"
+    )
+    assert sum(hows.values()) > 0, hows
+
+
+def test_a_whole_colonel_deal_by_tapping_on_a_phone(
+    live: dict[str, Any], browser: Any, make_member: Any
+) -> None:
+    hows = play_on_phone(
+        live, browser, make_member("Phone Four"), "colonel", 2, choose_colonel, "colonel"
     )
     assert sum(hows.values()) > 0, hows

@@ -74,6 +74,12 @@ def play(page: Any, data: dict[str, Any]) -> None:
     elif t == "layout" and not any("=" in c for c in data["cards"]):
         select(page, data["cards"])
         page.locator("button[name=intent][value=layout]").click()
+    elif t == "challenge":
+        # A decision that costs points is confirmed first (issue 38, item 4).
+        decision = page.locator("details.decision[data-type=challenge]")
+        decision.locator("summary").click()
+        assert "Your hand counts" in decision.inner_text()
+        decision.locator("button.risky").click()
     else:
         click_json(page, data)
     page.wait_for_function(
