@@ -220,7 +220,11 @@
     var alert = live().querySelector(".notice[role=alert]");
     if (alert && e.detail.requestConfig && e.detail.requestConfig.verb === "post") {
       alert.setAttribute("tabindex", "-1");
-      alert.focus({ preventScroll: false });
+      // Focus without letting the browser scroll the page to the sticky dock's place in
+      // the flow (the bottom of the page, on a phone); scroll only if it is out of view.
+      alert.focus({ preventScroll: true });
+      var r = alert.getBoundingClientRect();
+      if (r.top < 0 || r.bottom > window.innerHeight) alert.scrollIntoView({ block: "nearest" });
     }
   });
 
