@@ -9,11 +9,12 @@ class GamesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from club.services.base import DEAL_PROGRESS, PLAY_CHECKS, TABLE_STOPS
+        from club.services.base import DEAL_PROGRESS, PLAY_CHECKS, TABLE_STOPS, TABLE_TELLERS
 
         PLAY_CHECKS.append(_online_play)
         DEAL_PROGRESS.append(_latest_deals)
         TABLE_STOPS.append(_stop_deals)
+        TABLE_TELLERS.append(_tell_tables)
 
 
 def _online_play(table_ids: list[int]) -> bool:
@@ -62,3 +63,19 @@ def _stop_deals(table_ids: list[int], reason: str) -> None:
     )
     for pk, table_id, version in stopped:
         transaction.on_commit(lambda t=table_id, d=pk, v=version: services.publish(t, d, v))
+
+
+def _tell_tables(table_ids: list[int]) -> None:
+    """Refresh every screen at these tables (the club told them their evening changed):
+    the latest deal's stamp is published again, so each browser reloads its club panel."""
+    from . import services
+    from .models import Deal
+
+    rows = (
+        Deal.objects.filter(table_id__in=table_ids)
+        .order_by("table_id", "-number")
+        .distinct("table_id")
+        .values_list("table_id", "pk", "version")
+    )
+    for table_id, pk, version in rows:
+        services.publish(table_id, pk, version)

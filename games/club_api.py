@@ -38,6 +38,7 @@ __all__ = [
     "table_seating",
     "washbook_totals",
     "line_number",
+    "evening_notice",
 ]
 
 
@@ -68,3 +69,24 @@ def line_number(line_id: int | None) -> int | None:
     from club.models import WashbookLine
 
     return WashbookLine.objects.filter(pk=line_id).values_list("number", flat=True).first()
+
+
+def evening_notice(table_id: int) -> str | None:
+    """What the table's players must know of their evening (read-only): that it is
+    closing, as soon as the secretary asks (issue 38), or that it has closed."""
+    from django.utils import timezone
+
+    from club.models import ClubSession
+
+    session = ClubSession.objects.filter(tables__pk=table_id).first()
+    if session is None:
+        return None  # a practice table
+    if session.is_closing_after_deals:
+        at = timezone.localtime(session.close_requested_at).strftime("%H:%M")
+        return (
+            f"The evening is closing (asked at {at}): no new deal will be dealt at this "
+            "table, and the evening closes and is balanced when the deals in progress end."
+        )
+    if session.status != ClubSession.OPEN:
+        return f"The evening has closed ({session.get_status_display()}): play has stopped."
+    return None

@@ -275,6 +275,7 @@ def build(
         "say_name": names[say].display_name if say is not None and say in names else None,
         "groups": groups,
         "log": _log(view.get("log", []), seats),
+        "recent": _recent(view.get("log", []), seats, me),
         "offers": offers,
         "outcome": outcome_context(view.get("outcome"), seats),
         "caps": caps,
@@ -301,6 +302,29 @@ def spell_cards(text: str) -> str:
 def _law_words(law: Any) -> Any:
     """A law cited by its option's name (a club rule, "max_turnovers") reads as words."""
     return law.replace("_", " ") if isinstance(law, str) else law
+
+
+def _recent(
+    entries: Sequence[dict[str, Any]], seats: Sequence[dict[str, Any]], me: int | None
+) -> list[dict[str, Any]]:
+    """What the others did since the viewer's own last move (at most the last six), in
+    order, by player: shown on the table, not only in the log (issue 38, item 3)."""
+    names = {s["position"]: s["name"] for s in seats}
+    since = 0
+    if me is not None:
+        for i, e in enumerate(entries):
+            if e.get("seat") == me:
+                since = i + 1
+    moves: list[dict[str, Any]] = []
+    for e in list(entries[since:])[-6:]:
+        seat = e.get("seat")
+        text = spell_cards(str(e.get("text", "")))
+        if moves and moves[-1]["seat"] == seat:
+            moves[-1]["texts"].append(text)
+        else:
+            name = names.get(seat) if seat is not None else None
+            moves.append({"seat": seat, "name": name, "texts": [text]})
+    return moves
 
 
 def _log(entries: Sequence[dict[str, Any]], seats: Sequence[dict[str, Any]]) -> list[Any]:
@@ -335,13 +359,51 @@ def outcome_context(
             }
         )
     winner = by_pos.get(out["winner"], {}).get("name") if out.get("winner") is not None else None
+
+    def name(pos: int) -> str:
+        return str(by_pos[pos]["name"]) if pos in by_pos else f"Seat {pos + 1}"
+
+    adjustments = [
+        {
+            **a,
+            "text": f"{name(a['seat'])}: {'+' if a['points'] > 0 else ''}{a['points']} "
+            f"for {str(a['reason']).replace('-', ' ')} ({_law_words(a['law'])})",
+        }
+        for a in out.get("adjustments", [])
+    ]
     return {
         "kind": out["kind"],
         "winner": winner,
+        "headline": _headline(str(out["kind"]), winner, int(out.get("carried", 0))),
         "rows": rows,
         "carried": out.get("carried", 0),
-        "adjustments": out.get("adjustments", []),
+        "adjustments": adjustments,
     }
+
+
+def _headline(kind: str, winner: str | None, carried: int) -> str:
+    """How a deal ended, in words, for every way a deal can end (issue 38: every ending
+    told, a tableau included)."""
+    if kind == "tableau":
+        more = f"; {carried} carried to the next deal" if carried else ""
+        return f"a tableau: nobody went out, nothing paid{more}"
+    if kind == "challenge":
+        return (
+            f"a challenge, accepted: {winner} had the lower hand"
+            if winner
+            else "a challenge, accepted: equal hands, nothing paid"
+        )
+    if kind == "exhausted":
+        return (
+            f"the pack ran out: {winner} had the lower hand"
+            if winner
+            else "the pack ran out: equal hands, nothing paid"
+        )
+    if kind == "abandoned":
+        return "abandoned (the pack ran out too many times): nothing paid"
+    if winner:
+        return f"{winner} went out"
+    return kind.replace("-", " ")
 
 
 def named_seats(seating: Sequence[SeatInfo], players: int, me: int | None) -> list[dict[str, Any]]:

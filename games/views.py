@@ -52,6 +52,7 @@ def _live(
         legal = []
     ctx["live"] = presenters.build(view, legal, seating, me=me)
     ctx["deal_end"] = _deal_end(deal, seating, me)
+    ctx["closing"] = club_api.evening_notice(table_id) if state.is_over() else None
     ctx["stamp"] = services.stamp(deal)
     ctx["stopped"] = stopped
     ctx["token"] = secrets.token_urlsafe(12)
@@ -79,6 +80,9 @@ def _deal_end(deal: Deal, seating: list[club_api.SeatInfo], me: int | None) -> A
     return {
         "deal": prev,
         "out": out,
+        # The deal that ended a game (L: a game is a round of deals): say so, once.
+        "game_over": deal.game_number > prev.game_number,
+        "next_game": deal.game_number,
         "line": club_api.line_number(prev.washbook_line_id),
         "table_id": deal.table_id,
     }
@@ -121,6 +125,7 @@ def _club(
         "prev_out": prev_out,
         "substitutions": subs,
         "table_events": events,
+        "closing": club_api.evening_notice(table.pk),
         "redraw_open": table.redraw_window_open,
         "redraw_until": table.redraw_window_until,
     }

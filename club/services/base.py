@@ -69,6 +69,18 @@ def stop_play(table_ids: list[int], reason: str) -> None:
         stop(table_ids, reason)
 
 
+# Another app tells the players at these tables that their evening changed (closing):
+# the games app refreshes their screens (the club panel says what happened).
+TABLE_TELLERS: list[Callable[[list[int]], None]] = []
+
+
+def tell_tables(session_id: int) -> None:
+    """Tell the players at every table of the evening that it changed (after commit)."""
+    ids = list(Table.objects.filter(session_id=session_id).values_list("pk", flat=True))
+    for tell in TABLE_TELLERS:
+        tell(ids)
+
+
 def deal_progress(table_ids: list[int]) -> dict[int, DealProgress]:
     out: dict[int, DealProgress] = {}
     for reader in DEAL_PROGRESS:

@@ -226,6 +226,8 @@ def close_when_deals_end(session_id: int, *, by: Actor = None, note: str = "") -
         logger.info("session %s closes when its deals end (%s)", session_id, recorded_user(by))
         # robust: a failure here is logged, and the minute sweep closes the evening.
         transaction.on_commit(lambda: finish_close_if_due(session_id), robust=True)
+        # Every table of the evening is told at once (issue 38), not when it has closed.
+        transaction.on_commit(lambda: base.tell_tables(session_id), robust=True)
     return True
 
 

@@ -12,6 +12,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from club import redis as club_redis
 from club import services
 from club.models import ClubSession, Member, Table
 from club.services import PhysicalResult
@@ -137,6 +138,11 @@ def test_waiting_deals_no_more_and_closes_the_evening_when_the_last_deal_ends(
     django_capture_on_commit_callbacks: Any,
 ) -> None:
     online = evening["online"]
+    player = Client()
+    player.force_login(online.seats.first().member.user)  # type: ignore[union-attr]
+    panel = f"/tables/{online.pk}/club/"
+    assert "The evening is closing" not in _text(player.get(panel).content.decode())
+    told_before = club_redis.client().get(club_redis.key("table", online.pk, "last"))
     with django_capture_on_commit_callbacks(execute=True):
         r = staff.post(
             reverse("club:session_close", args=[session.pk]),
@@ -145,6 +151,11 @@ def test_waiting_deals_no_more_and_closes_the_evening_when_the_last_deal_ends(
     assert r.status_code == 302
     session.refresh_from_db()
     assert session.is_open and session.is_closing_after_deals and not no_queue
+    # The players at the table are told at once (issue 38): their screens are refreshed
+    # (the table's stamp is published again) and the club panel says the evening closes.
+    told = club_redis.client().get(club_redis.key("table", online.pk, "last"))
+    assert told is not None and told != told_before
+    assert "The evening is closing" in _text(player.get(panel).content.decode())
     console = _text(staff.get(reverse("club:console", args=[session.pk])).content.decode())
     assert "Closing when the deals in progress end" in console
     # No new table while it waits; asking to wait twice is refused in place.
@@ -158,6 +169,10 @@ def test_waiting_deals_no_more_and_closes_the_evening_when_the_last_deal_ends(
         last = _play_to_the_end(online)
     assert last.washbook_line_id is not None and not games.stopped_reason(last)
     assert Deal.objects.filter(table=online).count() == 1  # nothing more was dealt
+    # The last deal's end is told in full, with every hand and the points, not only
+    # "the deal is over".
+    state = _text(player.get(f"/tables/{online.pk}/state/").content.decode())
+    assert "The deal is over:" in state and "Hand shown (L23)" in state
     assert games.ensure_deal(online.pk) == last
     session.refresh_from_db()
     assert session.status == ClubSession.CLOSING and no_queue == [session.pk]

@@ -109,7 +109,7 @@ def big_enough(locator: Any, what: str) -> None:
 def tap_card(page: Any, code: str) -> Any:
     card = page.locator(f'#hand button[data-card="{code}"][aria-pressed="false"]').first
     on_screen(page, card, f"the card {code} in the hand", size=True)
-    card.tap()
+    tap_here(page, card)
     return page.locator(f'#hand button[data-card="{code}"][aria-pressed="true"]').first
 
 
@@ -118,7 +118,7 @@ def tap_action(page: Any, data: dict[str, Any]) -> str:
     t = data["type"]
     before = stamp(page)
     for card in page.locator('#hand button[aria-pressed="true"]').all():
-        card.tap()  # start from no selection (one kept from a refused move, say)
+        tap_here(page, card)  # start from no selection (one kept from a refused move, say)
     # The cards the player taps in his hand ("card" of a use or a pass is the turned one).
     if "hand" in data:
         cards = list(data["hand"])
@@ -139,7 +139,7 @@ def tap_action(page: Any, data: dict[str, Any]) -> str:
         intent = "discard" if t in ("throw", "discard") else "layout"
         button = page.locator(f"#dock button[name=intent][value={intent}]")
         on_screen(page, button, f"the {intent} button")
-        button.tap()
+        tap_here(page, button)
         how = "hand"
     elif (
         t in ("add", "use", "meld", "force", "move-joker")
@@ -155,7 +155,7 @@ def tap_action(page: Any, data: dict[str, Any]) -> str:
         on_screen(page, button, f"the dock's target for combination {target}", size=True)
         for card in selected:
             on_screen(page, card, "the selected card")
-        button.tap()
+        tap_here(page, button)
         how = "target"
     elif t == "challenge":
         # A decision that costs points is confirmed in the dock (issue 38, item 4).
@@ -170,12 +170,12 @@ def tap_action(page: Any, data: dict[str, Any]) -> str:
         button = page.locator(f"#dock button[name=action][value='{json.dumps(data)}']")
         if button.count():
             on_screen(page, button, f"the {t} button", size=True)
-            button.tap()
+            tap_here(page, button)
         else:
             how = "list"  # a play the page offers only in "All legal plays"
             summary = page.locator("details.plays summary")
             on_screen(page, summary, "All legal plays", size=True)
-            summary.tap()
+            tap_here(page, summary)
             page.locator(f"details.plays button[value='{json.dumps(data)}']").first.tap()
     try:
         page.wait_for_function(
@@ -191,7 +191,7 @@ def tap_action(page: Any, data: dict[str, Any]) -> str:
     if page.locator(".choices").count() and stamp(page) == before:
         choice = page.locator(f".choices button[value='{json.dumps(data)}']")
         on_screen(page, choice, "the choice")
-        choice.tap()
+        tap_here(page, choice)
         page.wait_for_function(
             "s => document.querySelector('#play').dataset.stamp !== s", arg=before, timeout=6000
         )

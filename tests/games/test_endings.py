@@ -1,0 +1,67 @@
+"""Every ending told (issue 38, item 3), in the presenter: each way a deal can end has its
+words, a tableau's hands are not called "out", and what the others did since the
+viewer's last move is on the table, not only in the log."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.template.loader import render_to_string
+
+from games.presenters import _recent, outcome_context
+
+SEATS = [{"position": 0, "name": "Ann"}, {"position": 1, "name": "Bot Alfa"}]
+
+
+def _out(kind: str, winner: int | None, **more: Any) -> dict[str, Any]:
+    return {"kind": kind, "winner": winner, "hands": [[], ["9S", "KH"]], "pips": [0, 19],
+            "payments": [0, 0], "adjustments": [], "carried": 0} | more  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("kind", "winner", "more", "headline"),
+    [
+        ("out", 0, {}, "Ann went out"),
+        ("tableau", None, {"carried": 1},
+         "a tableau: nobody went out, nothing paid; 1 carried to the next deal"),
+        ("challenge", 0, {}, "a challenge, accepted: Ann had the lower hand"),
+        ("challenge", None, {}, "a challenge, accepted: equal hands, nothing paid"),
+        ("exhausted", 1, {}, "the pack ran out: Bot Alfa had the lower hand"),
+        ("abandoned", None, {}, "abandoned (the pack ran out too many times): nothing paid"),
+    ],
+)  # fmt: skip
+def test_every_way_a_deal_ends_is_told(
+    kind: str, winner: int | None, more: dict[str, Any], headline: str
+) -> None:
+    end = outcome_context(_out(kind, winner, **more), SEATS)
+    assert end is not None and end["headline"] == headline
+
+
+def test_a_tableau_does_not_call_an_empty_hand_out() -> None:
+    end = outcome_context(_out("tableau", None), SEATS)
+    html = render_to_string("games/_deal_summary.html", {"end": end})
+    assert "no cards left in hand" in html and ">out<" not in html
+    won = outcome_context(_out("out", 0), SEATS)
+    assert ">out<" in render_to_string("games/_deal_summary.html", {"end": won})
+
+
+def test_an_adjustment_is_told_with_its_player_and_law() -> None:
+    adj = [{"seat": 1, "points": -30, "reason": "ratting", "law": "Dalton"}]
+    end = outcome_context(_out("out", 0, adjustments=adj), SEATS)
+    assert end is not None and end["adjustments"][0]["text"] == "Bot Alfa: -30 for ratting (Dalton)"
+
+
+def test_the_others_moves_since_mine_are_on_the_table() -> None:
+    log = [
+        {"seat": 0, "text": "discards 9C"},
+        {"seat": 1, "text": "draws from the pack"},
+        {"seat": 1, "text": "discards QD"},
+        {"seat": None, "text": "the stock is turned over and becomes the pack"},
+    ]
+    assert _recent(log, SEATS, 0) == [
+        {"seat": 1, "name": "Bot Alfa",
+         "texts": ["draws from the pack", "discards the queen of diamonds"]},
+        {"seat": None, "name": None, "texts": ["the stock is turned over and becomes the pack"]},
+    ]  # fmt: skip
+    assert _recent(log[:1], SEATS, 0) == []  # nothing since my own move
