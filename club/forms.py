@@ -135,7 +135,7 @@ class CorrectionForm(ResultForm):
             # A deal scored in game points (Conquián for two, book p.55): the loser pays
             # the game, and any carry from tableaux; no pips, no cards to count.
             for m in players:
-                self.fields[f"pips_{m.pk}"].label = f"{m.display_name}: game points he pays"
+                self.fields[f"pips_{m.pk}"].label = f"{m.display_name}: game points paid"
                 self.fields[f"pips_{m.pk}"].error_messages["invalid"] = (
                     f"{m.display_name}'s game points are a whole number."
                 )
@@ -183,7 +183,7 @@ class CheckInForm(forms.Form):
     )  # fmt: skip
     new_name = forms.CharField(
         max_length=60, required=False, label="or a new member's name",
-        help_text="Adds him to the club and checks him in.",
+        help_text="Adds the newcomer to the club and checks the newcomer in.",
     )  # fmt: skip
     guest = forms.BooleanField(
         required=False, label="a guest, not a member",

@@ -136,6 +136,11 @@ def rng() -> random.Random:
     return random.Random(secrets.randbits(64))
 
 
+def counted(n: int, word: str, many: str | None = None) -> str:
+    """ "1 bot", "3 bots": a count with its noun, never "bot(s)"."""
+    return f"{n} {word if n == 1 else (many or word + 's')}"
+
+
 def log(table: Table, text: str) -> str:
     TableEvent.objects.create(table=table, text=text[:300])
     return text

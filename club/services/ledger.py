@@ -35,7 +35,7 @@ from ..models import (
     WashbookEntry,
     WashbookLine,
 )
-from .base import Actor, ClubError, recorded_user
+from .base import Actor, ClubError, counted, recorded_user
 
 logger = logging.getLogger(__name__)
 CENT = Decimal("0.01")
@@ -243,7 +243,8 @@ def balance_session(session_id: int) -> BalanceResult:
             memo=f"{session}: {sum(p for p in points.values() if p > 0)} points won at {session.stake}",
         )
         result = _settle(session, money)
-        note = f"{len(tables)} staked table(s), {len(money)} member(s), {len(result.transfers)} transfer(s)"
+        note = f"{counted(len(tables), 'staked table')}, {counted(len(money), 'member')}, "
+        f"{counted(len(result.transfers), 'transfer')}"
         ClubSession.objects.filter(pk=session_id).update(
             status=ClubSession.BALANCED,
             balanced_at=timezone.now(),

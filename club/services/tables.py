@@ -30,7 +30,7 @@ from ..models import (
     variant_seats,
 )
 from . import base
-from .base import Actor, ClubError, log, record_cut, recorded_user
+from .base import Actor, ClubError, counted, log, record_cut, recorded_user
 
 HOUR = timedelta(hours=1)
 REDRAW_WINDOW = timedelta(minutes=10)
@@ -330,7 +330,10 @@ def form_table(
                 table__session=session, table__status=Table.PLAYING, member__is_bot=True
             ).values_list("member_id", flat=True)
             players = [*players, *base.bots(computer_players, busy=frozenset(busy))]
-            log(table, f"{computer_players} computer player(s) seated: the table is not staked.")
+            log(
+                table,
+                f"{counted(computer_players, 'computer player')} seated: the table is not staked.",
+            )
         _seat_by_cut(table, players, CutBatch.SEATS, "seats and first deal")
         now = timezone.now()
         table.status = Table.PLAYING
@@ -480,7 +483,7 @@ def _rotate(table: Table) -> tuple[bool, list[str]]:
         table=table,
         order=result.order,
         draws=[(d.player, d.card, d.round) for d in result.draws],
-        note=f"{k} place(s) wanted by {', '.join(str(a.member) for a in queue[:k])}",
+        note=f"{counted(k, 'place')} wanted by {', '.join(str(a.member) for a in queue[:k])}",
     )
     retiring = [by_member[m.pk] for m in result.order[-k:]]
     entering = queue[:k]
@@ -706,7 +709,7 @@ def create_practice_table(
         Seat.objects.bulk_create(
             [Seat(table=table, position=i, member=m) for i, m in enumerate(seats)]
         )
-        log(table, f"Practice table for {member} with {players - 1} bot(s).")
+        log(table, f"Practice table for {member} with {counted(players - 1, 'bot')}.")
     return table
 
 

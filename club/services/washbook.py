@@ -143,7 +143,9 @@ def post_online_deal(
             }
             unknown = set(clean) - set(seats)
             if unknown:
-                raise ClubError(f"no seat at position(s) {sorted(unknown)}")
+                raise ClubError(
+                    f"no seat at {'position' if len(unknown) == 1 else 'positions'} {sorted(unknown)}"
+                )
             by_member = {seats[pos]: pts for pos, pts in clean.items()}
             kind = WashbookLine.DEAL if any(clean.values()) else WashbookLine.TABLEAU
             return _write_line(

@@ -758,14 +758,14 @@ class RummyVariant(Variant):
 
 _SPLASH = OptionSpec(
     "splash", (0, 25, 50), 0,
-    "bonus from each other player to a player who lays out his whole hand at once",
+    "bonus from each other player to a player who lays out a whole hand at once",
     "book p.11", "Splash bonus",
 )  # fmt: skip
 _RATTING = OptionSpec(
     "ratting", ("free", "none", "six", "penalty30"), "free",
     "showing down part of a hand early: free (Foster); none (all at once); a first show "
     "of at least six cards; or free but a ratter who does not win pays 30 more, unless "
-    "someone had ratted before him",
+    "someone else had ratted first",
     "Dalton", "Ratting",
 )  # fmt: skip
 _MAX_TURNOVERS = OptionSpec(

@@ -482,7 +482,7 @@ def test_an_online_line_in_game_points_is_corrected_in_game_points(
     )
     url = reverse("club:line_correct", args=[line.pk])
     body = staff.get(url).content.decode()
-    assert "game points he pays" in body and "cards left in hand" not in body
+    assert "game points paid" in body and "cards left in hand" not in body
     assert f'name="pips_{loser}" value="2"' in body
     before = _where(table)
     r = staff.post(url, {"reason": "no tableau before it", "winner": winner, f"pips_{loser}": 1})

@@ -64,3 +64,24 @@ def test_a_foster_log_names_its_cards_in_words(
     log = log.split("</section>", 1)[0]
     assert "discards the " in log or "draws the " in log
     assert not CODE.search(re.sub(r"<[^>]+>", " ", log)), log
+
+
+def test_option_values_read_as_words_not_true_or_false(make_member: Any, client_for: Any) -> None:
+    """Issue 38, item 6: the practice form and the rules pages say yes/no, never the
+    program's True/False, and names in words ("spade twos")."""
+    from games.templatetags.practice import option_word
+
+    assert [option_word(v) for v in (True, False, "spade-twos", 25)] == [
+        "yes", "no", "spade twos", "25"]  # fmt: skip
+    client = client_for(make_member("Wendy"))
+    for url in ("/", "/rules/foster-three/"):
+        body = client.get(url).content.decode()
+        assert ">True<" not in body and ">False<" not in body, url
+    assert ">yes</option>" in client.get("/").content.decode()
+
+
+def test_counts_are_written_with_their_noun_never_with_s_in_brackets() -> None:
+    from club.services.base import counted
+
+    assert [counted(1, "bot"), counted(3, "bot"), counted(0, "place")] == [
+        "1 bot", "3 bots", "0 places"]  # fmt: skip
