@@ -118,7 +118,7 @@ def action_label(a: Action, j: dict[str, Any]) -> str:
         return "Accept the challenge"
     if t == "decline":
         return "Decline the challenge"
-    text = a.describe()
+    text = spell_cards(a.describe())  # cards named as every game names them
     return text[:1].upper() + text[1:]
 
 

@@ -144,3 +144,22 @@ def test_the_session_page_sends_the_secretary_to_the_console(
     page = staff.get(session.get_absolute_url()).content.decode()
     assert reverse("club:console", args=[session.pk]) in page
     assert reverse("club:console", args=[session.pk]) in staff.get("/").content.decode()
+
+
+def test_the_hourly_redraw_is_told_as_asked_for_at_each_table(
+    staff: Client, session: ClubSession, make_members: Callable[..., list[Member]]
+) -> None:
+    """Issue 38: a table where the hourly redraw was not asked for is not told 'Next
+    redraw window': its players may demand one from the hour (L4); a table that asked for
+    it is told when its seats are drawn again."""
+    members = make_members(8)
+    for m in members:
+        services.check_in(session, m)
+    services.form_table(session, variant="foster", size=4, mode=Table.PHYSICAL,
+                        candidates=members[:4])  # fmt: skip
+    services.form_table(session, variant="foster", size=4, mode=Table.PHYSICAL,
+                        candidates=members[4:], auto_redraw=True)  # fmt: skip
+    text = _text(_console(staff, session))
+    assert "Next redraw window" not in text
+    assert text.count("a player may demand a redraw for seats (L4)") == 1
+    assert text.count("(hourly redraw, asked for at this table)") == 1
