@@ -91,7 +91,7 @@ def test_the_deals_end_shows_each_hand_and_the_points(
         winner = [ann, bob][out["winner"]].display_name
         assert f"{winner} went out" in _text(section)
     else:
-        assert "a tableau, nothing paid" in _text(section)
+        assert "a tableau: nobody went out, nothing paid" in _text(section)
     for pos, payment in enumerate(out["payments"]):
         shown = f"+{payment}" if payment > 0 else str(payment)
         assert f">{shown}</td>" in section, (pos, payment)
