@@ -163,3 +163,34 @@ def test_the_hourly_redraw_is_told_as_asked_for_at_each_table(
     assert "Next redraw window" not in text
     assert text.count("a player may demand a redraw for seats (L4)") == 1
     assert text.count("(hourly redraw, asked for at this table)") == 1
+
+
+def test_the_evening_washbook_numbers_its_lines_once_in_order(
+    staff: Client, session: ClubSession, make_members: Callable[..., list[Member]]
+) -> None:
+    """Issue 38: the evening's washbook numbered its lines per table, interleaved (1, 1,
+    2, 2, …); now its first column runs 1, 2, 3, … in posting order, and each line says
+    its table and its number there."""
+    from club.services import PhysicalResult
+
+    members = make_members(8)
+    for m in members:
+        services.check_in(session, m)
+    tables = [
+        services.form_table(
+            session, variant="foster", size=4, mode=Table.PHYSICAL, candidates=members[i : i + 4]
+        )  # fmt: skip
+        for i in (0, 4)
+    ]
+    for _ in range(2):
+        for t in tables:
+            seated = [s.member for s in t.seats.order_by("position")]
+            services.enter_physical_result(
+                t.pk,
+                PhysicalResult(winner_id=seated[0].pk,
+                               losses={seated[1].pk: 9, **{m.pk: 0 for m in seated[2:]}}),
+            )  # fmt: skip
+    page = staff.get(reverse("club:session_washbook", args=[session.pk])).content.decode()
+    firsts = re.findall(r'<tr id="line-\d+-\d+"[^>]*>\s*<td class="num">(\d+)</td>', page)
+    assert firsts == ["1", "2", "3", "4"]
+    assert "Table · its line" in page

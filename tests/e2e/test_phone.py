@@ -129,13 +129,12 @@ def tap_action(page: Any, data: dict[str, Any]) -> str:
     target = data.get("to") if t in ("use", "meld", "force") else data.get("combination")
     how = "button"
     if t in ("throw", "discard") or (
-        t in ("use", "meld", "layout")
-        and target is None
-        and not data.get("borrow")
-        and not any("=" in c for c in cards)
+        t in ("use", "meld", "layout") and target is None and not data.get("borrow")
     ):
+        # A joker is tapped as the joker: the page then asks what it stands for, in the
+        # dock ("Which do you mean?").
         for code in cards:
-            tap_card(page, code)
+            tap_card(page, code.split("=")[0])
         intent = "discard" if t in ("throw", "discard") else "layout"
         button = page.locator(f"#dock button[name=intent][value={intent}]")
         on_screen(page, button, f"the {intent} button")
