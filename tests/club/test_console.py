@@ -194,3 +194,11 @@ def test_the_evening_washbook_numbers_its_lines_once_in_order(
     firsts = re.findall(r'<tr id="line-\d+-\d+"[^>]*>\s*<td class="num">(\d+)</td>', page)
     assert firsts == ["1", "2", "3", "4"]
     assert "Table · its line" in page
+
+
+def test_the_consoles_sections_fold(staff: Client, session: ClubSession) -> None:
+    """Issue 38: on a phone the console was about 3,000 px long; its sections fold
+    (open at first), each under its own heading."""
+    page = _console(staff, session)
+    for h in ("waiting-h", "checkin-h", "form-h", "close-h"):
+        assert f'<details class="fold" open><summary><h2 id="{h}">' in page, h
