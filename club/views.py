@@ -85,6 +85,11 @@ def _refused(request: HttpRequest, error: Exception, back: str) -> HttpResponse:
     return render(request, "club/refused.html", {"error": str(error), "back": back}, status=400)
 
 
+def _and(names: list[str]) -> str:
+    """'Ann', 'Ann and Bob', 'Ann, Bob and Cat'."""
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
 def _int(value: Any) -> int:
     try:
         return int(value)
@@ -211,9 +216,15 @@ def _progress(table: Table, seats: list[Seat], deal: services.DealProgress | Non
 
 
 def _console_context(
-    request: HttpRequest, session: ClubSession, bound: VoidForm | None = None
+    request: HttpRequest,
+    session: ClubSession,
+    bound: VoidForm | None = None,
+    *,
+    said: bool = False,
 ) -> dict[str, Any]:
-    """The console's context; ``bound`` is a void form sent back with its errors."""
+    """The console's context; ``bound`` is a void form sent back with its errors;
+    ``said``: what was just done is read (and spent) for the page to tell it by its
+    form (the live part's refreshes leave it for the page)."""
 
     def void_form(prefix: str) -> VoidForm:
         return bound if bound is not None and bound.prefix == prefix else VoidForm(prefix=prefix)
@@ -275,10 +286,20 @@ def _console_context(
         "voidable": session_voidable,
         "void_form": void_form("void-session"),
         "console_error": _unshown_errors(bound, rows, session_voidable),
+        "said": _said(request) if said else {},
         "events_url": streams.session_events_url(request, session.pk, request.user.pk)
         if session.is_open
         else "",
     }
+
+
+def _said(request: HttpRequest) -> dict[str, str]:
+    """The messages for the console, by the section that tells them."""
+    said: dict[str, str] = {}
+    for m in messages.get_messages(request):
+        place = m.extra_tags if m.extra_tags in SAID_PLACES else "top"
+        said[place] = f"{said[place]} {m}" if place in said else str(m)
+    return said
 
 
 def _unshown_errors(
@@ -301,18 +322,53 @@ def _unshown_errors(
 def console(request: HttpRequest, pk: int) -> HttpResponse:
     """The secretary's console: the whole evening on one page, live (`club.live`)."""
     session = _session(pk)
-    context = _console_context(request, session)
-    if request.htmx:
-        return render(request, "club/console.html#live", context)
-    return render(request, "club/console.html", context)
+    if request.htmx and request.htmx.target != "console-body":
+        # The live part's refresh: that part only; what was done is told by the whole page.
+        return render(request, "club/console.html#live", _console_context(request, session))
+    return render(request, "club/console.html", _console_context(request, session, said=True))
 
 
 def _console(session: ClubSession) -> HttpResponse:
     return redirect("club:console", session.pk)
 
 
+# Where on the console a done thing is told: beside the form that did it, where the eye
+# already is (the message's extra tag names the section).
+SAID_PLACES = ("top", "waiting", "checkin", "form", "tables")
+
+
+def _console_done(
+    request: HttpRequest, session: ClubSession, message: str, place: str
+) -> HttpResponse:
+    """Done from the console: told beside the form that did it. A form sent by htmx gets
+    the console back in place (no reload, the scroll kept, the sections as folded); a
+    plain form post is redirected to it."""
+    assert place in SAID_PLACES
+    messages.success(request, message, extra_tags=place)
+    if request.htmx:
+        session.refresh_from_db()
+        return render(request, "club/console.html", _console_context(request, session, said=True))
+    return _console(session)
+
+
+def _console_refused(
+    request: HttpRequest, session: ClubSession, error: ClubError, back: str
+) -> HttpResponse:
+    """Refused from the console: sent by htmx, the console again with the reason at its
+    top (nothing changed); a plain post, the refusal page."""
+    if request.htmx:
+        session.refresh_from_db()
+        context = _console_context(request, session) | {"console_error": str(error)}
+        return render(request, "club/console.html", context, status=400)
+    return _refused(request, error, back)
+
+
 def _void(
-    request: HttpRequest, session: ClubSession, prefix: str, void: Callable[[str], object]
+    request: HttpRequest,
+    session: ClubSession,
+    prefix: str,
+    void: Callable[[str], object],
+    done: tuple[str, str],
 ) -> HttpResponse:
     """Void with the reason the form gives; refused: the console again, the message in
     place (or at its top when the form is no longer shown), nothing changed."""
@@ -323,7 +379,7 @@ def _void(
         except ClubError as e:
             _form_error(form, e)
         else:
-            return _console(session)
+            return _console_done(request, session, *done)
     session.refresh_from_db()
     context = _console_context(request, session, bound=form)
     return render(request, "club/console.html", context, status=400)
@@ -341,6 +397,7 @@ def table_void(request: HttpRequest, pk: int) -> HttpResponse:
         table.session,
         f"void-{table.pk}",
         lambda reason: services.void_table(table.pk, reason, by=request.user),
+        (f"Table {table.number} voided: its lines stay in the washbook, struck through.", "tables"),
     )
 
 
@@ -354,6 +411,7 @@ def session_void(request: HttpRequest, pk: int) -> HttpResponse:
         session,
         "void-session",
         lambda reason: services.void_session(session.pk, reason, by=request.user),
+        ("The evening is voided: it will not be balanced.", "top"),
     )
 
 
@@ -476,14 +534,17 @@ def arrival_add(request: HttpRequest, pk: int) -> HttpResponse:
             chosen = sorted(form.cleaned_data["member"], key=lambda m: m.display_name)
             if chosen:
                 services.check_in_many(session, chosen)
+                names = [m.display_name for m in chosen]
             else:
-                services.add_newcomer(
-                    session, form.cleaned_data["new_name"], guest=form.cleaned_data["guest"]
+                guest = form.cleaned_data["guest"]
+                newcomer = services.add_newcomer(
+                    session, form.cleaned_data["new_name"], guest=guest
                 )
+                names = [f"{newcomer.display_name} (new{', a guest' if guest else ''})"]
         except ClubError as e:
             _form_error(form, e)
         else:
-            return _console(session)
+            return _console_done(request, session, f"Checked in: {_and(names)}.", "checkin")
     context = _console_context(request, session) | {"checkin_form": form}
     return render(request, "club/console.html", context, status=400)
 
@@ -497,8 +558,8 @@ def arrival_leave(request: HttpRequest, pk: int, member_pk: int) -> HttpResponse
     try:
         services.check_out(session, member)
     except ClubError as e:
-        return _refused(request, e, reverse("club:console", args=[session.pk]))
-    return _console(session)
+        return _console_refused(request, session, e, reverse("club:console", args=[session.pk]))
+    return _console_done(request, session, f"{member.display_name} checked out.", "waiting")
 
 
 @staff_required
@@ -509,8 +570,8 @@ def session_cancel(request: HttpRequest, pk: int) -> HttpResponse:
     try:
         services.cancel_session(session.pk, by=request.user)
     except ClubError as e:
-        return _refused(request, e, reverse("club:console", args=[session.pk]))
-    return _console(session)
+        return _console_refused(request, session, e, reverse("club:console", args=[session.pk]))
+    return _console_done(request, session, "The evening is cancelled.", "top")
 
 
 @staff_required
@@ -521,8 +582,13 @@ def table_cancel(request: HttpRequest, pk: int) -> HttpResponse:
     try:
         services.cancel_table(table.pk, by=request.user)
     except ClubError as e:
+        if table.session:
+            return _console_refused(request, table.session, e, table.get_club_url())
         return _refused(request, e, table.get_club_url())
-    return _console(table.session) if table.session else redirect(table.get_club_url())
+    if table.session is None:
+        return redirect(table.get_club_url())
+    message = f"Table {table.number} cancelled: its players wait again."
+    return _console_done(request, table.session, message, "tables")
 
 
 @staff_required
@@ -550,7 +616,9 @@ def table_create(request: HttpRequest, pk: int) -> HttpResponse:
         except ClubError as e:
             _form_error(form, e)
         else:
-            return _console(table.session or session)
+            seats = table.seats.select_related("member").order_by("position")
+            message = f"Table {table.number} formed: {_and([str(s.member) for s in seats])}."
+            return _console_done(request, table.session or session, message, "form")
     # The console again, the form with each message beside its field; no table made.
     context = _console_context(request, session) | {"table_form": form}
     return render(request, "club/console.html", context, status=400)

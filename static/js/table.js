@@ -7,13 +7,7 @@
   var root = document.getElementById("table-root");
   if (!root || typeof htmx === "undefined") return;
 
-  // Refusals (400/403/409/422) carry the current state and the reason: swap them in.
-  htmx.config.responseHandling = [
-    { code: "204", swap: false },
-    { code: "[23]..", swap: true },
-    { code: "(400|403|409|422)", swap: true, error: false },
-    { code: "[45]..", swap: false, error: true },
-  ];
+  // Refusals are swapped in like a success: refusals.js.
 
   var tableId = root.dataset.table;
   var storeKey = "cooncan:hand:" + tableId;

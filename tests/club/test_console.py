@@ -200,5 +200,69 @@ def test_the_consoles_sections_fold(staff: Client, session: ClubSession) -> None
     """Issue 38: on a phone the console was about 3,000 px long; its sections fold
     (open at first), each under its own heading."""
     page = _console(staff, session)
-    for h in ("waiting-h", "checkin-h", "form-h", "close-h"):
-        assert f'<details class="fold" open><summary><h2 id="{h}">' in page, h
+    for h in ("waiting", "checkin", "form", "close"):
+        assert f'<details class="fold" id="fold-{h}" open><summary><h2 id="{h}-h">' in page, h
+
+
+HX = {"HTTP_HX_REQUEST": "true", "HTTP_HX_TARGET": "console-body"}
+
+
+def _section(html: str, heading_id: str) -> str:
+    """The section under a heading, up to the next section."""
+    return html.split(f'id="{heading_id}"', 1)[1].split("</section>", 1)[0]
+
+
+def test_the_consoles_forms_answer_in_place_and_tell_what_was_done(
+    staff: Client, session: ClubSession, make_members: Callable[..., list[Member]]
+) -> None:
+    """Issue 38, item 5: a form sent by htmx gets the console back (no redirect, no
+    reload), what was done told beside the form that did it; a plain post is redirected
+    and told there too."""
+    ann, bob, cat = make_members(3)
+    r = staff.post(
+        reverse("club:arrival_add", args=[session.pk]), {"member": [ann.pk, bob.pk]}, **HX
+    )
+    assert r.status_code == 200
+    page = r.content.decode()
+    assert 'id="console-body"' in page
+    said = _text(_section(page, "checkin-h"))
+    assert f"Checked in: {ann} and {bob}." in said
+    assert "2 here · 0 seated · 2 waiting" in _text(page)
+    # Told once: the next look at the console no longer says it.
+    assert "Checked in:" not in _console(staff, session)
+
+    # A refusal comes back in place, with status 400 and every message beside its field.
+    r = staff.post(
+        reverse("club:table_create", args=[session.pk]),
+        {"variant": "foster", "mode": Table.PHYSICAL, "size": "4"},
+        **HX,
+    )
+    assert r.status_code == 400 and 'id="console-body"' in r.content.decode()
+    assert "needs at least 4 players" in field_error(r.content.decode(), "size")
+
+    r = staff.post(
+        reverse("club:table_create", args=[session.pk]),
+        {"variant": "conquian", "mode": Table.PHYSICAL},
+        **HX,
+    )
+    assert r.status_code == 200
+    table = Table.objects.get(session=session)
+    players = " and ".join(
+        str(s.member) for s in table.seats.select_related("member").order_by("position")
+    )
+    assert f"Table {table.number} formed: {players}." in _text(
+        _section(r.content.decode(), "form-h")
+    )
+
+    # Checking out a seated member is refused in place, the reason at the console's top.
+    seated = table.seats.first().member  # type: ignore[union-attr]
+    r = staff.post(reverse("club:arrival_leave", args=[session.pk, seated.pk]), **HX)
+    assert r.status_code == 400
+    page = r.content.decode()
+    assert 'id="console-body"' in page and 'role="alert">Not done:' in page
+
+    # The plain post (no script): redirected, and told on the console it lands on.
+    staff.post(reverse("club:arrival_add", args=[session.pk]), {"member": [cat.pk]})
+    r = staff.post(reverse("club:arrival_leave", args=[session.pk, cat.pk]))
+    assert r.status_code == 302
+    assert f"{cat} checked out." in _text(_section(_console(staff, session), "waiting-h"))

@@ -59,7 +59,7 @@ def test_the_secretary_starts_an_evening_and_a_member_plays_from_a_phone(
     for name in NAMES:
         page.get_by_label(name, exact=True).check()
     page.get_by_role("button", name="Check in", exact=True).click()
-    page.wait_for_url("**/console/")
+    page.wait_for_selector("#fold-checkin [data-said]:has-text('Checked in')")
     assert counts(page).startswith("9 here · 0 seated · 9 waiting")
     ids = [m.pk for m in members]
     assert not Member.objects.filter(pk__in=ids, user__last_login__isnull=False).exists()
@@ -69,7 +69,7 @@ def test_the_secretary_starts_an_evening_and_a_member_plays_from_a_phone(
     page.fill("#id_size", "5")
     page.select_option("#id_mode", "physical")
     page.get_by_role("button", name="Form and cut for seats").click()
-    page.wait_for_url("**/console/")
+    page.wait_for_selector("#fold-form [data-said]:has-text('Table 1 formed')")
     foster = Table.objects.get(session=session, number=1)
     assert foster.mode == Table.PHYSICAL and foster.seats.count() == 5
     card = page.locator("#table-1")
@@ -83,7 +83,7 @@ def test_the_secretary_starts_an_evening_and_a_member_plays_from_a_phone(
     page.select_option("#id_mode", "online")
     page.fill("#id_computers", "1")
     page.get_by_role("button", name="Form and cut for seats").click()
-    page.wait_for_url("**/console/")
+    page.wait_for_selector("#fold-form [data-said]:has-text('Table 2 formed')")
     conquian = Table.objects.get(session=session, number=2)
     bot_seat = conquian.seats.select_related("member").get(member__is_bot=True)
     player = conquian.seats.select_related("member").get(member__is_bot=False).member

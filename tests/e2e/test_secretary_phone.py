@@ -37,15 +37,30 @@ def test_the_secretary_runs_the_evening_from_a_phone(live: dict[str, Any], brows
     page = phone.new_page()
     page.goto(f"{url}/sessions/{session.pk}/console/")
 
-    # Four members through the door: ticked, one submit.
+    # Four members through the door: ticked, one submit, answered in place: no reload
+    # (a mark left on the window survives), and what was done told beside the button,
+    # both on the screen (the page moves at most to show the message).
     for m in (ann, bob, cat, dan):
         page.locator(f'input[name="member"][value="{m.pk}"]').check()
-    page.get_by_role("button", name="Check in", exact=True).click()
-    page.wait_for_url("**/console/")
+    page.evaluate("window.__stayed = true")
+    button = page.get_by_role("button", name="Check in", exact=True)
+    button.scroll_into_view_if_needed()
+    assert page.evaluate("window.scrollY") > 0
+    button.click()
+    page.wait_for_selector("#fold-checkin [data-said]")
+    assert page.evaluate("window.__stayed === true"), "the page was reloaded"
+    for what in ("#fold-checkin [data-said]", "#checkin-form button"):
+        box = page.locator(what).bounding_box()
+        assert box and box["y"] >= 0 and box["y"] + box["height"] <= 740, f"{what} off screen"
+    assert f"Checked in: {ann}, {bob}, {cat} and {dan}." in _text(page, "#fold-checkin [data-said]")
     assert Arrival.objects.filter(session=session, left_at=None).count() == 4
     assert "4 here · 0 seated · 4 waiting" in _text(page)
+    page.screenshot(path=str(ARTIFACTS / "secretary-phone-checkin.png"))
 
-    # Ann and Dan sit together, with real cards.
+    # Ann and Dan sit together, with real cards; the waiting list, folded away by the
+    # secretary, stays folded when the console comes back.
+    page.locator("#fold-waiting > summary").click()
+    assert page.evaluate("document.getElementById('fold-waiting').open") is False
     form = page.locator("form", has=page.get_by_role("button", name="Form and cut for seats"))
     form.locator('select[name="variant"]').select_option("conquian")
     form.locator('input[name="size"]').fill("2")
@@ -53,8 +68,11 @@ def test_the_secretary_runs_the_evening_from_a_phone(live: dict[str, Any], brows
     for m in (ann, dan):
         form.locator(f'input[name="players"][value="{m.pk}"]').check()
     form.get_by_role("button", name="Form and cut for seats").click()
-    page.wait_for_url("**/console/")
+    page.wait_for_selector("#fold-form [data-said]")
+    assert page.evaluate("window.__stayed === true"), "the page was reloaded"
     table = Table.objects.get(session=session)
+    assert f"Table {table.number} formed" in _text(page, "#fold-form [data-said]")
+    assert page.evaluate("document.getElementById('fold-waiting').open") is False
     assert set(Seat.objects.filter(table=table).values_list("member", flat=True)) == {
         ann.pk, dan.pk,
     }  # fmt: skip
