@@ -100,6 +100,7 @@ from .conquian_melds import (
 )
 from .errors import IllegalActionError, InvalidActionError
 from .protocol import Adjustment, Outcome
+from .records import Kind, LogView, Record
 from .rules import Rules, make_rules
 from .snapshot import SNAPSHOT_VERSION, check_version
 from .variant import Capabilities, Law, OptionSpec, PlayerRange, Variant, register
@@ -117,6 +118,11 @@ LAW_FORCE = "L19"
 LAW_BORROW = "book p.54"
 LAW_COMBINATION = "L15"
 LAW_TRADE = "how-to (card trade)"
+
+
+def _codes(cards: tuple[Card, ...]) -> tuple[str, ...]:
+    return tuple(c.code for c in cards)
+
 
 _KINDS = {"forty": PackKind.FORTY_FOSTER, "spanish": PackKind.FORTY_SPANISH}
 _CARDS = {k: pack_cards(k) for k in _KINDS.values()}
@@ -203,7 +209,8 @@ class ConquianDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
         self._from_pack = True
         self._trade: list[int] = [-1, -1]
         self._outcome: Outcome | None = None
-        self._log: list[tuple[int | None, str, str]] = []
+        self._log: list[Record] = []
+        self._log_view = LogView()
         self._cache_v = -1
         self._cache: list[Action] = []
         self._phase = "turn"
@@ -212,7 +219,9 @@ class ConquianDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
             self._card = rest.pop(0)  # the 21st card, turned up on the pack (book p.49)
             self._turned_by, self._say, self._refusals = dealer, pone, 0
             self._phase = "say"
-            self._log.append((dealer, f"turns up the {self._cards[self._card].name}", LAW_DEAL))
+            self._log.append(
+                Record(dealer, Kind.TURN_UP_DEAL, LAW_DEAL, (self._cards[self._card].code,))
+            )
         self._pack = rest[::-1]  # top card last, for pop()
         self._after_trade = self._phase
         if rules.opt("trade"):
@@ -315,7 +324,7 @@ class ConquianDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
             "from_pack": self._from_pack,
             "trade": [None if x < 0 else cards[x].code for x in self._trade],
             "outcome": None if self._outcome is None else self._outcome.to_json(),
-            "log": [list(e) for e in self._log],
+            "log": [r.to_json() for r in self._log],
             "phase": self._phase,
             "after_trade": self._after_trade,
             "mover": self._mover,
@@ -361,7 +370,8 @@ class ConquianDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
             new._from_pack = bool(data["from_pack"])
             new._trade = [-1 if c is None else idx[snapshot.card(c)] for c in data["trade"]]
             new._outcome = snapshot.outcome_from_json(data["outcome"])
-            new._log = [(e[0], str(e[1]), str(e[2])) for e in data["log"]]
+            new._log = [Record.from_json(e) for e in data["log"]]
+            new._log_view = LogView()
             new._phase = str(data["phase"])
             new._after_trade = str(data["after_trade"])
             new._mover = int(data["mover"])
@@ -423,15 +433,13 @@ class ConquianDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
 
     # ------------------------------------------------------------ applying
 
-    def _log_action(self, action: Action, law: str) -> None:
-        text = "passes a card face down" if isinstance(action, TradeAction) else action.describe()
-        self._log.append((action.seat, text, law))
-
     def _do(self, a: Action) -> None:
         idx = self._idx
         seat = a.seat
         if isinstance(a, TradeAction):
-            self._log_action(a, LAW_TRADE)
+            # The card is not named, even to its trader: a view shows no card of the
+            # other hand (the trader's own view shows it until the exchange: trade_card).
+            self._log.append(Record(seat, Kind.TRADE, LAW_TRADE))
             self._trade[seat] = idx[a.card]
             if min(self._trade) >= 0:
                 t0, t1 = self._trade
@@ -444,19 +452,19 @@ class ConquianDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
                 h1.sort()
                 self._phase = self._after_trade
         elif isinstance(a, TurnAction):
-            self._log_action(a, LAW_TOUCH)
             self._card = self._pack.pop()
+            self._log.append(Record(seat, Kind.TURN_UP, LAW_TOUCH, (self._cards[self._card].code,)))
             self._turned_by = self._say = seat
             self._refusals = 0
             self._from_pack = True
             self._phase = "say"
         elif isinstance(a, PassAction):
             if self._from_pack and self._refusals == 0:
-                self._log_action(a, LAW_SAY)
+                self._log.append(Record(seat, Kind.REFUSE, LAW_SAY, (a.card.code,)))
                 self._refusals = 1
                 self._say = 1 - seat
             else:  # the second refusal turns the card down for good (book p.52)
-                self._log.append((seat, f"refuses and turns down the {a.card.name}", LAW_SAY))
+                self._log.append(Record(seat, Kind.TURN_DOWN, LAW_SAY, (a.card.code,)))
                 self._dead.append(self._card)
                 self._card = -1
                 self._turned_by = self._say = -1
@@ -466,7 +474,12 @@ class ConquianDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
                     self._phase = "turn"
                     self._mover = seat
         elif isinstance(a, UseAction):
-            self._log_action(a, LAW_NEVER_IN_HAND)
+            self._log.append(
+                Record(
+                    seat, Kind.USE, LAW_NEVER_IN_HAND, _codes((a.card, *a.hand)), a.to,
+                    borrowed=_codes(a.borrow),
+                )
+            )  # fmt: skip
             c = self._card
             self._card = -1
             self._turned_by = self._say = -1
@@ -476,7 +489,12 @@ class ConquianDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
                 self._lay(seat, [c], [idx[x] for x in a.hand], [idx[x] for x in a.borrow])
             self._after_placing(seat)
         elif isinstance(a, MeldAction):
-            self._log_action(a, LAW_COMBINATION)
+            self._log.append(
+                Record(
+                    seat, Kind.MELD, LAW_COMBINATION, _codes(a.hand), a.to,
+                    borrowed=_codes(a.borrow),
+                )
+            )  # fmt: skip
             if a.to is not None:
                 x = idx[a.hand[0]]
                 self._hands[seat].remove(x)
@@ -485,7 +503,7 @@ class ConquianDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
                 self._lay(seat, [], [idx[x] for x in a.hand], [idx[x] for x in a.borrow])
             self._after_placing(seat)
         elif isinstance(a, ForceAction):
-            self._log_action(a, LAW_FORCE)
+            self._log.append(Record(seat, Kind.FORCE, LAW_FORCE, (a.card.code,), a.to))
             x = idx[a.card]
             if self._phase == "say":
                 self._card = -1
@@ -495,7 +513,7 @@ class ConquianDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
             self._extend(a.to, x)
             self._after_placing(1 - seat)
         elif isinstance(a, ThrowAction):
-            self._log_action(a, LAW_DISCARD)
+            self._log.append(Record(seat, Kind.THROW, LAW_DISCARD, (a.card.code,)))
             x = idx[a.card]
             self._hands[seat].remove(x)
             self._card = x
@@ -540,7 +558,7 @@ class ConquianDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
     def _after_placing(self, seat: int) -> None:
         """Eleven down wins at once (L21 (two players)); else the placer must discard."""
         if not self._hands[seat]:
-            self._log.append((seat, "has eleven cards down and wins", LAW_ELEVEN))
+            self._log.append(Record(seat, Kind.ELEVEN, LAW_ELEVEN))
             self._end_out(seat)
         else:
             self._phase = "discard"
@@ -574,7 +592,7 @@ class ConquianDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
         hands, pips = self._hands_out()
         carried = self.carry_in + 1 if self.rules.opt("carry") else 0
         scoring = str(self.rules.opt("scoring"))
-        self._log.append((None, "the pack is exhausted: tableau", LAW_ELEVEN))
+        self._log.append(Record(None, Kind.TABLEAU, LAW_ELEVEN))
         self._outcome = Outcome("tableau", None, hands, pips, (0, 0), (), carried, scoring)
 
     # ------------------------------------------------------------ why not
@@ -632,7 +650,7 @@ class ConquianDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
             "stock": [in_play] if beside else [],
             "stock_count": 1 if beside else 0,
             "combinations": combos,
-            "log": [{"seat": s, "text": t, "law": law} for s, t, law in self._log],
+            "log": self._log_view.of(self._log, seat),
             "outcome": out.to_json() if out is not None else None,
             "turned": in_play,
             "say": self._say if self._phase == "say" else None,

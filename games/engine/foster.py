@@ -39,6 +39,7 @@ from .moves import (
     TakeBack,
 )
 from .protocol import Outcome
+from .records import Kind, LogView, Record
 from .rules import Rules, make_rules
 from .snapshot import SNAPSHOT_VERSION, SnapshotError, check_version
 from .validate import canonical
@@ -89,9 +90,6 @@ def pip_value(cid: int, pips: str) -> int:
     return card.pips if pips == "foster" else min(card.rank, 10)
 
 
-LogEntry = tuple[int | None, str, str | None, str]  # seat, public text, private text, law
-
-
 class RummyDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
     """A deal in play (implements :class:`~.protocol.DealState`)."""
 
@@ -126,9 +124,10 @@ class RummyDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
         self._turnovers = 0
         self._challenged = False
         self._pack_out = False
-        self._log: list[LogEntry] = [
-            (None, f"deals {t.hand_size} each; {CARDS[self._stock[0]].code} starts the stock", None, "L8")
-        ]  # fmt: skip
+        self._log: list[Record] = [
+            Record(None, Kind.DEAL, "L8", (CARDS[self._stock[0]].code,), number=t.hand_size)
+        ]
+        self._log_view = LogView()
         self._init_history()
         self._outcome: Outcome | None = None
         self._legal_key = -1
@@ -173,8 +172,14 @@ class RummyDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
         return self._turnovers
 
     @property
-    def log(self) -> list[LogEntry]:
+    def log(self) -> list[Record]:
+        """The deal's log (:mod:`.records`), whole: redact it per viewer (``seen_by``)."""
         return list(self._log)
+
+    @property
+    def log_view(self) -> LogView:
+        """The log's entries as viewers see them, kept between views (``views.view``)."""
+        return self._log_view
 
     def to_move(self) -> int | None:
         if self._phase == "over":
@@ -351,22 +356,22 @@ class RummyDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
             # copies: a copy() of this deal may share the snapshot
             self._cnt[seat], self._size[seat], self._combos = cnt[:], size, combos[:]
             self._snapshot, self._shown = None, 0
-            self._log.append((seat, "takes back this turn's cards", None, "L20"))
+            self._log.append(Record(seat, Kind.TAKE_BACK, "L20"))
         elif kind is Challenge:
             self._challenged = True
             self._phase = "challenge"
-            self._log.append((seat, "challenges", None, "Colonel"))
+            self._log.append(Record(seat, Kind.CHALLENGE, "Colonel"))
         elif kind is Accept:
-            self._log.append((seat, "accepts the challenge", None, "Colonel"))
+            self._log.append(Record(seat, Kind.ACCEPT, "Colonel"))
             self._finish("challenge", None)
         elif kind is Decline:
             self._phase = "draw"
-            self._log.append((seat, "declines the challenge", None, "Colonel"))
+            self._log.append(Record(seat, Kind.DECLINE, "Colonel"))
 
     def _draw(self, seat: int, a: Draw) -> None:
         if a.source == "pack":
             cid = self._pack.pop()
-            self._log.append((seat, "draws from the pack", f"draws {CARDS[cid].code} from the pack", "L11"))  # fmt: skip
+            self._log.append(Record(seat, Kind.DRAW_PACK, "L11", (CARDS[cid].code,), secret=True))
         else:
             if a.card is None:
                 cid = self._stock.pop()
@@ -374,7 +379,7 @@ class RummyDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
                 cid = cid_of(a.card)
                 i = len(self._stock) - 1 - self._stock[::-1].index(cid)
                 del self._stock[i]
-            self._log.append((seat, f"draws {CARDS[cid].code} from the stock", None, "L11"))
+            self._log.append(Record(seat, Kind.DRAW_STOCK, "L11", (CARDS[cid].code,)))
         self._cnt[seat][cid] += 1
         self._size[seat] += 1
         self._phase = "play"
@@ -384,13 +389,13 @@ class RummyDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
             elif self._stock:
                 cap = self.table.max_turnovers
                 if cap and self._turnovers >= cap:
-                    self._log.append((None, f"the pack has run out {cap + 1} times: the deal is abandoned", None, "max_turnovers"))  # fmt: skip
+                    self._log.append(Record(None, Kind.ABANDONED, "max_turnovers", number=cap + 1))
                     self._finish("abandoned", None)
                     return
                 # L25: the stock turned face down; its first card becomes the top.
                 self._pack, self._stock = self._stock[::-1], []
                 self._turnovers += 1
-                self._log.append((None, "the stock is turned over and becomes the pack", None, "L25"))  # fmt: skip
+                self._log.append(Record(None, Kind.TURNOVER, "L25"))
 
     def _show(self, seat: int, a: Action) -> None:
         cnt = self._cnt[seat]
@@ -400,7 +405,7 @@ class RummyDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
             combo = build(a.cards, wild=self.table.wild, owner=seat, cid=len(self._combos))
             self._combos.append(combo)
             used = [cid_of(p.card) for p in a.cards]
-            law = "L15"
+            record = Record(seat, Kind.LAYOUT, "L15", tuple(p.code for p in a.cards))
         elif isinstance(a, Add):
             c = self._combos[a.combination]
             phys, named = cid_of(a.card.card), cid_of(a.card.named)
@@ -415,7 +420,7 @@ class RummyDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
                 new = Combination(c.id, c.owner, "sequence", c.cards + (tc,), suit=c.suit, lo=c.lo)
             self._combos[a.combination] = new
             used = [phys]
-            law = "L15"
+            record = Record(seat, Kind.ADD, "L15", (a.card.code,), a.combination)
         else:
             assert isinstance(a, MoveJoker)
             c = self._combos[a.combination]
@@ -426,14 +431,14 @@ class RummyDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
             )  # fmt: skip
             self._combos[a.combination] = _moved(c, opt[3], opt[4], a.card.card, a.card.named)
             used = [phys]
-            law = "L18"
+            record = Record(seat, Kind.MOVE_JOKER, "L18", (a.card.code,), a.combination)
         for cid in used:
             cnt[cid] -= 1
         self._size[seat] -= len(used)
         self._shown += len(used)
-        self._log.append((seat, a.describe(), None, law))
+        self._log.append(record)
         if self._size[seat] == 0:
-            self._log.append((seat, "is out", None, "L22"))
+            self._log.append(Record(seat, Kind.OUT, "L22"))
             self._finish("out", seat)
 
     def _discard(self, seat: int, a: Discard) -> None:
@@ -441,9 +446,9 @@ class RummyDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
         self._cnt[seat][cid] -= 1
         self._size[seat] -= 1
         self._stock.append(cid)
-        self._log.append((seat, f"discards {a.card.code}", None, "L15"))
+        self._log.append(Record(seat, Kind.DISCARD, "L15", (a.card.code,)))
         if self._size[seat] == 0:
-            self._log.append((seat, "is out", None, "L21"))
+            self._log.append(Record(seat, Kind.OUT, "L21"))
             self._finish("out", seat)
             return
         if self._shown:
@@ -452,7 +457,7 @@ class RummyDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
             self._has_shown[seat] = True
         self._shown, self._snapshot = 0, None
         if self._pack_out:
-            self._log.append((None, "the pack is exhausted", None, "Colonel"))
+            self._log.append(Record(None, Kind.EXHAUSTED, "Colonel"))
             self._finish("exhausted", None)
             return
         self._turn = (seat + 1) % self.players
@@ -563,7 +568,7 @@ class RummyDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
             "turnovers": self._turnovers,
             "challenged": self._challenged,
             "pack_out": self._pack_out,
-            "log": [list(e) for e in self._log],
+            "log": [r.to_json() for r in self._log],
             "outcome": None if self._outcome is None else self._outcome.to_json(),
         }
 
@@ -606,11 +611,8 @@ class RummyDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
             new._turnovers = int(data["turnovers"])
             new._challenged = bool(data["challenged"])
             new._pack_out = bool(data["pack_out"])
-            new._log = [
-                (None if e[0] is None else int(e[0]), str(e[1]),
-                 None if e[2] is None else str(e[2]), str(e[3]))
-                for e in data["log"]
-            ]  # fmt: skip
+            new._log = [Record.from_json(e) for e in data["log"]]
+            new._log_view = LogView()
             new._outcome = snapshot.outcome_from_json(data["outcome"])
         except snapshot.LOAD_ERRORS as e:
             raise snapshot.malformed(what, data, e) from None
@@ -628,6 +630,7 @@ class RummyDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
 
 
 _FIELDS = [
+    "_log_view",  # shared by copies: it keeps its entries against the records themselves
     "rules",
     "table",
     "players",

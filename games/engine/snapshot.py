@@ -10,7 +10,7 @@ each deal class; this module keeps what they share.
 >>> check_version({"snapshot": 99}, "deal 7")
 Traceback (most recent call last):
 ...
-games.engine.snapshot.SnapshotError: deal 7: snapshot version 99, this engine reads version 1
+games.engine.snapshot.SnapshotError: deal 7: snapshot version 99, this engine reads version 2
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from .cards import Card
 from .errors import InvalidActionError
 from .protocol import Adjustment, Outcome
 
-SNAPSHOT_VERSION = 1
+SNAPSHOT_VERSION = 2  # 2: the log as records (issue 39)
 
 
 class SnapshotError(Exception):

@@ -18,10 +18,7 @@ def view(d: RummyDeal, seat: int | None) -> dict[str, Any]:
     if d.table.stock == "buried":
         stock = stock[-1:]
     out = d.outcome()
-    log = [
-        {"seat": s, "text": private if (private is not None and s == seat) else public, "law": law}
-        for s, public, private, law in d.log
-    ]
+    log = d.log_view.of(d.log, seat)
     return {
         "variant": d.rules.variant,
         "options": dict(d.rules.options),

@@ -20,7 +20,7 @@ from games import bots
 from games.engine import make_rules, new_deal, record
 from games.engine.protocol import DealState
 
-PATH = Path(__file__).resolve().parent.parent / "data" / "engine" / "log_golden.json"
+PATH = Path(__file__).resolve().parent.parent / "data" / "log_golden.json"
 MAX_ACTIONS = 1500
 
 CASES: list[tuple[str, str, int, dict[str, Any], int]] = [

@@ -6,6 +6,7 @@ import pytest
 
 from games.engine import IllegalActionError, InvalidActionError, make_pack, make_rules
 from games.engine.combinations import CARD_ID
+from games.engine.records import Kind
 
 from .helpers import act, arrange, play, texts
 
@@ -213,13 +214,13 @@ def test_l25_pack_runs_out_the_stock_turned_down_becomes_the_pack() -> None:
         if d.turnovers:
             turned = before
             break
-        drawn = d.log[-1][2]
-        assert drawn is not None
-        d.apply(act(f"{seat} discard {drawn.split()[1]}"))
+        drawn = d.log[-1]
+        assert drawn.kind is Kind.DRAW_PACK and drawn.secret
+        d.apply(act(f"{seat} discard {drawn.cards[0]}"))
     assert turned is not None
     assert d.pack_count == len(turned) and d.stock == []
     assert d.pack[0] == first_stock  # the first card turned up is now on top
-    assert any(e[3] == "L25" for e in d.log)
+    assert any(r.kind is Kind.TURNOVER and r.law == "L25" for r in d.log)
     seat = d.to_move()
     assert texts(d) == [a for a in texts(d) if "draw" not in a]  # still in the play phase
     d.apply(act(f"{seat} discard {d.hands[seat][0].code}"))
@@ -234,7 +235,9 @@ def test_max_turnovers_cap_abandons_the_deal_without_payment() -> None:
         d.apply(act(f"{seat} draw pack"))
         if d.is_over():
             break
-        d.apply(act(f"{seat} discard {d.log[-1][2].split()[1]}" if d.log[-1][2] else f"{seat} discard {d.hands[seat][0].code}"))  # fmt: skip
+        drawn = d.log[-1]
+        card = drawn.cards[0] if drawn.kind is Kind.DRAW_PACK else d.hands[seat][0].code
+        d.apply(act(f"{seat} discard {card}"))
     o = d.outcome()
     assert o is not None and o.kind == "abandoned" and o.winner is None
     assert o.payments == (0, 0) and d.turnovers == 10

@@ -79,9 +79,9 @@ def check_views(d: RummyDeal) -> None:
         assert view["hand"] == [c.code for c in d.hands[seat]]
         rest = {k: v for k, v in view.items() if k != "hand"}
         private = Counter()  # type: Counter[str]
-        for s, _public, priv, _law in d.log:
-            if s == seat and priv is not None:
-                private += tokens(priv)
+        for r in d.log:
+            if r.seat == seat and r.secret:  # its card, in its record and in its words
+                private += tokens(r.cards) + tokens(r.cards)
         # Everything but the own hand is public, except the seat's own pack draws.
         assert tokens(rest) - public == private, (seat, tokens(rest) - public, private)
         assert "pack" not in view and "pack_order" not in view

@@ -119,7 +119,7 @@ def test_colonel_pack_exhausted_lower_hand_wins_the_difference() -> None:
         seat = d.to_move()
         assert seat is not None
         d.apply(act(f"{seat} draw pack"))
-        d.apply(act(f"{seat} discard {d.log[-1][2].split()[1]}"))  # type: ignore[union-attr]
+        d.apply(act(f"{seat} discard {d.log[-1].cards[0]}"))
     o = d.outcome()
     assert o is not None and o.kind == "exhausted" and d.pack_count == 0
     assert o.winner == 0 and o.payments == (97 - 55, 55 - 97)

@@ -147,6 +147,13 @@ def test_a_deal_the_engine_cannot_replay_is_left_without_a_snapshot_and_replays_
         pytest.param(lambda s: s | {"hands": "ZZ"}, id="malformed"),
         pytest.param(lambda s: s | {"rules": {"variant": "chess"}}, id="unknown-variant"),
         pytest.param(lambda s: s | {"version": 0, "history": []}, id="behind-the-deal"),
+        # Issue 39: a snapshot of version 1 kept the log as sentences; it converts by replay.
+        pytest.param(
+            lambda s: (
+                s | {"snapshot": 1, "log": [[e["seat"], "turns up", e["law"]] for e in s["log"]]}
+            ),
+            id="version-1-log-as-sentences",
+        ),
     ],
 )
 def test_a_snapshot_load_state_cannot_use_is_replayed_from_the_log(

@@ -1,0 +1,148 @@
+"""The deal log as records: what happened, typed, never a sentence (issue 39).
+
+Each entry of a deal's log is a :class:`Record`: who (``seat``, ``None`` for the deal
+itself), what (``kind``), the cards it names (codes, ``"7C"``; a joker placed as a card
+``"JK=7C"``), the combination it touched, a number, and the law it follows. The words are
+made from records in one place, :mod:`.words`; a computer player reads the records.
+
+A record whose cards only its seat may see (a draw from the pack) is ``secret``: :meth:`Record.seen_by` gives every other viewer the record without its cards.
+
+>>> r = Record(2, Kind.DRAW_PACK, "L11", ("7C",), secret=True)
+>>> r.seen_by(2).cards, r.seen_by(0).cards, r.seen_by(None).cards
+(('7C',), (), ())
+>>> Record.from_json(r.to_json()) == r
+True
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from functools import lru_cache
+from typing import Any, NamedTuple
+
+
+class Kind(StrEnum):
+    """What a log entry records. Shared by every game; a game uses the kinds it has."""
+
+    # Foster's games (Foster, Foster for three, Colonel)
+    DEAL = "deal"  # number: cards dealt each; cards: the stock's first card
+    DRAW_PACK = "draw-pack"  # cards: the card drawn (secret)
+    DRAW_STOCK = "draw-stock"  # cards: the card drawn
+    LAYOUT = "layout"  # cards: the combination laid out
+    ADD = "add"  # cards: the card added; combination
+    MOVE_JOKER = "move-joker"  # cards: the card played; combination
+    DISCARD = "discard"  # cards: the card discarded on the stock
+    OUT = "out"
+    TAKE_BACK = "take-back"
+    CHALLENGE = "challenge"
+    ACCEPT = "accept"
+    DECLINE = "decline"
+    TURNOVER = "turnover"  # the stock turned over to become the pack (L25)
+    ABANDONED = "abandoned"  # number: how many times the pack ran out
+    EXHAUSTED = "exhausted"  # Colonel: the pack ran out
+    # Conquián
+    TURN_UP_DEAL = "turn-up-deal"  # cards: the dealer's 21st card, turned up
+    TRADE = "trade"  # a card passed face down (not named)
+    TURN_UP = "turn-up"  # cards: the card turned up from the pack
+    REFUSE = "refuse"  # cards: the card in play
+    TURN_DOWN = "turn-down"  # cards: the card refused a second time, dead
+    USE = "use"  # cards: the card in play, then the hand's; borrowed; combination if added
+    MELD = "meld"  # cards: the hand's; borrowed; combination if added to one
+    FORCE = "force"  # cards: the card forced; combination
+    THROW = "throw"  # cards: the card discarded beside the pack
+    ELEVEN = "eleven"  # eleven cards down: the seat wins
+    TABLEAU = "tableau"  # the pack exhausted: nobody won
+
+
+class Record(NamedTuple):
+    """One entry of a deal's log (immutable; a tuple for the engine's speed)."""
+
+    seat: int | None
+    kind: Kind
+    law: str
+    cards: tuple[str, ...] = ()
+    combination: int | None = None
+    number: int | None = None
+    borrowed: tuple[str, ...] = ()
+    secret: bool = False
+
+    def seen_by(self, viewer: int | None) -> Record:
+        """The record as ``viewer`` (a seat, ``None``: a spectator) may see it."""
+        if self.secret and viewer != self.seat:
+            return self._replace(cards=(), borrowed=())
+        return self
+
+    def to_json(self) -> dict[str, Any]:
+        """The snapshot's and the view's form: only what the record has."""
+        out: dict[str, Any] = {"seat": self.seat, "kind": self.kind.value, "law": self.law}
+        if self.cards:
+            out["cards"] = list(self.cards)
+        if self.combination is not None:
+            out["combination"] = self.combination
+        if self.number is not None:
+            out["number"] = self.number
+        if self.borrowed:
+            out["borrowed"] = list(self.borrowed)
+        if self.secret:
+            out["secret"] = True
+        return out
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Record:
+        """The record :meth:`to_json` wrote (``KeyError``/``ValueError``/``TypeError`` on
+        a malformed one: the snapshot's loader names the deal)."""
+        seat = data["seat"]
+        combination = data.get("combination")
+        number = data.get("number")
+        return cls(
+            None if seat is None else int(seat),
+            Kind(data["kind"]),
+            str(data["law"]),
+            tuple(str(c) for c in data.get("cards", ())),
+            None if combination is None else int(combination),
+            None if number is None else int(number),
+            tuple(str(c) for c in data.get("borrowed", ())),
+            bool(data.get("secret", False)),
+        )
+
+
+class LogView:
+    """A deal's log as its viewers see it, each record's entry made once and kept for the
+    next view (a view is asked for at every turn of every computer player's search).
+
+    Entries are kept against the records themselves (``is``), so a log replaced, cut or
+    shared by a copy of the deal is always seen as it is. Each view gets its own dicts;
+    their ``cards`` lists are shared: read them, do not change them.
+    """
+
+    __slots__ = ("_made",)
+
+    def __init__(self) -> None:
+        self._made: list[tuple[Record, dict[str, Any]]] = []
+
+    def of(self, log: list[Record], viewer: int | None) -> list[dict[str, Any]]:
+        """The log as ``viewer`` (a seat, ``None``: a spectator) may see it."""
+        made = self._made
+        out = []
+        for i, r in enumerate(log):
+            if i < len(made) and made[i][0] is r:
+                entry = made[i][1]
+            else:
+                del made[i:]
+                entry = _entry(r.seen_by(None))
+                made.append((r, entry))
+            if r.secret and viewer is not None and r.seat == viewer:
+                entry = _entry(r)
+            out.append(entry.copy())
+        return out
+
+
+@lru_cache(maxsize=16384)
+def _entry(seen: Record) -> dict[str, Any]:
+    """A redacted record's view entry, with its words (copied by the caller)."""
+    from .words import sentence
+
+    entry = seen.to_json()
+    entry.pop("secret", None)
+    entry["text"] = sentence(seen)
+    return entry

@@ -1,0 +1,121 @@
+"""The log's words: the one place a record (:mod:`.records`) becomes a sentence.
+
+Every sentence is whole inside one ``gettext`` call, its parts named, so that a catalog
+can translate it (word order included) without code; nothing is glued from fragments.
+Without a catalog (today) ``gettext`` returns the English as written here. The web
+presenter writes card codes out in words for the table (``games.presenters``).
+
+>>> from .records import Kind, Record
+>>> sentence(Record(1, Kind.ADD, "L15", ("9S",), combination=2))
+'adds 9S to combination 2'
+>>> sentence(Record(0, Kind.USE, "L12 (two players)", ("7C", "8C"), borrowed=("9C",)))
+'uses the seven of clubs with eight of clubs, nine of clubs (borrowed)'
+"""
+
+from __future__ import annotations
+
+import gettext
+from collections.abc import Callable
+from functools import lru_cache
+
+from .cards import Card
+from .records import Kind, Record
+
+# The catalog, found once (``gettext.gettext`` would look for it on disk at every call):
+# none today, so the English as written here.
+_ = gettext.translation("cooncan", fallback=True).gettext
+
+
+def _name(code: str) -> str:
+    """A card's name: "seven of clubs"."""
+    return Card.from_code(code).name
+
+
+def _listed(hand: tuple[str, ...], borrowed: tuple[str, ...]) -> str:
+    """Conquián's cards put down: "six of cups, seven of cups (borrowed)"."""
+    parts = [_name(c) for c in hand]
+    parts += [_("%(card)s (borrowed)") % {"card": _name(c)} for c in borrowed]
+    return ", ".join(parts) if parts else _("nothing")
+
+
+def _deal(r: Record) -> str:
+    return _("deals %(count)s each; %(card)s starts the stock") % {
+        "count": r.number,
+        "card": r.cards[0],
+    }
+
+
+def _draw_pack(r: Record) -> str:
+    if r.cards:
+        return _("draws %(card)s from the pack") % {"card": r.cards[0]}
+    return _("draws from the pack")
+
+
+def _use(r: Record) -> str:
+    if r.combination is not None:
+        return _("uses the %(card)s on combination %(combination)s") % {
+            "card": _name(r.cards[0]),
+            "combination": r.combination,
+        }
+    return _("uses the %(card)s with %(cards)s") % {
+        "card": _name(r.cards[0]),
+        "cards": _listed(r.cards[1:], r.borrowed),
+    }
+
+
+def _meld(r: Record) -> str:
+    if r.combination is not None:
+        return _("adds the %(card)s to combination %(combination)s") % {
+            "card": _name(r.cards[0]),
+            "combination": r.combination,
+        }
+    return _("lays down %(cards)s") % {"cards": _listed(r.cards, r.borrowed)}
+
+
+_SENTENCES: dict[Kind, Callable[[Record], str]] = {
+    Kind.DEAL: _deal,
+    Kind.DRAW_PACK: _draw_pack,
+    Kind.DRAW_STOCK: lambda r: _("draws %(card)s from the stock") % {"card": r.cards[0]},
+    Kind.LAYOUT: lambda r: _("lays out %(cards)s") % {"cards": " ".join(r.cards)},
+    Kind.ADD: lambda r: (
+        _("adds %(card)s to combination %(combination)s")
+        % {"card": r.cards[0], "combination": r.combination}
+    ),
+    Kind.MOVE_JOKER: lambda r: (
+        _("moves the joker of combination %(combination)s and plays %(card)s")
+        % {"card": r.cards[0], "combination": r.combination}
+    ),
+    Kind.DISCARD: lambda r: _("discards %(card)s") % {"card": r.cards[0]},
+    Kind.OUT: lambda r: _("is out"),
+    Kind.TAKE_BACK: lambda r: _("takes back this turn's cards"),
+    Kind.CHALLENGE: lambda r: _("challenges"),
+    Kind.ACCEPT: lambda r: _("accepts the challenge"),
+    Kind.DECLINE: lambda r: _("declines the challenge"),
+    Kind.TURNOVER: lambda r: _("the stock is turned over and becomes the pack"),
+    Kind.ABANDONED: lambda r: (
+        _("the pack has run out %(count)s times: the deal is abandoned") % {"count": r.number}
+    ),
+    Kind.EXHAUSTED: lambda r: _("the pack is exhausted"),
+    Kind.TURN_UP_DEAL: lambda r: _("turns up the %(card)s") % {"card": _name(r.cards[0])},
+    Kind.TRADE: lambda r: _("passes a card face down"),
+    Kind.TURN_UP: lambda r: _("turns up the top card of the pack"),
+    Kind.REFUSE: lambda r: _("refuses the %(card)s") % {"card": _name(r.cards[0])},
+    Kind.TURN_DOWN: lambda r: (
+        _("refuses and turns down the %(card)s") % {"card": _name(r.cards[0])}
+    ),
+    Kind.USE: _use,
+    Kind.MELD: _meld,
+    Kind.FORCE: lambda r: (
+        _("forces the %(card)s onto combination %(combination)s")
+        % {"card": _name(r.cards[0]), "combination": r.combination}
+    ),
+    Kind.THROW: lambda r: _("discards the %(card)s") % {"card": _name(r.cards[0])},
+    Kind.ELEVEN: lambda r: _("has eleven cards down and wins"),
+    Kind.TABLEAU: lambda r: _("the pack is exhausted: tableau"),
+}
+
+
+@lru_cache(maxsize=8192)
+def sentence(r: Record) -> str:
+    """The words of a record, as its viewer may see it (redact it first: ``seen_by``)."""
+    return _SENTENCES[r.kind](r)
