@@ -229,6 +229,11 @@ class ConquianDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
 
     # ------------------------------------------------------------ protocol
 
+    @property
+    def log(self) -> list[Record]:
+        """The deal's log (:mod:`.records`), whole: redact it per viewer (``seen_by``)."""
+        return list(self._log)
+
     def to_move(self) -> int | None:
         p = self._phase
         if p == "say":

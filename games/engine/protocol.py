@@ -7,6 +7,7 @@ from typing import Any, Protocol
 
 from .actions import Action
 from .cards import Card
+from .records import Record
 from .rules import Rules
 
 
@@ -65,6 +66,8 @@ class DealState(Protocol):
     history: list[Action]  # the actions applied, in order
     carry_in: int  # what the previous deal carried into this one (0 where nothing carries)
 
+    @property
+    def log(self) -> list[Record]: ...  # the whole log, unredacted (records.py)
     def to_move(self) -> int | None: ...
     def legal_actions(self, seat: int) -> list[Action]: ...
     def is_legal(self, action: Action) -> bool: ...

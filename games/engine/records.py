@@ -25,7 +25,7 @@ class Kind(StrEnum):
     """What a log entry records. Shared by every game; a game uses the kinds it has."""
 
     # Foster's games (Foster, Foster for three, Colonel)
-    DEAL = "deal"  # number: cards dealt each; cards: the stock's first card
+    DEAL = "deal"  # number: cards dealt each; cards: the stock's first card, if any
     DRAW_PACK = "draw-pack"  # cards: the card drawn (secret)
     DRAW_STOCK = "draw-stock"  # cards: the card drawn
     LAYOUT = "layout"  # cards: the combination laid out

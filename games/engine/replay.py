@@ -35,6 +35,10 @@ def start(data: object) -> tuple[DealState, list[object]]:
     """The dealt state and the (unparsed) actions; malformed input raises InvalidActionError."""
     if not isinstance(data, dict):
         raise InvalidActionError("a replay is a JSON object")
+    if data.get("format", 1) not in (1, REPLAY_FORMAT):
+        raise InvalidActionError(
+            f"replay format {data.get('format')!r}; this engine reads 1 and {REPLAY_FORMAT}"
+        )
     rules_data = data.get("rules")
     if not isinstance(rules_data, dict) or not isinstance(rules_data.get("variant"), str):
         raise InvalidActionError('"rules" must be {"variant": ..., "options": {...}}')
@@ -75,12 +79,34 @@ def replay(data: object) -> ReplayResult:
             state.apply(a)
         except IllegalActionError as e:
             return ReplayResult(state, i, e, i)
+    _check_log(data, state)
     return ReplayResult(state, len(actions))
 
 
+def _check_log(data: object, state: DealState) -> None:
+    """A replay that gives its log must give the log its actions make."""
+    given = data.get("log") if isinstance(data, dict) else None
+    if given is None:
+        return
+    if not isinstance(given, list):
+        raise InvalidActionError('"log" is a list of records')
+    made = [r.to_json() for r in state.log]
+    for i, (g, m) in enumerate(zip(given, made, strict=False)):
+        if g != m:
+            raise InvalidActionError(f"log entry {i} is {g!r}; the actions make {m!r}")
+    if len(given) != len(made):
+        raise InvalidActionError(f"the log has {len(given)} entries; the actions make {len(made)}")
+
+
+# 2: the log's records beside the actions (issue 39); 1 (or none given): actions only.
+REPLAY_FORMAT = 2
+
+
 def record(state: DealState, *, seed: int | None = None) -> dict[str, Any]:
-    """The replay JSON of a deal."""
+    """The replay JSON of a deal, with its log's records (whole: a replay file is the
+    club's record of the deal, not a player's view)."""
     out: dict[str, Any] = {
+        "format": REPLAY_FORMAT,
         "rules": state.rules.to_json(),
         "players": state.players,
         "dealer": state.dealer,
@@ -91,6 +117,7 @@ def record(state: DealState, *, seed: int | None = None) -> dict[str, Any]:
         out["pack"] = [c.code for c in state.pack_order]
     out["carry_in"] = state.carry_in
     out["actions"] = [a.to_json() for a in state.history]
+    out["log"] = [r.to_json() for r in state.log]
     o = state.outcome()
     if o is not None:
         out["outcome"] = o.to_json()

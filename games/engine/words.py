@@ -39,6 +39,8 @@ def _listed(hand: tuple[str, ...], borrowed: tuple[str, ...]) -> str:
 
 
 def _deal(r: Record) -> str:
+    if not r.cards:  # a game with no stock
+        return _("deals %(count)s each") % {"count": r.number}
     return _("deals %(count)s each; %(card)s starts the stock") % {
         "count": r.number,
         "card": r.cards[0],

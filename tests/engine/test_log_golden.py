@@ -41,3 +41,26 @@ def test_the_logs_words_per_viewer(name: str) -> None:
     for i, (seat, text, _) in enumerate(want["spectator"]):
         if text == "draws from the pack":
             assert "from the pack" in want["seats"][str(seat)][str(i)] != text
+
+
+def test_a_replay_file_keeps_the_log_and_a_wrong_one_is_refused() -> None:
+    """Issue 39: the replay format (2) keeps the log's records beside the actions; a
+    replay checks them against what its actions make, and refuses a format it does not
+    know. Format 1 (actions only, the golden fixture's own) still replays."""
+    from games.engine import InvalidActionError, record
+
+    data = GOLDEN["foster_4p_seed1"]
+    state = replay({k: v for k, v in data.items() if k != "log"}).state
+    written = record(state, seed=data["seed"])
+    assert written["format"] == 2
+    assert written["log"] == [r.to_json() for r in state.log]
+    assert replay(written).error is None
+    secret = next(e for e in written["log"] if e.get("secret"))
+    assert secret["cards"]  # the club's record is whole: the card drawn from the pack
+    tampered = written | {"log": [*written["log"][:-1], {**written["log"][-1], "law": "L99"}]}
+    with pytest.raises(InvalidActionError, match="log entry"):
+        replay(tampered)
+    with pytest.raises(InvalidActionError, match="the log has"):
+        replay(written | {"log": written["log"][:-1]})
+    with pytest.raises(InvalidActionError, match="replay format 3"):
+        replay(written | {"format": 3})

@@ -13,6 +13,7 @@ L2 = "L12 (two players)"
 
 EXAMPLES: list[tuple[Record, str]] = [
     (Record(None, Kind.DEAL, "L8", ("QS",), number=10), "deals 10 each; QS starts the stock"),
+    (Record(None, Kind.DEAL, "T1", number=3), "deals 3 each"),
     (Record(1, Kind.DRAW_PACK, "L11", ("7C",), secret=True), "draws 7C from the pack"),
     (Record(1, Kind.DRAW_STOCK, "L11", ("7C",)), "draws 7C from the stock"),
     (Record(2, Kind.LAYOUT, "L15", ("7H", "8H", "JK=9H")), "lays out 7H 8H JK=9H"),

@@ -39,6 +39,7 @@ from games.engine import (
     registered,
 )
 from games.engine.protocol import Outcome
+from games.engine.records import Kind, LogView, Record
 from games.engine.rules import Rules
 from games.engine.snapshot import (
     SNAPSHOT_VERSION,
@@ -117,7 +118,7 @@ class ThreesDeal(SnapshotEquality, SnapshotHistory):
             self.hands[(first + i) % 2].append(pack[i])
         self.stock = list(pack[6:])  # top first
         self.turn, self.phase = first, "draw"
-        self.log: list[tuple[int | None, str]] = [(None, "deals three each")]
+        self.log: list[Record] = [Record(None, Kind.DEAL, "T1", number=3)]
         self._outcome: Outcome | None = None
 
     def to_move(self) -> int | None:
@@ -150,7 +151,7 @@ class ThreesDeal(SnapshotEquality, SnapshotHistory):
             self.phase = DISCARD
         else:
             hand.remove(action.card)
-            self.log.append((action.seat, f"discards {action.card.code}"))
+            self.log.append(Record(action.seat, Kind.DISCARD, "T2", (action.card.code,)))
             if len({c.rank for c in hand}) == 1:  # three of a rank: out (T3)
                 self._end(action.seat)
             elif not self.stock:
@@ -180,7 +181,7 @@ class ThreesDeal(SnapshotEquality, SnapshotHistory):
             "hand": [] if seat is None else [c.code for c in self.hands[seat]],
             "hand_counts": [len(h) for h in self.hands], "pack_count": len(self.stock),
             "stock": [], "stock_count": 0, "combinations": [],
-            "log": [{"seat": s, "text": t, "law": "T2"} for s, t in self.log],
+            "log": LogView().of(self.log, seat),
             "outcome": None if out is None else out.to_json(),
         }  # fmt: skip
 
@@ -198,7 +199,7 @@ class ThreesDeal(SnapshotEquality, SnapshotHistory):
             "history": self.history_json(), "version": self.version,
             "hands": [[c.code for c in h] for h in self.hands],
             "stock": [c.code for c in self.stock], "turn": self.turn, "phase": self.phase,
-            "log": [list(e) for e in self.log],
+            "log": [r.to_json() for r in self.log],
             "outcome": None if self._outcome is None else self._outcome.to_json(),
         }  # fmt: skip
 
@@ -215,7 +216,7 @@ class ThreesDeal(SnapshotEquality, SnapshotHistory):
             new.hands = [[Card.from_code(c) for c in h] for h in data["hands"]]
             new.stock = [Card.from_code(c) for c in data["stock"]]
             new.turn, new.phase = int(data["turn"]), str(data["phase"])
-            new.log = [(e[0], str(e[1])) for e in data["log"]]
+            new.log = [Record.from_json(e) for e in data["log"]]
             new._outcome = outcome_from_json(data["outcome"])
         except (KeyError, TypeError, ValueError) as e:
             raise malformed(what, data, e) from None
