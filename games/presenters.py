@@ -15,7 +15,9 @@ from typing import Any
 
 from games.engine.actions import Action
 from games.engine.cards import Card
+from games.engine.records import Record
 from games.engine.rules import make_rules
+from games.engine.words import sentence
 
 from .club_api import SeatInfo
 from .intents import DISCARDS, hand_cards, is_new_combination
@@ -299,6 +301,12 @@ def spell_cards(text: str) -> str:
     return _CODES.sub(lambda m: ", ".join(_card_words(c) for c in m.group(0).split(" ")), text)
 
 
+def _words(entry: dict[str, Any]) -> str:
+    """A log entry's words, its cards written out: made from its record (the view gives
+    each record as its viewer may see it), never read back from text."""
+    return sentence(Record.from_json(entry), spelled=True)
+
+
 def _law_words(law: Any) -> Any:
     """A law cited by its option's name (a club rule, "max_turnovers") reads as words."""
     return law.replace("_", " ") if isinstance(law, str) else law
@@ -318,7 +326,7 @@ def _recent(
     moves: list[dict[str, Any]] = []
     for e in list(entries[since:])[-6:]:
         seat = e.get("seat")
-        text = spell_cards(str(e.get("text", "")))
+        text = _words(e)
         if moves and moves[-1]["seat"] == seat:
             moves[-1]["texts"].append(text)
         else:
@@ -333,7 +341,7 @@ def _log(entries: Sequence[dict[str, Any]], seats: Sequence[dict[str, Any]]) -> 
     names = {s["position"]: s["name"] for s in seats}
     out = []
     for e in list(reversed(entries))[:60]:
-        e = e | {"text": spell_cards(str(e.get("text", ""))), "law": _law_words(e.get("law"))}
+        e = e | {"text": _words(e), "law": _law_words(e.get("law"))}
         if e.get("seat") is not None:
             e["name"] = names.get(e["seat"])
         out.append(e)

@@ -31,12 +31,14 @@ from games.engine.conquian_actions import (
     UseAction,
 )
 from games.engine.conquian_melds import pack_cards
+from games.engine.records import Kind
 
 from .base import View
 
 _PACKS = {k: pack_cards(k) for k in (PackKind.FORTY_FOSTER, PackKind.FORTY_SPANISH)}
 _INDEX = {k: {c: i for i, c in enumerate(cs)} for k, cs in _PACKS.items()}
-_BY_NAME = {k: {c.name: i for i, c in enumerate(cs)} for k, cs in _PACKS.items()}
+# What the log says of the cards refused, turned down and discarded (read by kind).
+_SAID = (Kind.TURN_DOWN, Kind.REFUSE, Kind.THROW)
 
 # Tunings, measured against greedy.
 LEFT_WEIGHT = 10.0  # each card that still needs a partner
@@ -87,7 +89,7 @@ class Ctx:
 
 def make_ctx(view: View) -> Ctx:
     kind = _kind(view)
-    index, names = _INDEX[kind], _BY_NAME[kind]
+    index = _INDEX[kind]
     seat = int(view["seat"])
     hand = sorted(index[Card.from_code(c)] for c in view.get("hand") or [])
     combos = [
@@ -106,23 +108,20 @@ def make_ctx(view: View) -> Ctx:
     passed: set[int] = set()
     thrown: set[int] = set()
     for e in view.get("log") or []:
-        text = str(e.get("text", ""))
+        said = e.get("kind")
+        if said not in _SAID:
+            continue
         s = e.get("seat")
-        if text.startswith("refuses and turns down the "):
-            x = names.get(text[len("refuses and turns down the ") :], -1)
-            if x >= 0:
-                dead.add(x)
-                if s != seat:
-                    refused.add(x)
-        elif text.startswith("refuses the "):
-            x = names.get(text[len("refuses the ") :], -1)
-            if x >= 0 and s != seat:
+        x = index[Card.from_code(e["cards"][0])]
+        if said == Kind.TURN_DOWN:
+            dead.add(x)
+            if s != seat:
                 refused.add(x)
-                passed.add(x)
-        elif text.startswith("discards the "):
-            x = names.get(text[len("discards the ") :], -1)
-            if x >= 0 and s != seat:
-                thrown.add(x)
+        elif said == Kind.REFUSE and s != seat:
+            refused.add(x)
+            passed.add(x)
+        elif said == Kind.THROW and s != seat:
+            thrown.add(x)
     seen = set(hand) | dead | {x for c in combos for x in c.cards}
     if in_play >= 0:
         seen.add(in_play)

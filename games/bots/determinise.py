@@ -27,6 +27,7 @@ from games.engine.conquian_melds import pack_cards
 from games.engine.deal import new_deal
 from games.engine.foster import RummyDeal
 from games.engine.protocol import DealState
+from games.engine.records import Kind
 from games.engine.rules import make_rules
 
 from .base import View
@@ -119,19 +120,22 @@ def _rummy(view: View, rng: random.Random) -> RummyDeal:
     return d
 
 
+_SHOWS = (Kind.LAYOUT, Kind.ADD, Kind.MOVE_JOKER)
+
+
 def _shown_seats(view: View) -> set[int]:
     """Seats that put cards on the table in an earlier turn (then discarded)."""
     out: set[int] = set()
     pending: dict[int, bool] = {}
     for e in view.get("log") or []:
-        s, text = e.get("seat"), str(e.get("text", ""))
+        s, kind = e.get("seat"), e.get("kind")
         if s is None:
             continue
-        if text.startswith(("lays out", "adds ", "moves the joker")):
+        if kind in _SHOWS:
             pending[s] = True
-        elif text.startswith("takes back"):
+        elif kind == Kind.TAKE_BACK:
             pending[s] = False
-        elif text.startswith("discards "):
+        elif kind == Kind.DISCARD:
             if pending.get(s):
                 out.add(s)
             pending[s] = False
@@ -141,24 +145,24 @@ def _shown_seats(view: View) -> set[int]:
 def _first_ratter(view: View) -> int | None:
     pending: dict[int, bool] = {}
     for e in view.get("log") or []:
-        s, text = e.get("seat"), str(e.get("text", ""))
+        s, kind = e.get("seat"), e.get("kind")
         if s is None:
             continue
-        if text.startswith(("lays out", "adds ", "moves the joker")):
+        if kind in _SHOWS:
             pending[s] = True
-        elif text.startswith("takes back"):
+        elif kind == Kind.TAKE_BACK:
             pending[s] = False
-        elif text.startswith("discards ") and pending.get(s):
+        elif kind == Kind.DISCARD and pending.get(s):
             return int(s)
     return None
 
 
 def _challenged_this_turn(view: View) -> bool:
     for e in reversed(view.get("log") or []):
-        text = str(e.get("text", ""))
-        if text.startswith("declines the challenge") or text == "challenges":
+        kind = e.get("kind")
+        if kind == Kind.DECLINE or kind == Kind.CHALLENGE:
             return True
-        if text.startswith("discards "):
+        if kind == Kind.DISCARD:
             return False
     return False
 
@@ -172,16 +176,10 @@ def _snapshot(
     for e in reversed(view.get("log") or []):
         if e.get("seat") != seat:
             break
-        text = str(e.get("text", ""))
-        if text.startswith("draws"):
+        kind = e.get("kind")
+        if kind == Kind.DRAW_PACK or kind == Kind.DRAW_STOCK:
             break
-        codes: list[str] = []
-        if text.startswith("lays out "):
-            codes = text.split()[2:]
-        elif text.startswith("adds "):
-            codes = [text.split()[1]]
-        elif text.startswith("moves the joker"):
-            codes = [text.split()[-1]]
+        codes: list[str] = list(e.get("cards") or ()) if kind in _SHOWS else []
         for code in codes:
             back[CARD_ID[Card.from_code(code.split("=")[0])]] += 1
             added += 1
@@ -200,7 +198,6 @@ def _conquian(view: View, rng: random.Random) -> ConquianDeal:
     kind = PackKind.FORTY_SPANISH if rules.opt("pack") == "spanish" else PackKind.FORTY_FOSTER
     cards = pack_cards(kind)
     index = {c: i for i, c in enumerate(cards)}
-    names = {c.name: i for i, c in enumerate(cards)}
     seat = int(view["seat"])
     opp = 1 - seat
     d = new_conquian_deal(
@@ -215,12 +212,12 @@ def _conquian(view: View, rng: random.Random) -> ConquianDeal:
         for x in cs:
             where[x] = int(c["id"])
     dead: list[int] = []
-    last = ""
+    last = None
     for e in view.get("log") or []:
-        text = str(e.get("text", ""))
-        if text.startswith("refuses and turns down the "):
-            dead.append(names[text[len("refuses and turns down the ") :]])
-        last = text
+        kind = e.get("kind")
+        if kind == Kind.TURN_DOWN:
+            dead.append(index[Card.from_code(e["cards"][0])])
+        last = kind
     if len(dead) != int(view.get("dead_count") or 0):
         raise InconsistentView("dead cards do not match the log")
     turned = view.get("turned")
@@ -238,8 +235,8 @@ def _conquian(view: View, rng: random.Random) -> ConquianDeal:
     hands[opp] = sorted(pool[:need])
     say = view.get("say")
     turned_by = view.get("turned_by")
-    from_pack = not last.startswith("discards the ")
-    refusals = 1 if (phase == "say" and last.startswith("refuses the ")) else 0
+    from_pack = last != Kind.THROW
+    refusals = 1 if (phase == "say" and last == Kind.REFUSE) else 0
     fields: dict[str, Any] = {
         "version": int(view.get("version") or 0),
         "history": [],

@@ -11,6 +11,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from games.engine.cards import Card
+from games.engine.records import Kind
 
 from .base import View, is_wild
 
@@ -198,9 +199,9 @@ def took_back_this_turn(view: View) -> bool:
     for entry in reversed(view.get("log") or []):
         if entry.get("seat") != me:
             return False
-        text = str(entry.get("text", ""))
-        if "takes back" in text:
+        kind = entry.get("kind")
+        if kind == Kind.TAKE_BACK:
             return True
-        if text.startswith("draws"):
+        if kind == Kind.DRAW_PACK or kind == Kind.DRAW_STOCK:
             return False
     return False

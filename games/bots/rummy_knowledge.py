@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from games.engine.cards import Card, make_pack
 from games.engine.combinations import CARD_ID, CARDS, SUIT_INDEX, Combination, TableCard
 from games.engine.foster import table_for
+from games.engine.records import Kind
 from games.engine.rules import make_rules
 
 from .base import View
@@ -56,37 +57,34 @@ def read_log(view: View) -> Knowledge:
     shown: dict[int, list[Card]] = {}
     for e in view.get("log") or []:
         seat = e.get("seat")
-        text = str(e.get("text", ""))
+        kind = e.get("kind")
+        cards = e.get("cards") or ()
         if seat is None:
-            if "starts the stock" in text:
-                k.stock = [Card.from_code(text.rsplit(";", 1)[1].split()[0])]
-            elif "turned over" in text:
+            if kind == Kind.DEAL and cards:
+                k.stock = [Card.from_code(cards[0])]
+            elif kind == Kind.TURNOVER:
                 k.stock = []
             continue
         hand = k.known.setdefault(seat, Counter())
-        if text.startswith("discards "):
-            c = Card.from_code(text.split()[1])
+        if kind == Kind.DISCARD:
+            c = Card.from_code(cards[0])
             k.stock.append(c)
             k.discarded.setdefault(seat, []).append(c)
             if hand[c]:
                 hand[c] -= 1
             shown[seat] = []
-        elif text.startswith("draws ") and text.endswith("from the stock"):
-            c = Card.from_code(text.split()[1])
+        elif kind == Kind.DRAW_STOCK:
+            c = Card.from_code(cards[0])
             for i in range(len(k.stock) - 1, -1, -1):
                 if k.stock[i] == c:
                     del k.stock[i]
                     break
             hand[c] += 1
             k.taken.setdefault(seat, []).append(c)
-        elif text.startswith("lays out "):
-            for code in text.split()[2:]:
+        elif kind == Kind.LAYOUT or kind == Kind.ADD or kind == Kind.MOVE_JOKER:
+            for code in cards:
                 _played(hand, shown, seat, _phys(code))
-        elif text.startswith("adds "):
-            _played(hand, shown, seat, _phys(text.split()[1]))
-        elif text.startswith("moves the joker"):
-            _played(hand, shown, seat, _phys(text.split()[-1]))
-        elif text.startswith("takes back"):
+        elif kind == Kind.TAKE_BACK:
             for c in shown.get(seat, []):
                 hand[c] += 1
             shown[seat] = []

@@ -2,12 +2,15 @@
 
 Every sentence is whole inside one ``gettext`` call, its parts named, so that a catalog
 can translate it (word order included) without code; nothing is glued from fragments.
-Without a catalog (today) ``gettext`` returns the English as written here. The web
-presenter writes card codes out in words for the table (``games.presenters``).
+Without a catalog (today) ``gettext`` returns the English as written here. Cards given by
+code are named as codes (the engine's log, its command line) or written out (the table
+in the browser: ``spelled``).
 
 >>> from .records import Kind, Record
 >>> sentence(Record(1, Kind.ADD, "L15", ("9S",), combination=2))
 'adds 9S to combination 2'
+>>> sentence(Record(1, Kind.LAYOUT, "L15", ("8S", "9S", "JK=10S")), spelled=True)
+'lays out the eight of spades, the nine of spades, the joker (as the ten of spades)'
 >>> sentence(Record(0, Kind.USE, "L12 (two players)", ("7C", "8C"), borrowed=("9C",)))
 'uses the seven of clubs with eight of clubs, nine of clubs (borrowed)'
 """
@@ -31,6 +34,31 @@ def _name(code: str) -> str:
     return Card.from_code(code).name
 
 
+def spelled(code: str) -> str:
+    """A card written out: "the queen of diamonds"; a joker placed as a card: "the joker
+    (as the three of hearts)"."""
+    if code.startswith("JK"):
+        if "=" in code:
+            return _("the joker (as the %(card)s)") % {"card": _name(code[3:])}
+        return _("the joker")
+    return _("the %(card)s") % {"card": _name(code)}
+
+
+class _Style:
+    """How a sentence names cards given by code: as codes ("7C", the engine's log and its
+    command line) or written out ("the seven of clubs", the table in the browser)."""
+
+    __slots__ = ("card", "cards")
+
+    def __init__(self, card: Callable[[str], str], join: str) -> None:
+        self.card = card
+        self.cards: Callable[[tuple[str, ...]], str] = lambda codes: join.join(map(card, codes))
+
+
+_CODES = _Style(str, " ")
+_SPELLED = _Style(spelled, ", ")
+
+
 def _listed(hand: tuple[str, ...], borrowed: tuple[str, ...]) -> str:
     """Conquián's cards put down: "six of cups, seven of cups (borrowed)"."""
     parts = [_name(c) for c in hand]
@@ -38,22 +66,22 @@ def _listed(hand: tuple[str, ...], borrowed: tuple[str, ...]) -> str:
     return ", ".join(parts) if parts else _("nothing")
 
 
-def _deal(r: Record) -> str:
+def _deal(r: Record, s: _Style) -> str:
     if not r.cards:  # a game with no stock
         return _("deals %(count)s each") % {"count": r.number}
     return _("deals %(count)s each; %(card)s starts the stock") % {
         "count": r.number,
-        "card": r.cards[0],
+        "card": s.card(r.cards[0]),
     }
 
 
-def _draw_pack(r: Record) -> str:
+def _draw_pack(r: Record, s: _Style) -> str:
     if r.cards:
-        return _("draws %(card)s from the pack") % {"card": r.cards[0]}
+        return _("draws %(card)s from the pack") % {"card": s.card(r.cards[0])}
     return _("draws from the pack")
 
 
-def _use(r: Record) -> str:
+def _use(r: Record, s: _Style) -> str:
     if r.combination is not None:
         return _("uses the %(card)s on combination %(combination)s") % {
             "card": _name(r.cards[0]),
@@ -65,7 +93,7 @@ def _use(r: Record) -> str:
     }
 
 
-def _meld(r: Record) -> str:
+def _meld(r: Record, s: _Style) -> str:
     if r.combination is not None:
         return _("adds the %(card)s to combination %(combination)s") % {
             "card": _name(r.cards[0]),
@@ -74,50 +102,51 @@ def _meld(r: Record) -> str:
     return _("lays down %(cards)s") % {"cards": _listed(r.cards, r.borrowed)}
 
 
-_SENTENCES: dict[Kind, Callable[[Record], str]] = {
+_SENTENCES: dict[Kind, Callable[[Record, _Style], str]] = {
     Kind.DEAL: _deal,
     Kind.DRAW_PACK: _draw_pack,
-    Kind.DRAW_STOCK: lambda r: _("draws %(card)s from the stock") % {"card": r.cards[0]},
-    Kind.LAYOUT: lambda r: _("lays out %(cards)s") % {"cards": " ".join(r.cards)},
-    Kind.ADD: lambda r: (
+    Kind.DRAW_STOCK: lambda r, s: _("draws %(card)s from the stock") % {"card": s.card(r.cards[0])},
+    Kind.LAYOUT: lambda r, s: _("lays out %(cards)s") % {"cards": s.cards(r.cards)},
+    Kind.ADD: lambda r, s: (
         _("adds %(card)s to combination %(combination)s")
-        % {"card": r.cards[0], "combination": r.combination}
+        % {"card": s.card(r.cards[0]), "combination": r.combination}
     ),
-    Kind.MOVE_JOKER: lambda r: (
+    Kind.MOVE_JOKER: lambda r, s: (
         _("moves the joker of combination %(combination)s and plays %(card)s")
-        % {"card": r.cards[0], "combination": r.combination}
+        % {"card": s.card(r.cards[0]), "combination": r.combination}
     ),
-    Kind.DISCARD: lambda r: _("discards %(card)s") % {"card": r.cards[0]},
-    Kind.OUT: lambda r: _("is out"),
-    Kind.TAKE_BACK: lambda r: _("takes back this turn's cards"),
-    Kind.CHALLENGE: lambda r: _("challenges"),
-    Kind.ACCEPT: lambda r: _("accepts the challenge"),
-    Kind.DECLINE: lambda r: _("declines the challenge"),
-    Kind.TURNOVER: lambda r: _("the stock is turned over and becomes the pack"),
-    Kind.ABANDONED: lambda r: (
+    Kind.DISCARD: lambda r, s: _("discards %(card)s") % {"card": s.card(r.cards[0])},
+    Kind.OUT: lambda r, s: _("is out"),
+    Kind.TAKE_BACK: lambda r, s: _("takes back this turn's cards"),
+    Kind.CHALLENGE: lambda r, s: _("challenges"),
+    Kind.ACCEPT: lambda r, s: _("accepts the challenge"),
+    Kind.DECLINE: lambda r, s: _("declines the challenge"),
+    Kind.TURNOVER: lambda r, s: _("the stock is turned over and becomes the pack"),
+    Kind.ABANDONED: lambda r, s: (
         _("the pack has run out %(count)s times: the deal is abandoned") % {"count": r.number}
     ),
-    Kind.EXHAUSTED: lambda r: _("the pack is exhausted"),
-    Kind.TURN_UP_DEAL: lambda r: _("turns up the %(card)s") % {"card": _name(r.cards[0])},
-    Kind.TRADE: lambda r: _("passes a card face down"),
-    Kind.TURN_UP: lambda r: _("turns up the top card of the pack"),
-    Kind.REFUSE: lambda r: _("refuses the %(card)s") % {"card": _name(r.cards[0])},
-    Kind.TURN_DOWN: lambda r: (
+    Kind.EXHAUSTED: lambda r, s: _("the pack is exhausted"),
+    Kind.TURN_UP_DEAL: lambda r, s: _("turns up the %(card)s") % {"card": _name(r.cards[0])},
+    Kind.TRADE: lambda r, s: _("passes a card face down"),
+    Kind.TURN_UP: lambda r, s: _("turns up the top card of the pack"),
+    Kind.REFUSE: lambda r, s: _("refuses the %(card)s") % {"card": _name(r.cards[0])},
+    Kind.TURN_DOWN: lambda r, s: (
         _("refuses and turns down the %(card)s") % {"card": _name(r.cards[0])}
     ),
     Kind.USE: _use,
     Kind.MELD: _meld,
-    Kind.FORCE: lambda r: (
+    Kind.FORCE: lambda r, s: (
         _("forces the %(card)s onto combination %(combination)s")
         % {"card": _name(r.cards[0]), "combination": r.combination}
     ),
-    Kind.THROW: lambda r: _("discards the %(card)s") % {"card": _name(r.cards[0])},
-    Kind.ELEVEN: lambda r: _("has eleven cards down and wins"),
-    Kind.TABLEAU: lambda r: _("the pack is exhausted: tableau"),
+    Kind.THROW: lambda r, s: _("discards the %(card)s") % {"card": _name(r.cards[0])},
+    Kind.ELEVEN: lambda r, s: _("has eleven cards down and wins"),
+    Kind.TABLEAU: lambda r, s: _("the pack is exhausted: tableau"),
 }
 
 
 @lru_cache(maxsize=8192)
-def sentence(r: Record) -> str:
-    """The words of a record, as its viewer may see it (redact it first: ``seen_by``)."""
-    return _SENTENCES[r.kind](r)
+def sentence(r: Record, *, spelled: bool = False) -> str:
+    """The words of a record, as its viewer may see it (redact it first: ``seen_by``);
+    ``spelled``: cards written out ("the seven of clubs"), as the table shows them."""
+    return _SENTENCES[r.kind](r, _SPELLED if spelled else _CODES)

@@ -54,10 +54,10 @@ def test_an_adjustment_is_told_with_its_player_and_law() -> None:
 
 def test_the_others_moves_since_mine_are_on_the_table() -> None:
     log = [
-        {"seat": 0, "text": "discards 9C"},
-        {"seat": 1, "text": "draws from the pack"},
-        {"seat": 1, "text": "discards QD"},
-        {"seat": None, "text": "the stock is turned over and becomes the pack"},
+        {"seat": 0, "kind": "discard", "law": "L15", "cards": ["9C"]},
+        {"seat": 1, "kind": "draw-pack", "law": "L11"},
+        {"seat": 1, "kind": "discard", "law": "L15", "cards": ["QD"]},
+        {"seat": None, "kind": "turnover", "law": "L25"},
     ]
     assert _recent(log, SEATS, 0) == [
         {"seat": 1, "name": "Bot Alfa",
