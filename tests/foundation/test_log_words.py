@@ -12,6 +12,8 @@ from pathlib import Path
 from games.engine.records import Kind, Record
 from games.engine.words import sentence
 
+from .test_no_game_names import _docstrings
+
 ROOT = Path(__file__).resolve().parents[2]
 PRESENTER = {"games/engine/words.py", "games/engine/records.py"}
 
@@ -22,16 +24,6 @@ OPENINGS = {
     for k in Kind
     if not (opening := " ".join(sentence(SAMPLE._replace(kind=k)).split()[:2])).startswith("the ")
 } - {"is out"}  # words too common to tell a sentence by ("the pack is empty": an error)
-
-
-def _docstrings(tree: ast.AST) -> set[int]:
-    ids = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
-            body = node.body
-            if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
-                ids.add(id(body[0].value))
-    return ids
 
 
 def _describes(tree: ast.AST) -> set[int]:

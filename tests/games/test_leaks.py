@@ -19,6 +19,7 @@ import pytest
 
 from club import redis as club_redis
 from games import services
+from games.engine.records import Record
 from games.models import Deal
 
 from .helpers import CARD_RE, state_of
@@ -26,18 +27,44 @@ from .helpers import CARD_RE, state_of
 CODE_RE = re.compile(
     r"(?<![A-Za-z0-9_\-])(?:10|[2-9AJQK])[CDHS](?![A-Za-z0-9_\-])|(?<![A-Za-z0-9_\-])JK(?![A-Za-z0-9_\-])"
 )
+# A card written out in words ("the seven of clubs": the log on the table, labels).
+RANK_WORDS = ["ace", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+              "jack", "queen", "king"]  # fmt: skip
+NAME_RE = re.compile(rf"\b({'|'.join(RANK_WORDS)}) of (clubs|diamonds|hearts|spades)\b")
+RANK_CODES = ["A", *map(str, range(2, 11)), "J", "Q", "K"]
+
+
+def _named(body: str) -> set[str]:
+    """The cards a text names, by code: as codes and written out in words."""
+    codes = set(CODE_RE.findall(body))
+    for rank, suit in NAME_RE.findall(body):
+        codes.add(RANK_CODES[RANK_WORDS.index(rank)] + suit[0].upper())
+    return codes
+
+
 STRIP = [
     re.compile(r'sse-connect="[^"]*"'),
     re.compile(r'<input type="hidden"[^>]*>'),
     re.compile(r"=(?:10|[2-9AJQK])[CDHS]"),  # what a wild card of the viewer's would stand for
+    re.compile(r"\(as the [a-z]+ of [a-z]+\)"),  # the same, in words
 ]
 
 
 def _visible(
-    view: dict[str, Any], outcomes: list[dict[str, Any] | None], *, whole_page: bool = False
+    view: dict[str, Any],
+    outcomes: list[dict[str, Any] | None],
+    log: list[Record],
+    *,
+    whole_page: bool = False,
 ) -> tuple[set[str], Counter[str]]:
-    text = json.dumps(view) + json.dumps(outcomes)
+    """What the viewer may see: the view's own parts but its log, and the log taken from
+    the real state (issue 39): every record's cards but a secret one's of another seat."""
+    rest = {k: v for k, v in view.items() if k != "log"}
+    text = json.dumps(rest) + json.dumps(outcomes)
     tokens = set(CODE_RE.findall(text))
+    for r in log:
+        if not r.secret or r.seat == view["seat"]:
+            tokens |= {c.split("=")[0] for c in (*r.cards, *r.borrowed)}
     seen: Counter[str] = Counter(view.get("hand", []))
     seen.update(view.get("stock") or [])
     if view.get("turned"):
@@ -62,13 +89,14 @@ def check(
     view: dict[str, Any],
     outcomes: list[dict[str, Any] | None],
     who: str,
+    log: list[Record],
     *,
     whole_page: bool = False,
 ) -> None:
     for rx in STRIP:
         body = rx.sub("", body)
-    tokens, seen = _visible(view, outcomes, whole_page=whole_page)
-    named = set(CODE_RE.findall(body))
+    tokens, seen = _visible(view, outcomes, log, whole_page=whole_page)
+    named = _named(body)
     extra = named - tokens
     where = [body[max(0, body.find(x) - 200) : body.find(x) + 50] for x in extra]
     assert not extra, f"{who} was shown {extra}: {where}"
@@ -133,7 +161,8 @@ def test_no_response_or_event_leaks_another_hand(
         now = services.current_deal(table.pk)
         now_state = state_of(now.pk)
         outs = _outcomes(table.pk)
-        check(r.content.decode(), now_state.player_view(seat), outs, f"seat {seat} (action)")
+        log = now_state.log
+        check(r.content.decode(), now_state.player_view(seat), outs, f"seat {seat} (action)", log)
         if steps % 4 == 0:
             for s, c in enumerate(clients):
                 view = now_state.player_view(s)
@@ -142,18 +171,21 @@ def test_no_response_or_event_leaks_another_hand(
                     view,
                     outs,
                     f"seat {s} (state)",
+                    log,
                 )
                 check(
                     c.get(f"/tables/{table.pk}/club/", HTTP_HX_REQUEST="true").content.decode(),
                     view,
                     outs,
                     f"seat {s} (club)",
+                    log,
                 )
             check(
                 spectator.get(f"/tables/{table.pk}/").content.decode(),
                 now_state.spectator_view(),
                 outs,
                 "spectator",
+                log,
                 whole_page=True,
             )
         if steps % 25 == 0:
@@ -163,6 +195,7 @@ def test_no_response_or_event_leaks_another_hand(
                 now_state.player_view(s),
                 outs,
                 f"seat {s} (page)",
+                log,
                 whole_page=True,
             )
     events = []
