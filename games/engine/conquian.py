@@ -329,7 +329,7 @@ class ConquianDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
             "from_pack": self._from_pack,
             "trade": [None if x < 0 else cards[x].code for x in self._trade],
             "outcome": None if self._outcome is None else self._outcome.to_json(),
-            "log": [r.to_json() for r in self._log],
+            "log": [r.to_row() for r in self._log],
             "phase": self._phase,
             "after_trade": self._after_trade,
             "mover": self._mover,
@@ -375,7 +375,7 @@ class ConquianDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
             new._from_pack = bool(data["from_pack"])
             new._trade = [-1 if c is None else idx[snapshot.card(c)] for c in data["trade"]]
             new._outcome = snapshot.outcome_from_json(data["outcome"])
-            new._log = [Record.from_json(e) for e in data["log"]]
+            new._log = [Record.from_row(e) for e in data["log"]]
             new._log_view = LogView()
             new._phase = str(data["phase"])
             new._after_trade = str(data["after_trade"])

@@ -568,7 +568,7 @@ class RummyDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
             "turnovers": self._turnovers,
             "challenged": self._challenged,
             "pack_out": self._pack_out,
-            "log": [r.to_json() for r in self._log],
+            "log": [r.to_row() for r in self._log],
             "outcome": None if self._outcome is None else self._outcome.to_json(),
         }
 
@@ -611,7 +611,7 @@ class RummyDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
             new._turnovers = int(data["turnovers"])
             new._challenged = bool(data["challenged"])
             new._pack_out = bool(data["pack_out"])
-            new._log = [Record.from_json(e) for e in data["log"]]
+            new._log = [Record.from_row(e) for e in data["log"]]
             new._log_view = LogView()
             new._outcome = snapshot.outcome_from_json(data["outcome"])
         except snapshot.LOAD_ERRORS as e:

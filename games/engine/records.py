@@ -89,21 +89,64 @@ class Record(NamedTuple):
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Record:
-        """The record :meth:`to_json` wrote (``KeyError``/``ValueError``/``TypeError`` on
-        a malformed one: the snapshot's loader names the deal)."""
-        seat = data["seat"]
-        combination = data.get("combination")
-        number = data.get("number")
-        return cls(
-            None if seat is None else int(seat),
-            Kind(data["kind"]),
-            str(data["law"]),
-            tuple(str(c) for c in data.get("cards", ())),
-            None if combination is None else int(combination),
-            None if number is None else int(number),
-            tuple(str(c) for c in data.get("borrowed", ())),
-            bool(data.get("secret", False)),
-        )
+        """The record :meth:`to_json` wrote (a view's entry, a replay file's); ``KeyError``
+        or ``ValueError`` on a malformed one."""
+        return cls.from_row(
+            [
+                data["seat"], data["kind"], data["law"], data.get("cards") or [],
+                data.get("combination"), data.get("number"), data.get("borrowed") or [],
+                data.get("secret") is True,
+            ]
+        )  # fmt: skip
+
+    def to_row(self) -> list[Any]:
+        """The snapshot's compact form: the fields in order, the trailing defaults left
+        out (a stored deal is read and written at every action)."""
+        if self.secret:
+            return [self.seat, self.kind.value, self.law, list(self.cards), self.combination,
+                    self.number, list(self.borrowed), True]  # fmt: skip
+        if self.borrowed:
+            return [self.seat, self.kind.value, self.law, list(self.cards), self.combination,
+                    self.number, list(self.borrowed)]  # fmt: skip
+        if self.number is not None:
+            return [self.seat, self.kind.value, self.law, list(self.cards), self.combination,
+                    self.number]  # fmt: skip
+        if self.combination is not None:
+            return [self.seat, self.kind.value, self.law, list(self.cards), self.combination]
+        if self.cards:
+            return [self.seat, self.kind.value, self.law, list(self.cards)]
+        return [self.seat, self.kind.value, self.law]
+
+    @classmethod
+    def from_row(cls, row: list[Any]) -> Record:
+        """The record :meth:`to_row` wrote (``ValueError`` on a malformed one)."""
+        n = len(row) if type(row) is list else 0
+        if not 3 <= n <= 8:
+            raise ValueError(f"not a log record: {row!r}")
+        seat, kind, law = row[0], _KINDS.get(row[1]), row[2]
+        cards = _codes(row[3]) if n > 3 and row[3] else ()
+        combination = row[4] if n > 4 else None
+        number = row[5] if n > 5 else None
+        borrowed = _codes(row[6]) if n > 6 and row[6] else ()
+        if (
+            kind is None
+            or not (seat is None or type(seat) is int)
+            or type(law) is not str
+            or not (combination is None or type(combination) is int)
+            or not (number is None or type(number) is int)
+        ):
+            raise ValueError(f"not a log record: {row!r}")
+        return cls(seat, kind, law, cards, combination, number, borrowed, n > 7 and row[7] is True)
+
+
+_KINDS = {k.value: k for k in Kind}
+
+
+def _codes(codes: Any) -> tuple[str, ...]:
+    out = tuple(codes)
+    if not all(type(c) is str for c in out):
+        raise ValueError(f"not card codes: {codes!r}")
+    return out
 
 
 class LogView:

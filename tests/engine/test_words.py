@@ -53,6 +53,7 @@ EXAMPLES: list[tuple[Record, str]] = [
 def test_each_kind_of_record_has_its_sentence(record: Record, words: str) -> None:
     assert sentence(record) == words
     assert Record.from_json(record.to_json()) == record
+    assert Record.from_row(record.to_row()) == record  # the snapshot's compact form
 
 
 def test_every_kind_is_tried() -> None:
@@ -66,3 +67,13 @@ def test_a_draw_from_the_pack_names_its_card_to_the_drawer_only() -> None:
         seen = drawn.seen_by(viewer)
         assert seen.cards == () and sentence(seen) == "draws from the pack"
         assert "7C" not in str(seen.to_json())
+
+
+@pytest.mark.parametrize(
+    "row",
+    [[0, "sings", "L1"], [0, "discard"], ["0", "discard", "L15", ["7C"]], [0, "add", "L15", [7]],
+     {"seat": 0, "kind": "discard", "law": "L15"}],
+)  # fmt: skip
+def test_a_malformed_row_is_refused(row: object) -> None:
+    with pytest.raises(ValueError, match="not"):
+        Record.from_row(row)  # type: ignore[arg-type]
