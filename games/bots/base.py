@@ -9,10 +9,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from typing import Any, Protocol
 
 from games.engine.actions import Action
 from games.engine.cards import Card
+from games.engine.rules import make_rules
+from games.engine.variant import Capabilities
 
 View = Mapping[str, Any]
 
@@ -41,15 +44,22 @@ def cards_of(codes: Sequence[str]) -> list[Card]:
     return [Card.from_code(c) for c in codes]
 
 
+def caps(view: View) -> Capabilities:
+    """What the view's game has under its options (the variant's capabilities): asked
+    instead of testing the game's name."""
+    options = view.get("options") or {}
+    return _caps(str(view.get("variant")), tuple(sorted(options.items())))
+
+
+@lru_cache(maxsize=256)
+def _caps(variant: str, options: tuple[tuple[str, Any], ...]) -> Capabilities:
+    rules = make_rules(variant, dict(options))
+    return rules.spec.capabilities(rules)
+
+
 def wild_mode(view: View) -> str:
     """``"jokers"``, ``"spade-twos"`` or ``"none"``: which cards are wild in this deal."""
-    variant = view.get("variant")
-    opts = view.get("options") or {}
-    if variant == "foster":
-        return "spade-twos" if opts.get("jokers") == "spade-twos" else "jokers"
-    if variant == "foster-three":
-        return "jokers" if opts.get("joker") else "none"
-    return "none"
+    return caps(view).wild
 
 
 def is_wild(card: Card, wild: str) -> bool:

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from games.engine.actions import Action
 
-from .base import View
+from .base import View, caps
 
 
 class ClubBot:
@@ -16,7 +16,7 @@ class ClubBot:
     name = "club"
 
     def choose(self, view: View, legal: Sequence[Action], rng: random.Random) -> Action:
-        if view.get("variant") == "conquian":
+        if caps(view).say:
             from .conquian_club import ConquianClub
 
             return ConquianClub().choose(view, legal, rng)

@@ -30,7 +30,7 @@ from games.engine.protocol import DealState
 from games.engine.records import Kind
 from games.engine.rules import make_rules
 
-from .base import View
+from .base import View, caps
 from .rummy_knowledge import read_log, table_combinations, unseen_counts
 
 
@@ -47,7 +47,7 @@ class InconsistentView(RuntimeError):
 def determinise(view: View, rng: random.Random) -> DealState:
     """A state consistent with ``view``: the seat's own cards and everything public as
     seen, the unseen cards shuffled into the other hands and the pack."""
-    if view.get("variant") == "conquian":
+    if caps(view).say:
         return _conquian(view, rng)
     return _rummy(view, rng)
 
@@ -194,7 +194,7 @@ def _conquian(view: View, rng: random.Random) -> ConquianDeal:
     phase = view.get("phase")
     if phase not in ("say", "turn", "discard"):
         raise CannotDeterminise(f"phase {phase!r}")
-    rules = make_rules("conquian", dict(view.get("options") or {}))
+    rules = make_rules(str(view["variant"]), dict(view.get("options") or {}))
     kind = PackKind.FORTY_SPANISH if rules.opt("pack") == "spanish" else PackKind.FORTY_FOSTER
     cards = pack_cards(kind)
     index = {c: i for i, c in enumerate(cards)}

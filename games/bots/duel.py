@@ -24,6 +24,7 @@ from typing import Any
 from games.engine.deal import new_deal
 from games.engine.errors import InvalidActionError
 from games.engine.rules import OptionValue, make_rules, parse_option_pairs
+from games.engine.variant import VARIANTS
 
 
 @dataclass
@@ -221,7 +222,7 @@ def half_width(block_values: Sequence[float]) -> float:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "--variant", default="conquian", help="foster, foster-three, conquian, colonel"
+        "--variant", required=True, choices=list(VARIANTS), help="the game (the registry's)"
     )
     parser.add_argument("--seats", required=True, help="bot levels by seat, e.g. expert,greedy")
     parser.add_argument("--deals", type=int, default=200)

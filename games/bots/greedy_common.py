@@ -7,14 +7,14 @@ from collections.abc import Sequence
 from games.engine.actions import Action
 from games.engine.cards import Card
 
-from .base import View, is_wild, wild_mode
+from .base import View, caps, is_wild, wild_mode
 from .hands import conquian_pips, fits_something, rummy_pips
 
 
 def highest_discard(
     actions: Sequence[Action], cards: Sequence[Card], hand: list[Card], view: View
 ) -> Action:
-    conquian = view.get("variant") == "conquian"
+    conquian = caps(view).say
     wild = wild_mode(view)
 
     def key(i: int) -> tuple[int, int, int, int, str]:

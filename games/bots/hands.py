@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from games.engine.cards import Card
 from games.engine.records import Kind
 
-from .base import View, is_wild
+from .base import View, caps, is_wild
 
 _SPANISH_ORDER = {1: 0, 2: 1, 3: 2, 4: 3, 5: 4, 6: 5, 7: 6, 11: 7, 12: 8, 13: 9}
 
@@ -25,7 +25,7 @@ def conquian_pips(card: Card) -> int:
 
 def rummy_pips(cards: Iterable[Card], view: View) -> int:
     """L24 pip values (joker 15, ace 11, courts 10; Colonel: ace 1, courts 10)."""
-    if view.get("variant") == "colonel":
+    if caps(view).low_aces:
         return sum(min(c.rank, 10) for c in cards)
     wild = _wild(view)
     total = 0
@@ -42,7 +42,7 @@ def _wild(view: View) -> str:
 
 def positions(card: Card, view: View) -> tuple[int, ...]:
     """Sequence positions the card can take."""
-    if view.get("variant") == "conquian":
+    if caps(view).say:
         if (view.get("options") or {}).get("pack") == "spanish":
             return (_SPANISH_ORDER[card.rank],)
         return (card.rank - 1,)
@@ -68,7 +68,7 @@ class TableCombo:
 
 def table_combos(view: View) -> list[TableCombo]:
     out: list[TableCombo] = []
-    conquian = view.get("variant") == "conquian"
+    conquian = caps(view).say
     for c in view.get("combinations") or []:
         named = [Card.from_code(x["as"] or x["card"]) for x in c["cards"]]
         phys = [x["card"] for x in c["cards"]]
@@ -121,12 +121,12 @@ def table_combos(view: View) -> list[TableCombo]:
 def fits_combo(card: Card, combo: TableCombo, view: View) -> bool:
     """Whether a natural card can be added to a combination on the table."""
     if combo.kind == "set":
-        if view.get("variant") == "conquian" and combo.size >= 4:
+        if caps(view).say and combo.size >= 4:
             return False
         return card.rank == combo.rank
     if card.suit is None or card.suit.value != combo.suit:
         return False
-    conquian = view.get("variant") == "conquian"
+    conquian = caps(view).say
     top = 9 if conquian else 14
     bottom = 0 if conquian else 1
     for p in positions(card, view):
@@ -158,7 +158,7 @@ def fits_something(card: Card, hand: Sequence[Card], wild: str, view: View) -> b
                 for q in positions(o, view):
                     if 0 < abs(p - q) <= 2:
                         return True
-    conquian = view.get("variant") == "conquian"
+    conquian = caps(view).say
     me = view.get("seat")
     for combo in table_combos(view):
         if conquian and combo.owner != me:
@@ -186,7 +186,7 @@ def makes_layout(hand: Sequence[Card], card: Card, wild: str, view: View) -> boo
             if missing <= min(wilds, 1) and missing < 2:
                 return True
     for combo in table_combos(view):
-        if view.get("variant") == "conquian" and combo.owner != view.get("seat"):
+        if caps(view).say and combo.owner != view.get("seat"):
             continue
         if fits_combo(card, combo, view):
             return True

@@ -36,7 +36,7 @@ from games.engine.moves import (
     TakeBack,
 )
 
-from .base import View, wild_mode
+from .base import View, caps, wild_mode
 from .hands import took_back_this_turn
 from .rummy_knowledge import Knowledge, read_log, table_combinations, unseen_counts
 
@@ -50,7 +50,7 @@ TABLE_FIT = 0.85  # chance of getting rid of a card that fits a combination on t
 
 def pips_of(cid: int, view: View) -> int:
     card = CARDS[cid]
-    if view.get("variant") == "colonel":
+    if caps(view).low_aces:
         return min(card.rank, 10)
     return card.pips
 
@@ -93,7 +93,7 @@ def make_context(view: View) -> Context:
     closest = min(others) if others else 10
     draws = DRAWS_AHEAD if closest > 4 else 2.0 if closest > 2 else 1.0
     pack = int(view.get("pack_count") or 0)
-    if view.get("variant") == "colonel":
+    if caps(view).low_aces:
         draws = min(draws, pack / 2 + 0.5)
     return Context(
         view, seat, wild, wild_id(wild), table_combinations(view), know, unseen,
@@ -182,7 +182,7 @@ def fits_table(cid: int, ctx: Context, combos: Sequence[Combination] | None = No
     suit, rank = cid % 4, cid // 4 + 1
     for c in combos if combos is not None else ctx.combos:
         if c.kind == "set":
-            if c.rank == rank and not (ctx.view.get("variant") != "foster" and len(c.cards) >= 4):
+            if c.rank == rank and not (not caps(ctx.view).double_pack and len(c.cards) >= 4):
                 return c.id
             continue
         if c.suit != suit:
@@ -447,7 +447,7 @@ class RummyClub:
         covered = sum(pips_of(c, view) for lay in an.cover for c in _layout_ids(lay))
         rounds = len(an.leftover) - 1
         pack = int(view.get("pack_count") or 0)
-        if view.get("variant") == "colonel":
+        if caps(view).low_aces:
             return pack <= 6 or rounds >= 3
         return (rounds >= 3 and covered >= 15) or covered >= 30 or pack < 8
 

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from games.engine.actions import Action
 
-from .base import View
+from .base import View, caps
 from .hands import took_back_this_turn
 
 
@@ -39,7 +39,7 @@ class GreedyBot:
     name = "greedy"
 
     def choose(self, view: View, legal: Sequence[Action], rng: random.Random) -> Action:
-        if view.get("variant") == "conquian":
+        if caps(view).say:
             from .greedy_conquian import greedy_conquian
 
             return greedy_conquian(view, legal)

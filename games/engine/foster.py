@@ -719,6 +719,9 @@ class RummyVariant(Variant):
         t = self.table(rules)
         return Capabilities(
             wild_cards=t.wild != "none",
+            wild=t.wild,
+            low_aces=t.pips == "colonel",
+            double_pack=t.pack in (PackKind.DOUBLE_WITH_JOKERS, PackKind.DOUBLE_NO_JOKERS),
             exposed_stock=t.stock == "exposed",
             challenge=t.challenge,
             take_back=True,

@@ -92,6 +92,9 @@ class Capabilities:
     forcing: bool = False  # a card may be put on the adversary's combination (L19, two)
     carries: bool = False  # a drawn deal's points go into the next deal (a tableau)
     wild_cards: bool = False  # jokers (or the spade twos) stand for cards (L17)
+    wild: str = "none"  # which: "jokers", "spade-twos" or "none"
+    low_aces: bool = False  # a hand left counts aces 1 and courts 10 (Colonel), not L24's
+    double_pack: bool = False  # two of every card: a set may hold more than four (L1)
     exposed_stock: bool = False  # every discard stays in view; any one may be drawn
     challenge: bool = False  # Colonel's challenge
     take_back: bool = False  # cards put on the table this turn may be taken back

@@ -61,7 +61,10 @@
     var place = document.getElementById(anchor.id);
     if (place) window.scrollBy(0, place.getBoundingClientRect()[anchor.edge] - anchor.at);
   }
-  root.addEventListener("htmx:afterSwap", keepPlace);
+  // Folds are put back as soon as the new content is in (not only once it settles): a
+  // refresh of the live part that lands in between must find them as the secretary left
+  // them, or it would take them for open (seen under load: the waiting list reopened).
+  root.addEventListener("htmx:afterSwap", function () { applyFolds(); keepPlace(); });
   // The stream's state, told again on a console swapped in after a form.
   var connState = null;
   function setConn(state, text) {

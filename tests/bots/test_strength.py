@@ -78,7 +78,9 @@ def test_the_duel_takes_the_experts_settings(capsys: pytest.CaptureFixture[str])
     assert report["expert_settings"] == {"hold": False, "rummy_playouts": 12}
     for bad in ("hold=maybe", "rummy_playouts=many", "peek=true", "hold"):
         with pytest.raises(SystemExit, match="--expert"):
-            main(["--seats", "expert,club", "--deals", "1", "--expert", bad])
+            main(
+                ["--variant", "conquian", "--seats", "expert,club", "--deals", "1", "--expert", bad]
+            )
 
 
 def test_a_longer_duel_begins_with_the_shorter_duels_deals() -> None:

@@ -106,12 +106,13 @@ def test_option_labels_are_words_not_identifiers() -> None:
     [
         ("conquian", {}, Capabilities(say=True, forcing=True, carries=True)),
         ("conquian", {"carry": False}, Capabilities(say=True, forcing=True)),
-        ("foster", {}, Capabilities(wild_cards=True, take_back=True)),
-        ("foster", {"jokers": "spade-twos"}, Capabilities(wild_cards=True, take_back=True)),
+        ("foster", {}, Capabilities(wild_cards=True, wild="jokers", take_back=True, double_pack=True)),
+        ("foster", {"jokers": "spade-twos"},
+         Capabilities(wild_cards=True, wild="spade-twos", take_back=True, double_pack=True)),
         ("foster-three", {}, Capabilities(take_back=True)),
         ("foster-three", {"joker": True, "stock": "exposed"},
-         Capabilities(wild_cards=True, exposed_stock=True, take_back=True)),
-        ("colonel", {}, Capabilities(challenge=True, take_back=True)),
+         Capabilities(wild_cards=True, wild="jokers", exposed_stock=True, take_back=True)),
+        ("colonel", {}, Capabilities(challenge=True, take_back=True, low_aces=True)),
     ],
 )  # fmt: skip
 def test_capabilities_say_what_a_game_has_under_its_options(

@@ -56,6 +56,8 @@ def test_every_player_sees_the_deals_end_on_every_refresh(
             assert f'id="deal-end" data-deal="{first.pk}"' in body
             text = _text(body)
             assert "Game 1, deal 1 is over:" in text
+            # A Conquián deal is a game: its end is told as the game's too (issue 38).
+            assert "Game 1 is over after 1 deal; game 2 begins with this deal." in text
             assert f"Line {line.number} of the washbook." in text
             assert "Continue to the next deal" in text
             for name in ("Ann", "Bob"):
