@@ -5,7 +5,8 @@ itself), what (``kind``), the cards it names (codes, ``"7C"``; a joker placed as
 ``"JK=7C"``), the combination it touched, a number, and the law it follows. The words are
 made from records in one place, :mod:`.words`; a computer player reads the records.
 
-A record whose cards only its seat may see (a draw from the pack) is ``secret``: :meth:`Record.seen_by` gives every other viewer the record without its cards.
+A record whose cards only its seat may see (a draw from the pack) is ``secret``:
+:meth:`Record.seen_by` gives every other viewer the record without its cards.
 
 >>> r = Record(2, Kind.DRAW_PACK, "L11", ("7C",), secret=True)
 >>> r.seen_by(2).cards, r.seen_by(0).cards, r.seen_by(None).cards
@@ -73,7 +74,8 @@ class Record(NamedTuple):
         return self
 
     def to_json(self) -> dict[str, Any]:
-        """The snapshot's and the view's form: only what the record has."""
+        """The view's and the replay file's form: only what the record has (a snapshot
+        keeps the compact :meth:`to_row`)."""
         out: dict[str, Any] = {"seat": self.seat, "kind": self.kind.value, "law": self.law}
         if self.cards:
             out["cards"] = list(self.cards)
