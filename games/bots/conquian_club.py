@@ -335,7 +335,7 @@ class ConquianClub:
             pass_value -= opp_wants(x, ctx) * 0.8
         best: tuple[float, Action] | None = (pass_value, passes[0]) if passes else None
         for u in uses:
-            hand, combos = self._after_use(ctx, u)
+            hand, combos = self.after_use(ctx, u)
             if winning(hand, combos):
                 return u
             v, _ = best_throw(hand, combos, ctx) if hand else (1000.0, -1)
@@ -350,7 +350,7 @@ class ConquianClub:
         assert best is not None
         return best[1]
 
-    def _after_use(self, ctx: Ctx, u: UseAction) -> tuple[list[int], list[Combo]]:
+    def after_use(self, ctx: Ctx, u: UseAction) -> tuple[list[int], list[Combo]]:
         hand = [c for c in ctx.hand if _PACKS[ctx.kind][c] not in u.hand]
         own = [Combo(c.owner, c.is_seq, c.cards, c.id) for c in _own(ctx)]
         x = ctx.in_play
@@ -431,7 +431,7 @@ def ranked_alternatives(view: View, legal: Sequence[Action], k: int) -> list[Act
             if isinstance(a, PassAction):
                 v = value(ctx.hand, own, ctx) - (opp_wants(x, ctx) * 0.8 if first_say else 0.0)
             elif isinstance(a, UseAction):
-                hand, combos = ConquianClub()._after_use(ctx, a)
+                hand, combos = ConquianClub().after_use(ctx, a)
                 v = best_throw(hand, combos, ctx)[0] if hand else 1000.0
             else:
                 v = value(ctx.hand, own, ctx) - 3.0

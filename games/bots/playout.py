@@ -90,7 +90,7 @@ def greedy_on_state(d: RummyDeal, seat: int, legal: list[Action], hold: bool = F
 
 
 def _lays_now(d: RummyDeal, seat: int, lay: Layout) -> bool:
-    """The club player's timing (:meth:`.rummy_club.ClubBot._lay_now`) in a form cheap
+    """The club player's timing (``ClubBot``'s, in games/bots/rummy_club.py) in a form cheap
     enough for playouts: once he has begun putting cards down this turn he goes on, and
     he adds to the table's combinations (sheds) freely; a new combination he holds
     unless it takes him out, someone is near going out, the pack is nearly spent, or it

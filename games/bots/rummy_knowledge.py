@@ -13,8 +13,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from games.engine.cards import Card, make_pack
-from games.engine.combinations import CARD_ID, CARDS, SUIT_INDEX, Combination, TableCard
+from games.engine.combinations import CARD_ID, CARDS, Combination
 from games.engine.foster import table_for
+from games.engine.from_view import combination_from_view
 from games.engine.records import Kind
 from games.engine.rules import make_rules
 
@@ -99,27 +100,7 @@ def _played(hand: Counter[Card], shown: dict[int, list[Card]], seat: int, c: Car
 
 def table_combinations(view: View) -> list[Combination]:
     """The view's combinations as the engine's :class:`Combination` values."""
-    out: list[Combination] = []
-    for c in view.get("combinations") or []:
-        cards = tuple(
-            TableCard(
-                Card.from_code(x["card"]),
-                Card.from_code(x["as"] or x["card"]),
-                bool(x.get("crossways")),
-            )  # fmt: skip
-            for x in c["cards"]
-        )
-        if c["kind"] == "set":
-            out.append(Combination(c["id"], c["owner"], "set", cards, rank=cards[0].named.rank))
-            continue
-        named = [t.named for t in cards]
-        suit = named[0].suit
-        assert suit is not None
-        lo = named[0].rank  # stored low to high; an ace first is low (L16)
-        out.append(
-            Combination(c["id"], c["owner"], "sequence", cards, suit=SUIT_INDEX[suit], lo=lo)
-        )
-    return out
+    return [combination_from_view(c) for c in view.get("combinations") or []]
 
 
 def unseen_counts(view: View, k: Knowledge, hand_ids: list[int]) -> list[int]:

@@ -10,9 +10,10 @@ from . import conquian_actions  # noqa: F401 - registers Conquián's action type
 from .actions import Action, ActionTable
 from .cards import JOKER, Card, PackKind, Suit, make_pack, parse_cards
 from .combinations import Combination, Placed, TableCard
-from .deal import new_deal
+from .deal import deal_from_view, new_deal
 from .errors import IllegalActionError, InvalidActionError
 from .foster import RummyDeal
+from .from_view import Hidden, ViewMismatch
 from .moves import Accept, Add, Challenge, Decline, Discard, Draw, Layout, MoveJoker, TakeBack
 from .protocol import Adjustment, DealState, Outcome
 from .replay import ReplayResult, record, replay
@@ -53,6 +54,9 @@ __all__ = [
     "Suit",
     "TableCard",
     "TakeBack",
+    "Hidden",
+    "ViewMismatch",
+    "deal_from_view",
     "make_pack",
     "make_rules",
     "new_deal",

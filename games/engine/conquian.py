@@ -73,7 +73,8 @@ How a deal runs (see ``../shared/RULES.md``, Variant 3):
 from __future__ import annotations
 
 import random
-from typing import Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 from . import snapshot
 from .actions import Action
@@ -104,6 +105,9 @@ from .records import Kind, LogView, Record
 from .rules import Rules, make_rules
 from .snapshot import SNAPSHOT_VERSION, check_version
 from .variant import Capabilities, Law, OptionSpec, PlayerRange, Variant, register
+
+if TYPE_CHECKING:
+    from .from_view import Hidden
 
 __all__ = ["CONQUIAN", "Conquian", "ConquianDeal", "new_conquian_deal", "next_dealer"]
 
@@ -610,6 +614,14 @@ class ConquianDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
 
     # ------------------------------------------------------------ views
 
+    @classmethod
+    def from_view(cls, view: Mapping[str, Any], hidden: Hidden) -> ConquianDeal:
+        """A deal that ``view`` (a seat's, during play) is a view of, the other hand and
+        the pack as ``hidden`` gives them (:mod:`.from_view`)."""
+        from .from_view import conquian_from_view
+
+        return conquian_from_view(cls, view, hidden)
+
     def player_view(self, seat: int) -> dict[str, Any]:
         """What ``seat`` may see: his own hand, never the other hand or the pack order."""
         if seat not in (0, 1):
@@ -756,6 +768,9 @@ class Conquian(Variant):
 
     def load(self, data: dict[str, Any], what: str) -> ConquianDeal:
         return ConquianDeal.from_json(data, what=what)
+
+    def from_view(self, view: Mapping[str, Any], hidden: Hidden) -> ConquianDeal:
+        return ConquianDeal.from_view(view, hidden)
 
 
 CONQUIAN = register(Conquian())

@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from .cards import Card
@@ -16,6 +17,7 @@ from .errors import InvalidActionError
 from .rules import Rules
 
 if TYPE_CHECKING:
+    from .from_view import Hidden
     from .protocol import DealState
 
 
@@ -52,6 +54,19 @@ def new_deal(
     if isinstance(carry_in, bool) or not isinstance(carry_in, int) or carry_in < 0:
         raise InvalidActionError(f"bad carry_in {carry_in!r}")
     return variant.deal(rules, players, dealer, seed=seed, pack=pack, carry_in=carry_in)
+
+
+def deal_from_view(view: Mapping[str, Any], hidden: Hidden) -> DealState:
+    """A deal that a seat's ``view`` is a view of, whatever its game, with the cards it
+    does not show placed as ``hidden`` says (:mod:`.from_view`); for a computer player's
+    playouts. :class:`.from_view.ViewMismatch` when they do not make one deal."""
+    from .from_view import ViewMismatch
+    from .variant import VARIANTS
+
+    variant = VARIANTS.get_variant(view.get("variant"))
+    if variant is None:
+        raise ViewMismatch(f"a view of unknown variant {view.get('variant')!r}")
+    return variant.from_view(view, hidden)
 
 
 def deal_from_json(data: Any, *, what: str = "a deal") -> DealState:

@@ -18,8 +18,9 @@ from __future__ import annotations
 import random
 from abc import abstractmethod
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import generate, snapshot
 from .actions import Action
@@ -44,6 +45,9 @@ from .rules import Rules, make_rules
 from .snapshot import SNAPSHOT_VERSION, SnapshotError, check_version
 from .validate import canonical
 from .variant import Capabilities, Law, OptionSpec, PlayerRange, Variant, register
+
+if TYPE_CHECKING:
+    from .from_view import Hidden
 
 #: Interned draw/discard/bare actions, keyed by their fields.
 _SIMPLE: dict[tuple[object, ...], Action] = {}
@@ -508,6 +512,15 @@ class RummyDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
 
     # -- views and copies --------------------------------------------------------------
 
+    @classmethod
+    def from_view(cls, view: Mapping[str, Any], hidden: Hidden) -> RummyDeal:
+        """A deal that ``view`` (a seat's, during play) is a view of, with the cards
+        the view does not show where ``hidden`` puts them (:mod:`.from_view`): what a
+        computer player plays candidate actions out on."""
+        from .from_view import rummy_from_view
+
+        return rummy_from_view(cls, view, hidden)
+
     def player_view(self, seat: int) -> dict[str, Any]:
         from .views import view
 
@@ -760,6 +773,9 @@ class RummyVariant(Variant):
 
     def load(self, data: dict[str, Any], what: str) -> RummyDeal:
         return RummyDeal.from_json(data, what=what)
+
+    def from_view(self, view: Mapping[str, Any], hidden: Hidden) -> RummyDeal:
+        return RummyDeal.from_view(view, hidden)
 
 
 _SPLASH = OptionSpec(

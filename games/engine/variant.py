@@ -40,6 +40,7 @@ from .cards import Card
 from .errors import InvalidActionError
 
 if TYPE_CHECKING:
+    from .from_view import Hidden
     from .protocol import DealState, Outcome
     from .rules import Rules
 
@@ -165,6 +166,12 @@ class Variant(ABC):
     @abstractmethod
     def load(self, data: dict[str, Any], what: str) -> DealState:
         """The deal a snapshot of this game describes (:class:`.snapshot.SnapshotError`)."""
+
+    @abstractmethod
+    def from_view(self, view: Mapping[str, Any], hidden: Hidden) -> DealState:
+        """A deal that ``view`` (one seat's, during play) is a view of, the cards it does
+        not show placed as ``hidden`` says (:mod:`.from_view`); :class:`.ViewMismatch`
+        when they do not make one deal."""
 
     # -- its action notation ------------------------------------------------------------
     def parse_action(self, data: object) -> Action:

@@ -18,7 +18,7 @@ import json
 import random
 import re
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -31,8 +31,10 @@ from games.engine import (
     Action,
     ActionTable,
     Card,
+    Hidden,
     IllegalActionError,
     InvalidActionError,
+    deal_from_view,
     find_variant,
     make_rules,
     new_deal,
@@ -191,6 +193,22 @@ class ThreesDeal(SnapshotEquality, SnapshotHistory):
     def copy(self) -> ThreesDeal:
         return ThreesDeal.from_json(self.to_json())
 
+    @classmethod
+    def from_view(cls, view: Mapping[str, Any], hidden: Hidden) -> ThreesDeal:
+        """The deal a seat's view is a view of, the other hand and the stock hidden."""
+        new = cls.__new__(cls)
+        seat = int(view["seat"])
+        new.rules = make_rules(view["variant"], view["options"])
+        new.players, new.dealer, new.seed, new.pack_order = 2, int(view["dealer"]), None, ()
+        new._init_history()
+        new.version = int(view["version"])
+        mine = [Card.from_code(c) for c in view["hand"]]
+        new.hands = [mine if s == seat else list(hidden.hands[s]) for s in range(2)]
+        new.stock = list(hidden.pack)
+        new.turn, new.phase = int(view["to_move"]), str(view["phase"])
+        new.log, new._outcome = [], None
+        return new
+
     def to_json(self) -> dict[str, Any]:
         return {
             "snapshot": SNAPSHOT_VERSION, "rules": self.rules.to_json(),
@@ -265,6 +283,9 @@ class Threes(Variant):
     def load(self, data: dict[str, Any], what: str) -> ThreesDeal:
         return ThreesDeal.from_json(data, what=what)
 
+    def from_view(self, view: Mapping[str, Any], hidden: Hidden) -> ThreesDeal:
+        return ThreesDeal.from_view(view, hidden)
+
 
 @pytest.fixture
 def threes() -> Iterator[Threes]:
@@ -292,7 +313,11 @@ def test_the_engine_and_the_random_computer_player_play_it_to_the_end(threes: Th
         while not deal.is_over():
             seat = deal.to_move()
             assert seat is not None
-            deal.apply(choose("random", deal.player_view(seat), deal.legal_actions(seat), rng))
+            view = deal.player_view(seat)
+            hidden = Hidden({1 - seat: deal.hands[1 - seat]}, deal.stock)  # type: ignore[attr-defined]
+            sampled = deal_from_view(view, hidden)  # its from_view, through the registry
+            assert sampled.player_view(seat) | {"log": []} == view | {"log": []}
+            deal.apply(choose("random", view, deal.legal_actions(seat), rng))
         out = deal.outcome()
         assert out is not None and sum(threes.points(out)) == 0
         loaded = find_variant("threes").load(json.loads(json.dumps(deal.to_json())), "t")
