@@ -110,3 +110,36 @@ class ActionTable:
             raise
         except (KeyError, IndexError, TypeError, ValueError) as e:
             raise InvalidActionError(f"malformed {kind} action: {e}") from None
+
+
+class BareAction(Action):
+    """An action that carries only its seat ("1 challenge"): subclasses set ``type`` and
+    ``verb``."""
+
+    __slots__ = ()
+    verb: ClassVar[str] = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.type, "seat": self.seat}
+
+    @property
+    def text(self) -> str:
+        return f"{self.seat} {self.type}"
+
+    def describe(self) -> str:
+        return self.verb
+
+
+def register_bare(table: ActionTable, cls: type[BareAction]) -> type[BareAction]:
+    """Register a :class:`BareAction` in ``table``: its JSON and text forms name only the
+    seat."""
+
+    def from_json(d: dict[str, Any]) -> Action:
+        return cls(d["seat"])
+
+    def from_text(seat: int, args: list[str]) -> Action:
+        if args:
+            raise InvalidActionError(f"{cls.type} takes no arguments")
+        return cls(seat)
+
+    return table.register(from_json, from_text)(cls)

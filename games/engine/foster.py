@@ -42,7 +42,7 @@ from .moves import (
 from .protocol import Outcome
 from .records import Kind, LogView, Record
 from .rules import Rules, make_rules
-from .snapshot import SNAPSHOT_VERSION, SnapshotError, check_version
+from .snapshot import SnapshotError, check_version
 from .validate import canonical
 from .variant import Capabilities, Law, OptionSpec, PlayerRange, Variant, register
 
@@ -552,15 +552,7 @@ class RummyDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
         """The deal as a versioned JSON snapshot (games/engine/snapshot.py): cards by
         code, no caches. ``RummyDeal.from_json(d.to_json()) == d``."""
         snap = self._snapshot
-        return {
-            "snapshot": SNAPSHOT_VERSION,
-            "rules": self.rules.to_json(),
-            "players": self.players,
-            "dealer": self.dealer,
-            "seed": self.seed,
-            "pack_order": [c.code for c in self.pack_order],
-            "history": self.history_json(),
-            "version": self.version,
+        return self.snapshot_header() | {
             "hands": [_counted_codes(c) for c in self._cnt],
             "sizes": list(self._size),
             "stock": [CARDS[i].code for i in self._stock],

@@ -73,7 +73,7 @@ def rummy_from_view(cls: type[RummyDeal], view: Mapping[str, Any], hidden: Hidde
     seat = int(view["seat"])
     counts = [int(k) for k in view["hand_counts"]]
     cnt = [[0] * len(CARDS) for _ in range(n)]
-    for s, cards in _hands(view, hidden, n, seat).items():
+    for s, cards in hands_of(view, hidden, n, seat).items():
         if len(cards) != counts[s]:
             raise ViewMismatch(f"seat {s} holds {counts[s]} cards, not {len(cards)}")
         for c in cards:
@@ -129,7 +129,7 @@ def _pack_counter(kind: PackKind) -> Counter[Card]:
     return got
 
 
-def _hands(view: Mapping[str, Any], hidden: Hidden, n: int, seat: int) -> dict[int, list[Card]]:
+def hands_of(view: Mapping[str, Any], hidden: Hidden, n: int, seat: int) -> dict[int, list[Card]]:
     """Each seat's hand: the view's own, the others from ``hidden``."""
     out = {seat: [Card.from_code(c) for c in view.get("hand") or []]}
     for s in range(n):
@@ -292,7 +292,7 @@ def conquian_from_view(
 
     hands: list[list[int]] = [[], []]
     hands[seat] = sorted(ids([Card.from_code(c) for c in view.get("hand") or []], "hand"))
-    other = _hands(view, hidden, 2, seat)[opp]
+    other = hands_of(view, hidden, 2, seat)[opp]
     hands[opp] = sorted(ids(other, "the other hand"))
     if len(hands[opp]) != int(view["hand_counts"][opp]):
         raise ViewMismatch(f"seat {opp} holds {view['hand_counts'][opp]} cards, not {len(other)}")

@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from .actions import Action, ActionTable
+from .actions import Action, ActionTable, BareAction, register_bare
 from .cards import Card
 from .combinations import Placed
 from .errors import InvalidActionError
@@ -229,13 +229,17 @@ class MoveJoker(Action):
         return f"moves the joker of combination {self.combination} and plays {self.card.code}"
 
 
-def _discard_text(seat: int, args: list[str]) -> Action:
+def discard_from_text(seat: int, args: list[str]) -> Action:
     if len(args) != 1:
         raise InvalidActionError("discard CARD")
     return Discard(seat, Card.from_code(args[0]))
 
 
-@register(lambda d: Discard(d["seat"], Card.from_code(d["card"])), _discard_text)
+def discard_from_json(d: dict[str, Any]) -> Action:
+    return Discard(d["seat"], Card.from_code(d["card"]))
+
+
+@register(discard_from_json, discard_from_text)
 @dataclass(frozen=True, slots=True)
 class Discard(Action):
     """Discard one card face up on the stock, ending the turn (L15, L21)."""
@@ -254,34 +258,8 @@ class Discard(Action):
         return f"discards {self.card.code}"
 
 
-def _no_args(cls: type[Action]) -> Any:
-    def from_text(seat: int, args: list[str]) -> Action:
-        if args:
-            raise InvalidActionError(f"{cls.type} takes no arguments")
-        return cls(seat)
-
-    return from_text
-
-
-class _Bare(Action):
-    """Shared code of the actions that carry only a seat."""
-
-    __slots__ = ()
-    verb: ClassVar[str] = ""
-
-    def to_json(self) -> dict[str, Any]:
-        return {"type": self.type, "seat": self.seat}
-
-    @property
-    def text(self) -> str:
-        return f"{self.seat} {self.type}"
-
-    def describe(self) -> str:
-        return self.verb
-
-
 @dataclass(frozen=True, slots=True)
-class TakeBack(_Bare):
+class TakeBack(BareAction):
     """L20-style correction before the discard: the cards laid out or added this turn
     (and any joker moved) go back as they were; the player may then play again."""
 
@@ -290,7 +268,7 @@ class TakeBack(_Bare):
 
 
 @dataclass(frozen=True, slots=True)
-class Challenge(_Bare):
+class Challenge(BareAction):
     """Colonel: challenge the opponent, on one's turn before drawing."""
 
     type: ClassVar[str] = "challenge"
@@ -298,7 +276,7 @@ class Challenge(_Bare):
 
 
 @dataclass(frozen=True, slots=True)
-class Accept(_Bare):
+class Accept(BareAction):
     """Colonel: accept a challenge; the lower hand wins the other's pips."""
 
     type: ClassVar[str] = "accept"
@@ -306,19 +284,12 @@ class Accept(_Bare):
 
 
 @dataclass(frozen=True, slots=True)
-class Decline(_Bare):
+class Decline(BareAction):
     """Colonel: decline a challenge; the challenger plays on."""
 
     type: ClassVar[str] = "decline"
     verb: ClassVar[str] = "declines the challenge"
 
 
-def _bare_json(cls: type[Action]) -> Any:
-    def from_json(d: dict[str, Any]) -> Action:
-        return cls(d["seat"])
-
-    return from_json
-
-
 for _cls in (TakeBack, Challenge, Accept, Decline):
-    register(_bare_json(_cls), _no_args(_cls))(_cls)
+    register_bare(RUMMY_ACTIONS, _cls)

@@ -53,6 +53,15 @@ class Kind(StrEnum):
     THROW = "throw"  # cards: the card discarded beside the pack
     ELEVEN = "eleven"  # eleven cards down: the seat wins
     TABLEAU = "tableau"  # the pack exhausted: nobody won
+    # Tonk (a draw from the pack, the discard, going out and the pack's end as above)
+    TONK_CALL = "tonk-call"  # T4: calls Tonk on the deal
+    NO_CALL = "no-call"  # TO5: may call Tonk and does not
+    DRAWN = "drawn"  # T4: number: the calls that drew the deal
+    DROP = "drop"  # T9: number: the dropper's count
+    PLUCK = "pluck"  # cards: the stock's top card taken
+    SPREAD = "spread"  # cards: the spread laid; combination: its number
+    HIT = "hit"  # cards: the card added; combination: the spread hit
+    REFUSE_STOCK = "refuse-stock"  # T10: the pack empty, the stock refused: the deal ends
 
 
 class Record(NamedTuple):

@@ -95,6 +95,21 @@ class SnapshotHistory:
     def _copy_history(self, new: SnapshotHistory) -> None:
         new._history, new._history_raw = self._history.copy(), self._history_raw
 
+    def snapshot_header(self) -> dict[str, Any]:
+        """The fields every game's snapshot opens with: its version, the rules, the
+        seats, the dealer, the pack as dealt and the actions applied."""
+        d: Any = self
+        return {
+            "snapshot": SNAPSHOT_VERSION,
+            "rules": d.rules.to_json(),
+            "players": d.players,
+            "dealer": d.dealer,
+            "seed": d.seed,
+            "pack_order": [c.code for c in d.pack_order],
+            "history": self.history_json(),
+            "version": d.version,
+        }
+
     def _load_history(self, raw: object, players: int, what: str, notation: ActionTable) -> None:
         """Keep a snapshot's history undecoded, after checking each entry's form."""
         if not isinstance(raw, list):

@@ -142,6 +142,17 @@ _SENTENCES: dict[Kind, Callable[[Record, _Style], str]] = {
     Kind.THROW: lambda r, s: _("discards the %(card)s") % {"card": _name(r.cards[0])},
     Kind.ELEVEN: lambda r, s: _("has eleven cards down and wins"),
     Kind.TABLEAU: lambda r, s: _("the pack is exhausted: tableau"),
+    Kind.TONK_CALL: lambda r, s: _("calls Tonk"),
+    Kind.NO_CALL: lambda r, s: _("does not call Tonk"),
+    Kind.DRAWN: lambda r, s: _("%(count)s players called Tonk: a drawn deal") % {"count": r.number},
+    Kind.DROP: lambda r, s: _("drops, counting %(count)s") % {"count": r.number},
+    Kind.PLUCK: lambda r, s: _("plucks %(card)s from the stock") % {"card": s.card(r.cards[0])},
+    Kind.SPREAD: lambda r, s: _("spreads %(cards)s") % {"cards": s.cards(r.cards)},
+    Kind.HIT: lambda r, s: (
+        _("hits spread %(combination)s with %(card)s")
+        % {"card": s.card(r.cards[0]), "combination": r.combination}
+    ),
+    Kind.REFUSE_STOCK: lambda r, s: _("refuses the stock with the pack empty: the deal ends"),
 }
 
 

@@ -46,6 +46,15 @@ EXAMPLES: list[tuple[Record, str]] = [
     (Record(1, Kind.THROW, "book p.50", ("QH",)), "discards the queen of hearts"),
     (Record(1, Kind.ELEVEN, "L21 (two players)"), "has eleven cards down and wins"),
     (Record(None, Kind.TABLEAU, "L21 (two players)"), "the pack is exhausted: tableau"),
+    (Record(2, Kind.TONK_CALL, "T4"), "calls Tonk"),
+    (Record(0, Kind.NO_CALL, "T4"), "does not call Tonk"),
+    (Record(None, Kind.DRAWN, "T4", number=2), "2 players called Tonk: a drawn deal"),
+    (Record(1, Kind.DROP, "T9", number=14), "drops, counting 14"),
+    (Record(1, Kind.PLUCK, "T5", ("9C",)), "plucks 9C from the stock"),
+    (Record(1, Kind.SPREAD, "T6", ("7H", "8H", "2C=9H"), combination=0),
+     "spreads 7H 8H 2C=9H"),
+    (Record(0, Kind.HIT, "T7", ("10H",), combination=0), "hits spread 0 with 10H"),
+    (Record(0, Kind.REFUSE_STOCK, "T10"), "refuses the stock with the pack empty: the deal ends"),
 ]  # fmt: skip
 
 

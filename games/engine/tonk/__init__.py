@@ -1,0 +1,161 @@
+"""Tonk (seed 004; the digest's rules T1–T12, its options, our settled points TO1–TO14).
+
+One package: the actions and their notation (:mod:`.actions`), spreads, hits and counts
+(:mod:`.spreads`), the deal (:mod:`.deal`), what each player pays (:mod:`.scoring`),
+and the game's entry for the registry (:class:`Tonk`, :data:`TONK`).
+
+>>> from games.engine.rules import make_rules
+>>> from games.engine.variant import registered
+>>> with registered(Tonk()):
+...     d = TONK.deal(make_rules("tonk"), 2, 0, seed=4, pack=None, carry_in=0)
+...     d.to_move(), d.player_view(1)["hand_counts"], d.player_view(1)["pack_count"]
+(1, [7, 7], 37)
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, Any
+
+from ..cards import Card, PackKind, make_pack
+from ..errors import InvalidActionError
+from ..rules import Rules
+from ..variant import Capabilities, Law, OptionSpec, PlayerRange, Variant
+from .actions import TONK_ACTIONS
+from .deal import TonkDeal, hand_size
+from .spreads import count
+
+if TYPE_CHECKING:
+    from ..from_view import Hidden
+
+
+class Tonk(Variant):
+    name = "tonk"
+    title = "Tonk (seed 004)"
+    club_label = "Tonk (two to five players)"
+    players = PlayerRange(2, 5, 2)
+    seats = PlayerRange(2, 5, 4)
+    order = 5
+    options = (
+        OptionSpec(
+            "five_card", (False, True), False,
+            "five cards each, not seven; up to five players; Tonk on the deal with a hand "
+            "counting 50 (every card a ten or a court)",
+            "T-opt-1", "Five Card Tonk",
+        ),
+        OptionSpec(
+            "wait_rule", (False, True), False,
+            "after laying a new spread a player may not drop in his next turn; each hit on "
+            "his spreads while he waits adds a turn (TO8, TO14)",
+            "T-opt-2", "Wait Rule",
+        ),
+        OptionSpec(
+            "deuces_wild", (False, True), False,
+            "every two is wild in a spread, named when laid; a spread holds at least two "
+            "natural cards; a two in hand counts 2",
+            "T-opt-3", "Deuces Wild",
+        ),
+    )  # fmt: skip
+    summary = (
+        "Seven cards each from one pack. Draw from the pack or pluck the stock, spread sets "
+        "and runs, hit any spread, discard. Go out, or drop when your count is lowest; a "
+        "hand of courts may call Tonk on the deal."
+    )
+    laws = (
+        Law("T1", "Two to four players (five in Five Card Tonk), each for himself; one "
+            "52-card pack, no joker; ranks K Q J 10 … 2 A, the ace lowest."),
+        Law("T2", "Seats are drawn for, highest choosing first; highest deals first, and "
+            "the deal passes clockwise after every deal."),
+        Law("T3", "Seven cards each, singly, clockwise from the dealer's left; the rest is "
+            "the pack, and its top card turned up starts the stock."),
+        Law("T4", "Before anyone's first turn a player whose dealt hand has no card below "
+            "a jack may call Tonk. A lone call wins the deal unplayed, 2 from each other "
+            "player; two or more calls draw the deal."),
+        Law("T5", "In turn from the dealer's left: drop (T9), or draw the top card of the "
+            "pack or pluck the top card of the stock; spread and hit at will; discard one "
+            "card onto the stock."),
+        Law("T6", "Spreads are sets and runs, laid face up before their maker; never "
+            "compulsory."),
+        Law("T7", "Hitting: adding cards from the hand to any spread, one's own or "
+            "another's."),
+        Law("T8", "Laying one's last card in a spread or a hit (Tonking out) wins 2 from "
+            "each other player; emptying the hand by the discard wins 1 from each."),
+        Law("T9", "At the start of his turn, before drawing, a player may drop: all count "
+            "their hands. Strictly lowest, the dropper wins 1 from each. Otherwise he is "
+            "caught and pays 2 to each; a player strictly lower than he also wins 1 from "
+            "each player outside the lowest count."),
+        Law("T10", "With the pack empty, a player who does not want the top of the stock "
+            "ends the deal; the lowest count wins 1 from each; a tie for lowest draws."),
+        Law("T11", "Counts: kings, queens, jacks and tens 10; two to nine their face; the "
+            "ace 1 (TO1)."),
+        Law("T12", "Game points only; the washbook books them at the session's rate."),
+        Law("TO1", "The ace counts 1 and is low only: A 2 3, never Q K A."),
+        Law("TO2", "A set is three or four cards of a rank; a run three or more of a suit "
+            "in order."),
+        Law("TO3", "Each award is paid by every other player; a caught dropper alone pays "
+            "the 2s."),
+        Law("TO4", "A dropper caught on an equal count pays just the 2s; nobody wins."),
+        Law("TO5", "After the deal each player who may call Tonk, in turn, calls or not; "
+            "the calls are resolved together."),
+        Law("TO6", "A plucked card may not be discarded in the same turn (unless it is the "
+            "last card in the hand). With the pack empty, a full round with no spread or "
+            "hit ends the deal as in T10."),
+        Law("TO7", "A wild two is named when laid, keeps that name and never moves; a set "
+            "never exceeds four cards."),
+        Law("TO8", "Wait Rule: after laying a new spread a player may not drop in his next "
+            "turn; waits add up."),
+        Law("TO13", "With the pack empty the player to move may refuse the stock's top "
+            "card, which ends the deal (T10)."),
+        Law("TO14", "The Wait Rule counts the waiting player's own turns; a hit by another "
+            "player on his spreads while he waits adds one turn."),
+    )  # fmt: skip
+    actions = TONK_ACTIONS
+
+    def capabilities(self, rules: Rules) -> Capabilities:
+        wild = bool(rules.opt("deuces_wild"))
+        return Capabilities(wild_cards=wild, wild="deuces" if wild else "none", low_aces=True)
+
+    def pack(self, rules: Rules) -> list[Card]:
+        return make_pack(PackKind.SINGLE)
+
+    def hand_size(self, rules: Rules, players: int) -> int:
+        return hand_size(rules)
+
+    def deal(
+        self,
+        rules: Rules,
+        players: int,
+        dealer: int,
+        *,
+        seed: int | None,
+        pack: list[Card] | None,
+        carry_in: int,
+    ) -> TonkDeal:
+        if carry_in:
+            raise InvalidActionError("nothing carries into a deal of Tonk")
+        if players > 4 and not rules.opt("five_card"):
+            raise InvalidActionError("Tonk is for two to four players; five play Five Card Tonk")
+        if pack is None:
+            if seed is None:
+                seed = random.SystemRandom().randrange(2**63)
+            pack = self.pack(rules)
+            random.Random(seed).shuffle(pack)
+        elif Counter(pack) != Counter(self.pack(rules)):
+            raise InvalidActionError("a Tonk pack is the 52 cards, each once")
+        return TonkDeal(rules, players, dealer, list(pack), seed)
+
+    def load(self, data: dict[str, Any], what: str) -> TonkDeal:
+        return TonkDeal.from_json(data, what=what)
+
+    def from_view(self, view: Mapping[str, Any], hidden: Hidden) -> TonkDeal:
+        return TonkDeal.from_view(view, hidden)
+
+    def physical_pips(self, cards: Iterable[str]) -> int:
+        """A hand's count at a physical table: T11, the ace 1."""
+        return count(Card.from_code(c) for c in cards)
+
+
+#: The game's entry (registered by the registry's line for Tonk).
+TONK = Tonk()

@@ -1,0 +1,157 @@
+"""Tonk's actions and their notation (its own: "draw" here is not the rummy games').
+
+Every action has a JSON form and a one-line text form ``"<seat> <type> <args>"``:
+
+>>> a = TONK_ACTIONS.from_text("2 spread 7H 8H 2C=9H")
+>>> a.to_json()
+{'type': 'spread', 'seat': 2, 'cards': ['7H', '8H', '2C=9H']}
+>>> TONK_ACTIONS.from_json({"type": "hit", "seat": 0, "spread": 3, "card": "10H"}).text
+'0 hit 3 10H'
+>>> TONK_ACTIONS.from_text("1 pluck").describe()
+'plucks the top card of the stock'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from ..actions import Action, ActionTable, BareAction, register_bare
+from ..combinations import Placed
+from ..errors import InvalidActionError
+from ..moves import Discard, discard_from_json, discard_from_text
+
+__all__ = ["TONK_ACTIONS", "Call", "Discard", "DrawPack", "Drop", "Hit", "NoCall", "Pluck",
+           "Refuse", "Spread"]  # fmt: skip
+
+#: Tonk's action notation.
+TONK_ACTIONS = ActionTable("Tonk")
+register = TONK_ACTIONS.register
+
+
+def _bare(cls: type[BareAction]) -> type[BareAction]:
+    return register_bare(TONK_ACTIONS, cls)
+
+
+@_bare
+@dataclass(frozen=True, slots=True)
+class Call(BareAction):
+    """T4: call Tonk on the deal (a dealt hand of courts, TO5)."""
+
+    type: ClassVar[str] = "call"
+    verb: ClassVar[str] = "calls Tonk"
+
+
+@_bare
+@dataclass(frozen=True, slots=True)
+class NoCall(BareAction):
+    """TO5: let the chance to call Tonk on the deal go by."""
+
+    type: ClassVar[str] = "no-call"
+    verb: ClassVar[str] = "does not call Tonk"
+
+
+@_bare
+@dataclass(frozen=True, slots=True)
+class Drop(BareAction):
+    """T9: at the start of the turn, before drawing, show the hand and end the deal."""
+
+    type: ClassVar[str] = "drop"
+    verb: ClassVar[str] = "drops"
+
+
+@_bare
+@dataclass(frozen=True, slots=True)
+class DrawPack(BareAction):
+    """T5: draw the top card of the pack."""
+
+    type: ClassVar[str] = "draw"
+    verb: ClassVar[str] = "draws from the pack"
+
+
+@_bare
+@dataclass(frozen=True, slots=True)
+class Pluck(BareAction):
+    """T5: take the top card of the stock ("plucking"); it may not be this turn's
+    discard (TO6, TO10)."""
+
+    type: ClassVar[str] = "pluck"
+    verb: ClassVar[str] = "plucks the top card of the stock"
+
+
+@_bare
+@dataclass(frozen=True, slots=True)
+class Refuse(BareAction):
+    """T10, TO13: with the pack empty, decline the stock's top card: the deal ends."""
+
+    type: ClassVar[str] = "refuse"
+    verb: ClassVar[str] = "refuses the stock: the deal ends"
+
+
+def _placed(cards: object) -> tuple[Placed, ...]:
+    if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
+        raise InvalidActionError("cards is a list of card codes")
+    return tuple(Placed.from_code(c) for c in cards)
+
+
+@register(
+    lambda d: Spread(d["seat"], _placed(d["cards"])),
+    lambda seat, args: Spread(seat, _placed(args)),
+)
+@dataclass(frozen=True, slots=True)
+class Spread(Action):
+    """T6: lay a set or a run from the hand face up (a wild two named: ``2C=9H``, TO7)."""
+
+    type: ClassVar[str] = "spread"
+    cards: tuple[Placed, ...]
+
+    def __post_init__(self) -> None:
+        if len(self.cards) < 3:
+            raise InvalidActionError("a spread is three cards or more (TO2)")
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.type, "seat": self.seat, "cards": [p.code for p in self.cards]}
+
+    @property
+    def text(self) -> str:
+        return f"{self.seat} spread " + " ".join(p.code for p in self.cards)
+
+    def describe(self) -> str:
+        return "spreads " + " ".join(p.code for p in self.cards)
+
+
+def _index(value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise InvalidActionError(f"bad spread {value!r}")
+    return value
+
+
+def _hit_text(seat: int, args: list[str]) -> Action:
+    if len(args) != 2:
+        raise InvalidActionError("hit SPREAD CARD")
+    return Hit(seat, _index(int(args[0])), Placed.from_code(args[1]))
+
+
+@register(lambda d: Hit(d["seat"], _index(d["spread"]), Placed.from_code(d["card"])), _hit_text)
+@dataclass(frozen=True, slots=True)
+class Hit(Action):
+    """T7: add one card from the hand to any spread on the table."""
+
+    type: ClassVar[str] = "hit"
+    spread: int
+    card: Placed
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.type, "seat": self.seat, "spread": self.spread, "card": self.card.code}
+
+    @property
+    def text(self) -> str:
+        return f"{self.seat} hit {self.spread} {self.card.code}"
+
+    def describe(self) -> str:
+        return f"hits spread {self.spread} with {self.card.code}"
+
+
+# T5: the discard is the rummy games' own action (one card onto the stock, ending the
+# turn), in Tonk's notation too; emptying the hand by it goes out (T8).
+register(discard_from_json, discard_from_text)(Discard)

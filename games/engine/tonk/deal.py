@@ -1,0 +1,479 @@
+"""One deal of Tonk (T1–T12 and the options; our settled points TO1–TO14).
+
+Phases: ``call`` (T4, TO5: each player whose dealt hand may call Tonk, in turn from the
+dealer's left, calls or lets it go; a hand that cannot call is not asked), ``draw`` (the
+start of a turn: drop, draw from the pack, pluck the stock, or with the pack empty refuse
+the stock), ``play`` (spread, hit, discard) and ``over``.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from .. import snapshot
+from ..actions import Action
+from ..cards import Card
+from ..combinations import SUIT_INDEX, Combination, Placed, TableCard
+from ..errors import IllegalActionError, InvalidActionError
+from ..protocol import Outcome
+from ..records import Kind, LogView, Record
+from ..rules import Rules, make_rules
+from ..snapshot import check_version
+from .actions import TONK_ACTIONS, Call, Discard, DrawPack, Drop, Hit, NoCall, Pluck, Refuse, Spread
+from .scoring import settle
+from .spreads import count, hit_spread, hits_for, make_spread, spreads_in
+
+if TYPE_CHECKING:
+    from ..from_view import Hidden
+
+
+def hand_size(rules: Rules) -> int:
+    """T3: seven each; Five Card Tonk (T-opt-1): five."""
+    return 5 if rules.opt("five_card") else 7
+
+
+def may_call(hand: list[Card], rules: Rules) -> bool:
+    """T4: a dealt hand with no card below a jack; in Five Card Tonk one counting 50
+    (every card a ten or a court)."""
+    low = 10 if rules.opt("five_card") else 11
+    return all(c.rank >= low for c in hand)
+
+
+def _sorted(cards: list[Card]) -> list[Card]:
+    return sorted(cards, key=lambda c: (c.rank, SUIT_INDEX[c.suit]))  # type: ignore[index]
+
+
+class TonkDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
+    """A deal of Tonk in play (implements :class:`~games.engine.protocol.DealState`)."""
+
+    carry_in = 0
+
+    def __init__(
+        self, rules: Rules, players: int, dealer: int, pack: list[Card], seed: int | None
+    ) -> None:
+        self.rules = rules
+        self.players = n = players
+        self.dealer = dealer
+        self.seed = seed
+        self.pack_order: tuple[Card, ...] = tuple(pack)
+        self.version = 0
+        self._init_history()
+        self.wild = bool(rules.opt("deuces_wild"))
+        self.wait_rule = bool(rules.opt("wait_rule"))
+        size = hand_size(rules)
+        hands: list[list[Card]] = [[] for _ in range(n)]
+        for i in range(n * size):  # T3: singly, clockwise from the dealer's left
+            hands[(dealer + 1 + i) % n].append(pack[i])
+        self.hands = [_sorted(h) for h in hands]
+        self.stock = [pack[n * size]]  # T3: the next card turned up starts the stock
+        self.pack = list(pack[n * size + 1 :])[::-1]  # top of the pack last, for pop()
+        self.spreads: list[Combination] = []
+        self.waits = [0] * n  # T-opt-2: turns each player must wait before dropping
+        self.plucked: Card | None = None  # TO6: this turn's plucked card
+        self.quiet = 0  # TO6: turns with the pack empty and no spread or hit
+        self.played = False  # a spread or hit this turn
+        self.log: list[Record] = [Record(None, Kind.DEAL, "T3", (self.stock[0].code,), number=size)]
+        self.log_view = LogView()
+        self._outcome: Outcome | None = None
+        self.callers = [s for s in self._in_turn(dealer) if may_call(self.hands[s], rules)]
+        self.calls: list[int] = []  # who called, of the callers asked so far
+        self.asked = 0
+        if self.callers:
+            self.phase, self.turn = "call", self.callers[0]
+        else:
+            self.phase, self.turn = "draw", (dealer + 1) % n
+        self._legal_v = -1
+        self._legal: list[Action] = []
+
+    def _in_turn(self, dealer: int) -> list[int]:
+        return [(dealer + 1 + i) % self.players for i in range(self.players)]
+
+    # ------------------------------------------------------------ protocol
+
+    def to_move(self) -> int | None:
+        return None if self.phase == "over" else self.turn
+
+    def is_over(self) -> bool:
+        return self.phase == "over"
+
+    def outcome(self) -> Outcome | None:
+        return self._outcome
+
+    def may_drop(self, seat: int) -> bool:
+        """T9 at the start of the turn; the Wait Rule (T-opt-2, TO8) may forbid it."""
+        return self.phase == "draw" and self.waits[seat] == 0
+
+    def why_no_drop(self, seat: int) -> str | None:
+        if self.phase == "draw" and self.waits[seat]:
+            k = self.waits[seat]
+            return f"the Wait Rule: {k} more turn{'s' if k > 1 else ''} before a drop (TO8)"
+        return None
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        if seat != self.to_move():
+            return []
+        if self._legal_v == self.version:
+            return list(self._legal)
+        out: list[Action] = []
+        if self.phase == "call":
+            out = [Call(seat), NoCall(seat)]
+        elif self.phase == "draw":
+            if self.waits[seat] == 0:
+                out.append(Drop(seat))
+            if self.pack:
+                out.append(DrawPack(seat))
+            if self.stock:
+                out.append(Pluck(seat))
+            if not self.pack:
+                out.append(Refuse(seat))
+        else:
+            hand = self.hands[seat]
+            out += [Spread(seat, cards) for cards in spreads_in(hand, wild=self.wild)]
+            out += [Hit(seat, sid, p) for sid, p in hits_for(hand, self.spreads, wild=self.wild)]
+            barred = self.plucked if len(hand) > 1 else None  # TO6
+            out += [Discard(seat, c) for c in hand if c is not barred]
+        self._legal, self._legal_v = out, self.version
+        return list(out)
+
+    def is_legal(self, action: Action) -> bool:
+        try:
+            self._check(action)
+        except (IllegalActionError, InvalidActionError):
+            return False
+        return True
+
+    def _check(self, a: Action) -> Action:
+        """``a`` as it will be applied, or the reason (with its law) it may not be."""
+        if not isinstance(a, Action) or a.type not in TONK_ACTIONS.types:
+            raise InvalidActionError(f"not a Tonk action: {a!r}")
+        if self.phase == "over":
+            raise IllegalActionError("the deal is over", law="T8")
+        if a.seat != self.turn:
+            raise IllegalActionError(
+                f"it is seat {self.turn}'s turn, not seat {a.seat}'s", law="T5"
+            )
+        p = self.phase
+        if isinstance(a, Call | NoCall):
+            if p != "call":
+                raise IllegalActionError("Tonk is called on the deal only, before play", law="T4")
+            return a
+        if p == "call":
+            raise IllegalActionError("first each hand of courts calls Tonk or not", law="TO5")
+        if isinstance(a, Drop | DrawPack | Pluck | Refuse):
+            if p != "draw":
+                raise IllegalActionError("you have drawn this turn already", law="T5")
+            if isinstance(a, Drop) and not self.may_drop(a.seat):
+                raise IllegalActionError(self.why_no_drop(a.seat) or "no drop now", law="T-opt-2")
+            if isinstance(a, DrawPack) and not self.pack:
+                raise IllegalActionError("the pack is empty", law="T10")
+            if isinstance(a, Pluck) and not self.stock:
+                raise IllegalActionError("the stock is empty", law="T5")
+            if isinstance(a, Refuse) and self.pack:
+                raise IllegalActionError(
+                    "the stock is refused only when the pack is empty", law="TO13"
+                )
+            return a
+        if p != "play":
+            raise IllegalActionError("draw first: from the pack or the stock", law="T5")
+        hand = self.hands[a.seat]
+        if isinstance(a, Discard):
+            if a.card not in hand:
+                raise IllegalActionError(f"you do not hold {a.card.code}", law="T5")
+            if a.card == self.plucked and len(hand) > 1:
+                raise IllegalActionError(
+                    f"{a.card.code} was plucked this turn: it may not be the discard", law="TO6"
+                )
+            return a
+        if isinstance(a, Spread):
+            self._hold(hand, a.cards)
+            make_spread(a.cards, wild=self.wild, owner=a.seat, sid=len(self.spreads))
+            return a
+        assert isinstance(a, Hit)
+        if not 0 <= a.spread < len(self.spreads):
+            raise IllegalActionError(f"there is no spread {a.spread}", law="T7")
+        self._hold(hand, (a.card,))
+        hit_spread(self.spreads[a.spread], a.card, wild=self.wild)
+        return a
+
+    @staticmethod
+    def _hold(hand: list[Card], cards: tuple[Placed, ...]) -> None:
+        left = list(hand)
+        for p in cards:
+            if p.card not in left:
+                raise IllegalActionError(f"you do not hold {p.card.code}", law="T6")
+            left.remove(p.card)
+
+    def apply(self, action: Action) -> None:
+        a = self._check(action)
+        seat = a.seat
+        if isinstance(a, Call | NoCall):
+            self._answer(seat, isinstance(a, Call))
+        elif isinstance(a, Drop):
+            self.log.append(Record(seat, Kind.DROP, "T9", number=count(self.hands[seat])))
+            self._finish("drop", seat)
+        elif isinstance(a, DrawPack):
+            c = self.pack.pop()
+            self._take(seat, c)
+            self.log.append(Record(seat, Kind.DRAW_PACK, "T5", (c.code,), secret=True))
+        elif isinstance(a, Pluck):
+            c = self.stock.pop()
+            self._take(seat, c)
+            self.plucked = c
+            self.log.append(Record(seat, Kind.PLUCK, "T5", (c.code,)))
+        elif isinstance(a, Refuse):
+            self.log.append(Record(seat, Kind.REFUSE_STOCK, "T10"))
+            self._finish("exhausted", None)
+        elif isinstance(a, Spread):
+            s = make_spread(a.cards, wild=self.wild, owner=seat, sid=len(self.spreads))
+            self.spreads.append(s)
+            for p in a.cards:
+                self.hands[seat].remove(p.card)
+            self.played = True
+            if self.wait_rule:
+                self.waits[seat] += 1  # TO8: no drop in his next turn
+            codes = tuple(t.code for t in (Placed(x.card, x.named) for x in s.cards))
+            self.log.append(Record(seat, Kind.SPREAD, "T6", codes, s.id))
+            self._after_play(seat)
+        elif isinstance(a, Hit):
+            s = self.spreads[a.spread]
+            self.spreads[a.spread] = hit_spread(s, a.card, wild=self.wild)
+            self.hands[seat].remove(a.card.card)
+            self.played = True
+            if self.wait_rule and s.owner != seat and self.waits[s.owner]:
+                self.waits[s.owner] += 1  # TO14: a hit on his spreads while he waits
+            self.log.append(Record(seat, Kind.HIT, "T7", (a.card.code,), a.spread))
+            self._after_play(seat)
+        else:
+            assert isinstance(a, Discard)
+            self.hands[seat].remove(a.card)
+            self.stock.append(a.card)
+            self.log.append(Record(seat, Kind.DISCARD, "T5", (a.card.code,)))
+            if not self.hands[seat]:
+                self.log.append(Record(seat, Kind.OUT, "T8", number=1))
+                self._finish("discard-out", seat)
+            else:
+                self._next_turn(seat)
+        self._history.append(a)
+        self.version += 1
+
+    def _answer(self, seat: int, called: bool) -> None:
+        self.log.append(Record(seat, Kind.TONK_CALL if called else Kind.NO_CALL, "T4"))
+        if called:
+            self.calls.append(seat)
+        self.asked += 1
+        if self.asked < len(self.callers):
+            self.turn = self.callers[self.asked]
+        elif len(self.calls) == 1:
+            self._finish("tonk", self.calls[0])
+        elif self.calls:
+            self.log.append(Record(None, Kind.DRAWN, "T4", number=len(self.calls)))
+            self._finish("drawn", None)
+        else:
+            self.phase, self.turn = "draw", (self.dealer + 1) % self.players
+
+    def _take(self, seat: int, c: Card) -> None:
+        hand = self.hands[seat]
+        hand.append(c)
+        hand.sort(key=lambda x: (x.rank, SUIT_INDEX[x.suit]))  # type: ignore[index]
+        if self.wait_rule and self.waits[seat]:
+            self.waits[seat] -= 1  # TO14: a turn waited
+        self.phase = "play"
+
+    def _after_play(self, seat: int) -> None:
+        if not self.hands[seat]:  # T8: Tonking out, no discard
+            self.log.append(Record(seat, Kind.OUT, "T8", number=2))
+            self._finish("out", seat)
+
+    def _next_turn(self, seat: int) -> None:
+        if not self.pack and self.plucked is not None:  # a turn begun with the pack empty
+            self.quiet = 0 if self.played else self.quiet + 1
+            if self.quiet >= self.players:  # TO6: a full round, no spread or hit
+                self.log.append(Record(None, Kind.EXHAUSTED, "TO6"))
+                self._finish("exhausted", None)
+                return
+        self.played, self.plucked = False, None
+        self.turn = (seat + 1) % self.players
+        self.phase = "draw"
+
+    def _finish(self, kind: str, seat: int | None) -> None:
+        self.phase = "over"
+        self._outcome = settle(kind, seat, [list(h) for h in self.hands], self.players)
+
+    # ------------------------------------------------------------ views
+
+    def player_view(self, seat: int) -> dict[str, Any]:
+        if not (isinstance(seat, int) and 0 <= seat < self.players) or isinstance(seat, bool):
+            raise InvalidActionError(f"bad seat {seat!r}")
+        return self._view(seat)
+
+    def spectator_view(self) -> dict[str, Any]:
+        return self._view(None)
+
+    def _view(self, seat: int | None) -> dict[str, Any]:
+        out = self._outcome
+        mover = self.to_move()
+        return {
+            "variant": self.rules.variant,
+            "options": dict(self.rules.options),
+            "players": self.players,
+            "seat": seat,
+            "dealer": self.dealer,
+            "version": self.version,
+            "to_move": mover,
+            "phase": self.phase,
+            "hand": [] if seat is None else [c.code for c in self.hands[seat]],
+            "hand_counts": [len(h) for h in self.hands],
+            "pack_count": len(self.pack),
+            "stock": [c.code for c in self.stock[-1:]],  # the top card only
+            "stock_count": len(self.stock),
+            "stock_mode": "buried",
+            "combinations": [s.to_json() for s in self.spreads],
+            "waits": list(self.waits),
+            "quiet": self.quiet,
+            "played": self.played,
+            "plucked": None if self.plucked is None else self.plucked.code,
+            "callers": list(self.callers),
+            "calls": list(self.calls),
+            "asked": self.asked,
+            "no_drop": None if mover is None else self.why_no_drop(mover),
+            "log": self.log_view.of(self.log, seat),
+            "outcome": None if out is None else out.to_json(),
+        }
+
+    # ------------------------------------------------------------ copies and snapshots
+
+    def copy(self) -> TonkDeal:
+        new = TonkDeal.__new__(TonkDeal)
+        new.__dict__.update(self.__dict__)
+        new.hands = [list(h) for h in self.hands]
+        new.stock, new.pack, new.spreads = list(self.stock), list(self.pack), list(self.spreads)
+        new.waits, new.calls, new.log = list(self.waits), list(self.calls), list(self.log)
+        self._copy_history(new)
+        return new
+
+    def to_json(self) -> dict[str, Any]:
+        """The deal as a versioned JSON snapshot; ``TonkDeal.from_json(d.to_json()) == d``."""
+        return self.snapshot_header() | {
+            "hands": [[c.code for c in h] for h in self.hands],
+            "stock": [c.code for c in self.stock],
+            "pack": [c.code for c in self.pack],  # top last
+            "spreads": [s.to_json() for s in self.spreads],
+            "waits": list(self.waits),
+            "plucked": None if self.plucked is None else self.plucked.code,
+            "quiet": self.quiet,
+            "played": self.played,
+            "callers": list(self.callers),
+            "calls": list(self.calls),
+            "asked": self.asked,
+            "phase": self.phase,
+            "turn": self.turn,
+            "log": [r.to_row() for r in self.log],
+            "outcome": None if self._outcome is None else self._outcome.to_json(),
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any], *, what: str = "a Tonk deal") -> TonkDeal:
+        check_version(data, what)
+        from ..from_view import combination_from_view
+
+        try:
+            new = cls.__new__(cls)
+            new.rules = make_rules(str(data["rules"]["variant"]), data["rules"]["options"])
+            new.players = n = int(data["players"])
+            new.dealer = int(data["dealer"])
+            new.seed = None if data["seed"] is None else int(data["seed"])
+            new.pack_order = tuple(snapshot.card(c) for c in data["pack_order"])
+            new._load_history(data["history"], n, what, TONK_ACTIONS)
+            new.version = int(data["version"])
+            new._state(
+                hands=[[snapshot.card(c) for c in h] for h in data["hands"]],
+                stock=[snapshot.card(c) for c in data["stock"]],
+                pack=[snapshot.card(c) for c in data["pack"]],
+                spreads=[combination_from_view(s) for s in data["spreads"]],
+                public=data,
+            )
+            new.log = [Record.from_row(e) for e in data["log"]]
+            new._outcome = snapshot.outcome_from_json(data["outcome"])
+        except snapshot.LOAD_ERRORS as e:
+            raise snapshot.malformed(what, data, e) from None
+        if new.history_len() != new.version or len(new.hands) != n:
+            raise snapshot.malformed(what, data, "its seats or its history do not match")
+        return new
+
+    def _state(
+        self,
+        *,
+        hands: list[list[Card]],
+        stock: list[Card],
+        pack: list[Card],
+        spreads: list[Combination],
+        public: Mapping[str, Any],
+    ) -> None:
+        """The fields a snapshot and a view share (the view's public part)."""
+        self.wild = bool(self.rules.opt("deuces_wild"))
+        self.wait_rule = bool(self.rules.opt("wait_rule"))
+        self.hands = [_sorted(h) for h in hands]
+        self.stock, self.pack, self.spreads = stock, pack, spreads
+        self.waits = [int(w) for w in public["waits"]]
+        plucked = public["plucked"]
+        self.plucked = None if plucked is None else snapshot.card(plucked)
+        self.quiet = int(public["quiet"])
+        self.played = bool(public["played"])
+        self.callers = [int(s) for s in public["callers"]]
+        self.calls = [int(s) for s in public["calls"]]
+        self.asked = int(public["asked"])
+        self.phase = str(public["phase"])
+        self.turn = int(public["turn"])
+        self.log_view = LogView()
+        self._legal_v, self._legal = -1, []
+
+    @classmethod
+    def from_view(cls, view: Mapping[str, Any], hidden: Hidden) -> TonkDeal:
+        """A deal that ``view`` (a seat's, during play) is a view of, the other hands, the
+        pack and the stock under its top card as ``hidden`` gives them."""
+        from ..from_view import ViewMismatch, combination_from_view, hands_of
+
+        if view.get("phase") not in ("call", "draw", "play") or view.get("seat") is None:
+            raise ViewMismatch(
+                f"a state is built from a seat's view during play, not {view.get('phase')!r}"
+            )
+        new = cls.__new__(cls)
+        new.rules = make_rules(str(view["variant"]), dict(view.get("options") or {}))
+        new.players = n = int(view["players"])
+        new.dealer = int(view["dealer"])
+        new.seed, new.pack_order = None, ()
+        new._init_history()
+        new.version = int(view["version"])
+        hands = hands_of(view, hidden, n, int(view["seat"]))
+        for s, h in hands.items():
+            if len(h) != int(view["hand_counts"][s]):
+                raise ViewMismatch(f"seat {s} holds {view['hand_counts'][s]} cards, not {len(h)}")
+        pack = list(hidden.pack)[::-1]
+        if len(pack) != int(view["pack_count"]):
+            raise ViewMismatch(f"the pack holds {view['pack_count']} cards, not {len(pack)}")
+        top = [Card.from_code(c) for c in view["stock"]]
+        stock = list(hidden.stock) if hidden.stock else top
+        if len(stock) != int(view["stock_count"]) or stock[-1:] != top:
+            raise ViewMismatch("the stock does not match the view's")
+        spreads = [combination_from_view(s) for s in view["combinations"]]
+        new._state(
+            hands=[hands[s] for s in range(n)],
+            stock=stock,
+            pack=pack,
+            spreads=spreads,
+            public=dict(view) | {"turn": view["to_move"]},
+        )
+        every = [c for h in new.hands for c in h] + stock + pack
+        every += [t.card for s in spreads for t in s.cards]
+        if Counter(every) != Counter(new.rules.spec.pack(new.rules)):
+            raise ViewMismatch("the cards of the view and the hidden ones are not the deal's pack")
+        new.log, new._outcome = [], None
+        return new
+
+    def __repr__(self) -> str:
+        return f"<TonkDeal v{self.version} {self.phase} seat {self.to_move()}>"
+
+
+__all__ = ["TableCard", "TonkDeal", "hand_size", "may_call"]
