@@ -28,6 +28,8 @@ VIEW_KEYS = frozenset(
         # Conquián
         "turned", "say", "turned_by", "dead_count", "down_counts", "carry_in", "trade_done",
         "trade_card",
+        # Tonk
+        "waits", "quiet", "played", "plucked", "callers", "calls", "asked", "no_drop",
     }
 )  # fmt: skip
 

@@ -11,11 +11,16 @@ from .base import View, caps
 
 
 class ClubBot:
-    """Plays like a good club player (see :mod:`.rummy_club` and :mod:`.conquian_club`)."""
+    """Plays like a good club player (see :mod:`.rummy_club`, :mod:`.conquian_club` and
+    :mod:`.tonk_play`)."""
 
     name = "club"
 
     def choose(self, view: View, legal: Sequence[Action], rng: random.Random) -> Action:
+        if caps(view).drop:
+            from .tonk_play import TonkClub
+
+            return TonkClub().choose(view, legal, rng)
         if caps(view).say:
             from .conquian_club import ConquianClub
 

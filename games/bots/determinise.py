@@ -38,6 +38,8 @@ class InconsistentView(RuntimeError):
 def determinise(view: View, rng: random.Random) -> DealState:
     """A state consistent with ``view``: the seat's own cards and everything public as
     seen, the unseen cards shuffled into the other hands and the pack."""
+    if caps(view).drop:
+        return _dropping(view, rng)
     if caps(view).say:
         return _conquian(view, rng)
     return _rummy(view, rng)
@@ -104,3 +106,54 @@ def _conquian(view: View, rng: random.Random) -> DealState:
         raise InconsistentView("unseen cards do not match the counts")
     # the pool's end is the pack's top
     return deal_from_view(view, Hidden({opp: pool[:need]}, pool[need:][::-1]))
+
+
+# ---------------------------------------------------------------- the dropping games (Tonk)
+
+
+def _dropping(view: View, rng: random.Random) -> DealState:
+    """The unseen cards into the others' hands and the pack; the stock rebuilt from the
+    log (its first card, the discards on it, the plucks from it); a card another player
+    plucked stays in his hand until the log shows it played."""
+    if view.get("phase") not in ("call", "draw", "play"):
+        raise CannotDeterminise(f"phase {view.get('phase')!r}")
+    me = int(view["seat"])
+    n = int(view["players"])
+    stock: list[Card] = []
+    known: dict[int, list[Card]] = {s: [] for s in range(n) if s != me}
+    for e in view.get("log") or []:
+        kind, seat, cards = e.get("kind"), e.get("seat"), e.get("cards") or ()
+        if kind == Kind.DEAL and cards:
+            stock = [Card.from_code(cards[0])]
+        elif kind == Kind.DISCARD:
+            stock.append(Card.from_code(cards[0]))
+        elif kind == Kind.PLUCK and stock:
+            stock.pop()
+        if seat in known:
+            mine = known[seat]
+            if kind == Kind.PLUCK:
+                mine.append(Card.from_code(cards[0]))
+            elif kind in (Kind.DISCARD, Kind.SPREAD, Kind.HIT):
+                for code in cards:
+                    c = Card.from_code(code.split("=")[0])
+                    if c in mine:
+                        mine.remove(c)
+    if len(stock) != int(view.get("stock_count") or 0):
+        raise InconsistentView("the stock does not match the log")
+    seen = {Card.from_code(c) for c in view.get("hand") or []} | set(stock)
+    for c in view.get("combinations") or []:
+        seen |= {Card.from_code(x["card"]) for x in c["cards"]}
+    for cards in known.values():
+        seen |= set(cards)
+    rules = make_rules(str(view["variant"]), dict(view.get("options") or {}))
+    pool = [c for c in rules.spec.pack(rules) if c not in seen]
+    rng.shuffle(pool)
+    hands: dict[int, list[Card]] = {}
+    for s, held in known.items():
+        need = int(view["hand_counts"][s]) - len(held)
+        if need < 0 or need > len(pool):
+            raise InconsistentView("known cards do not fit the hand counts")
+        hands[s] = held + [pool.pop() for _ in range(need)]
+    if len(pool) != int(view["pack_count"]):
+        raise InconsistentView(f"{len(pool)} unseen cards for a pack of {view['pack_count']}")
+    return deal_from_view(view, Hidden(hands, pool, stock))

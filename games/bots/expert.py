@@ -93,7 +93,12 @@ class ExpertBot:
                 out.append(a)
 
         add(self.greedy.choose(view, legal, rng))
-        if caps(view).say:
+        if caps(view).drop:
+            from .tonk_play import ranked_alternatives as tonk_alts
+
+            for a in tonk_alts(view, legal, 4):
+                add(a)
+        elif caps(view).say:
             from .conquian_club import ranked_alternatives
 
             for a in ranked_alternatives(view, legal, 5):
@@ -109,7 +114,7 @@ class ExpertBot:
 
     def _default_samples(self, view: View, n_cands: int) -> int:
         """About 160 playouts a decision at Conquián, 120 in the rummy family."""
-        total = CONQUIAN_PLAYOUTS if caps(view).say else self.rummy_playouts
+        total = CONQUIAN_PLAYOUTS if caps(view).say or caps(view).drop else self.rummy_playouts
         return max(6, total // n_cands)
 
     def search(self, view: View, cands: list[Action], prior: Action, rng: random.Random) -> Action:
@@ -151,7 +156,7 @@ class ExpertBot:
     def _threshold(self, view: View) -> float:
         """How many standard errors a candidate must gain over the club's choice. The
         rummy playouts are greedy, a rougher model of the table: ask for more there."""
-        return 0.5 if caps(view).say else self.rummy_threshold
+        return 0.5 if caps(view).say or caps(view).drop else self.rummy_threshold
 
     def _policy(self, view: View) -> Bot:
         # Conquián plays out with the club player; the rummy family with a greedy player
@@ -160,4 +165,4 @@ class ExpertBot:
         # four club players (seed 2026): holding playouts won 23.6% and +3.7 points a
         # deal, plain greedy playouts 22.5% and +2.8; twice the playouts with a lower
         # threshold won 23.7% and +2.6 at half the speed.
-        return self.club if caps(view).say else self.greedy
+        return self.club if caps(view).say or caps(view).drop else self.greedy

@@ -39,6 +39,10 @@ class GreedyBot:
     name = "greedy"
 
     def choose(self, view: View, legal: Sequence[Action], rng: random.Random) -> Action:
+        if caps(view).drop:
+            from .tonk_play import greedy_tonk
+
+            return greedy_tonk(view, legal)
         if caps(view).say:
             from .greedy_conquian import greedy_conquian
 

@@ -99,6 +99,7 @@ class Capabilities:
     exposed_stock: bool = False  # every discard stays in view; any one may be drawn
     challenge: bool = False  # Colonel's challenge
     take_back: bool = False  # cards put on the table this turn may be taken back
+    drop: bool = False  # a player may end the deal by showing his hand (Tonk's drop, T9)
 
 
 class Variant(ABC):

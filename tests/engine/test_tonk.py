@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -27,12 +26,13 @@ from games.engine import (
 )
 from games.engine.deal import deal_from_json
 from games.engine.records import Kind
-from games.engine.tonk import Tonk
 from games.engine.tonk.deal import TonkDeal
 from games.engine.tonk.scoring import settle
 from games.engine.tonk.spreads import count, hits_for, spreads_in
-from games.engine.variant import registered
 from games.engine.words import sentence
+
+pytestmark = pytest.mark.usefixtures("tonk")
+
 
 OPTION_SETS: list[dict[str, Any]] = [
     {},
@@ -41,12 +41,6 @@ OPTION_SETS: list[dict[str, Any]] = [
     {"deuces_wild": True},
     {"five_card": True, "wait_rule": True, "deuces_wild": True},
 ]
-
-
-@pytest.fixture(autouse=True)
-def tonk() -> Iterator[Tonk]:
-    with registered(Tonk()) as game:
-        yield game  # type: ignore[misc]
 
 
 def arrange(hands: list[str], stock: str, pack: str = "", *, dealer: int = 0,

@@ -2,14 +2,9 @@
 
 One package: the actions and their notation (:mod:`.actions`), spreads, hits and counts
 (:mod:`.spreads`), the deal (:mod:`.deal`), what each player pays (:mod:`.scoring`),
-and the game's entry for the registry (:class:`Tonk`, :data:`TONK`).
-
->>> from games.engine.rules import make_rules
->>> from games.engine.variant import registered
->>> with registered(Tonk()):
-...     d = TONK.deal(make_rules("tonk"), 2, 0, seed=4, pack=None, carry_in=0)
-...     d.to_move(), d.player_view(1)["hand_counts"], d.player_view(1)["pack_count"]
-(1, [7, 7], 37)
+and the game's entry for the registry (:class:`Tonk`, :data:`TONK`). Its line in the
+registry (``BUILT_IN``) lands once the table, the washbook and physical results take it;
+until then tests register it for their length (``registered(TONK)``).
 """
 
 from __future__ import annotations
@@ -115,7 +110,9 @@ class Tonk(Variant):
 
     def capabilities(self, rules: Rules) -> Capabilities:
         wild = bool(rules.opt("deuces_wild"))
-        return Capabilities(wild_cards=wild, wild="deuces" if wild else "none", low_aces=True)
+        return Capabilities(
+            wild_cards=wild, wild="deuces" if wild else "none", low_aces=True, drop=True
+        )
 
     def pack(self, rules: Rules) -> list[Card]:
         return make_pack(PackKind.SINGLE)
