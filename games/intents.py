@@ -10,17 +10,16 @@ in the game's own notation so that the engine says which law it breaks.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.engine.actions import Action
+from games.engine.actions import Action, Role
 from games.engine.protocol import DealState
 
 from .engine_api import parse_action
 
 INTENTS = ("layout", "add", "move-joker", "discard", "trade")
-NEW_COMBINATION = ("layout",)
-DISCARDS = ("discard", "throw")  # Conquián's discard is "throw" (its card goes into play)
 
 
 class IntentError(ValueError):
@@ -46,23 +45,24 @@ def base(code: str) -> str:
     return code.split("=", 1)[0]
 
 
-def hand_cards(data: dict[str, Any]) -> list[str]:
-    """The hand cards an action (as JSON) takes from the hand."""
-    t = data.get("type")
-    if t == "layout":
-        return [base(c) for c in data["cards"]]
-    if t in ("add", "move-joker"):
-        return [base(data["card"])]
-    if t in ("meld", "use"):
-        return list(data.get("hand", []))
-    if t in DISCARDS or t in ("trade", "force"):
-        return [data["card"]]
-    return []
+# The page's intents and the roles of the actions that answer them (whatever each game
+# calls its actions: a "spread" is Tonk's new combination, a "hit" its addition).
+ROLES = {
+    "layout": Role.NEW_COMBINATION,
+    "add": Role.ADD,
+    "move-joker": Role.MOVE_JOKER,
+    "discard": Role.DISCARD,
+    "trade": Role.TRADE,
+}
 
 
-def is_new_combination(data: dict[str, Any]) -> bool:
-    t = data.get("type")
-    return t == "layout" or (t in ("meld", "use") and data.get("to") is None)
+def _plain(state: DealState, intent: str, seat: int, cards: list[str], to: int | None) -> Action:
+    """The action of the game's notation that the selection names, for the engine to
+    judge (and say which law it breaks) when none of the legal ones matches."""
+    cls = state.rules.spec.actions.of_role(ROLES[intent])
+    if cls is None:
+        raise IntentError(f"there is no {intent} in this game")
+    return cls.from_selection(seat, cards, to)
 
 
 def resolve(
@@ -85,15 +85,17 @@ def resolve(
     if intent == "layout":
         if not cards and not turned:
             raise IntentError("select the cards to lay out first")
-        cands = [a for a, j in js if is_new_combination(j) and Counter(hand_cards(j)) == want]
+        cands = [
+            a for a in legal if a.role is Role.NEW_COMBINATION and Counter(a.hand_codes()) == want
+        ]
         if say:
-            naive: dict[str, Any] = (
+            naive: dict[str, Any] | Callable[[], Action] = (
                 {"type": "use", "seat": seat, "card": turned, "hand": cards, "borrow": []}
                 if turned is not None and state.player_view(seat).get("say") == seat
                 else {"type": "meld", "seat": seat, "hand": cards, "borrow": []}
             )
         else:
-            naive = {"type": "layout", "seat": seat, "cards": cards}
+            naive = lambda: _plain(state, intent, seat, cards, None)  # noqa: E731
         return _pick(cands, naive, legal, state)
 
     if intent in ("add", "move-joker"):
@@ -103,10 +105,10 @@ def resolve(
             cands = [
                 a
                 for a, j in js
-                if j["type"] in ("use", "meld", "force")
-                and j.get("to") == combination
+                if a.role is Role.ADD
+                and a.target() == combination
                 and (
-                    Counter(hand_cards(j)) == want
+                    Counter(a.hand_codes()) == want
                     or (not cards and j["type"] in ("use", "force") and j["card"] == turned)
                 )
             ]
@@ -119,16 +121,16 @@ def resolve(
             return _pick(cands, naive, legal, state)
         if not cards:
             raise IntentError("select a card first")
+        role = ROLES[intent]
         if len(cards) == 1 or intent == "move-joker":
             cands = [
                 a
-                for a, j in js
-                if j["type"] == intent
-                and j["combination"] == combination
-                and base(j["card"]) == cards[0]
+                for a in legal
+                if a.role is role and a.target() == combination and a.hand_codes() == cards[:1]
             ]
-            naive = {"type": intent, "seat": seat, "combination": combination, "card": cards[0]}
-            return _pick(cands, naive, legal, state)
+            return _pick(
+                cands, lambda: _plain(state, intent, seat, cards[:1], combination), legal, state
+            )
         # Several cards added one after another, on a copy to find each one's action.
         sim = state.copy()
         out: list[Action] = []
@@ -137,19 +139,9 @@ def resolve(
             found = [
                 a
                 for a in now
-                if a.type == "add"
-                and a.to_json()["combination"] == combination
-                and base(a.to_json()["card"]) == code
+                if a.role is Role.ADD and a.target() == combination and a.hand_codes() == [code]
             ]
-            action = (
-                found[0]
-                if found
-                else parse_action(
-                    {"type": "add", "seat": seat, "combination": combination, "card": code},
-                    now,
-                    sim,
-                )
-            )
+            action = found[0] if found else _plain(sim, intent, seat, [code], combination)
             out.append(action)
             if not found:
                 break  # the engine will refuse it and say why
@@ -159,17 +151,22 @@ def resolve(
     # discard, trade: exactly one card
     if len(cards) != 1:
         raise IntentError(f"select exactly one card to {intent}")
-    types = DISCARDS if intent == "discard" else (intent,)
-    cands = [a for a, j in js if j["type"] in types and j.get("card") == cards[0]]
-    kind = "throw" if intent == "discard" and say else intent
-    return _pick(cands, {"type": kind, "seat": seat, "card": cards[0]}, legal, state)
+    role = ROLES[intent]
+    cands = [a for a in legal if a.role is role and a.hand_codes() == cards]
+    return _pick(cands, lambda: _plain(state, intent, seat, cards, None), legal, state)
 
 
 def _pick(
-    cands: list[Action], naive: dict[str, Any], legal: list[Action], state: DealState
+    cands: list[Action],
+    naive: dict[str, Any] | Callable[[], Action],
+    legal: list[Action],
+    state: DealState,
 ) -> Resolved:
+    """The one candidate; several: the player chooses; none: the plain action the
+    selection names (made only then), for the engine to refuse with its reason."""
     if len(cands) == 1:
         return Resolved(actions=cands)
     if cands:
         raise AmbiguousActionError(cands)
-    return Resolved(actions=[parse_action(naive, legal, state)])
+    data = naive if isinstance(naive, dict) else naive().to_json()
+    return Resolved(actions=[parse_action(data, legal, state)])

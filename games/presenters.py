@@ -13,14 +13,13 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from games.engine.actions import Action
+from games.engine.actions import Action, Role
 from games.engine.cards import Card
 from games.engine.records import Record
 from games.engine.rules import make_rules
 from games.engine.words import sentence
 
 from .club_api import SeatInfo
-from .intents import DISCARDS, hand_cards, is_new_combination
 
 RANKS = {"A": 1, "J": 11, "Q": 12, "K": 13} | {str(n): n for n in range(2, 11)}
 RANK_NAMES = {
@@ -29,20 +28,6 @@ RANK_NAMES = {
 }  # fmt: skip
 SUITS = {"C": ("clubs", "♣"), "D": ("diamonds", "♦"), "H": ("hearts", "♥"), "S": ("spades", "♠")}
 SUIT_ORDER = {"C": 0, "D": 1, "S": 2, "H": 3}  # alternate colours in a sorted hand
-
-# Actions offered as plain buttons (no card selection needed).
-SIMPLE_TYPES = ("draw", "turn", "pass", "take-back", "challenge", "accept", "decline")
-# Card actions also listed in full under "all legal plays".
-CARD_TYPES = ("layout", "add", "move-joker", "use", "meld", "force")
-
-# Moves that can cost points, confirmed before they are sent, and what each risks.
-DECISIONS = {
-    "challenge": (
-        "If your opponent accepts, the deal ends at once: both hands are counted, and the "
-        "lower hand wins the other's points (equal hands score nothing). Your hand counts "
-        "{pips}. If your opponent declines, play goes on and you draw as usual."
-    ),
-}
 
 PHASES = {
     "draw": "draw from the pack or the stock",
@@ -100,28 +85,10 @@ def _hand_pips(codes: Sequence[str]) -> int:
     return sum(min(RANKS[c[:-1]], 10) for c in codes if c != "JK")
 
 
-def action_label(a: Action, j: dict[str, Any]) -> str:
-    t = j["type"]
-    if t == "draw":
-        if j["source"] == "pack":
-            return "Draw from the pack"
-        if j.get("card"):
-            return f"Take the {card_name(j['card'])} from the stock"
-        return "Take the top of the stock"
-    if t == "turn":
-        return "Turn up the next card"
-    if t == "pass":
-        return f"Pass the {card_name(j['card'])}"
-    if t == "take-back":
-        return "Take back this turn's cards"
-    if t == "challenge":
-        return "Challenge the opponent"
-    if t == "accept":
-        return "Accept the challenge"
-    if t == "decline":
-        return "Decline the challenge"
-    text = spell_cards(a.describe())  # cards named as every game names them
-    return text[:1].upper() + text[1:]
+def action_label(a: Action, j: dict[str, Any] | None = None) -> str:
+    """What a button or the list of every legal play calls an action: the action's own
+    words (:meth:`~games.engine.actions.Action.button`), cards written out."""
+    return spell_cards(a.button())
 
 
 def build(
@@ -176,37 +143,39 @@ def build(
 
     js = [(a, a.to_json()) for a in legal]
     simple = [
-        {"label": action_label(a, j), "json": json.dumps(j), "type": j["type"]}
+        {"label": action_label(a), "json": json.dumps(j), "type": j["type"]}
         for a, j in js
-        if j["type"] in SIMPLE_TYPES and j["type"] not in DECISIONS
+        if a.role is Role.BUTTON
     ]
-    # A move that can cost points (Colonel's challenge) is kept apart from the ordinary
-    # moves, after them, and asks to be confirmed (issue 38, item 4).
+    # A move that can cost points (Colonel's challenge, Tonk's drop) is kept apart from
+    # the ordinary moves, after them, and asks to be confirmed (issue 38, item 4).
     decisions = [
         {
-            "label": action_label(a, j),
+            "label": action_label(a),
             "json": json.dumps(j),
             "type": j["type"],
-            "explain": DECISIONS[j["type"]].format(pips=_hand_pips(view.get("hand") or [])),
+            "explain": a.risks.format(pips=_hand_pips(view.get("hand") or [])),
         }
         for a, j in js
-        if j["type"] in DECISIONS
+        if a.role is Role.DECISION
     ]
     add_to: set[int] = set()
+    aims: dict[int, str] = {}  # what adding to each combination is called ("Hit")
     joker_to: set[int] = set()
     # Which hand cards each combination takes ("" where no hand card is needed: the card
     # turned up, used on it): the dock lights those up when a fitting card is selected.
     fits: dict[tuple[str, int], set[str]] = {}
-    for _, j in js:
-        if j["type"] == "add":
-            add_to.add(j["combination"])
-            fits.setdefault(("add", j["combination"]), set()).update(hand_cards(j))
-        elif j["type"] in ("use", "meld", "force") and j.get("to") is not None:
-            add_to.add(j["to"])
-            fits.setdefault(("add", j["to"]), set()).update(hand_cards(j) or [""])
-        elif j["type"] == "move-joker":
-            joker_to.add(j["combination"])
-            fits.setdefault(("move-joker", j["combination"]), set()).update(hand_cards(j))
+    for a, _ in js:
+        role, to = a.role, a.target()
+        if to is None:
+            continue
+        if role is Role.ADD:
+            aims.setdefault(to, a.aim)
+            add_to.add(to)
+            fits.setdefault(("add", to), set()).update(a.hand_codes() or [""])
+        elif role is Role.MOVE_JOKER:
+            joker_to.add(to)
+            fits.setdefault(("move-joker", to), set()).update(a.hand_codes())
     targets = []
     for g in groups:
         for c in g["combinations"]:
@@ -223,7 +192,7 @@ def build(
                     if intent == "move-joker"
                     else "Force on"
                     if caps.forcing and c["force"]
-                    else "Add to"
+                    else aims.get(c["id"], "Add to")
                 )
                 targets.append(
                     {
@@ -236,9 +205,9 @@ def build(
                     }
                 )
     plays = [
-        {"label": action_label(a, j), "json": json.dumps(j)}
+        {"label": action_label(a), "json": json.dumps(j)}
         for a, j in js
-        if j["type"] in CARD_TYPES
+        if a.role in (Role.NEW_COMBINATION, Role.ADD, Role.MOVE_JOKER)
     ]
     phase = view.get("phase", "")
     say = view.get("say")
@@ -248,12 +217,13 @@ def build(
         "simple": simple,
         "decisions": decisions,
         "targets": targets,
-        "layout": any(is_new_combination(j) for _, j in js),
-        "layout_label": "Use it with the selected cards"
-        if caps.say and phase == "say"
-        else "Lay out the selected cards",
-        "discard": any(j["type"] in DISCARDS for _, j in js),
-        "trade": any(j["type"] == "trade" for _, j in js),
+        "layout": any(a.role is Role.NEW_COMBINATION for a in legal),
+        "layout_label": next(
+            (a.selection for a in legal if a.role is Role.NEW_COMBINATION),
+            "Lay out the selected cards",
+        ),
+        "discard": any(a.role is Role.DISCARD for a in legal),
+        "trade": any(a.role is Role.TRADE for a in legal),
         "plays": plays[:80],
         "plays_more": max(0, len(plays) - 80),
     }

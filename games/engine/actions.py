@@ -10,17 +10,67 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any, ClassVar, TypeVar
 
 from .errors import InvalidActionError
 
 
+class Role(StrEnum):
+    """What an action is to the table that offers it, whatever its game calls it: the
+    page's buttons, card selections and targets are made from roles, never from a game's
+    action names."""
+
+    BUTTON = "button"  # a plain button: draw, turn up, pass, take back, accept, call
+    DECISION = "decision"  # a move that can cost points, confirmed first (challenge, drop)
+    NEW_COMBINATION = "new-combination"  # selected hand cards make a new combination
+    ADD = "add"  # one card onto a combination on the table (``target``)
+    MOVE_JOKER = "move-joker"  # a card played where a wild card stood (``target``)
+    DISCARD = "discard"  # one selected card ends the turn
+    TRADE = "trade"  # one selected card passed face down
+
+
 @dataclass(frozen=True, slots=True)
 class Action:
-    """Base class. Subclasses set ``type`` (the JSON tag) and add fields."""
+    """Base class. Subclasses set ``type`` (the JSON tag) and add fields, and say what
+    they are to the table: ``ROLE``, the hand cards they take (``hand_codes``), the
+    combination they go onto (``target``), and for a button or a decision its ``label``
+    (and for a decision what it ``risks``)."""
 
     type: ClassVar[str] = ""
+    ROLE: ClassVar[Role] = Role.BUTTON
+    label: ClassVar[str] = ""  # a button's words, "Draw from the pack"
+    risks: ClassVar[str] = ""  # a decision's: what it can cost ({pips}: the hand's count)
+    selection: ClassVar[str] = "Lay out the selected cards"  # a new combination's button
+    aim: ClassVar[str] = "Add to"  # a combination's button, "Add to your sequence"
     seat: int
+
+    @property
+    def role(self) -> Role:
+        return self.ROLE
+
+    def hand_codes(self) -> list[str]:
+        """The cards (codes) this action takes from the hand."""
+        return []
+
+    @classmethod
+    def from_selection(cls, seat: int, cards: list[str], target: int | None) -> Action:
+        """The action of this class that a player's selection names (the cards chosen on
+        the page and the combination aimed at), for the engine to judge when it is not
+        among the legal ones; :class:`InvalidActionError` when it cannot name one."""
+        raise InvalidActionError(f"{cls.type} is not made from a selection of cards")
+
+    def button(self) -> str:
+        """A button's or a decision's words ("Draw from the pack"); for the rest, what
+        the action does, as the list of every legal play shows it."""
+        if self.label:
+            return self.label
+        text = self.describe()
+        return text[:1].upper() + text[1:]
+
+    def target(self) -> int | None:
+        """The combination on the table this action goes onto, if any."""
+        return None
 
     def to_json(self) -> dict[str, Any]:
         """``{"type": ..., "seat": ..., <fields>}``; cards as codes."""
@@ -55,6 +105,7 @@ class ActionTable:
         self.game = game
         self._json: dict[str, Callable[[dict[str, Any]], Action]] = {}
         self._text: dict[str, Callable[[int, list[str]], Action]] = {}
+        self._classes: dict[str, type[Action]] = {}
 
     @property
     def types(self) -> frozenset[str]:
@@ -73,9 +124,14 @@ class ActionTable:
                 raise RuntimeError(f"action type {cls.type!r} missing or registered twice")
             self._json[cls.type] = from_json
             self._text[cls.type] = from_text
+            self._classes[cls.type] = cls
             return cls
 
         return deco
+
+    def of_role(self, role: Role) -> type[Action] | None:
+        """This game's action class for a role (its first registered), or None."""
+        return next((c for c in self._classes.values() if c.ROLE is role), None)
 
     def from_json(self, data: object) -> Action:
         """Rebuild an action; anything malformed raises :class:`InvalidActionError`."""

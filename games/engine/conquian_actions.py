@@ -34,7 +34,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from .actions import Action, ActionTable
+from .actions import Action, ActionTable, Role
 from .cards import Card
 from .errors import InvalidActionError
 
@@ -192,10 +192,21 @@ class TradeAction(Action):
     """Card trade option (how-to): pass one card face down to the adversary."""
 
     type: ClassVar[str] = "trade"
+    ROLE: ClassVar[Role] = Role.TRADE
+
+    def hand_codes(self) -> list[str]:
+        return [self.card.code]
+
     card: Card
 
     def __post_init__(self) -> None:
         _check_card(self.card)
+
+    @classmethod
+    def from_selection(cls, seat: int, cards: list[str], target: int | None) -> Action:
+        if len(cards) != 1:
+            raise InvalidActionError(f"select exactly one card to {cls.type}")
+        return cls(seat, Card.from_code(cards[0]))
 
     def to_json(self) -> dict[str, Any]:
         return {"type": self.type, "seat": self.seat, "card": self.card.code}
@@ -214,6 +225,7 @@ class TurnAction(Action):
     """Turn up the top card of the pack (it is never taken into the hand, L12)."""
 
     type: ClassVar[str] = "turn"
+    label: ClassVar[str] = "Turn up the next card"
 
     def to_json(self) -> dict[str, Any]:
         return {"type": self.type, "seat": self.seat}
@@ -232,6 +244,10 @@ class PassAction(Action):
     """Refuse the card in play: the first refusal passes the say, the second turns it down."""
 
     type: ClassVar[str] = "pass"
+
+    def button(self) -> str:
+        return f"Pass the {self.card.name}"
+
     card: Card
 
     def __post_init__(self) -> None:
@@ -256,10 +272,21 @@ class ThrowAction(Action):
     card on the stock; the registry holds one parser per type.)"""
 
     type: ClassVar[str] = "throw"
+    ROLE: ClassVar[Role] = Role.DISCARD
+
+    def hand_codes(self) -> list[str]:
+        return [self.card.code]
+
     card: Card
 
     def __post_init__(self) -> None:
         _check_card(self.card)
+
+    @classmethod
+    def from_selection(cls, seat: int, cards: list[str], target: int | None) -> Action:
+        if len(cards) != 1:
+            raise InvalidActionError(f"select exactly one card to {cls.type}")
+        return cls(seat, Card.from_code(cards[0]))
 
     def to_json(self) -> dict[str, Any]:
         return {"type": self.type, "seat": self.seat, "card": self.card.code}
@@ -278,6 +305,14 @@ class ForceAction(Action):
     """Place the card in play, or the card one would discard, on the adversary's combination."""
 
     type: ClassVar[str] = "force"
+    ROLE: ClassVar[Role] = Role.ADD
+
+    def hand_codes(self) -> list[str]:
+        return [self.card.code]
+
+    def target(self) -> int | None:
+        return self.to
+
     card: Card
     to: int
 
@@ -300,13 +335,34 @@ class ForceAction(Action):
 # ---------------------------------------------------------------- placing cards
 
 
+class _Placing(Action):
+    """Use and meld: a new combination (``to`` None) or an addition to combination
+    ``to``, of ``hand`` cards."""
+
+    __slots__ = ()
+    to: int | None
+    hand: tuple[Card, ...]
+
+    @property
+    def role(self) -> Role:
+        return Role.NEW_COMBINATION if self.to is None else Role.ADD
+
+    def hand_codes(self) -> list[str]:
+        return [c.code for c in self.hand]
+
+    def target(self) -> int | None:
+        return self.to
+
+
 @register(_use_from_json, _use_from_text)
 @dataclass(frozen=True, slots=True)
-class UseAction(Action):
+class UseAction(_Placing):
     """Use the card in play: add it to own combination ``to``, or lay it down as a new
     combination with ``hand`` cards and cards ``borrow``-ed from own combinations."""
 
     type: ClassVar[str] = "use"
+    selection: ClassVar[str] = "Use it with the selected cards"
+
     card: Card
     to: int | None = None
     hand: tuple[Card, ...] = field(default=())
@@ -341,12 +397,13 @@ class UseAction(Action):
 
 @register(_meld_from_json, _meld_from_text)
 @dataclass(frozen=True, slots=True)
-class MeldAction(Action):
+class MeldAction(_Placing):
     """After using a card (or being forced), lay down more from the hand before discarding:
     a new combination of ``hand`` cards (and ``borrow``-ed ones), or one hand card added to
     own combination ``to``."""
 
     type: ClassVar[str] = "meld"
+
     hand: tuple[Card, ...] = field(default=())
     borrow: tuple[Card, ...] = field(default=())
     to: int | None = None

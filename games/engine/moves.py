@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from .actions import Action, ActionTable, BareAction, register_bare
+from .actions import Action, ActionTable, BareAction, Role, register_bare
 from .cards import Card
 from .combinations import Placed
 from .errors import InvalidActionError
@@ -74,6 +74,14 @@ class Draw(Action):
     """Draw the top of the pack or of the stock (L11); ``card`` names an exposed stock card."""
 
     type: ClassVar[str] = "draw"
+
+    def button(self) -> str:
+        if self.source == "pack":
+            return "Draw from the pack"
+        if self.card is not None:
+            return f"Take the {self.card.name} from the stock"
+        return "Take the top of the stock"
+
     source: str = "pack"
     card: Card | None = None
 
@@ -112,11 +120,20 @@ class Layout(Action):
     """Lay out one combination from the hand (L15); wild cards named (L17)."""
 
     type: ClassVar[str] = "layout"
+    ROLE: ClassVar[Role] = Role.NEW_COMBINATION
+
+    def hand_codes(self) -> list[str]:
+        return [p.card.code for p in self.cards]
+
     cards: tuple[Placed, ...]
 
     def __post_init__(self) -> None:
         if not self.cards or not all(isinstance(p, Placed) for p in self.cards):
             raise InvalidActionError("a layout lists its cards")
+
+    @classmethod
+    def from_selection(cls, seat: int, cards: list[str], target: int | None) -> Action:
+        return cls(seat, tuple(Placed.from_code(c) for c in cards))
 
     def to_json(self) -> dict[str, Any]:
         return {"type": self.type, "seat": self.seat, "cards": [p.code for p in self.cards]}
@@ -158,9 +175,23 @@ class Add(Action):
     """
 
     type: ClassVar[str] = "add"
+    ROLE: ClassVar[Role] = Role.ADD
+
+    def hand_codes(self) -> list[str]:
+        return [self.card.card.code]
+
+    def target(self) -> int | None:
+        return self.combination
+
     combination: int
     card: Placed
     end: str | None = None
+
+    @classmethod
+    def from_selection(cls, seat: int, cards: list[str], target: int | None) -> Action:
+        if target is None or len(cards) != 1:
+            raise InvalidActionError("one card onto one combination")
+        return cls(seat, target, Placed.from_code(cards[0]))
 
     def to_json(self) -> dict[str, Any]:
         d: dict[str, Any] = {
@@ -205,9 +236,23 @@ class MoveJoker(Action):
     """
 
     type: ClassVar[str] = "move-joker"
+    ROLE: ClassVar[Role] = Role.MOVE_JOKER
+
+    def hand_codes(self) -> list[str]:
+        return [self.card.card.code]
+
+    def target(self) -> int | None:
+        return self.combination
+
     combination: int
     card: Placed
     end: str | None = None
+
+    @classmethod
+    def from_selection(cls, seat: int, cards: list[str], target: int | None) -> Action:
+        if target is None or len(cards) != 1:
+            raise InvalidActionError("one card where the joker stands")
+        return cls(seat, target, Placed.from_code(cards[0]))
 
     def to_json(self) -> dict[str, Any]:
         d: dict[str, Any] = {
@@ -245,7 +290,18 @@ class Discard(Action):
     """Discard one card face up on the stock, ending the turn (L15, L21)."""
 
     type: ClassVar[str] = "discard"
+    ROLE: ClassVar[Role] = Role.DISCARD
+
+    def hand_codes(self) -> list[str]:
+        return [self.card.code]
+
     card: Card
+
+    @classmethod
+    def from_selection(cls, seat: int, cards: list[str], target: int | None) -> Action:
+        if len(cards) != 1:
+            raise InvalidActionError("select exactly one card to discard")
+        return cls(seat, Card.from_code(cards[0]))
 
     def to_json(self) -> dict[str, Any]:
         return {"type": self.type, "seat": self.seat, "card": self.card.code}
@@ -264,6 +320,7 @@ class TakeBack(BareAction):
     (and any joker moved) go back as they were; the player may then play again."""
 
     type: ClassVar[str] = "take-back"
+    label: ClassVar[str] = "Take back this turn's cards"
     verb: ClassVar[str] = "takes back this turn's cards"
 
 
@@ -272,6 +329,13 @@ class Challenge(BareAction):
     """Colonel: challenge the opponent, on one's turn before drawing."""
 
     type: ClassVar[str] = "challenge"
+    ROLE: ClassVar[Role] = Role.DECISION
+    label: ClassVar[str] = "Challenge the opponent"
+    risks: ClassVar[str] = (
+        "If your opponent accepts, the deal ends at once: both hands are counted, and the "
+        "lower hand wins the other's points (equal hands score nothing). Your hand counts "
+        "{pips}. If your opponent declines, play goes on and you draw as usual."
+    )
     verb: ClassVar[str] = "challenges"
 
 
@@ -280,6 +344,7 @@ class Accept(BareAction):
     """Colonel: accept a challenge; the lower hand wins the other's pips."""
 
     type: ClassVar[str] = "accept"
+    label: ClassVar[str] = "Accept the challenge"
     verb: ClassVar[str] = "accepts the challenge"
 
 
@@ -288,6 +353,7 @@ class Decline(BareAction):
     """Colonel: decline a challenge; the challenger plays on."""
 
     type: ClassVar[str] = "decline"
+    label: ClassVar[str] = "Decline the challenge"
     verb: ClassVar[str] = "declines the challenge"
 
 

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from games.intents import base, hand_cards
+from games.intents import base
 from games.models import Deal, DealAction
 
 from .helpers import deal_from_seed, find_script, play_script, snapshot, state_of
@@ -146,7 +146,7 @@ def test_conquian_uses_the_turned_card_with_selected_cards(
     if j.get("to") is not None:
         r = post(c, table, deal, intent=f"add:{j['to']}")
     else:
-        r = post(c, table, deal, intent="layout", cards=hand_cards(j))
+        r = post(c, table, deal, intent="layout", cards=use.hand_codes())
     assert r.status_code == 200
     body = r.content.decode()
     assert (

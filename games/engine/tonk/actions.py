@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from ..actions import Action, ActionTable, BareAction, register_bare
+from ..actions import Action, ActionTable, BareAction, Role, register_bare
 from ..combinations import Placed
 from ..errors import InvalidActionError
 from ..moves import Discard, discard_from_json, discard_from_text
@@ -39,6 +39,7 @@ class Call(BareAction):
     """T4: call Tonk on the deal (a dealt hand of courts, TO5)."""
 
     type: ClassVar[str] = "call"
+    label: ClassVar[str] = "Call Tonk"
     verb: ClassVar[str] = "calls Tonk"
 
 
@@ -48,6 +49,7 @@ class NoCall(BareAction):
     """TO5: let the chance to call Tonk on the deal go by."""
 
     type: ClassVar[str] = "no-call"
+    label: ClassVar[str] = "Do not call Tonk"
     verb: ClassVar[str] = "does not call Tonk"
 
 
@@ -57,6 +59,14 @@ class Drop(BareAction):
     """T9: at the start of the turn, before drawing, show the hand and end the deal."""
 
     type: ClassVar[str] = "drop"
+    ROLE: ClassVar[Role] = Role.DECISION
+    label: ClassVar[str] = "Drop"
+    risks: ClassVar[str] = (
+        "The deal ends at once and every hand is counted. If yours is the lowest, lower "
+        "than every other, you win 1 point from each player; if another's is as low or "
+        "lower, you are caught and pay 2 to each, and a player lower than you wins 1 more "
+        "from each. Your hand counts {pips}."
+    )
     verb: ClassVar[str] = "drops"
 
 
@@ -66,6 +76,7 @@ class DrawPack(BareAction):
     """T5: draw the top card of the pack."""
 
     type: ClassVar[str] = "draw"
+    label: ClassVar[str] = "Draw from the pack"
     verb: ClassVar[str] = "draws from the pack"
 
 
@@ -76,6 +87,7 @@ class Pluck(BareAction):
     discard (TO6, TO10)."""
 
     type: ClassVar[str] = "pluck"
+    label: ClassVar[str] = "Pluck the top card of the stock"
     verb: ClassVar[str] = "plucks the top card of the stock"
 
 
@@ -85,6 +97,7 @@ class Refuse(BareAction):
     """T10, TO13: with the pack empty, decline the stock's top card: the deal ends."""
 
     type: ClassVar[str] = "refuse"
+    label: ClassVar[str] = "Refuse the stock: end the deal"
     verb: ClassVar[str] = "refuses the stock: the deal ends"
 
 
@@ -103,11 +116,21 @@ class Spread(Action):
     """T6: lay a set or a run from the hand face up (a wild two named: ``2C=9H``, TO7)."""
 
     type: ClassVar[str] = "spread"
+    selection: ClassVar[str] = "Spread the selected cards"
+    ROLE: ClassVar[Role] = Role.NEW_COMBINATION
+
+    def hand_codes(self) -> list[str]:
+        return [p.card.code for p in self.cards]
+
     cards: tuple[Placed, ...]
 
     def __post_init__(self) -> None:
         if len(self.cards) < 3:
             raise InvalidActionError("a spread is three cards or more (TO2)")
+
+    @classmethod
+    def from_selection(cls, seat: int, cards: list[str], target: int | None) -> Action:
+        return cls(seat, tuple(Placed.from_code(c) for c in cards))
 
     def to_json(self) -> dict[str, Any]:
         return {"type": self.type, "seat": self.seat, "cards": [p.code for p in self.cards]}
@@ -138,8 +161,23 @@ class Hit(Action):
     """T7: add one card from the hand to any spread on the table."""
 
     type: ClassVar[str] = "hit"
+    aim: ClassVar[str] = "Hit"
+    ROLE: ClassVar[Role] = Role.ADD
+
+    def hand_codes(self) -> list[str]:
+        return [self.card.card.code]
+
+    def target(self) -> int | None:
+        return self.spread
+
     spread: int
     card: Placed
+
+    @classmethod
+    def from_selection(cls, seat: int, cards: list[str], target: int | None) -> Action:
+        if target is None or len(cards) != 1:
+            raise InvalidActionError("one card onto one spread")
+        return cls(seat, target, Placed.from_code(cards[0]))
 
     def to_json(self) -> dict[str, Any]:
         return {"type": self.type, "seat": self.seat, "spread": self.spread, "card": self.card.code}
