@@ -236,7 +236,10 @@ def build(
         "my_turn": me is not None and to_move == me,
         # A turn that cannot end by a discard yet says why (issue 38: no blind dead end).
         "must": (view.get("no_discard") if me is not None and to_move == me else None)
-        or PHASES.get(phase, phase),
+        or _with_reason(
+            rules.spec.phases.get(phase) or PHASES.get(phase, phase),
+            view.get("no_drop") if me is not None and to_move == me else None,
+        ),
         "phase": phase,
         "hand": [face(c) for c in view.get("hand", [])],
         "stock": [face(c) for c in view.get("stock") or []],
@@ -252,6 +255,11 @@ def build(
         "outcome": outcome_context(view.get("outcome"), seats),
         "caps": caps,
     }
+
+
+def _with_reason(words: str, reason: str | None) -> str:
+    """The phase's words, and why a move is not offered now (Tonk's Wait Rule)."""
+    return f"{words}; no drop: {reason}" if reason else words
 
 
 _CODE = r"(?:JK(?:=(?:10|[2-9AJQK])[CDHS])?|(?:10|[2-9AJQK])[CDHS])"

@@ -115,6 +115,9 @@ class Variant(ABC):
     laws: tuple[Law, ...]
     actions: ActionTable  # its action notation: the names are its own
     order: int = 100  # where lists of games show it (then by registration)
+    # What the player to move is asked in each of its own phases, where the table's
+    # general words ("draw from the pack or the stock") do not say it.
+    phases: Mapping[str, str] = {}
 
     # -- the engine's range, under the names the older callers use ----------------------
     @property

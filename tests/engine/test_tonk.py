@@ -474,3 +474,38 @@ def test_bad_input_is_refused_and_changes_nothing() -> None:
         with pytest.raises((IllegalActionError, InvalidActionError)):
             d.apply(d.rules.spec.parse_text(text))
     assert d.to_json() == before
+
+
+# ---------------------------------------------------------------- what the table offers
+
+
+def test_the_table_offers_tonks_moves_in_its_own_words() -> None:
+    """The page reads each action's role (issue 40): the call round and the drop asked
+    clearly, the drop confirmed with what it risks, spreads and hits offered on selected
+    cards, and why the plucked card is not a discard (TO6) or a drop is barred (TO8)."""
+    from games.presenters import build
+
+    d = arrange(["JC QC KC JD QD KD JH", "2C 3C 4C 5C 6C 7C 8C"], "9S", "KH", dealer=1)
+    page = build(d.player_view(0), d.legal_actions(0), [], me=0)
+    assert page["must"].startswith("call Tonk on the deal")
+    assert [b["label"] for b in page["offers"]["simple"]] == ["Call Tonk", "Do not call Tonk"]
+
+    d = arrange(["3C 4C 5C 9D 9H 9S KS", "AD 2C 6C 7H 8S JC 9C"], "QD", "KH 4H 5H",
+                dealer=1, wait_rule=True)  # fmt: skip
+    page = build(d.player_view(0), d.legal_actions(0), [], me=0)
+    assert [b["label"] for b in page["offers"]["simple"]] == [
+        "Draw from the pack", "Pluck the top card of the stock"]  # fmt: skip
+    (drop,) = page["offers"]["decisions"]
+    assert drop["label"] == "Drop" and "you are caught and pay 2 to each" in drop["explain"]
+    assert "Your hand counts 49." in drop["explain"]  # T11: 3+4+5+9+9+9+10
+    play(d, "0 pluck")
+    page = build(d.player_view(0), d.legal_actions(0), [], me=0)
+    assert page["must"] == "the queen of diamonds was plucked this turn: discard another card (TO6)"
+    assert page["offers"]["layout_label"] == "Spread the selected cards"
+    play(d, "0 spread 3C 4C 5C", "0 discard KS", "1 draw")
+    page = build(d.player_view(1), d.legal_actions(1), [], me=1)
+    assert {t["label"] for t in page["offers"]["targets"]} == {"Hit Seat 1's sequence"}
+    play(d, "1 discard KH")
+    page = build(d.player_view(0), d.legal_actions(0), [], me=0)
+    assert page["offers"]["decisions"] == []
+    assert page["must"].endswith("no drop: the Wait Rule: 1 more turn before a drop (TO8)")

@@ -107,6 +107,11 @@ class Tonk(Variant):
             "player on his spreads while he waits adds one turn."),
     )  # fmt: skip
     actions = TONK_ACTIONS
+    phases = {
+        "call": "call Tonk on the deal, or let it go (a hand of courts, T4)",
+        "draw": "drop, or draw from the pack or pluck the top of the stock",
+        "play": "spread or hit (optional), then discard",
+    }
 
     def capabilities(self, rules: Rules) -> Capabilities:
         wild = bool(rules.opt("deuces_wild"))

@@ -111,6 +111,12 @@ class TonkDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
             return f"the Wait Rule: {k} more turn{'s' if k > 1 else ''} before a drop (TO8)"
         return None
 
+    def why_no_discard(self) -> str | None:
+        """TO6: this turn's plucked card may not be the discard."""
+        if self.phase != "play" or self.plucked is None or len(self.hands[self.turn]) == 1:
+            return None
+        return f"the {self.plucked.name} was plucked this turn: discard another card (TO6)"
+
     def legal_actions(self, seat: int) -> list[Action]:
         if seat != self.to_move():
             return []
@@ -338,6 +344,7 @@ class TonkDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
             "calls": list(self.calls),
             "asked": self.asked,
             "no_drop": None if mover is None else self.why_no_drop(mover),
+            "no_discard": self.why_no_discard(),
             "log": self.log_view.of(self.log, seat),
             "outcome": None if out is None else out.to_json(),
         }
