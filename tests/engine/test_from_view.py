@@ -82,7 +82,7 @@ def test_a_state_from_a_view_and_the_true_hidden_cards_is_the_deal(
     variant: str, players: int, options: dict[str, OptionValue]
 ) -> None:
     built = 0
-    for seed in range(3):
+    for seed in range(2):
         rng = random.Random(seed)
         deal = new_deal(make_rules(variant, options), players, seed % players, seed=seed)
         fork_at = rng.randrange(5, 40)
