@@ -161,100 +161,6 @@ def make_run(tmp_path: Path) -> Iterator[Callable[..., MakeRun]]:
             os.killpg(run.proc.pid, signal.SIGKILL)
 
 
-@pytest.mark.slow
-def test_make_run_serves_the_club_safely_restarts_a_dead_process_and_ctrl_c_stops_all(
-    make_run: Callable[..., MakeRun], tmp_path: Path
-) -> None:
-    run = make_run()
-    health = run.wait_healthy()
-    assert health["status"] == "ok" and health["database"]["vendor"] == "postgresql"
-    assert health["debug"] is False
-    status, login = get(run.url("/login/"))
-    assert status == 200 and b"Log in" in login
-    # DEBUG off: WhiteNoise serves the collected, hashed stylesheet the page links to.
-    css = re.search(rb'href="(/static/css/site\.[0-9a-f]+\.css)"', login)
-    assert css and get(run.url(css.group(1).decode()))[0] == 200
-    status, missing = get(run.url("/no/such/page/"))
-    assert status == 404 and b'data-status="404"' in missing and b"Traceback" not in missing
-    assert b"SECRET_KEY" not in missing and b"urlpatterns" not in missing.lower()  # DEBUG off
-    key = tmp_path / "secret_key"
-    assert stat.S_IMODE(key.stat().st_mode) == 0o600 and len(key.read_text().strip()) >= 50
-    outside = local.primary_address()
-    if outside:  # listening on loopback only: the machine's network address answers nothing
-        with socket.socket() as s:
-            s.settimeout(2)
-            assert s.connect_ex((outside, run.port)) != 0
-    assert len(processes_with(str(tmp_path))) >= 6  # postgres, redis, web, events, worker, beat
-
-    # The worker dies (as when Redis went away): the supervisor says so and restarts it.
-    dead = worker_main(str(tmp_path))
-    assert dead is not None
-    os.kill(dead, signal.SIGKILL)
-    wait_until(lambda: "restarting worker (restart 1)" in run.output, "the restart line")
-    assert "worker exited with code" in run.output
-    wait_until(lambda: worker_main(str(tmp_path)) not in (None, dead), "a new worker")
-    assert get(run.url("/healthz?check=database,broker"))[0] == 200  # the rest ran on
-
-    run.stop(lambda pid: os.killpg(pid, signal.SIGINT))  # Ctrl-C at the terminal
-    text = run.output
-    assert f"http://127.0.0.1:{run.port}/" in text  # the URL is printed
-    assert "cooncan-demo" in text  # and a demo login
-    assert "HOST=0.0.0.0" in text  # and how to let phones in
-
-
-@pytest.mark.slow
-def test_killing_make_stops_everything(make_run: Callable[..., MakeRun]) -> None:
-    """`kill <pid of make>` sends SIGTERM to make alone, which passes it on."""
-    run = make_run()
-    run.wait_healthy()
-    run.stop(lambda pid: os.kill(pid, signal.SIGTERM))
-
-
-@pytest.mark.slow
-def test_make_run_host_0_0_0_0_lets_a_phone_on_the_wifi_play_with_live_updates(
-    make_run: Callable[..., MakeRun],
-) -> None:
-    """A phone types the machine's address: the pages answer (not 400 DisallowedHost), a
-    form posts (the address is a trusted origin), and the table page opens its event
-    stream at that same address (not 127.0.0.1, which a phone cannot reach)."""
-    address = local.primary_address()
-    assert address, "this machine has no non-loopback address to test with"
-    run = make_run("0.0.0.0")
-    run.wait_healthy()
-    base = f"http://{address}:{run.port}"
-    phone = httpx.Client(base_url=base, timeout=15, headers={"Origin": base})
-    home = phone.get("/")
-    assert home.status_code == 200 and "Cooncan Club" in home.text
-    assert f"{base}/" in run.output  # the address to type on a phone is printed
-    phone.get("/login/")
-    r = phone.post("/login/", data={
-        "username": "alice", "password": "cooncan-demo",
-        "csrfmiddlewaretoken": phone.cookies.get("csrftoken", ""),
-    })  # fmt: skip
-    assert r.status_code == 302, r.text[:500]
-    r = phone.post("/practice/", data={
-        "variant": "conquian", "players-conquian": "2",
-        "csrfmiddlewaretoken": phone.cookies.get("csrftoken", ""),
-    })  # fmt: skip
-    assert r.status_code == 302 and "/tables/" in r.headers["location"], r.text[:500]
-    page = phone.get(r.headers["location"])
-    assert page.status_code == 200
-    assert "no-store" in page.headers["cache-control"]  # the page shows a hand
-    stream = re.search(r'sse-connect="([^"]+)"', page.text)
-    assert stream, page.text[:2000]
-    events = html.unescape(stream.group(1))
-    assert events.startswith(f"http://{address}:{run.events_port}/events/tables/"), events
-    assert f"http://{address}:{run.events_port}" in page.headers["content-security-policy"]
-    with phone.stream("GET", events, headers={"Origin": base}) as sse:
-        assert sse.status_code == 200
-        assert sse.headers["content-type"].startswith("text/event-stream")
-        assert sse.headers["cache-control"] == "no-store"
-        assert sse.headers["access-control-allow-origin"] == base
-        first = next(sse.iter_lines())
-        assert first.startswith("retry:")
-    run.stop(lambda pid: os.killpg(pid, signal.SIGINT))
-
-
 class Browser:
     """One person's visits over HTTP: cookies, the CSRF token, the page as text."""
 
@@ -281,17 +187,12 @@ def words(page: httpx.Response) -> str:
     return html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", page.text)))
 
 
-@pytest.mark.slow
-def test_the_secretary_runs_an_evening_over_http_on_what_make_run_starts(
-    make_run: Callable[..., MakeRun],
-) -> None:
+def the_secretary_runs_an_evening(run: MakeRun) -> None:
     """The main job on the embedded default, as the README says to start it (issue 35:
     the console answered 500 on `make run`'s SQLite as soon as an evening had a table,
     and no test saw it): open an evening, check members in, form a real-cards table and
     a browser table, enter a result, open the console and the close confirmation with a
     deal in play, and close; the worker balances it."""
-    run = make_run()
-    run.wait_healthy()
     secretary = Browser(run.url(""))
     secretary.log_in("secretary")
     opened = secretary.post("/sessions/open/", {
@@ -342,7 +243,98 @@ def test_the_secretary_runs_an_evening_over_http_on_what_make_run_starts(
         lambda: "balanced" in words(secretary.get(f"/sessions/{evening}/")).lower(),
         "the worker to balance the evening",
     )
-    run.stop(lambda pid: os.killpg(pid, signal.SIGINT))
+
+
+@pytest.mark.slow
+def test_make_run_serves_the_club_safely_runs_an_evening_restarts_a_dead_process_and_ctrl_c_stops_all(
+    make_run: Callable[..., MakeRun], tmp_path: Path
+) -> None:
+    """One `make run` for the safe defaults, the secretary's evening, the supervisor's
+    restart and Ctrl-C (each start costs about 20 s of the suite)."""
+    run = make_run()
+    health = run.wait_healthy()
+    assert health["status"] == "ok" and health["database"]["vendor"] == "postgresql"
+    assert health["debug"] is False
+    status, login = get(run.url("/login/"))
+    assert status == 200 and b"Log in" in login
+    # DEBUG off: WhiteNoise serves the collected, hashed stylesheet the page links to.
+    css = re.search(rb'href="(/static/css/site\.[0-9a-f]+\.css)"', login)
+    assert css and get(run.url(css.group(1).decode()))[0] == 200
+    status, missing = get(run.url("/no/such/page/"))
+    assert status == 404 and b'data-status="404"' in missing and b"Traceback" not in missing
+    assert b"SECRET_KEY" not in missing and b"urlpatterns" not in missing.lower()  # DEBUG off
+    key = tmp_path / "secret_key"
+    assert stat.S_IMODE(key.stat().st_mode) == 0o600 and len(key.read_text().strip()) >= 50
+    outside = local.primary_address()
+    if outside:  # listening on loopback only: the machine's network address answers nothing
+        with socket.socket() as s:
+            s.settimeout(2)
+            assert s.connect_ex((outside, run.port)) != 0
+    assert len(processes_with(str(tmp_path))) >= 6  # postgres, redis, web, events, worker, beat
+
+    the_secretary_runs_an_evening(run)
+
+    # The worker dies (as when Redis went away): the supervisor says so and restarts it.
+    dead = worker_main(str(tmp_path))
+    assert dead is not None
+    os.kill(dead, signal.SIGKILL)
+    wait_until(lambda: "restarting worker (restart 1)" in run.output, "the restart line")
+    assert "worker exited with code" in run.output
+    wait_until(lambda: worker_main(str(tmp_path)) not in (None, dead), "a new worker")
+    assert get(run.url("/healthz?check=database,broker"))[0] == 200  # the rest ran on
+
+    run.stop(lambda pid: os.killpg(pid, signal.SIGINT))  # Ctrl-C at the terminal
+    text = run.output
+    assert f"http://127.0.0.1:{run.port}/" in text  # the URL is printed
+    assert "cooncan-demo" in text  # and a demo login
+    assert "HOST=0.0.0.0" in text  # and how to let phones in
+
+
+@pytest.mark.slow
+def test_make_run_host_0_0_0_0_lets_a_phone_on_the_wifi_play_and_killing_make_stops_it(
+    make_run: Callable[..., MakeRun],
+) -> None:
+    """A phone types the machine's address: the pages answer (not 400 DisallowedHost), a
+    form posts (the address is a trusted origin), and the table page opens its event
+    stream at that same address (not 127.0.0.1, which a phone cannot reach). Then
+    `kill <pid of make>` sends SIGTERM to make alone, which passes it on: every process
+    stops. (One `make run` serves both checks: each start costs about 20 s of the suite.)"""
+    address = local.primary_address()
+    assert address, "this machine has no non-loopback address to test with"
+    run = make_run("0.0.0.0")
+    run.wait_healthy()
+    base = f"http://{address}:{run.port}"
+    phone = httpx.Client(base_url=base, timeout=15, headers={"Origin": base})
+    home = phone.get("/")
+    assert home.status_code == 200 and "Cooncan Club" in home.text
+    assert f"{base}/" in run.output  # the address to type on a phone is printed
+    phone.get("/login/")
+    r = phone.post("/login/", data={
+        "username": "alice", "password": "cooncan-demo",
+        "csrfmiddlewaretoken": phone.cookies.get("csrftoken", ""),
+    })  # fmt: skip
+    assert r.status_code == 302, r.text[:500]
+    r = phone.post("/practice/", data={
+        "variant": "conquian", "players-conquian": "2",
+        "csrfmiddlewaretoken": phone.cookies.get("csrftoken", ""),
+    })  # fmt: skip
+    assert r.status_code == 302 and "/tables/" in r.headers["location"], r.text[:500]
+    page = phone.get(r.headers["location"])
+    assert page.status_code == 200
+    assert "no-store" in page.headers["cache-control"]  # the page shows a hand
+    stream = re.search(r'sse-connect="([^"]+)"', page.text)
+    assert stream, page.text[:2000]
+    events = html.unescape(stream.group(1))
+    assert events.startswith(f"http://{address}:{run.events_port}/events/tables/"), events
+    assert f"http://{address}:{run.events_port}" in page.headers["content-security-policy"]
+    with phone.stream("GET", events, headers={"Origin": base}) as sse:
+        assert sse.status_code == 200
+        assert sse.headers["content-type"].startswith("text/event-stream")
+        assert sse.headers["cache-control"] == "no-store"
+        assert sse.headers["access-control-allow-origin"] == base
+        first = next(sse.iter_lines())
+        assert first.startswith("retry:")
+    run.stop(lambda pid: os.kill(pid, signal.SIGTERM))
 
 
 @pytest.mark.slow
