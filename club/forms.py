@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django import forms
 
 from .models import Member, Table, default_variant, variant_choices
+
+if TYPE_CHECKING:
+    from games.engine.variant import Variant
 
 
 class OpenSessionForm(forms.Form):
@@ -78,15 +81,21 @@ class ResultForm(forms.Form):
         max_length=200, required=False, label="Note", help_text="Kept on the washbook line."
     )
 
-    def __init__(self, *args: Any, players: list[Member], **kwargs: Any) -> None:
+    def __init__(
+        self, *args: Any, players: list[Member], game: Variant | None = None, **kwargs: Any
+    ) -> None:
         super().__init__(*args, **kwargs)
         self.players = players
         self.fields["winner"].choices = [(m.pk, m.display_name) for m in players]
+        # A game whose deals end in more ways than one winner collecting (Tonk): how the
+        # deal ended, the player it names, and every player's count when it asks them.
+        self.endings = game.endings if game is not None else ()
+        word = "count" if self.endings else "pips"
         for m in players:
             name = m.display_name
             self.fields[f"pips_{m.pk}"] = forms.IntegerField(
-                min_value=0, max_value=1000, required=False, label=f"{name}: pips in hand",
-                error_messages={"invalid": f"{name}'s pips are a whole number."},
+                min_value=0, max_value=1000, required=False, label=f"{name}: {word} in hand",
+                error_messages={"invalid": f"{name}'s {word} is a whole number."},
             )  # fmt: skip
             self.fields[f"cards_{m.pk}"] = forms.CharField(
                 max_length=120,
@@ -94,17 +103,36 @@ class ResultForm(forms.Form):
                 label="or the cards left in hand",
                 help_text="e.g. KS 5H JK",
             )
-            self.fields[f"extra_{m.pk}"] = forms.IntegerField(
-                min_value=0, max_value=1000, required=False,
-                label="extra points paid (splash, ratting, foul hand)",
-                error_messages={"invalid": f"{name}'s extra points are a whole number."},
+            if not self.endings:
+                self.fields[f"extra_{m.pk}"] = forms.IntegerField(
+                    min_value=0, max_value=1000, required=False,
+                    label="extra points paid (splash, ratting, foul hand)",
+                    error_messages={"invalid": f"{name}'s extra points are a whole number."},
+                )  # fmt: skip
+        if self.endings:
+            self.fields["ending"] = forms.ChoiceField(
+                label="How the deal ended",
+                choices=[("", "— choose —")] + [(e.name, f"{e.label} ({e.law})") for e in self.endings],
+                error_messages={"required": "Say how the deal ended."},
             )  # fmt: skip
+            named = sorted({e.seat for e in self.endings if e.seat})
+            winner = self.fields["winner"]
+            winner.label = "Who: " + ", ".join(named)
+            winner.help_text = "Leave it at “nobody” when the deal ended with every hand counted."
+            winner.required = False
+            winner.choices = [("", "— nobody —"), *winner.choices]
+            winner.empty_value = None  # type: ignore[attr-defined]
+            for m in players:
+                self.fields[f"pips_{m.pk}"].help_text = "asked after a drop or an empty pack"
+            self.order_fields(["ending", "winner"])
 
     def player_fields(self) -> list[tuple[Member, Any, Any, Any]]:
         return [
-            (m, self[f"pips_{m.pk}"], self[f"cards_{m.pk}"], self[f"extra_{m.pk}"])
-            for m in self.players
+            (m, self[f"pips_{m.pk}"], self[f"cards_{m.pk}"], self._extra(m)) for m in self.players
         ]
+
+    def _extra(self, m: Member) -> Any:
+        return self[f"extra_{m.pk}"] if f"extra_{m.pk}" in self.fields else None
 
 
 class CorrectionForm(ResultForm):
@@ -127,6 +155,10 @@ class CorrectionForm(ResultForm):
         self, *args: Any, players: list[Member], scoring: str = "pips", **kwargs: Any
     ) -> None:
         super().__init__(*args, players=players, **kwargs)
+        if self.endings:  # the ending is asked, and the player it names (or nobody)
+            self.fields["ending"].required = False
+            self.order_fields(self.field_order + ["ending", "winner"])
+            return
         self.fields["winner"].required = False
         self.fields["winner"].choices = [("", "— choose —"), *self.fields["winner"].choices]
         self.fields["winner"].empty_value = None
@@ -142,6 +174,8 @@ class CorrectionForm(ResultForm):
                 del self.fields[f"cards_{m.pk}"], self.fields[f"extra_{m.pk}"]
         self.order_fields(self.field_order)
 
+    game_points = False
+
     def player_fields(self) -> list[tuple[Member, Any, Any, Any]]:
         if not self.game_points:
             return super().player_fields()
@@ -149,7 +183,12 @@ class CorrectionForm(ResultForm):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
-        if not data.get("reverse_only") and data.get("winner") is None and "winner" in data:
+        if data.get("reverse_only"):
+            return data
+        if self.endings:
+            if not data.get("ending") and "ending" in data:
+                self.add_error("ending", "Say how the deal ended, or tick “Only reverse the line”.")
+        elif data.get("winner") is None and "winner" in data:
             self.add_error("winner", "Choose who went out, or tick “Only reverse the line”.")
         return data
 

@@ -23,6 +23,8 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
+from games.engine.variant import find_variant
+
 from . import books, services, streams
 from .forms import (
     CheckInForm,
@@ -657,7 +659,7 @@ def _table_context(
         "subs": [
             (s, {m.pk for m in s.consents.all()}, member and member.pk in s.required) for s in subs
         ],
-        "result_form": result_form or ResultForm(players=players),
+        "result_form": result_form or ResultForm(players=players, game=find_variant(table.variant)),
         "cancellable": table.status != Table.CLOSED
         and table.session_id is not None
         and not table.is_practice
@@ -726,7 +728,12 @@ def _result_from_form(form: ResultForm) -> services.PhysicalResult:
         if data.get(f"extra_{m.pk}"):
             extra[m.pk] = data[f"extra_{m.pk}"]
     return services.PhysicalResult(
-        winner_id=data["winner"], losses=losses, cards=cards, extra=extra, note=data["note"]
+        winner_id=data["winner"],
+        losses=losses,
+        cards=cards,
+        extra=extra,
+        note=data["note"],
+        ending=data.get("ending") or "",
     )
 
 
@@ -741,7 +748,7 @@ def table_result(request: HttpRequest, pk: int) -> HttpResponse:
             table.get_club_url(),
         )
     players = [s.member for s in table.seats.select_related("member")]
-    form = ResultForm(request.POST, players=players)
+    form = ResultForm(request.POST, players=players, game=find_variant(table.variant))
     if form.is_valid():
         try:
             line = services.enter_physical_result(
@@ -754,7 +761,10 @@ def table_result(request: HttpRequest, pk: int) -> HttpResponse:
                 f"{e.member} {e.points:+d}"
                 for e in line.entries.select_related("member").order_by("-points")
             )
-            messages.success(request, f"Line {line.number} posted to the washbook: {won}.")
+            messages.success(
+                request,
+                f"Line {line.number} posted to the washbook: {won or 'a drawn deal, no points'}.",
+            )
             return redirect(table.get_club_url())
     # The table page again, each message beside its field; no line was posted.
     return render(request, "club/table.html", _table_context(request, table, form), status=400)
@@ -766,8 +776,13 @@ def _line_as_entered(
     """The correction form's first values: the line as it was booked (a loser's points as
     his pips, what the game's hand cannot hold as extra points; in game points, all)."""
     points = dict(line.entries.values_list("member_id", "points"))
-    ceiling = services.most_pips(line.table, len(players)) if scoring != "game-points" else 10**6
     initial: dict[str, Any] = {"note": (line.detail or {}).get("note", "")}
+    if find_variant(line.table.variant).endings:
+        # How it ended and whom it named; the counts are entered again, as at the table.
+        initial["ending"] = (line.detail or {}).get("ending", "")
+        initial["winner"] = (line.detail or {}).get("named")
+        return initial
+    ceiling = services.most_pips(line.table, len(players)) if scoring != "game-points" else 10**6
     for m in players:
         p = points.get(m.pk, 0)
         if p > 0:
@@ -794,8 +809,9 @@ def line_correct(request: HttpRequest, pk: int) -> HttpResponse:
     scoring = (
         (line.detail or {}).get("scoring", "pips") if line.table.mode == Table.ONLINE else "pips"
     )
+    game = find_variant(line.table.variant)
     if request.method == "POST" and not refused:
-        form = CorrectionForm(request.POST, players=players, scoring=scoring)
+        form = CorrectionForm(request.POST, players=players, scoring=scoring, game=game)
         if form.is_valid():
             data = form.cleaned_data
             result = None if data["reverse_only"] else _result_from_form(form)
@@ -812,7 +828,10 @@ def line_correct(request: HttpRequest, pk: int) -> HttpResponse:
         form, status = None, 400
     else:
         form = CorrectionForm(
-            initial=_line_as_entered(line, players, scoring), players=players, scoring=scoring
+            initial=_line_as_entered(line, players, scoring),
+            players=players,
+            scoring=scoring,
+            game=game,
         )
         status = 200
     session = line.table.session

@@ -16,7 +16,7 @@ from django.db.models import Max
 
 from games.engine.cards import Card
 from games.engine.errors import InvalidActionError
-from games.engine.rules import make_rules
+from games.engine.rules import Rules, make_rules
 from games.engine.variant import find_variant, first_variant
 
 from ..models import ClubSession, Member, Posting, Seat, Table, WashbookEntry, WashbookLine
@@ -170,26 +170,36 @@ class PhysicalResult:
 
     ``losses``: each loser's pips; or ``cards``: the cards left in his hand (counted, L24).
     ``extra``: further points a loser pays (splash bonus, ratting penalty, L10 foul hand).
+
+    A game whose deals end in more ways than a winner collecting the others' pips (Tonk:
+    a drop, the pack running out, ...) names them (``Variant.endings``): ``ending`` is
+    one of them, ``winner_id`` the player it names (the dropper, who went out; None when
+    it names nobody), and ``losses`` or ``cards`` every player's count when it asks them.
     """
 
-    winner_id: int
+    winner_id: int | None = None
     losses: dict[int, int] = field(default_factory=dict)
     cards: dict[int, str] = field(default_factory=dict)
     extra: dict[int, int] = field(default_factory=dict)
     note: str = ""
+    ending: str = ""
 
 
 def most_pips(table: Table, players: int | None = None) -> int:
     """The most pips a loser's hand can hold at the table's game: one card more than the
     hand dealt (he has drawn and not yet discarded), each the pack's highest (L24)."""
     game = find_variant(table.variant)
-    try:
-        rules = make_rules(table.variant, dict(table.options or {}))
-    except InvalidActionError:
-        rules = make_rules(table.variant)
+    rules = _table_rules(table)
     players = players or Seat.objects.filter(table=table).count()
-    top = max(c.pips for c in game.pack(rules))
+    top = max(game.physical_pips([c.code]) for c in game.pack(rules))
     return (game.hand_size(rules, players) + 1) * top
+
+
+def _table_rules(table: Table) -> Rules:
+    try:
+        return make_rules(table.variant, dict(table.options or {}))
+    except InvalidActionError:
+        return make_rules(table.variant)
 
 
 def physical_points(
@@ -201,7 +211,13 @@ def physical_points(
     ``players``: who played the deal (a correction's: the line's players); by default
     who is seated now."""
     if players is None:
-        players = [s.member for s in Seat.objects.filter(table=table).select_related("member")]
+        players = [
+            s.member
+            for s in Seat.objects.filter(table=table).select_related("member").order_by("position")
+        ]
+    game = find_variant(table.variant)
+    if game.endings or result.ending:
+        return _ended_points(table, result, players)
     seats = {m.pk: m for m in players}
     if result.winner_id not in seats:
         raise ClubError("the winner is not seated at this table", field="winner")
@@ -273,6 +289,80 @@ def physical_points(
     return points
 
 
+def _ended_points(table: Table, result: PhysicalResult, players: list[Member]) -> dict[Member, int]:
+    """A deal of a game with named endings (``Variant.endings``), scored by the game:
+    what the secretary entered is checked field by field here, what cannot have happened
+    in the game (a count no hand holds, two calls where only one fits) by the engine."""
+    game = find_variant(table.variant)
+    try:
+        end = game.ending(result.ending)
+    except InvalidActionError:
+        choices = ", ".join(e.label for e in game.endings) or "name the winner"
+        raise ClubError(
+            f"say how the deal ended: {choices}"
+            if not result.ending
+            else f"{game.club_label} has no ending {result.ending!r}: {choices}",
+            field="ending",
+        ) from None
+    seats = {m.pk: i for i, m in enumerate(players)}
+    by_pk = {m.pk: m for m in players}
+    named = set(result.losses) | set(result.cards) | set(result.extra)
+    if result.winner_id is not None:
+        named.add(result.winner_id)
+    if named - set(seats):
+        raise ClubError("a player named in the result is not seated at this table")
+    problems: list[ClubError] = []
+    if end.seat and result.winner_id is None:
+        problems.append(ClubError(f"{end.label}: name {end.seat}", field="winner"))
+    if not end.seat and result.winner_id is not None:
+        problems.append(ClubError(f"{end.label}: it names no player", field="winner"))
+    for pk in result.extra:
+        problems.append(
+            ClubError(f"{end.label}: {game.club_label} has no extra points", field=f"extra_{pk}")
+        )
+    counts: list[int] = []
+    for member in players:
+        pk = member.pk
+        if not end.counts:
+            for given, where in ((result.losses, "pips"), (result.cards, "cards")):
+                if pk in given:
+                    problems.append(
+                        ClubError(f"{end.label}: no hand is counted", field=f"{where}_{pk}")
+                    )
+            continue
+        if pk in result.losses and pk in result.cards:
+            problems.append(
+                ClubError(f"give {member}'s count or cards, not both", field=f"cards_{pk}")
+            )
+        elif pk in result.cards:
+            try:
+                counts.append(count_pips(result.cards[pk], table.variant))
+            except ClubError as e:
+                problems.append(ClubError(f"{member}'s cards: {e}", field=f"cards_{pk}"))
+        elif pk in result.losses:
+            counts.append(result.losses[pk])
+        else:
+            problems.append(
+                ClubError(
+                    f"{end.label}: give {member}'s count or the cards left in the hand",
+                    field=f"pips_{pk}",
+                )
+            )
+    if problems:
+        raise ClubError.all_of(problems)
+    seat = seats[result.winner_id] if result.winner_id is not None else None
+    try:
+        points = game.ended_points(_table_rules(table), len(players), end.name, seat, tuple(counts))
+    except InvalidActionError as e:
+        raise ClubError(str(e), field="ending") from None
+    return {by_pk[m.pk]: p for m, p in zip(players, points, strict=True)}
+
+
+def _line_kind(points: Mapping[Member, int]) -> str:
+    """A deal line, or a tableau when the deal was drawn (no points change hands)."""
+    return WashbookLine.DEAL if any(points.values()) else WashbookLine.TABLEAU
+
+
 def enter_physical_result(
     table_id: int, result: PhysicalResult, *, by: Actor = None, advance: bool = True
 ) -> WashbookLine:
@@ -288,13 +378,24 @@ def enter_physical_result(
         line = _write_line(
             table,
             points,
-            detail={"entered": True, "note": result.note[:200]},
+            kind=_line_kind(points),
+            detail=_entered(result),
             positions=positions,
             by=by,
         )
         if advance:
             advance_after_deal(table.pk)
     return line
+
+
+def _entered(result: PhysicalResult) -> dict[str, Any]:
+    """What a physical result's line keeps besides its points: the note, and how the
+    deal ended in a game that names its endings."""
+    detail: dict[str, Any] = {"entered": True, "note": result.note[:200]}
+    if result.ending:
+        detail["ending"] = result.ending
+        detail["named"] = result.winner_id  # the player the ending names (None: nobody)
+    return detail
 
 
 def line_players(line: WashbookLine) -> list[Member]:
@@ -402,13 +503,9 @@ def correct_line(
             new = _write_line(
                 table,
                 points,
-                detail={
-                    "entered": True,
-                    "corrects": line.number,
-                    "reason": reason,
-                    "note": result.note[:200],
-                    "players": [m.pk for m in players],
-                },
+                kind=_line_kind(points),
+                detail=_entered(result)
+                | {"corrects": line.number, "reason": reason, "players": [m.pk for m in players]},
                 positions=positions,
                 by=by,
                 corrects=line,

@@ -102,6 +102,19 @@ class Capabilities:
     drop: bool = False  # a player may end the deal by showing his hand (Tonk's drop, T9)
 
 
+@dataclass(frozen=True, slots=True)
+class Ending:
+    """One way a deal of a game ends, as a physical table's result names it: the
+    secretary picks it, the seat it names (if any) and each player's count (if asked),
+    and :meth:`Variant.ended_points` scores it."""
+
+    name: str  # the engine's word: "out", "drop", ...
+    label: str  # what the result form says
+    law: str  # where the rules say so
+    seat: str = ""  # whom it names ("the dropper"); "" when it names nobody
+    counts: bool = False  # every player's count of the cards left in hand is entered
+
+
 class Variant(ABC):
     """The interface every game implements (see the module's docstring)."""
 
@@ -194,6 +207,27 @@ class Variant(ABC):
         if sum(points) != 0:
             raise InvalidActionError(f"{self.name}: a deal's points sum to {sum(points)}, not 0")
         return points
+
+    # -- physical tables -----------------------------------------------------------------
+    # How a physical deal ends, where it is more than one winner collecting the others'
+    # pips (the rummy games: the result names the winner and each loser's hand, L24).
+    endings: tuple[Ending, ...] = ()
+
+    def ending(self, name: str) -> Ending:
+        for e in self.endings:
+            if e.name == name:
+                return e
+        known = ", ".join(e.name for e in self.endings) or "none: name the winner"
+        raise InvalidActionError(f"{self.name} has no ending {name!r}; one of {known}")
+
+    def ended_points(
+        self, rules: Rules, players: int, ending: str, seat: int | None, counts: tuple[int, ...]
+    ) -> tuple[int, ...]:
+        """Each player's points for a physical deal of ``players`` that ended as
+        ``ending`` (one of :attr:`endings`), ``seat`` the player it names, ``counts`` each
+        player's count (empty when the ending asks none). They sum to zero; a result that
+        cannot have happened raises :class:`InvalidActionError`."""
+        raise InvalidActionError(f"{self.name}: a physical deal names its winner")
 
     def physical_pips(self, cards: Iterable[str]) -> int:
         """The pips of a hand left at a physical table (given as card codes): Foster's

@@ -509,3 +509,52 @@ def test_the_table_offers_tonks_moves_in_its_own_words() -> None:
     page = build(d.player_view(0), d.legal_actions(0), [], me=0)
     assert page["offers"]["decisions"] == []
     assert page["must"].endswith("no drop: the Wait Rule: 1 more turn before a drop (TO8)")
+
+
+# --- physical tables: how a deal ended, scored by the game (issue 40, item 4) ----------
+
+
+def test_physical_endings_score_as_the_engine_scores_a_played_deal() -> None:
+    """Every ending of T4, T8, T9, T10 entered at a physical table pays as TO3 says, the
+    same figures `settle` gives a deal played in the browser."""
+    tonk = make_rules("tonk").spec
+    rules = make_rules("tonk")
+    assert [e.name for e in tonk.endings] == [
+        "tonk", "drawn", "out", "discard-out", "drop", "exhausted",
+    ]  # fmt: skip
+    assert tonk.ended_points(rules, 3, "tonk", 2, ()) == (-2, -2, 4)  # T4
+    assert tonk.ended_points(rules, 4, "out", 1, ()) == (-2, 6, -2, -2)  # T8
+    assert tonk.ended_points(rules, 4, "discard-out", 3, ()) == (-1, -1, -1, 3)  # T8
+    assert tonk.ended_points(rules, 2, "drop", 0, (4, 9)) == (1, -1)  # T9: lowest
+    assert tonk.ended_points(rules, 3, "drop", 0, (9, 13, 5)) == (-5, 1, 4)  # T9, TO12
+    assert tonk.ended_points(rules, 3, "drop", 0, (9, 9, 20)) == (-4, 2, 2)  # TO4
+    assert tonk.ended_points(rules, 3, "exhausted", None, (30, 8, 12)) == (-1, 2, -1)  # T10
+    assert tonk.ended_points(rules, 3, "exhausted", None, (8, 8, 12)) == (0, 0, 0)  # tie
+    five = make_rules("tonk", {"five_card": True})
+    assert tonk.ended_points(five, 3, "drawn", None, ()) == (0, 0, 0)  # T4, TO9
+    hands = [parse_cards("9S"), parse_cards("KH 3C"), parse_cards("5D")]
+    played = settle("drop", 0, hands, 3).payments
+    assert tonk.ended_points(rules, 3, "drop", 0, tuple(count(h) for h in hands)) == played
+
+
+@pytest.mark.parametrize(
+    ("options", "players", "ending", "seat", "counts", "says"),
+    [
+        ({}, 3, "knock", 0, (), "no ending 'knock'"),
+        ({}, 3, "drop", None, (1, 2, 3), "name the dropper"),
+        ({}, 3, "out", 3, (), "name who went out"),
+        ({}, 3, "drop", 0, (1, 2), "each of the 3 players' counts"),
+        ({}, 3, "exhausted", None, (1, 0, 3), "a count of 0 cannot be"),
+        ({}, 3, "exhausted", None, (1, 71, 3), "counting 1 to 70"),
+        ({"five_card": True}, 3, "drop", 1, (1, 51, 3), "counting 1 to 50"),
+        ({}, 2, "drawn", None, (), "need Five Card Tonk"),  # TO9
+        ({}, 6, "out", 0, (), "2–5 players, not 6"),
+    ],
+)
+def test_impossible_physical_results_are_refused(
+    options: dict[str, Any], players: int, ending: str, seat: int | None,
+    counts: tuple[int, ...], says: str,
+) -> None:  # fmt: skip
+    rules = make_rules("tonk", options)
+    with pytest.raises(InvalidActionError, match=says):
+        rules.spec.ended_points(rules, players, ending, seat, counts)

@@ -17,9 +17,10 @@ from typing import TYPE_CHECKING, Any
 from ..cards import Card, PackKind, make_pack
 from ..errors import InvalidActionError
 from ..rules import Rules
-from ..variant import Capabilities, Law, OptionSpec, PlayerRange, Variant
+from ..variant import Capabilities, Ending, Law, OptionSpec, PlayerRange, Variant
 from .actions import TONK_ACTIONS
 from .deal import TonkDeal, hand_size
+from .scoring import payments
 from .spreads import count
 
 if TYPE_CHECKING:
@@ -157,6 +158,57 @@ class Tonk(Variant):
     def physical_pips(self, cards: Iterable[str]) -> int:
         """A hand's count at a physical table: T11, the ace 1."""
         return count(Card.from_code(c) for c in cards)
+
+    endings = (
+        Ending("tonk", "Tonk on the deal: one player called", "T4", seat="the caller"),
+        Ending("drawn", "Drawn: two or more called Tonk on the deal", "T4"),
+        Ending("out", "Tonked out: the last card laid in a spread or a hit", "T8",
+               seat="who went out"),
+        Ending("discard-out", "Out by the discard", "T8", seat="who went out"),
+        Ending("drop", "A drop: every hand counted", "T9", seat="the dropper", counts=True),
+        Ending("exhausted", "The pack ran out: every hand counted", "T10", counts=True),
+    )  # fmt: skip
+
+    def ended_points(
+        self, rules: Rules, players: int, ending: str, seat: int | None, counts: tuple[int, ...]
+    ) -> tuple[int, ...]:
+        """A physical deal's points (TO3), refusing what cannot have happened.
+
+        >>> seven = Rules("tonk", (("five_card", False),))
+        >>> TONK.ended_points(seven, 3, "drop", 0, (9, 13, 5))
+        (-5, 1, 4)
+        >>> TONK.ended_points(seven, 2, "drawn", None, ())
+        Traceback (most recent call last):
+        ...
+        games.engine.errors.InvalidActionError: two Tonk calls on the deal need Five Card Tonk: twelve courts cannot make two hands of seven (TO9)
+        """
+        end = self.ending(ending)
+        if players not in self.seats:
+            raise InvalidActionError(f"Tonk is played by {self.seats} players, not {players}")
+        if end.seat and (seat is None or not 0 <= seat < players):
+            raise InvalidActionError(f"name {end.seat}")
+        if not end.seat:
+            seat = None
+        if ending == "drawn" and not rules.opt("five_card"):
+            raise InvalidActionError(
+                "two Tonk calls on the deal need Five Card Tonk: twelve courts cannot make "
+                "two hands of seven (TO9)"
+            )
+        if end.counts:
+            if len(counts) != players:
+                raise InvalidActionError(f"give each of the {players} players' counts")
+            cards = hand_size(rules)
+            most = 10 * cards  # T11: a hand of courts and tens; none holds more (T5)
+            for c in counts:
+                if not 1 <= c <= most:
+                    raise InvalidActionError(
+                        f"a count of {c} cannot be: a hand left holds 1 to {cards} cards, "
+                        f"counting 1 to {most} (T11)"
+                    )
+        else:
+            counts = ()
+        pay, _winner, _kind = payments(ending, seat, counts, players)
+        return tuple(pay)
 
 
 #: The game's entry (registered by the registry's line for Tonk).

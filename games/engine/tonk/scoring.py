@@ -29,6 +29,25 @@ def settle(kind: str, seat: int | None, hands: list[list[Card]], n: int) -> Outc
     """The outcome of a deal that ended as ``kind`` (``seat``: the caller, the player out
     or the dropper), the hands as they are left."""
     counts = tuple(count(h) for h in hands)
+    pay, winner, kind = payments(kind, seat, counts, n)
+    return Outcome(
+        kind, winner, tuple(tuple(h) for h in hands), counts, tuple(pay), scoring="game-points"
+    )
+
+
+def payments(
+    kind: str, seat: int | None, counts: tuple[int, ...], n: int
+) -> tuple[list[int], int | None, str]:
+    """What each player wins or pays for a deal that ended as ``kind``, the winner (none
+    for a drawn deal or a drop caught on an equal count) and the ending as it turned out
+    (a drop may be caught; an exhausted pack with a tie for lowest draws). A physical
+    table's result is scored here too, from the counts the secretary enters.
+
+    >>> payments("exhausted", None, (12, 30, 12), 3)
+    ([0, 0, 0], None, 'drawn')
+    >>> payments("out", 1, (), 4)
+    ([-2, 6, -2, -2], 1, 'out')
+    """
     winner: int | None = seat
     if kind in ("tonk", "out"):  # T4: a lone call; T8: Tonking out; 2 from each (TO3)
         assert seat is not None
@@ -52,9 +71,7 @@ def settle(kind: str, seat: int | None, hands: list[list[Card]], n: int) -> Outc
     else:
         raise ValueError(f"no such end of a Tonk deal: {kind!r}")
     assert sum(pay) == 0
-    return Outcome(
-        kind, winner, tuple(tuple(h) for h in hands), counts, tuple(pay), scoring="game-points"
-    )
+    return pay, winner, kind
 
 
 def _drop(dropper: int, counts: tuple[int, ...], n: int) -> tuple[list[int], int | None, str]:
