@@ -13,8 +13,11 @@ from functools import lru_cache
 from typing import Any
 
 from django.conf import settings
+from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth import views as auth_views
+from django.contrib.auth.forms import AuthenticationForm
 from django.core.exceptions import ImproperlyConfigured
+from django.core.validators import MaxLengthValidator
 from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
 
@@ -69,6 +72,34 @@ def locked_out(
     return TemplateResponse(request, "registration/login.html", context, status=429).render()
 
 
+class _UsernameKept:
+    """A login form refusing a username longer than the user model keeps, before it
+    authenticates: Django's own form only sets the input's maxlength, and a longer name
+    (a client is not obliged to keep to it) reached django-axes' record of the failed
+    attempt, which keeps 255 characters, and answered 500."""
+
+    fields: dict[str, Any]
+
+    def _keep_username(self) -> None:
+        field = self.fields["username"]
+        most = field.max_length or 150
+        field.validators.append(MaxLengthValidator(most))
+        field.error_messages["max_length"] = f"A username is at most {most} characters."
+
+
+class LoginForm(_UsernameKept, AuthenticationForm):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._keep_username()
+
+
+class AdminLoginForm(_UsernameKept, AdminAuthenticationForm):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._keep_username()
+
+
 class LoginView(auth_views.LoginView):
     template_name = "registration/login.html"
+    authentication_form = LoginForm
     redirect_authenticated_user = True

@@ -4,6 +4,8 @@ from django.urls import include, path
 
 from . import auth, health
 
+admin.site.login_form = auth.AdminLoginForm
+
 urlpatterns = [
     path("healthz", health.healthz, name="healthz"),
     path("login/", auth.LoginView.as_view(), name="login"),

@@ -366,3 +366,17 @@ def test_login_needs_csrf_and_logout_needs_post(make_members: Callable[..., list
     c.force_login(m.user)
     assert c.get(reverse("logout")).status_code == 405
     assert "_auth_user_id" in c.session
+
+
+@pytest.mark.parametrize("url", ["/login/", "/admin/login/"])
+def test_a_username_too_long_is_told_not_a_500(url: str) -> None:
+    """Found by the fuzz (make test, 2026-11-26): a username longer than django-axes keeps
+    (255 characters) reached axes' failed-login record and answered 500. A username is
+    150 characters at most (Django's user model): a longer one is refused by the form,
+    before authentication, and nothing is recorded."""
+    from axes.models import AccessAttempt
+
+    r = Client().post(url, {"username": "x" * 300, "password": "p"}, REMOTE_ADDR="10.0.7.7")
+    assert r.status_code == 200
+    assert "at most 150 characters" in r.content.decode()
+    assert not AccessAttempt.objects.filter(ip_address="10.0.7.7").exists()
