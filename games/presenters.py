@@ -17,6 +17,7 @@ from games.engine.actions import Action, Role
 from games.engine.cards import Card
 from games.engine.records import Record
 from games.engine.rules import make_rules
+from games.engine.variant import Variant
 from games.engine.words import sentence
 
 from .club_api import SeatInfo
@@ -252,7 +253,7 @@ def build(
         "log": _log(view.get("log", []), seats),
         "recent": _recent(view.get("log", []), seats, me),
         "offers": offers,
-        "outcome": outcome_context(view.get("outcome"), seats),
+        "outcome": outcome_context(view.get("outcome"), seats, rules.spec),
         "caps": caps,
     }
 
@@ -327,9 +328,10 @@ def _log(entries: Sequence[dict[str, Any]], seats: Sequence[dict[str, Any]]) -> 
 
 
 def outcome_context(
-    out: dict[str, Any] | None, seats: Sequence[dict[str, Any]]
+    out: dict[str, Any] | None, seats: Sequence[dict[str, Any]], game: Variant | None = None
 ) -> dict[str, Any] | None:
-    """A deal's end (L23): every hand shown, pips and payments."""
+    """A deal's end (L23): every hand shown, pips and payments, in ``game``'s words where
+    it has its own (Tonk's counts, T9)."""
     if not out or "hands" not in out:
         return None  # no deal's end (or play stopped by the club: nothing was scored)
     by_pos = {s["position"]: s for s in seats}
@@ -360,7 +362,10 @@ def outcome_context(
     return {
         "kind": out["kind"],
         "winner": winner,
-        "headline": _headline(str(out["kind"]), winner, int(out.get("carried", 0))),
+        "headline": (game and game.headline(str(out["kind"]), winner))
+        or _headline(str(out["kind"]), winner, int(out.get("carried", 0))),
+        "shown": game.shown if game else Variant.shown,
+        "worth": game.worth if game else Variant.worth,
         "rows": rows,
         "carried": out.get("carried", 0),
         "adjustments": adjustments,

@@ -22,6 +22,7 @@ from django.views.decorators.http import require_GET, require_POST
 from club.db import one_snapshot, snapshot
 from club.models import Table
 from games.engine.errors import InvalidActionError
+from games.engine.variant import find_variant
 
 from . import club_api, presenters, services
 from .events import events_url
@@ -73,7 +74,9 @@ def _deal_end(deal: Deal, seating: list[club_api.SeatInfo], me: int | None) -> A
     if prev is None or not prev.finished or not prev.outcome:
         return None
     out = presenters.outcome_context(
-        prev.outcome, presenters.named_seats(seating, prev.players, me)
+        prev.outcome,
+        presenters.named_seats(seating, prev.players, me),
+        find_variant(prev.variant),
     )
     if out is None:
         return None
@@ -110,7 +113,9 @@ def _club(
     prev_out = None
     if prev is not None and prev.outcome:
         prev_out = presenters.outcome_context(
-            prev.outcome, presenters.named_seats(seating, prev.players, me)
+            prev.outcome,
+            presenters.named_seats(seating, prev.players, me),
+            find_variant(prev.variant),
         )
     subs = list(
         Substitution.objects.filter(table=table, status="active").values_list(

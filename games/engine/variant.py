@@ -23,7 +23,7 @@ Where copies used to differ for a reason, the difference is a named field here:
 >>> find_variant("chess")
 Traceback (most recent call last):
 ...
-games.engine.errors.InvalidActionError: unknown variant 'chess'; one of foster, foster-three, conquian, colonel
+games.engine.errors.InvalidActionError: unknown variant 'chess'; one of foster, foster-three, conquian, colonel, tonk
 """
 
 from __future__ import annotations
@@ -208,6 +208,17 @@ class Variant(ABC):
             raise InvalidActionError(f"{self.name}: a deal's points sum to {sum(points)}, not 0")
         return points
 
+    # -- a deal's end, in words ---------------------------------------------------------
+    # The columns of the hands shown at a deal's end: the law that shows them, and what a
+    # hand left is worth (L23, L24 in Foster's family).
+    shown: str = "Hand shown (L23)"
+    worth: str = "Pips"
+
+    def headline(self, kind: str, winner: str | None) -> str | None:
+        """How a deal of this game ended, in words, where the table's general words
+        ("X went out", "a tableau", ...) do not say it; None to use them."""
+        return None
+
     # -- physical tables -----------------------------------------------------------------
     # How a physical deal ends, where it is more than one winner collecting the others'
     # pips (the rummy games: the result names the winner and each loser's hand, L24).
@@ -239,7 +250,7 @@ class Variant(ABC):
 
 # The modules that register today's games when they are imported: a new game is one
 # module and one line here.
-BUILT_IN = ("games.engine.foster", "games.engine.conquian")
+BUILT_IN = ("games.engine.foster", "games.engine.conquian", "games.engine.tonk")
 
 
 class _Registry(Mapping[str, Variant]):

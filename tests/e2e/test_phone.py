@@ -22,6 +22,7 @@ from .test_play import (
     choose_colonel,
     choose_conquian,
     choose_rummy,
+    choose_tonk,
     db_stamp,
     stamp,
     wait_stamp,
@@ -126,10 +127,16 @@ def tap_action(page: Any, data: dict[str, Any]) -> str:
         cards = list(data["cards"])
     else:
         cards = [data["card"]] if t in ("throw", "discard", "add") and "card" in data else []
-    target = data.get("to") if t in ("use", "meld", "force") else data.get("combination")
+    target = (
+        data.get("to")
+        if t in ("use", "meld", "force")
+        else data.get("spread")
+        if t == "hit"
+        else data.get("combination")
+    )
     how = "button"
     if t in ("throw", "discard") or (
-        t in ("use", "meld", "layout") and target is None and not data.get("borrow")
+        t in ("use", "meld", "layout", "spread") and target is None and not data.get("borrow")
     ):
         # A joker is tapped as the joker: the page then asks what it stands for, in the
         # dock ("Which do you mean?").
@@ -141,7 +148,7 @@ def tap_action(page: Any, data: dict[str, Any]) -> str:
         tap_here(page, button)
         how = "hand"
     elif (
-        t in ("add", "use", "meld", "force", "move-joker")
+        t in ("add", "use", "meld", "force", "move-joker", "hit")
         and target is not None
         and not data.get("borrow")
     ):
@@ -156,13 +163,14 @@ def tap_action(page: Any, data: dict[str, Any]) -> str:
             on_screen(page, card, "the selected card")
         tap_here(page, button)
         how = "target"
-    elif t == "challenge":
-        # A decision that costs points is confirmed in the dock (issue 38, item 4).
-        decision = page.locator("#dock details.decision[data-type=challenge]")
-        on_screen(page, decision.locator("summary"), "Challenge…", size=True)
+    elif t in ("challenge", "drop"):
+        # A decision that costs points is confirmed in the dock (issue 38, item 4): the
+        # Colonel's challenge, Tonk's drop (T9).
+        decision = page.locator(f"#dock details.decision[data-type={t}]")
+        on_screen(page, decision.locator("summary"), f"{t}…", size=True)
         tap_here(page, decision.locator("summary"))
         confirm = decision.locator("button.risky")
-        on_screen(page, confirm, "the challenge's confirmation", size=True)
+        on_screen(page, confirm, f"the {t}'s confirmation", size=True)
         tap_here(page, confirm)
         how = "decision"
     else:
@@ -282,7 +290,7 @@ def test_a_whole_five_hand_foster_deal_by_tapping_on_a_phone(
 
 @pytest.mark.parametrize(
     ("variant", "players", "choose"),
-    [("foster-three", 3, choose_rummy), ("colonel", 2, choose_colonel)],
+    [("foster-three", 3, choose_rummy), ("colonel", 2, choose_colonel), ("tonk", 3, choose_tonk)],
 )
 def test_a_whole_deal_of_every_other_game_by_tapping_on_a_phone(
     live: dict[str, Any],
@@ -292,7 +300,9 @@ def test_a_whole_deal_of_every_other_game_by_tapping_on_a_phone(
     players: int,
     choose: Callable[[list[Any], int], dict[str, Any]],
 ) -> None:
-    """Foster for three and Colonel (whose challenge is confirmed in the dock)."""
+    """Foster for three, Colonel (whose challenge is confirmed in the dock) and Tonk
+    against two computer players at 360 px (the call round, spreads, hits, the drop
+    confirmed in the dock)."""
     hows = play_on_phone(
         live, browser, make_member(f"Phone {variant}"), variant, players, choose, variant
     )

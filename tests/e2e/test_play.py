@@ -71,12 +71,13 @@ def play(page: Any, data: dict[str, Any]) -> None:
     elif t in ("throw", "discard"):
         select(page, [data["card"]])
         page.locator("button[name=intent][value=discard]").click()
-    elif t == "layout" and not any("=" in c for c in data["cards"]):
+    elif t in ("layout", "spread") and not any("=" in c for c in data["cards"]):
         select(page, data["cards"])
         page.locator("button[name=intent][value=layout]").click()
-    elif t == "challenge":
-        # A decision that costs points is confirmed first (issue 38, item 4).
-        decision = page.locator("details.decision[data-type=challenge]")
+    elif t in ("challenge", "drop"):
+        # A decision that costs points is confirmed first (issue 38, item 4): the
+        # Colonel's challenge, Tonk's drop (T9).
+        decision = page.locator(f"details.decision[data-type={t}]")
         decision.locator("summary").click()
         assert "Your hand counts" in decision.inner_text()
         decision.locator("button.risky").click()
@@ -287,6 +288,43 @@ def choose_colonel(legal: list[Any], my_moves: int) -> dict[str, Any]:
         if found and (t == "accept" or my_moves >= 10):
             return found[0]
     return choose_rummy(legal, my_moves)
+
+
+def choose_tonk(legal: list[Any], my_moves: int) -> dict[str, Any]:
+    """Let the call on the deal go by (TO5), spread and hit at once, drop from the
+    eighth move on when the drop is offered (T9: a decision confirmed in the dock), pluck
+    the stock every third draw, else draw from the pack; discard the highest card."""
+    js = [a.to_json() for a in legal]
+    for t in ("no-call", "spread", "hit"):
+        found = [j for j in js if j["type"] == t]
+        if found:
+            return found[0]
+    drops = [j for j in js if j["type"] == "drop"]
+    if drops and my_moves >= 8:
+        return drops[0]
+    plucks = [j for j in js if j["type"] == "pluck"]
+    if plucks and my_moves % 3 == 2:
+        return plucks[0]
+    for t in ("draw", "pluck"):
+        found = [j for j in js if j["type"] == t]
+        if found:
+            return found[0]
+    discards = [j for j in js if j["type"] == "discard"]
+    if discards:
+        return max(discards, key=lambda j: pips(j["card"]))
+    return js[0]
+
+
+def test_a_member_plays_a_whole_tonk_deal_against_two_bots(
+    live: dict[str, Any], browser: Any, make_member: Any
+) -> None:
+    """Issue 40: a whole Tonk deal at a practice table, at a desktop's width."""
+    table_id = play_practice_deal(
+        live, browser, make_member("Player Tonk"), "tonk", 3, {}, choose_tonk,
+        "tonk-vs-bots.png",
+    )  # fmt: skip
+    deal = Deal.objects.get(table_id=table_id, number=1)
+    assert deal.outcome is not None and deal.finished
 
 
 def test_a_member_plays_a_whole_colonel_deal_against_a_bot(

@@ -46,6 +46,11 @@ CASES: list[tuple[str, str, int, dict[str, Any], int]] = [
     ("colonel_random_seed17", "colonel", 2, {}, 17),
     ("colonel_random_seed19", "colonel", 2, {}, 19),
     ("conquian_random_seed15", "conquian", 2, {"trade": True}, 15),
+    ("tonk_2p_seed20", "tonk", 2, {}, 20),
+    ("tonk_3p_wait_deuces_seed21", "tonk", 3, {"wait_rule": True, "deuces_wild": True}, 21),
+    ("tonk_5p_five_card_seed22", "tonk", 5, {"five_card": True}, 22),
+    ("tonk_3p_random_seed23", "tonk", 3, {}, 23),
+    ("tonk_4p_random_five_card_seed24", "tonk", 4, {"five_card": True}, 24),
 ]  # fmt: skip
 
 

@@ -558,3 +558,30 @@ def test_impossible_physical_results_are_refused(
     rules = make_rules("tonk", options)
     with pytest.raises(InvalidActionError, match=says):
         rules.spec.ended_points(rules, players, ending, seat, counts)
+
+
+def test_the_deals_end_is_told_in_tonks_words() -> None:
+    """The end of a deal names how it ended (T4, T8, T9, T10, TO4) and shows counts
+    (T11), not the rummy games' "went out" and pips (L23, L24)."""
+    from games import presenters
+
+    seats = [{"position": p, "name": n} for p, n in enumerate(["Ann", "Bob", "Cy"])]
+    hands = [parse_cards("9S"), parse_cards("KH 3C"), parse_cards("5D")]
+    out = settle("drop", 0, hands, 3).to_json()
+    end = presenters.outcome_context(out, seats, make_rules("tonk").spec)
+    assert end is not None
+    assert end["headline"] == "the dropper was caught: Cy had the lowest count (T9)"
+    assert (end["shown"], end["worth"]) == ("Hand counted (T9, T11)", "Count")
+    assert [r["pips"] for r in end["rows"]] == [9, 13, 5]
+    tied = presenters.outcome_context(
+        settle("drop", 0, [parse_cards("9S"), parse_cards("9H"), parse_cards("KD")], 3).to_json(),
+        seats, make_rules("tonk").spec,
+    )  # fmt: skip
+    assert tied is not None and "not the lowest, so he pays 2 to each (T9, TO4)" in tied["headline"]
+    for kind, said in [("out", "Ann Tonked out (T8)"), ("tonk", "called Tonk on the deal"),
+                       ("discard-out", "by the discard (T8)"), ("drop", "lowest count (T9)"),
+                       ("exhausted", "the pack ran out"), ("drawn", "nothing paid")]:  # fmt: skip
+        headline = make_rules("tonk").spec.headline(kind, "Ann")
+        assert headline is not None and said in headline
+    rummy = presenters.outcome_context(out, seats, make_rules("foster").spec)
+    assert rummy is not None and rummy["worth"] == "Pips"

@@ -62,7 +62,7 @@ CUTTING = {"foster": (106, 2), "conquian": (40, 0), "colonel": (52, 0),
 
 
 def test_the_registry_lists_todays_games_in_todays_order() -> None:
-    assert list(VARIANTS) == ["foster", "foster-three", "conquian", "colonel"]
+    assert list(VARIANTS) == ["foster", "foster-three", "conquian", "colonel", "tonk"]
 
 
 @pytest.mark.parametrize("name", list(PINNED))
@@ -121,10 +121,14 @@ def test_capabilities_say_what_a_game_has_under_its_options(
     assert find_variant(name).capabilities(make_rules(name, options)) == expected
 
 
-def test_physical_pips_use_fosters_values_in_every_game() -> None:
-    # L24: the engine scores Colonel's ace as 1, a physical table counts it 11 in every game.
+def test_physical_pips_use_fosters_values_in_every_rummy_game() -> None:
+    # L24: the engine scores Colonel's ace as 1, a physical table counts it 11 in every
+    # game of Foster's family; Tonk counts a hand by its own T11 (the ace 1, TO1).
     for v in VARIANTS.values():
-        assert v.physical_pips(["AS", "KH", "7D", "JK"]) == 11 + 10 + 7 + 15
+        if v.name == "tonk":
+            assert v.physical_pips(["AS", "KH", "7D"]) == 1 + 10 + 7
+        else:
+            assert v.physical_pips(["AS", "KH", "7D", "JK"]) == 11 + 10 + 7 + 15
 
 
 def test_points_are_the_outcomes_payments_and_must_sum_to_zero() -> None:

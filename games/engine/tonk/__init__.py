@@ -2,9 +2,8 @@
 
 One package: the actions and their notation (:mod:`.actions`), spreads, hits and counts
 (:mod:`.spreads`), the deal (:mod:`.deal`), what each player pays (:mod:`.scoring`),
-and the game's entry for the registry (:class:`Tonk`, :data:`TONK`). Its line in the
-registry (``BUILT_IN``) lands once the table, the washbook and physical results take it;
-until then tests register it for their length (``registered(TONK)``).
+and the game's entry in the registry (:class:`Tonk`, :data:`TONK`; its line in
+``BUILT_IN``).
 """
 
 from __future__ import annotations
@@ -17,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from ..cards import Card, PackKind, make_pack
 from ..errors import InvalidActionError
 from ..rules import Rules
-from ..variant import Capabilities, Ending, Law, OptionSpec, PlayerRange, Variant
+from ..variant import Capabilities, Ending, Law, OptionSpec, PlayerRange, Variant, register
 from .actions import TONK_ACTIONS
 from .deal import TonkDeal, hand_size
 from .scoring import payments
@@ -159,6 +158,33 @@ class Tonk(Variant):
         """A hand's count at a physical table: T11, the ace 1."""
         return count(Card.from_code(c) for c in cards)
 
+    shown = "Hand counted (T9, T11)"
+    worth = "Count"
+
+    def headline(self, kind: str, winner: str | None) -> str | None:
+        """Every end of a Tonk deal in words (T4, T8, T9, T10; TO4, TO12).
+
+        >>> TONK.headline("caught", "Ann")
+        'the dropper was caught: Ann had the lowest count (T9)'
+        """
+        if kind == "caught":
+            return (
+                f"the dropper was caught: {winner} had the lowest count (T9)"
+                if winner
+                else "the dropper was caught: his count was not the lowest, so he pays "
+                "2 to each (T9, TO4)"
+            )
+        said = {
+            "tonk": f"{winner} called Tonk on the deal and wins it unplayed (T4)",
+            "out": f"{winner} Tonked out (T8)",
+            "discard-out": f"{winner} went out by the discard (T8)",
+            "drop": f"{winner} dropped with the lowest count (T9)",
+            "exhausted": f"the pack ran out: {winner} had the lowest count (T10)",
+            "drawn": "a drawn deal, nothing paid: two or more called Tonk on the deal, or "
+            "the lowest counts tied (T4, T10)",
+        }
+        return said.get(kind)
+
     endings = (
         Ending("tonk", "Tonk on the deal: one player called", "T4", seat="the caller"),
         Ending("drawn", "Drawn: two or more called Tonk on the deal", "T4"),
@@ -211,5 +237,5 @@ class Tonk(Variant):
         return tuple(pay)
 
 
-#: The game's entry (registered by the registry's line for Tonk).
-TONK = Tonk()
+#: The game's entry in the registry (its line in ``BUILT_IN`` imports this package).
+TONK = register(Tonk())
