@@ -34,6 +34,9 @@ DUELS = [
     ("foster", "expert,club,club,club,club", 3000,
      "beats club: points interval above 0; and wins clearly more than its 20% share: "
      "win-rate interval above 0.20"),
+    ("tonk", "greedy,random", 2000, "beats random: points interval above 0"),
+    ("tonk", "club,greedy", 2000, "beats greedy: points interval above 0"),
+    ("tonk", "expert,club", 2000, "beats club: points interval above 0"),
 ]  # fmt: skip
 MEDIAN_MS = {"club": 50.0, "expert": 500.0}  # decision time targets, where there is a choice
 

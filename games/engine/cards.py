@@ -16,8 +16,9 @@ games.engine.errors.InvalidActionError: not a card: '1H'
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
+from operator import attrgetter
 
 from .errors import InvalidActionError
 
@@ -60,6 +61,12 @@ class Card:
 
     rank: int
     suit: Suit | None
+    # Where the card sorts in a hand ordered by rank, then suit (C D H S); the joker
+    # first. Kept on the card (a slot, read in C by ``attrgetter``) because sorting a
+    # hand by a Python key function was a large part of a short deal's cost (Tonk).
+    order: int = field(init=False, repr=False, compare=False)
+    # The card's code ("10H", "JK"), made once: every record of a move names its cards.
+    code: str = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.rank == JOKER_RANK:
@@ -67,6 +74,14 @@ class Card:
                 raise InvalidActionError("a joker has no suit")
         elif not (1 <= self.rank <= 13) or self.suit is None:
             raise InvalidActionError(f"not a card: rank {self.rank!r} suit {self.suit!r}")
+        suit = 0 if self.suit is None else SUITS.index(self.suit)
+        object.__setattr__(self, "order", self.rank * 4 + suit)
+        code = (
+            "JK"
+            if self.suit is None
+            else _RANK_CODES.get(self.rank, str(self.rank)) + self.suit.value
+        )
+        object.__setattr__(self, "code", code)
 
     @classmethod
     def from_code(cls, code: str) -> Card:
@@ -75,12 +90,6 @@ class Card:
         if card is None:
             raise InvalidActionError(f"not a card: {code!r}")
         return card
-
-    @property
-    def code(self) -> str:
-        if self.suit is None:
-            return "JK"
-        return _RANK_CODES.get(self.rank, str(self.rank)) + self.suit.value
 
     @property
     def is_joker(self) -> bool:
@@ -113,6 +122,9 @@ class Card:
     def __repr__(self) -> str:
         return f"Card.from_code({self.code!r})"
 
+
+#: The key that sorts cards by rank, then suit (C D H S): ``sorted(hand, key=IN_ORDER)``.
+IN_ORDER = attrgetter("order")
 
 JOKER = Card(JOKER_RANK, None)
 _ALL = [Card(r, s) for s in SUITS for r in range(1, 14)]

@@ -26,6 +26,22 @@ if TYPE_CHECKING:
     from ..from_view import Hidden
 
 
+def _shuffled(pack: list[Card], seed: int) -> list[Card]:
+    """The pack shuffled by ``seed``: Fisher-Yates drawing each place from the seeded
+    generator's ``random()`` (its C call, where ``Random.shuffle`` asks a Python method
+    for every card: about twice as fast, a short deal's largest single cost). The float's
+    53 bits make the bias of ``int(random() * n)`` for n <= 52 immeasurable.
+
+    >>> [c.code for c in _shuffled(make_pack(PackKind.SINGLE), 7)[:5]]
+    ['QC', '10C', 'AC', '3S', '4H']
+    """
+    draw = random.Random(seed).random
+    for i in range(len(pack) - 1, 0, -1):
+        j = int(draw() * (i + 1))
+        pack[i], pack[j] = pack[j], pack[i]
+    return pack
+
+
 class Tonk(Variant):
     name = "tonk"
     title = "Tonk (seed 004)"
@@ -142,8 +158,7 @@ class Tonk(Variant):
         if pack is None:
             if seed is None:
                 seed = random.SystemRandom().randrange(2**63)
-            pack = self.pack(rules)
-            random.Random(seed).shuffle(pack)
+            pack = _shuffled(self.pack(rules), seed)
         elif Counter(pack) != Counter(self.pack(rules)):
             raise InvalidActionError("a Tonk pack is the 52 cards, each once")
         return TonkDeal(rules, players, dealer, list(pack), seed)

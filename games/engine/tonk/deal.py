@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING, Any
 
 from .. import snapshot
 from ..actions import Action
-from ..cards import Card
-from ..combinations import SUIT_INDEX, Combination, Placed, TableCard
+from ..cards import IN_ORDER, Card
+from ..combinations import Combination, Placed, TableCard
 from ..errors import IllegalActionError, InvalidActionError
 from ..protocol import Outcome
 from ..records import Kind, LogView, Record
@@ -42,7 +42,25 @@ def may_call(hand: list[Card], rules: Rules) -> bool:
 
 
 def _sorted(cards: list[Card]) -> list[Card]:
-    return sorted(cards, key=lambda c: (c.rank, SUIT_INDEX[c.suit]))  # type: ignore[index]
+    return sorted(cards, key=IN_ORDER)
+
+
+# The actions a legal-action list offers over and over, made once: actions are values
+# (frozen), and a short deal's cost was largely making them anew (tests/bench.py).
+_BARE: dict[type[Action], tuple[Action, ...]] = {
+    cls: tuple(cls(s) for s in range(8)) for cls in (Call, NoCall, Drop, DrawPack, Pluck, Refuse)
+}
+_DISCARDS: dict[int, Discard] = {}
+
+
+def _discard(seat: int, card: Card) -> Discard:
+    """Seat's discard of ``card`` (made once for each seat and card: one pack holds each
+    card once, so the card's ``order`` names it)."""
+    key = seat * 64 + card.order
+    a = _DISCARDS.get(key)
+    if a is None:
+        a = _DISCARDS[key] = Discard(seat, card)
+    return a
 
 
 class TonkDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
@@ -63,10 +81,12 @@ class TonkDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
         self.wild = bool(rules.opt("deuces_wild"))
         self.wait_rule = bool(rules.opt("wait_rule"))
         size = hand_size(rules)
-        hands: list[list[Card]] = [[] for _ in range(n)]
-        for i in range(n * size):  # T3: singly, clockwise from the dealer's left
-            hands[(dealer + 1 + i) % n].append(pack[i])
-        self.hands = [_sorted(h) for h in hands]
+        # T3: singly, clockwise from the dealer's left: seat s takes every n-th card from
+        # its place after the dealer.
+        dealt = n * size
+        self.hands = [
+            sorted(pack[(s - dealer - 1) % n : dealt : n], key=IN_ORDER) for s in range(n)
+        ]
         self.stock = [pack[n * size]]  # T3: the next card turned up starts the stock
         self.pack = list(pack[n * size + 1 :])[::-1]  # top of the pack last, for pop()
         self.spreads: list[Combination] = []
@@ -77,7 +97,10 @@ class TonkDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
         self.log: list[Record] = [Record(None, Kind.DEAL, "T3", (self.stock[0].code,), number=size)]
         self.log_view = LogView()
         self._outcome: Outcome | None = None
-        self.callers = [s for s in self._in_turn(dealer) if may_call(self.hands[s], rules)]
+        low = 10 if rules.opt("five_card") else 11  # T4: a hand with no card below it
+        self.callers = [
+            s for s in self._in_turn(dealer) if self.hands[s][0].rank >= low
+        ]  # each hand is sorted: its first card is its lowest
         self.calls: list[int] = []  # who called, of the callers asked so far
         self.asked = 0
         if self.callers:
@@ -118,28 +141,31 @@ class TonkDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
         return f"the {self.plucked.name} was plucked this turn: discard another card (TO6)"
 
     def legal_actions(self, seat: int) -> list[Action]:
-        if seat != self.to_move():
+        if seat != self.turn or self.phase == "over":
             return []
         if self._legal_v == self.version:
             return list(self._legal)
         out: list[Action] = []
         if self.phase == "call":
-            out = [Call(seat), NoCall(seat)]
+            out = [_BARE[Call][seat], _BARE[NoCall][seat]]
         elif self.phase == "draw":
             if self.waits[seat] == 0:
-                out.append(Drop(seat))
+                out.append(_BARE[Drop][seat])
             if self.pack:
-                out.append(DrawPack(seat))
+                out.append(_BARE[DrawPack][seat])
             if self.stock:
-                out.append(Pluck(seat))
+                out.append(_BARE[Pluck][seat])
             if not self.pack:
-                out.append(Refuse(seat))
+                out.append(_BARE[Refuse][seat])
         else:
             hand = self.hands[seat]
             out += [Spread(seat, cards) for cards in spreads_in(hand, wild=self.wild)]
-            out += [Hit(seat, sid, p) for sid, p in hits_for(hand, self.spreads, wild=self.wild)]
+            if self.spreads:
+                out += [
+                    Hit(seat, sid, p) for sid, p in hits_for(hand, self.spreads, wild=self.wild)
+                ]
             barred = self.plucked if len(hand) > 1 else None  # TO6
-            out += [Discard(seat, c) for c in hand if c is not barred]
+            out += [_discard(seat, c) for c in hand if c is not barred]
         self._legal, self._legal_v = out, self.version
         return list(out)
 
@@ -212,26 +238,44 @@ class TonkDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
             left.remove(p.card)
 
     def apply(self, action: Action) -> None:
-        a = self._check(action)
+        # An action taken from this turn's legal list (the same object: the computer
+        # players and the random self-play pick from it) was checked when the list was
+        # made; any other is checked here.
+        if self._legal_v != self.version or not any(x is action for x in self._legal):
+            self._check(action)
+        a = action
         seat = a.seat
-        if isinstance(a, Call | NoCall):
-            self._answer(seat, isinstance(a, Call))
-        elif isinstance(a, Drop):
-            self.log.append(Record(seat, Kind.DROP, "T9", number=count(self.hands[seat])))
-            self._finish("drop", seat)
-        elif isinstance(a, DrawPack):
+        t = type(a)  # by frequency: a short deal is mostly draws, discards and a drop
+        if t is DrawPack:
             c = self.pack.pop()
             self._take(seat, c)
             self.log.append(Record(seat, Kind.DRAW_PACK, "T5", (c.code,), secret=True))
-        elif isinstance(a, Pluck):
+        elif t is Discard:
+            assert isinstance(a, Discard)
+            hand = self.hands[seat]
+            hand.remove(a.card)
+            self.stock.append(a.card)
+            self.log.append(Record(seat, Kind.DISCARD, "T5", (a.card.code,)))
+            if not hand:
+                self.log.append(Record(seat, Kind.OUT, "T8", number=1))
+                self._finish("discard-out", seat)
+            else:
+                self._next_turn(seat)
+        elif t is Drop:
+            self.log.append(Record(seat, Kind.DROP, "T9", number=count(self.hands[seat])))
+            self._finish("drop", seat)
+        elif t is Pluck:
             c = self.stock.pop()
             self._take(seat, c)
             self.plucked = c
             self.log.append(Record(seat, Kind.PLUCK, "T5", (c.code,)))
-        elif isinstance(a, Refuse):
+        elif t is Call or t is NoCall:
+            self._answer(seat, t is Call)
+        elif t is Refuse:
             self.log.append(Record(seat, Kind.REFUSE_STOCK, "T10"))
             self._finish("exhausted", None)
-        elif isinstance(a, Spread):
+        elif t is Spread:
+            assert isinstance(a, Spread)
             s = make_spread(a.cards, wild=self.wild, owner=seat, sid=len(self.spreads))
             self.spreads.append(s)
             for p in a.cards:
@@ -242,7 +286,8 @@ class TonkDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
             codes = tuple(t.code for t in (Placed(x.card, x.named) for x in s.cards))
             self.log.append(Record(seat, Kind.SPREAD, "T6", codes, s.id))
             self._after_play(seat)
-        elif isinstance(a, Hit):
+        else:
+            assert isinstance(a, Hit)
             s = self.spreads[a.spread]
             self.spreads[a.spread] = hit_spread(s, a.card, wild=self.wild)
             self.hands[seat].remove(a.card.card)
@@ -251,16 +296,6 @@ class TonkDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
                 self.waits[s.owner] += 1  # TO14: a hit on his spreads while he waits
             self.log.append(Record(seat, Kind.HIT, "T7", (a.card.code,), a.spread))
             self._after_play(seat)
-        else:
-            assert isinstance(a, Discard)
-            self.hands[seat].remove(a.card)
-            self.stock.append(a.card)
-            self.log.append(Record(seat, Kind.DISCARD, "T5", (a.card.code,)))
-            if not self.hands[seat]:
-                self.log.append(Record(seat, Kind.OUT, "T8", number=1))
-                self._finish("discard-out", seat)
-            else:
-                self._next_turn(seat)
         self._history.append(a)
         self.version += 1
 
@@ -282,7 +317,7 @@ class TonkDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
     def _take(self, seat: int, c: Card) -> None:
         hand = self.hands[seat]
         hand.append(c)
-        hand.sort(key=lambda x: (x.rank, SUIT_INDEX[x.suit]))  # type: ignore[index]
+        hand.sort(key=IN_ORDER)
         if self.wait_rule and self.waits[seat]:
             self.waits[seat] -= 1  # TO14: a turn waited
         self.phase = "play"

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from itertools import combinations
 
-from ..cards import Card, Suit
+from ..cards import IN_ORDER, Card, Suit
 from ..combinations import SUIT_INDEX, Combination, Placed, TableCard
 from ..errors import IllegalActionError
 
@@ -33,8 +33,17 @@ def value(card: Card) -> int:
 
 
 def count(cards: Iterable[Card]) -> int:
-    """A hand's count (T9, T10, TO11): every card left in it."""
-    return sum(10 if c.rank >= 10 else c.rank for c in cards)
+    """A hand's count (T9, T10, TO11): every card left in it (read by each card's
+    ``order``, in C: a count ends every dropped deal).
+
+    >>> from games.engine.cards import parse_cards
+    >>> count(parse_cards("AS 2C 9D 10H KS"))
+    32
+    """
+    return sum(map(_VALUES.__getitem__, map(IN_ORDER, cards)))
+
+
+_VALUES = [min(order // 4, 10) for order in range(14 * 4)]  # T11 by a card's order
 
 
 def is_wild(card: Card, wild: bool) -> bool:
@@ -112,6 +121,8 @@ def spreads_in(hand: Sequence[Card], *, wild: bool) -> list[tuple[Placed, ...]]:
     """Every spread the hand can lay (each once: a set's wild two named as the first free
     suit, wild twos used in the hand's order). ``hand`` holds each card once (one pack)."""
     out: list[tuple[Placed, ...]] = []
+    if not wild and not _may_spread(hand):
+        return out
     twos = [c for c in hand if c.rank == 2] if wild else []
     by_rank: dict[int, list[Card]] = {}
     by_suit: dict[Suit, dict[int, Card]] = {}
@@ -145,6 +156,20 @@ def spreads_in(hand: Sequence[Card], *, wild: bool) -> list[tuple[Placed, ...]]:
         else:
             _wild_runs(suit, held, twos, out)
     return out
+
+
+def _may_spread(hand: Sequence[Card]) -> bool:
+    """Whether a hand without wild cards holds a set or a run at all (most hands hold
+    neither: the answer is quick, and the search is skipped). One bit a card, sixteen a
+    suit (ranks 1-13), read from the card's ``order`` (rank * 4 + suit)."""
+    m = 0
+    for c in hand:
+        o = c.order
+        m |= 1 << ((o & 3) * 16 + (o >> 2))
+    if m & (m >> 1) & (m >> 2):  # three ranks in a row in one suit
+        return True
+    a, b, c_, d = m & 0xFFFF, (m >> 16) & 0xFFFF, (m >> 32) & 0xFFFF, m >> 48
+    return bool((a & b & (c_ | d)) | (c_ & d & (a | b)))  # a rank in three suits
 
 
 def _plain_runs(held: dict[int, Card], out: list[tuple[Placed, ...]]) -> None:
