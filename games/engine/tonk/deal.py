@@ -340,7 +340,7 @@ class TonkDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
 
     def _finish(self, kind: str, seat: int | None) -> None:
         self.phase = "over"
-        self._outcome = settle(kind, seat, [list(h) for h in self.hands], self.players)
+        self._outcome = settle(kind, seat, self.hands, self.players)  # settle keeps copies
 
     # ------------------------------------------------------------ views
 
