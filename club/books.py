@@ -10,6 +10,9 @@ from decimal import Decimal
 
 from django.db.models import Prefetch, QuerySet
 
+from games.engine.errors import InvalidActionError
+from games.engine.variant import find_variant
+
 from .models import Member, Seat, WashbookEntry, WashbookLine
 
 
@@ -30,8 +33,19 @@ class Row:
 
     @property
     def deal_label(self) -> str:
-        """ "Game 2, deal 3": the numbering the table page uses too."""
-        return "" if self.deal is None else f"Game {self.line.game_number}, deal {self.deal}"
+        """ "Game 2, deal 3": the numbering the table page uses too; with how the deal
+        ended, where the game names its endings and the result said it ("· A drop (T9)")."""
+        if self.deal is None:
+            return ""
+        label = f"Game {self.line.game_number}, deal {self.deal}"
+        ending = (self.line.detail or {}).get("ending")
+        if ending:
+            try:
+                end = find_variant(self.line.table.variant).ending(str(ending))
+            except InvalidActionError:
+                return label
+            label += f" · {end.label.split(':')[0]} ({end.law})"
+        return label
 
     @property
     def proves(self) -> bool:

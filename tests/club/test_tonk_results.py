@@ -163,3 +163,16 @@ def test_a_tonk_table_is_balanced_into_member_money(
     # a +4 -1, b -2 -1, c -2 +2: points at 0.05 a point, c square.
     assert money == {a.pk: Decimal("0.15"), b.pk: Decimal("-0.15")}
     assert not services.verify_balances()
+
+
+def test_the_washbook_line_says_how_the_deal_ended(
+    staff: Client, three: tuple[Table, list[Member]]
+) -> None:
+    table, (a, b, c) = three
+    services.enter_physical_result(
+        table.pk, PhysicalResult(winner_id=a.pk, ending="drop", losses={a.pk: 9, b.pk: 13, c.pk: 5})
+    )
+    services.enter_physical_result(table.pk, PhysicalResult(winner_id=b.pk, ending="discard-out"))
+    page = staff.get(reverse("club:washbook", args=[table.pk])).content.decode()
+    assert "Game 1, deal 1 · A drop (T9)" in page
+    assert "deal 2 · Out by the discard (T8)" in page
