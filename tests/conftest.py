@@ -51,17 +51,3 @@ def django_db_setup(django_db_setup, django_db_blocker):  # type: ignore[no-unty
                     "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
                     "WHERE datname = current_database() AND pid <> pg_backend_pid()"
                 )
-
-
-@pytest.fixture
-def tonk() -> Iterator[None]:
-    """Tonk in the registry for the test's length, until its own line is there (issue
-    40: the registry takes it once the table, washbook and physical results do)."""
-    from games.engine.tonk import TONK
-    from games.engine.variant import VARIANTS, registered
-
-    if "tonk" in VARIANTS:
-        yield
-        return
-    with registered(TONK):
-        yield

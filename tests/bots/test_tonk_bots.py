@@ -25,9 +25,6 @@ OPTION_SETS: list[dict[str, Any]] = [
 ]
 
 
-pytestmark = pytest.mark.usefixtures("tonk")
-
-
 def _play(options: dict[str, Any], players: int, seed: int, pick: Any) -> Any:
     deal = new_deal(make_rules("tonk", options), players, seed % players, seed=seed)
     rng = random.Random(seed)

@@ -17,7 +17,7 @@ from club.services import ClubError, PhysicalResult
 
 from .conftest import field_error
 
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("tonk")]
+pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture

@@ -31,9 +31,6 @@ from games.engine.tonk.scoring import settle
 from games.engine.tonk.spreads import count, hits_for, spreads_in
 from games.engine.words import sentence
 
-pytestmark = pytest.mark.usefixtures("tonk")
-
-
 OPTION_SETS: list[dict[str, Any]] = [
     {},
     {"five_card": True},
