@@ -11,7 +11,6 @@ from pathlib import Path
 
 import pytest
 
-from games.engine.moves import action_from_json
 from games.engine.replay import start
 
 from .helpers import arrange, play, texts
@@ -34,7 +33,7 @@ def test_perft_fixture(path: Path) -> None:
         assert seat is not None
         if str(i) in perft:
             assert len(state.legal_actions(seat)) == perft[str(i)], f"action index {i}"
-        state.apply(action_from_json(raw))
+        state.apply(state.rules.spec.parse_action(raw))
     o = state.outcome()
     assert (o.to_json() if o else None) == data.get("outcome")
 
