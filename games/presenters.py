@@ -14,11 +14,10 @@ from functools import lru_cache
 from typing import Any
 
 from games.engine.actions import Action, Role
-from games.engine.cards import Card
 from games.engine.records import Record
 from games.engine.rules import make_rules
 from games.engine.variant import Variant
-from games.engine.words import sentence
+from games.engine.words import sentence, spelled
 
 from .club_api import SeatInfo
 
@@ -263,15 +262,14 @@ def _with_reason(words: str, reason: str | None) -> str:
     return f"{words}; no drop: {reason}" if reason else words
 
 
-_CODE = r"(?:JK(?:=(?:10|[2-9AJQK])[CDHS])?|(?:10|[2-9AJQK])[CDHS])"
+_CODE = r"(?:JK|(?:10|[2-9AJQK])[CDHS])(?:=(?:10|[2-9AJQK])[CDHS])?"
 _CODES = re.compile(rf"\b{_CODE}(?: {_CODE})*\b")
 
 
 def _card_words(code: str) -> str:
-    """ "the queen of diamonds"; a joker placed as a card: "the joker (as the three of hearts)"."""
-    if code.startswith("JK"):
-        return f"the joker (as the {Card.from_code(code[3:]).name})" if "=" in code else "the joker"
-    return f"the {Card.from_code(code).name}"
+    """ "the queen of diamonds"; a joker placed as a card: "the joker (as the three of
+    hearts)"; a wild two so placed: "the two of spades (as the jack of hearts)"."""
+    return spelled(code)
 
 
 def spell_cards(text: str) -> str:

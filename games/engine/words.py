@@ -36,12 +36,20 @@ def _name(code: str) -> str:
 
 def spelled(code: str) -> str:
     """A card written out: "the queen of diamonds"; a joker placed as a card: "the joker
-    (as the three of hearts)"."""
-    if code.startswith("JK"):
-        if "=" in code:
-            return _("the joker (as the %(card)s)") % {"card": _name(code[3:])}
+    (as the three of hearts)"; a wild two so placed (Tonk's Deuces Wild, TO7): "the two
+    of spades (as the jack of hearts)".
+
+    >>> spelled("2S=JH")
+    'the two of spades (as the jack of hearts)'
+    """
+    card, _sep, named = code.partition("=")
+    if card == "JK":
+        if named:
+            return _("the joker (as the %(card)s)") % {"card": _name(named)}
         return _("the joker")
-    return _("the %(card)s") % {"card": _name(code)}
+    if named:
+        return _("the %(card)s (as the %(named)s)") % {"card": _name(card), "named": _name(named)}
+    return _("the %(card)s") % {"card": _name(card)}
 
 
 class _Style:

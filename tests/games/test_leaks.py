@@ -115,6 +115,7 @@ def _outcomes(table_id: int) -> list[dict[str, Any] | None]:
         ("conquian", 2, {}),
         ("foster", 5, {}),
         ("foster-three", 3, {"stock": "exposed", "joker": True}),
+        ("tonk", 3, {"deuces_wild": True}),
     ],
 )
 def test_no_response_or_event_leaks_another_hand(
@@ -143,7 +144,7 @@ def test_no_response_or_event_leaks_another_hand(
         state = state_of(deal.pk)
         seat = state.to_move()
         legal = state.legal_actions(seat)
-        layouts = [a for a in legal if a.type in ("layout", "use", "meld", "add")]
+        layouts = [a for a in legal if a.type in ("layout", "use", "meld", "add", "spread", "hit")]
         action = rng.choice(layouts if layouts and rng.random() < 0.7 else legal)
         with django_capture_on_commit_callbacks(execute=True):
             r = clients[seat].post(

@@ -28,6 +28,17 @@ CODE = re.compile(r"\b(?:10|[2-9AJQK])[CDHS]\b|\bJK\b")
         ),
         ("adds JK=3H to combination 2", "adds the joker (as the three of hearts) to combination 2"),
         ("discards 10S", "discards the ten of spades"),
+        # Tonk's Deuces Wild (T-opt-3, TO7): a two named as it is laid; its words made a
+        # deal's page answer 500 (not a card: '2S=JH'), found by the leak test on Tonk
+        (
+            "hits spread 0 with 2S=JH",
+            "hits spread 0 with the two of spades (as the jack of hearts)",
+        ),
+        (
+            "spreads AH 2D=3H 4H",
+            "spreads the ace of hearts, the two of diamonds (as the three of hearts), "
+            "the four of hearts",
+        ),
         ("turns up the ten of diamonds", "turns up the ten of diamonds"),
         ("draws from the pack", "draws from the pack"),
     ],
