@@ -126,7 +126,7 @@ def tap_action(page: Any, data: dict[str, Any]) -> str:
     elif "cards" in data:
         cards = list(data["cards"])
     else:
-        cards = [data["card"]] if t in ("throw", "discard", "add") and "card" in data else []
+        cards = [data["card"]] if t in ("throw", "discard", "add", "hit") and "card" in data else []
     target = (
         data.get("to")
         if t in ("use", "meld", "force")
