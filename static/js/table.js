@@ -15,6 +15,8 @@
   var pollTimer = null;
   var pollCount = 0;
   var keptSelection = null;
+  var sentCards = [];
+  var keptFocus = null;
   var playsOpen = false;
 
   function live() { return document.getElementById("live"); }
@@ -26,6 +28,15 @@
   function stamp() {
     var f = document.getElementById("play");
     return f ? f.dataset.stamp || "" : "";
+  }
+  // A stamp is "deal:version"; a later deal at the table has a larger id.
+  function parseStamp(s) {
+    var m = /^(\d+):(\d+)$/.exec(s || "");
+    return m ? [+m[1], +m[2]] : null;
+  }
+  function older(a, b) {
+    var x = parseStamp(a), y = parseStamp(b);
+    return !!(x && y) && (x[0] < y[0] || (x[0] === y[0] && x[1] < y[1]));
   }
   function load() {
     try { return JSON.parse(localStorage.getItem(storeKey)) || {}; } catch (e) { return {}; }
@@ -68,6 +79,23 @@
   function rememberOrder() {
     save({ mode: "custom", order: handCards().map(function (c) { return c.dataset.card; }) });
     document.querySelectorAll("[data-sort]").forEach(function (b) { b.setAttribute("aria-pressed", "false"); });
+  }
+
+  // --- focus across a live refresh: the control a keyboard user is on is replaced by its
+  // like in the new region (the same card, the same button), not dropped to the page ----
+  function focusSelector(el) {
+    var region = live();
+    if (!el || !region || el === region || !region.contains(el)) return null;
+    var esc = window.CSS && CSS.escape ? CSS.escape : function (v) { return v; };
+    if (el.matches("#hand button.in-hand")) return '#hand button.in-hand[data-card="' + esc(el.dataset.card) + '"]';
+    if (el.id) return "#" + esc(el.id);
+    if (el.name) return el.tagName.toLowerCase() + '[name="' + esc(el.name) + '"][value="' + esc(el.value) + '"]';
+    if (el.matches("summary")) {
+      var d = el.closest("details");
+      if (d && d.dataset.type) return 'details[data-type="' + esc(d.dataset.type) + '"] > summary';
+      if (d && d.classList.length) return "details." + esc(d.classList[0]) + " > summary";
+    }
+    return null;
   }
 
   function selected() {
@@ -172,6 +200,7 @@
   document.body.addEventListener("htmx:configRequest", function (e) {
     var elt = e.detail.elt;
     if (elt && elt.id === "play" && e.detail.verb === "post") {
+      sentCards = selected().map(function (c) { return c.dataset.card; });
       selected().forEach(function (c) {
         if (e.detail.formData) e.detail.formData.append("cards", c.dataset.card);
         else e.detail.parameters.cards = (e.detail.parameters.cards || []).concat([c.dataset.card]);
@@ -185,8 +214,23 @@
     if (e.detail.target && e.detail.target.id === "live") {
       var isPost = e.detail.requestConfig && e.detail.requestConfig.verb === "post";
       var ok = e.detail.xhr && e.detail.xhr.status < 400;
-      // After one's own successful action the selection is spent; otherwise keep it.
-      keptSelection = isPost && ok ? [] : selected().map(function (c) { return c.dataset.card; });
+      // Answers can arrive out of order: a live refresh (the stream tells of one's own
+      // action) may show the new state before the action's own answer does, and the
+      // computer players may have moved since. A success older than what is shown is
+      // not swapped in: it would put the table back a move (and a player's turn with it).
+      var m = ok && /data-stamp="([^"]*)"/.exec(e.detail.xhr.responseText || "");
+      if (m && older(m[1], stamp())) {
+        e.detail.shouldSwap = false;
+        if (isPost) sentCards = [];
+        return;
+      }
+      keptFocus = focusSelector(document.activeElement);
+      // After one's own successful action the cards sent with it are spent; cards
+      // selected since (the answer came after the refresh) stay selected.
+      var spent = isPost && ok ? sentCards : [];
+      keptSelection = selected().map(function (c) { return c.dataset.card; })
+        .filter(function (code) { return spent.indexOf(code) < 0; });
+      if (isPost) sentCards = [];
       // An open "All legal plays" panel stays open when the table refreshes under it.
       var plays = document.querySelector("#live details.plays");
       playsOpen = !!(plays && plays.open);
@@ -210,6 +254,11 @@
       });
     }
     keptSelection = null;
+    if (keptFocus && (!document.activeElement || document.activeElement === document.body)) {
+      var again = live().querySelector(keptFocus);
+      if (again) again.focus({ preventScroll: true });
+    }
+    keptFocus = null;
     showTargets();
     var alert = live().querySelector(".notice[role=alert]");
     if (alert && e.detail.requestConfig && e.detail.requestConfig.verb === "post") {

@@ -40,49 +40,64 @@ def wait_stamp(page: Any, value: str, timeout: float = 6000) -> None:
     )
 
 
-def click_json(page: Any, data: dict[str, Any]) -> None:
+def press(page: Any, locator: Any, keys: bool) -> None:
+    """Activate a control by the mouse, or by the keyboard alone: focus it (as Tab would)
+    and press Enter, as a keyboard user does."""
+    if keys:
+        locator.focus(timeout=3000)
+        page.keyboard.press("Enter")
+    else:
+        locator.click(timeout=3000)
+
+
+def click_json(page: Any, data: dict[str, Any], keys: bool = False) -> None:
     """Click the play's button, opening "All legal plays" if needed. A live refresh can
     replace the region between the two clicks (a bot moved), so try a few times."""
     sel = f"button[name=action][value='{json.dumps(data)}']"
     for attempt in range(4):
         btn = page.locator(sel).first
         if not btn.is_visible():
-            page.locator("details.plays summary").click()
+            press(page, page.locator("details.plays summary"), keys)
         try:
-            btn.click(timeout=3000)
+            press(page, btn, keys)
             return
         except Exception:  # detached or hidden by a refresh: retry
             if attempt == 3:
                 raise
 
 
-def select(page: Any, cards: list[str]) -> None:
+def select(page: Any, cards: list[str], keys: bool = False) -> None:
     for code in cards:
-        page.locator(f'#hand button[data-card="{code}"][aria-pressed="false"]').first.click()
+        press(
+            page,
+            page.locator(f'#hand button[data-card="{code}"][aria-pressed="false"]').first,
+            keys,
+        )
 
 
-def play(page: Any, data: dict[str, Any]) -> None:
-    """Make one move the way a player would: selecting cards where the page asks for them."""
+def play(page: Any, data: dict[str, Any], keys: bool = False) -> None:
+    """Make one move the way a player would: selecting cards where the page asks for them;
+    with ``keys``, by the keyboard alone."""
     t = data["type"]
     before = stamp(page)
     if t in ("use", "meld") and data.get("to") is None and not data.get("borrow"):
-        select(page, data["hand"])
-        page.locator("button[name=intent][value=layout]").click()
+        select(page, data["hand"], keys)
+        press(page, page.locator("button[name=intent][value=layout]"), keys)
     elif t in ("throw", "discard"):
-        select(page, [data["card"]])
-        page.locator("button[name=intent][value=discard]").click()
+        select(page, [data["card"]], keys)
+        press(page, page.locator("button[name=intent][value=discard]"), keys)
     elif t in ("layout", "spread") and not any("=" in c for c in data["cards"]):
-        select(page, data["cards"])
-        page.locator("button[name=intent][value=layout]").click()
+        select(page, data["cards"], keys)
+        press(page, page.locator("button[name=intent][value=layout]"), keys)
     elif t in ("challenge", "drop"):
         # A decision that costs points is confirmed first (issue 38, item 4): the
         # Colonel's challenge, Tonk's drop (T9).
         decision = page.locator(f"details.decision[data-type={t}]")
-        decision.locator("summary").click()
+        press(page, decision.locator("summary"), keys)
         assert "Your hand counts" in decision.inner_text()
-        decision.locator("button.risky").click()
+        press(page, decision.locator("button.risky"), keys)
     else:
-        click_json(page, data)
+        click_json(page, data, keys)
     # The bound is for a loaded machine (the whole suite on two cores: a 6 s bound once
     # expired there); a move answers in well under a second alone.
     page.wait_for_function(
@@ -91,7 +106,7 @@ def play(page: Any, data: dict[str, Any]) -> None:
         timeout=15000,
     )
     if page.locator(".choices").count() and stamp(page) == before:
-        click_json(page, data)
+        click_json(page, data, keys)
         page.wait_for_function(
             "s => document.querySelector('#play').dataset.stamp !== s", arg=before, timeout=15000
         )
@@ -179,20 +194,16 @@ def test_two_members_play_a_whole_conquian_deal(
     assert other.locator("#play .deal-area").is_visible()
 
 
-def play_practice_deal(
+def open_practice(
     live: dict[str, Any],
     browser: Any,
     member: Any,
     variant: str,
     players: int | None,
     options: dict[str, str],
-    choose: Callable[[list[Any], int], dict[str, Any]],
-    shot: str,
-    *,
     viewport: tuple[int, int] = (1200, 900),
-) -> int:
-    """Start a practice table from the home page and play its first deal to the end in
-    the browser, the bots moving through the real worker; returns the table's id."""
+) -> tuple[Any, int]:
+    """Start a practice table from the home page; the page (live) and the table's id."""
     ctx = browser.new_context(viewport={"width": viewport[0], "height": viewport[1]})
     login(ctx, live["url"], member)
     page = ctx.new_page()
@@ -209,6 +220,25 @@ def play_practice_deal(
     page.wait_for_url("**/tables/*/")
     table_id = int(page.url.rstrip("/").split("/")[-1])
     page.wait_for_selector("#conn[data-state=live]", timeout=8000)
+    return page, table_id
+
+
+def play_practice_deal(
+    live: dict[str, Any],
+    browser: Any,
+    member: Any,
+    variant: str,
+    players: int | None,
+    options: dict[str, str],
+    choose: Callable[[list[Any], int], dict[str, Any]],
+    shot: str,
+    *,
+    viewport: tuple[int, int] = (1200, 900),
+    keys: bool = False,
+) -> int:
+    """Start a practice table from the home page and play its first deal to the end in
+    the browser, the bots moving through the real worker; returns the table's id."""
+    page, table_id = open_practice(live, browser, member, variant, players, options, viewport)
     deadline = time.monotonic() + 240
     bot_updates = my_moves = 0
     while time.monotonic() < deadline:
@@ -225,7 +255,7 @@ def play_practice_deal(
                 bot_updates += 1
             continue
         wait_stamp(page, f"{deal.pk}:{deal.version}")
-        play(page, choose(state.legal_actions(0), my_moves))
+        play(page, choose(state.legal_actions(0), my_moves), keys)
         my_moves += 1
     first = Deal.objects.get(table_id=table_id, number=1)
     assert first.finished, "the deal did not end in time"
@@ -327,6 +357,19 @@ def test_a_member_plays_a_whole_tonk_deal_against_two_bots(
     assert deal.outcome is not None and deal.finished
 
 
+def test_a_whole_tonk_deal_by_the_keyboard_alone(
+    live: dict[str, Any], browser: Any, make_member: Any
+) -> None:
+    """Issue 40: every Tonk move by the keyboard (each control focused and Enter pressed,
+    no mouse): the call round, draws, plucks, spreads, discards, the drop confirmed."""
+    table_id = play_practice_deal(
+        live, browser, make_member("Player Keys"), "tonk", 2, {}, choose_tonk,
+        "tonk-by-keyboard.png", keys=True,
+    )  # fmt: skip
+    deal = Deal.objects.get(table_id=table_id, number=1)
+    assert deal.outcome is not None and deal.finished
+
+
 def test_a_member_plays_a_whole_colonel_deal_against_a_bot(
     live: dict[str, Any], browser: Any, make_member: Any
 ) -> None:
@@ -400,3 +443,102 @@ def test_a_substitute_takes_over_a_seat_and_plays_for_the_leaver(
     a.locator("#deal-end [data-continue]").click()  # past the deal's end (issue 28)
     a.wait_for_selector("#hand button", timeout=6000)
     c.wait_for_selector("#hand", state="detached", timeout=6000)
+
+
+def test_answers_out_of_order_keep_the_selection_and_the_newest_state(
+    live: dict[str, Any], browser: Any, make_member: Any
+) -> None:
+    """An action's own answer can come after the live refresh that the stream sent for it
+    (issue 40's keyboard play found it: a fast player selected the card to discard, then
+    the draw's answer swept the selection away). Here the answers are held back on
+    purpose: a card selected meanwhile stays selected, and an answer older than the table
+    shown (the computer player has moved since) does not put the table back."""
+    page, table_id = open_practice(live, browser, make_member("Player Quick"), "tonk", 2, {})
+    deadline = time.monotonic() + 60
+    while True:  # to the start of one of our turns (the call round on the deal first, T3)
+        assert time.monotonic() < deadline, "no turn of ours came"
+        state = services.load_state(services.current_deal(table_id))
+        legal = [a.to_json() for a in state.legal_actions(0)] if state.to_move() == 0 else []
+        if any(j["type"] == "draw" for j in legal):
+            break
+        if legal:
+            wait_stamp(page, db_stamp(table_id))
+            play(page, choose_tonk(state.legal_actions(0), 0))
+        else:
+            time.sleep(0.2)
+    wait_stamp(page, db_stamp(table_id))
+    # (The form that sent an action is replaced by its answer, so count at the region.)
+    page.evaluate(
+        """() => { window.__answers = 0; document.body.addEventListener('htmx:beforeSwap',
+           e => { if (e.detail.requestConfig.verb === 'post') window.__answers += 1; }); }"""
+    )
+    held: list[tuple[Any, Any]] = []
+
+    def hold(route: Any) -> None:
+        if route.request.is_navigation_request():  # a form sent without htmx: let it go
+            route.continue_()
+        else:
+            held.append((route, route.fetch()))
+
+    page.route("**/act/", hold)
+
+    def answer(n: int) -> None:
+        route, response = held.pop()
+        route.fulfill(response=response)
+        page.wait_for_function("n => window.__answers >= n", arg=n, timeout=6000)
+        page.wait_for_timeout(300)  # past htmx's settle, and the click a task after it
+
+    # 1. Draw; the stream's refresh shows the drawn card before the draw's answer comes.
+    before = db_stamp(table_id)
+    click_json(page, next(j for j in legal if j["type"] == "draw"))
+    while db_stamp(table_id) == before:
+        page.wait_for_timeout(50)
+    wait_stamp(page, db_stamp(table_id))
+    assert held, "the draw's answer was not held"
+    state = services.load_state(services.current_deal(table_id))
+    discard = max(
+        (j for j in (a.to_json() for a in state.legal_actions(0)) if j["type"] == "discard"),
+        key=lambda j: pips(j["card"]),
+    )
+    # By the keyboard: the card focused and Enter pressed, then on to the Discard button.
+    select(page, [discard["card"]], keys=True)
+    chosen = page.locator(f'#hand button[data-card="{discard["card"]}"][aria-pressed="true"]')
+    assert chosen.count() == 1
+    page.locator("button[name=intent][value=discard]").focus()
+    # The player presses Enter the moment the draw's answer lands (a task after its swap).
+    page.evaluate(
+        """() => document.body.addEventListener('htmx:afterSwap', function once(e) {
+             if (e.detail.requestConfig.verb !== 'post') return;
+             document.body.removeEventListener('htmx:afterSwap', once);
+             window.__focused = document.activeElement.outerHTML.slice(0, 80);
+             window.__selected = document.querySelectorAll('#hand [aria-pressed=true]').length;
+             setTimeout(() => document.activeElement.click(), 0);
+           })"""
+    )
+    posted = db_stamp(table_id)
+    answer(1)
+    assert page.url.endswith(f"/tables/{table_id}/"), (
+        "Enter at once after the refresh sent the form without htmx (before it was set up)"
+    )
+    assert page.evaluate("() => window.__selected") == 1, (
+        "the draw's late answer cleared the card selected since"
+    )
+    assert 'value="discard"' in page.evaluate("() => window.__focused"), (
+        "the refresh dropped the keyboard's place on the Discard button"
+    )
+
+    # 2. The discard went (by htmx, with its card); the computer player moves before the
+    # discard's answer comes.
+    deadline = time.monotonic() + 15
+    while True:
+        assert time.monotonic() < deadline, "the computer player did not move"
+        page.wait_for_timeout(100)
+        now = db_stamp(table_id)
+        deal = services.current_deal(table_id)
+        if now != posted and held and services.load_state(deal).to_move() == 0:
+            break
+    wait_stamp(page, now)
+    answer(2)
+    assert stamp(page) == now, "the discard's late answer put the table back"
+    assert page.url.endswith(f"/tables/{table_id}/")
+    assert not page.locator("#live .notice.reject").count()
