@@ -18,8 +18,8 @@ from collections.abc import Sequence
 
 from games.engine.actions import Action
 from games.engine.cards import Card
+from games.engine.spreads import count, hits_for, spreads_in, value
 from games.engine.tonk.actions import Discard, Hit, Spread
-from games.engine.tonk.spreads import count, hits_for, spreads_in, value
 
 from .base import View, caps
 

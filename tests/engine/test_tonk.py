@@ -26,9 +26,9 @@ from games.engine import (
 )
 from games.engine.deal import deal_from_json
 from games.engine.records import Kind
+from games.engine.spreads import count, hits_for, spreads_in
 from games.engine.tonk.deal import TonkDeal
 from games.engine.tonk.scoring import settle
-from games.engine.tonk.spreads import count, hits_for, spreads_in
 from games.engine.words import sentence
 
 OPTION_SETS: list[dict[str, Any]] = [
@@ -588,7 +588,7 @@ def test_the_quick_no_spread_answer_agrees_with_the_search() -> None:
     """T6, TO2: the quick answer that skips the search (bits of a hand's suits and ranks)
     says "no spread" only when the search finds none, over 5,000 random hands of 5 to 8
     cards (no wild cards: without twos the wild search is the plain one)."""
-    from games.engine.tonk.spreads import _may_spread
+    from games.engine.spreads import _may_spread
 
     rng = random.Random(40)
     pack = make_rules("tonk").spec.pack(make_rules("tonk"))

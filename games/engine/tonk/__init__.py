@@ -16,11 +16,11 @@ from typing import TYPE_CHECKING, Any
 from ..cards import Card, PackKind, make_pack
 from ..errors import InvalidActionError
 from ..rules import Rules
+from ..spreads import count
 from ..variant import Capabilities, Ending, Law, OptionSpec, PlayerRange, Variant, register
 from .actions import TONK_ACTIONS
 from .deal import TonkDeal, hand_size
 from .scoring import payments
-from .spreads import count
 
 if TYPE_CHECKING:
     from ..from_view import Hidden

@@ -21,9 +21,9 @@ from ..protocol import Outcome
 from ..records import Kind, LogView, Record
 from ..rules import Rules, make_rules
 from ..snapshot import check_version
+from ..spreads import count, hit_spread, hits_for, make_spread, spreads_in
 from .actions import TONK_ACTIONS, Call, Discard, DrawPack, Drop, Hit, NoCall, Pluck, Refuse, Spread
 from .scoring import settle
-from .spreads import count, hit_spread, hits_for, make_spread, spreads_in
 
 if TYPE_CHECKING:
     from ..from_view import Hidden

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from ..cards import Card
 from ..protocol import Outcome
-from .spreads import count
+from ..spreads import count
 
 
 def _award(n: int, seat: int, points: int) -> list[int]:

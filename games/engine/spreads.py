@@ -1,11 +1,14 @@
-"""Tonk's spreads (T6, TO2), hits (T7) and counts (T11, TO1), with Deuces Wild (T-opt-3).
+"""Spreads, hits and counts of the one-pack games with wild twos: Tonk's (T6, T7, T11,
+TO1, TO2, Deuces Wild T-opt-3) and Tunk's melds (K4, K6, K8, KO1, KO2, KO10).
 
 A spread is a set (three or four cards of a rank) or a run (three or more of a suit in
-order, the ace low only: A 2 3, never Q K A, TO1). With Deuces Wild every two may stand
-for any card: it is named when laid (``2C=9H``), keeps that name and never moves (TO7),
-and a spread holds at least two natural cards. A two laid as itself is a natural card.
-Spreads are :class:`~games.engine.combinations.Combination` values: a set's ``rank``, a
-run's ``suit`` index and low end ``lo`` (1 for an ace).
+order, the ace low only: A 2 3, never Q K A, TO1, KO1). Where twos are wild, every two
+may stand for any card: it is named when laid (``2C=9H``) and keeps that name (TO7,
+KO10). Tonk's spread holds at least two natural cards (T-opt-3); Tunk sets no minimum
+(KO2). A two laid as itself is a natural card. Spreads are
+:class:`~games.engine.combinations.Combination` values: a set's ``rank``, a run's
+``suit`` index and low end ``lo`` (1 for an ace). Each game's errors cite its own laws
+(:class:`Laws`).
 
 >>> from games.engine.cards import parse_cards
 >>> [p.code for p in spread_of([Placed.from_code(c) for c in ("9H", "7H", "2C=8H")], wild=True)]
@@ -18,12 +21,29 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from itertools import combinations
+from typing import NamedTuple
 
-from ..cards import IN_ORDER, Card, Suit
-from ..combinations import SUIT_INDEX, Combination, Placed, TableCard
-from ..errors import IllegalActionError
+from .cards import IN_ORDER, Card, Suit
+from .combinations import SUIT_INDEX, Combination, Placed, TableCard
+from .errors import IllegalActionError
 
 SUITS = tuple(Suit)
+
+
+class Laws(NamedTuple):
+    """The laws a game's refusals cite: what a spread is, the ace in a run, wild twos,
+    and the hit; ``naturals``, the natural cards a spread holds at least when twos are
+    wild."""
+
+    spread: str
+    ace: str
+    wild: str
+    hit: str
+    naturals: int
+
+
+TONK = Laws(spread="TO2", ace="TO1", wild="T-opt-3", hit="T7", naturals=2)
+TUNK = Laws(spread="KO2", ace="KO1", wild="K1", hit="K8", naturals=0)
 
 
 def value(card: Card) -> int:
@@ -50,11 +70,11 @@ def is_wild(card: Card, wild: bool) -> bool:
     return wild and card.rank == 2
 
 
-def spread_of(cards: Sequence[Placed], *, wild: bool) -> list[Placed]:
+def spread_of(cards: Sequence[Placed], *, wild: bool, laws: Laws = TONK) -> list[Placed]:
     """The cards in their spread's order (a run low to high), or
     :class:`IllegalActionError` with the law when they are not a spread."""
     if len(cards) < 3:
-        raise IllegalActionError("a spread is three cards or more", law="TO2")
+        raise IllegalActionError("a spread is three cards or more", law=laws.spread)
     naturals = 0
     for p in cards:
         if p.card == p.named:
@@ -63,29 +83,36 @@ def spread_of(cards: Sequence[Placed], *, wild: bool) -> list[Placed]:
             raise IllegalActionError(
                 f"{p.card.code} is not wild; only a two is named"
                 + ("" if wild else " (with Deuces Wild)"),
-                law="T-opt-3",
+                law=laws.wild,
             )
-    if naturals < 2:
-        raise IllegalActionError("a spread holds at least two natural cards", law="T-opt-3")
+    if wild and naturals < laws.naturals:
+        raise IllegalActionError(
+            f"a spread holds at least {('no', 'one', 'two')[laws.naturals]} natural cards",
+            law=laws.wild,
+        )
     named = [p.named for p in cards]
     if len(set(named)) != len(named):
-        raise IllegalActionError("a spread names each card once", law="TO2")
+        raise IllegalActionError("a spread names each card once", law=laws.spread)
     ranks = {c.rank for c in named}
     if len(ranks) == 1:
         if len(cards) > 4:
-            raise IllegalActionError("a set is three or four cards of a rank", law="TO2")
+            raise IllegalActionError("a set is three or four cards of a rank", law=laws.spread)
         return sorted(cards, key=lambda p: SUIT_INDEX[p.named.suit])  # type: ignore[index]
     if len({c.suit for c in named}) != 1:
-        raise IllegalActionError("a spread is a set of one rank or a run of one suit", law="TO2")
+        raise IllegalActionError(
+            "a spread is a set of one rank or a run of one suit", law=laws.spread
+        )
     ordered = sorted(cards, key=lambda p: p.named.rank)
     if ordered[-1].named.rank - ordered[0].named.rank != len(cards) - 1:
-        raise IllegalActionError("a run is in order with no gap; the ace is low only", law="TO1")
+        raise IllegalActionError("a run is in order with no gap; the ace is low only", law=laws.ace)
     return ordered
 
 
-def make_spread(cards: Sequence[Placed], *, wild: bool, owner: int, sid: int) -> Combination:
+def make_spread(
+    cards: Sequence[Placed], *, wild: bool, owner: int, sid: int, laws: Laws = TONK
+) -> Combination:
     """The spread the cards make (:func:`spread_of` checks them)."""
-    ordered = spread_of(cards, wild=wild)
+    ordered = spread_of(cards, wild=wild, laws=laws)
     table = tuple(TableCard(p.card, p.named) for p in ordered)
     first = ordered[0].named
     if first.rank == ordered[-1].named.rank:
@@ -94,16 +121,17 @@ def make_spread(cards: Sequence[Placed], *, wild: bool, owner: int, sid: int) ->
     return Combination(sid, owner, "sequence", table, suit=SUIT_INDEX[first.suit], lo=first.rank)
 
 
-def hit_spread(s: Combination, p: Placed, *, wild: bool) -> Combination:
-    """The spread with ``p`` added at its place (T7), or :class:`IllegalActionError`."""
+def hit_spread(s: Combination, p: Placed, *, wild: bool, laws: Laws = TONK) -> Combination:
+    """The spread with ``p`` added at its place (T7, K8), or :class:`IllegalActionError`
+    (a natural card where a two stands for it included, KO10)."""
     if p.card != p.named and not is_wild(p.card, wild):
-        raise IllegalActionError(f"{p.card.code} is not wild; only a two is named", law="T-opt-3")
+        raise IllegalActionError(f"{p.card.code} is not wild; only a two is named", law=laws.wild)
     tc = TableCard(p.card, p.named)
     if s.kind == "set":
         if p.named.rank != s.rank or len(s.cards) >= 4:
-            raise IllegalActionError("a set takes a fourth card of its rank only", law="TO2")
+            raise IllegalActionError("a set takes a fourth card of its rank only", law=laws.spread)
         if any(t.named == p.named for t in s.cards):
-            raise IllegalActionError(f"the set has the {p.named.name} already", law="TO2")
+            raise IllegalActionError(f"the set has the {p.named.name} already", law=laws.spread)
         return Combination(s.id, s.owner, "set", s.cards + (tc,), rank=s.rank)
     suit = SUITS[s.suit]
     hi = s.lo + len(s.cards) - 1
@@ -111,15 +139,18 @@ def hit_spread(s: Combination, p: Placed, *, wild: bool) -> Combination:
         return Combination(s.id, s.owner, "sequence", (tc, *s.cards), suit=s.suit, lo=s.lo - 1)
     if p.named.suit is suit and p.named.rank == hi + 1:
         return Combination(s.id, s.owner, "sequence", (*s.cards, tc), suit=s.suit, lo=s.lo)
-    raise IllegalActionError("a run takes the card below or above its ends only", law="T7")
+    raise IllegalActionError("a run takes the card below or above its ends only", law=laws.hit)
 
 
 # ---------------------------------------------------------------- what a hand can do
 
 
-def spreads_in(hand: Sequence[Card], *, wild: bool) -> list[tuple[Placed, ...]]:
+def spreads_in(hand: Sequence[Card], *, wild: bool, naturals: int = 2) -> list[tuple[Placed, ...]]:
     """Every spread the hand can lay (each once: a set's wild two named as the first free
-    suit, wild twos used in the hand's order). ``hand`` holds each card once (one pack)."""
+    suit, wild twos used in the hand's order), each with ``naturals`` natural cards at
+    least (one at least: three wild twos are a set of twos as they stand). ``hand`` holds
+    each card once (one pack)."""
+    least = max(naturals, 1)
     out: list[tuple[Placed, ...]] = []
     if not wild and not _may_spread(hand):
         return out
@@ -140,7 +171,7 @@ def spreads_in(hand: Sequence[Card], *, wild: bool) -> list[tuple[Placed, ...]]:
         if rank == 2 or not twos:
             continue
         for k in (3, 4):
-            for w in range(1, min(len(twos), k - 2) + 1):
+            for w in range(1, min(len(twos), k - least) + 1):
                 for nat in combinations(group, k - w):
                     free = [s for s in SUITS if all(c.suit is not s for c in nat)]
                     out.append(
@@ -154,7 +185,7 @@ def spreads_in(hand: Sequence[Card], *, wild: bool) -> list[tuple[Placed, ...]]:
         if not twos:
             _plain_runs(held, out)
         else:
-            _wild_runs(suit, held, twos, out)
+            _wild_runs(suit, held, twos, out, least)
     return out
 
 
@@ -187,10 +218,14 @@ def _plain_runs(held: dict[int, Card], out: list[tuple[Placed, ...]]) -> None:
 
 
 def _wild_runs(
-    suit: Suit, held: dict[int, Card], twos: list[Card], out: list[tuple[Placed, ...]]
+    suit: Suit,
+    held: dict[int, Card],
+    twos: list[Card],
+    out: list[tuple[Placed, ...]],
+    least: int,
 ) -> None:
-    """Every window of the suit with two natural cards or more, each gap filled by a wild
-    two (the suit's own two, held, stands as itself)."""
+    """Every window of the suit with ``least`` natural cards or more, each gap filled by
+    a wild two (the suit's own two, held, stands as itself)."""
     own = held.get(2)
     spare_all = [t for t in twos if t is not own]
     w = len(twos)
@@ -199,7 +234,7 @@ def _wild_runs(
         for hi in range(lo + 2, hi_max + 1):
             gaps = [r for r in range(lo, hi + 1) if r not in held]
             spare = spare_all if own is not None and lo <= 2 <= hi else twos
-            if hi - lo + 1 - len(gaps) < 2 or len(gaps) > len(spare):
+            if hi - lo + 1 - len(gaps) < least or len(gaps) > len(spare):
                 continue
             fill = dict(zip(gaps, spare, strict=False))
             out.append(
