@@ -470,7 +470,8 @@ def test_answers_out_of_order_keep_the_selection_and_the_newest_state(
     # (The form that sent an action is replaced by its answer, so count at the region.)
     page.evaluate(
         """() => { window.__answers = 0; document.body.addEventListener('htmx:beforeSwap',
-           e => { if (e.detail.requestConfig.verb === 'post') window.__answers += 1; }); }"""
+           e => { if (e.detail.requestConfig.verb === 'post')
+                    setTimeout(() => { window.__answers += 1; }, 0); }); }"""
     )
     held: list[tuple[Any, Any]] = []
 
@@ -485,8 +486,8 @@ def test_answers_out_of_order_keep_the_selection_and_the_newest_state(
     def answer(n: int) -> None:
         route, response = held.pop()
         route.fulfill(response=response)
+        # (counted a task after the answer's swap, htmx's settle included)
         page.wait_for_function("n => window.__answers >= n", arg=n, timeout=6000)
-        page.wait_for_timeout(300)  # past htmx's settle, and the click a task after it
 
     # 1. Draw; the stream's refresh shows the drawn card before the draw's answer comes.
     before = db_stamp(table_id)
@@ -512,11 +513,12 @@ def test_answers_out_of_order_keep_the_selection_and_the_newest_state(
              document.body.removeEventListener('htmx:afterSwap', once);
              window.__focused = document.activeElement.outerHTML.slice(0, 80);
              window.__selected = document.querySelectorAll('#hand [aria-pressed=true]').length;
-             setTimeout(() => document.activeElement.click(), 0);
+             setTimeout(() => { document.activeElement.click(); window.__clicked = true; }, 0);
            })"""
     )
     posted = db_stamp(table_id)
     answer(1)
+    page.wait_for_function("() => window.__clicked", timeout=6000)
     assert page.url.endswith(f"/tables/{table_id}/"), (
         "Enter at once after the refresh sent the form without htmx (before it was set up)"
     )
