@@ -16,6 +16,8 @@ games.engine.errors.InvalidActionError: not a card: '1H'
 
 from __future__ import annotations
 
+import random
+from collections import Counter
 from dataclasses import dataclass, field
 from enum import Enum
 from operator import attrgetter
@@ -165,3 +167,34 @@ def make_pack(kind: PackKind) -> list[Card]:
     if kind is PackKind.FORTY_FOSTER:
         return [c for c in single if c.rank <= 10]
     return [c for c in single if c.rank <= 7 or c.rank >= JACK]
+
+
+def shuffled(pack: list[Card], seed: int) -> list[Card]:
+    """The pack shuffled by ``seed`` (the one-pack games, Tonk's and Tunk's): Fisher-Yates drawing each place from the seeded
+    generator's ``random()`` (its C call, where ``Random.shuffle`` asks a Python method
+    for every card: about twice as fast, a short deal's largest single cost). The float's
+    53 bits make the bias of ``int(random() * n)`` for n <= 52 immeasurable.
+
+    >>> [c.code for c in shuffled(make_pack(PackKind.SINGLE), 7)[:5]]
+    ['QC', '10C', 'AC', '3S', '4H']
+    """
+    draw = random.Random(seed).random
+    for i in range(len(pack) - 1, 0, -1):
+        j = int(draw() * (i + 1))
+        pack[i], pack[j] = pack[j], pack[i]
+    return pack
+
+
+def dealing_pack(
+    whole: list[Card], seed: int | None, pack: list[Card] | None, what: str
+) -> tuple[list[Card], int | None]:
+    """The order a deal is dealt from, and its seed: ``pack`` as given (refused unless
+    it is ``whole`` reordered: ``what`` says what it must be), or ``whole`` shuffled by
+    ``seed`` (a fresh seed when none)."""
+    if pack is None:
+        if seed is None:
+            seed = random.SystemRandom().randrange(2**63)
+        return shuffled(whole, seed), seed
+    if Counter(pack) != Counter(whole):
+        raise InvalidActionError(f"{what}, each once")
+    return list(pack), seed

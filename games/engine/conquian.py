@@ -763,7 +763,10 @@ class Conquian(Variant):
         seed: int | None,
         pack: list[Card] | None,
         carry_in: int,
+        scores_in: tuple[int, ...] = (),
     ) -> ConquianDeal:
+        if scores_in:
+            raise InvalidActionError(f"a deal of {self.name} does not depend on the game's scores")
         return new_conquian_deal(rules, dealer, seed=seed, pack=pack, carry_in=carry_in)
 
     def load(self, data: dict[str, Any], what: str) -> ConquianDeal:

@@ -36,6 +36,7 @@ def new_deal(
     seed: int | None = None,
     pack: list[Card] | None = None,
     carry_in: int = 0,
+    scores_in: tuple[int, ...] = (),
 ) -> DealState:
     """Deal a new hand of the rules' game (:mod:`.variant`). ``pack`` is the full pack
     order, top first; else it is shuffled with ``random.Random(seed)`` (a fresh seed when
@@ -53,6 +54,15 @@ def new_deal(
         raise InvalidActionError(f"bad dealer {dealer!r}")
     if isinstance(carry_in, bool) or not isinstance(carry_in, int) or carry_in < 0:
         raise InvalidActionError(f"bad carry_in {carry_in!r}")
+    if len(scores_in) not in (0, players) or not all(
+        isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in scores_in
+    ):
+        raise InvalidActionError(f"bad scores_in {scores_in!r}: a score of 0 or more a seat")
+    if scores_in:  # only a game whose deals depend on the game's scores takes them
+        return variant.deal(
+            rules, players, dealer, seed=seed, pack=pack, carry_in=carry_in,
+            scores_in=tuple(scores_in),
+        )  # fmt: skip
     return variant.deal(rules, players, dealer, seed=seed, pack=pack, carry_in=carry_in)
 
 

@@ -747,7 +747,10 @@ class RummyVariant(Variant):
         seed: int | None,
         pack: list[Card] | None,
         carry_in: int,
+        scores_in: tuple[int, ...] = (),
     ) -> RummyDeal:
+        if scores_in:
+            raise InvalidActionError(f"a deal of {self.name} does not depend on the game's scores")
         if carry_in:
             raise InvalidActionError(f"nothing carries into a deal of {self.name}")
         if pack is None:

@@ -62,7 +62,12 @@ def start(data: object) -> tuple[DealState, list[object]]:
         raise InvalidActionError(
             'a replay gives "pack" (card codes, top first) or an integer "seed"'
         )
-    state = new_deal(rules, players, dealer, seed=seed, pack=pack, carry_in=carry_in)
+    scores_in = data.get("scores_in", [])
+    if not isinstance(scores_in, list):
+        raise InvalidActionError("scores_in is a list of scores, one a seat")
+    state = new_deal(
+        rules, players, dealer, seed=seed, pack=pack, carry_in=carry_in, scores_in=tuple(scores_in)
+    )
     actions = data.get("actions", [])
     if not isinstance(actions, list):
         raise InvalidActionError('"actions" is a list')
@@ -116,6 +121,9 @@ def record(state: DealState, *, seed: int | None = None) -> dict[str, Any]:
     else:
         out["pack"] = [c.code for c in state.pack_order]
     out["carry_in"] = state.carry_in
+    scores_in = getattr(state, "scores_in", ())  # a game's scores, where a deal needs them
+    if scores_in:
+        out["scores_in"] = list(scores_in)
     out["actions"] = [a.to_json() for a in state.history]
     out["log"] = [r.to_json() for r in state.log]
     o = state.outcome()

@@ -152,7 +152,7 @@ def spreads_in(hand: Sequence[Card], *, wild: bool, naturals: int = 2) -> list[t
     each card once (one pack)."""
     least = max(naturals, 1)
     out: list[tuple[Placed, ...]] = []
-    if not wild and not _may_spread(hand):
+    if not wild and not may_spread(hand):
         return out
     twos = [c for c in hand if c.rank == 2] if wild else []
     by_rank: dict[int, list[Card]] = {}
@@ -189,7 +189,7 @@ def spreads_in(hand: Sequence[Card], *, wild: bool, naturals: int = 2) -> list[t
     return out
 
 
-def _may_spread(hand: Sequence[Card]) -> bool:
+def may_spread(hand: Sequence[Card]) -> bool:
     """Whether a hand without wild cards holds a set or a run at all (most hands hold
     neither: the answer is quick, and the search is skipped). One bit a card, sixteen a
     suit (ranks 1-13), read from the card's ``order`` (rank * 4 + suit)."""

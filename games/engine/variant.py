@@ -177,8 +177,11 @@ class Variant(ABC):
         seed: int | None,
         pack: list[Card] | None,
         carry_in: int,
+        scores_in: tuple[int, ...] = (),
     ) -> DealState:
-        """A new deal (``players`` and ``dealer`` already checked against the range)."""
+        """A new deal (``players`` and ``dealer`` already checked against the range);
+        ``scores_in``: the game's scores before it, in a game whose deals depend on them
+        (Tunk's, K10), else empty."""
 
     @abstractmethod
     def load(self, data: dict[str, Any], what: str) -> DealState:

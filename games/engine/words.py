@@ -161,6 +161,19 @@ _SENTENCES: dict[Kind, Callable[[Record, _Style], str]] = {
         % {"card": s.card(r.cards[0]), "combination": r.combination}
     ),
     Kind.REFUSE_STOCK: lambda r, s: _("refuses the stock with the pack empty: the deal ends"),
+    Kind.TUNK: lambda r, s: (
+        _("calls Tunk, showing %(cards)s with %(count)s unmatched")
+        % {"cards": s.cards(r.cards) if r.cards else _("no meld"), "count": r.number}
+    ),
+    Kind.SHOW: lambda r, s: (
+        _("lays down %(cards)s, %(count)s left unmatched")
+        % {"cards": s.cards(r.cards) if r.cards else _("no meld"), "count": r.number}
+    ),
+    Kind.LAY_OFF: lambda r, s: (
+        _("lays %(card)s off on the Tunker's meld %(combination)s")
+        % {"card": s.card(r.cards[0]), "combination": r.combination}
+    ),
+    Kind.BREAK: lambda r, s: _("fewer cards in the pack than players: the deal is drawn"),
 }
 
 

@@ -588,7 +588,7 @@ def test_the_quick_no_spread_answer_agrees_with_the_search() -> None:
     """T6, TO2: the quick answer that skips the search (bits of a hand's suits and ranks)
     says "no spread" only when the search finds none, over 5,000 random hands of 5 to 8
     cards (no wild cards: without twos the wild search is the plain one)."""
-    from games.engine.spreads import _may_spread
+    from games.engine.spreads import may_spread
 
     rng = random.Random(40)
     pack = make_rules("tonk").spec.pack(make_rules("tonk"))
@@ -596,6 +596,6 @@ def test_the_quick_no_spread_answer_agrees_with_the_search() -> None:
     for _ in range(5000):
         hand = [c for c in rng.sample(pack, rng.randint(5, 8)) if c.rank != 2]
         found = bool(spreads_in(hand, wild=True))
-        assert _may_spread(hand) == found, [c.code for c in hand]
+        assert may_spread(hand) == found, [c.code for c in hand]
         seen[found] += 1
     assert seen[True] > 300 and seen[False] > 3000  # both answers are seen, many times

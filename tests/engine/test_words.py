@@ -55,6 +55,13 @@ EXAMPLES: list[tuple[Record, str]] = [
      "spreads 7H 8H 2C=9H"),
     (Record(0, Kind.HIT, "T7", ("10H",), combination=0), "hits spread 0 with 10H"),
     (Record(0, Kind.REFUSE_STOCK, "T10"), "refuses the stock with the pack empty: the deal ends"),
+    (Record(1, Kind.TUNK, "K7", ("5H", "6H", "2C=7H"), number=4),
+     "calls Tunk, showing 5H 6H 2C=7H with 4 unmatched"),
+    (Record(0, Kind.SHOW, "K8", (), number=31), "lays down no meld, 31 left unmatched"),
+    (Record(0, Kind.LAY_OFF, "K8", ("8H",), combination=0),
+     "lays 8H off on the Tunker's meld 0"),
+    (Record(None, Kind.BREAK, "K11", number=1),
+     "fewer cards in the pack than players: the deal is drawn"),
 ]  # fmt: skip
 
 

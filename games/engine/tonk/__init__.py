@@ -8,12 +8,10 @@ and the game's entry in the registry (:class:`Tonk`, :data:`TONK`; its line in
 
 from __future__ import annotations
 
-import random
-from collections import Counter
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from ..cards import Card, PackKind, make_pack
+from ..cards import Card, PackKind, dealing_pack, make_pack
 from ..errors import InvalidActionError
 from ..rules import Rules
 from ..spreads import count
@@ -24,22 +22,6 @@ from .scoring import payments
 
 if TYPE_CHECKING:
     from ..from_view import Hidden
-
-
-def _shuffled(pack: list[Card], seed: int) -> list[Card]:
-    """The pack shuffled by ``seed``: Fisher-Yates drawing each place from the seeded
-    generator's ``random()`` (its C call, where ``Random.shuffle`` asks a Python method
-    for every card: about twice as fast, a short deal's largest single cost). The float's
-    53 bits make the bias of ``int(random() * n)`` for n <= 52 immeasurable.
-
-    >>> [c.code for c in _shuffled(make_pack(PackKind.SINGLE), 7)[:5]]
-    ['QC', '10C', 'AC', '3S', '4H']
-    """
-    draw = random.Random(seed).random
-    for i in range(len(pack) - 1, 0, -1):
-        j = int(draw() * (i + 1))
-        pack[i], pack[j] = pack[j], pack[i]
-    return pack
 
 
 class Tonk(Variant):
@@ -150,18 +132,16 @@ class Tonk(Variant):
         seed: int | None,
         pack: list[Card] | None,
         carry_in: int,
+        scores_in: tuple[int, ...] = (),
     ) -> TonkDeal:
+        if scores_in:
+            raise InvalidActionError(f"a deal of {self.name} does not depend on the game's scores")
         if carry_in:
             raise InvalidActionError("nothing carries into a deal of Tonk")
         if players > 4 and not rules.opt("five_card"):
             raise InvalidActionError("Tonk is for two to four players; five play Five Card Tonk")
-        if pack is None:
-            if seed is None:
-                seed = random.SystemRandom().randrange(2**63)
-            pack = _shuffled(self.pack(rules), seed)
-        elif Counter(pack) != Counter(self.pack(rules)):
-            raise InvalidActionError("a Tonk pack is the 52 cards, each once")
-        return TonkDeal(rules, players, dealer, list(pack), seed)
+        pack, seed = dealing_pack(self.pack(rules), seed, pack, "a Tonk pack is the 52 cards")
+        return TonkDeal(rules, players, dealer, pack, seed)
 
     def load(self, data: dict[str, Any], what: str) -> TonkDeal:
         return TonkDeal.from_json(data, what=what)

@@ -1,0 +1,427 @@
+"""One deal of Tunk (K1-K11; our settled points KO1-KO11).
+
+Phases: ``draw`` (the start of a turn: the pack or the stock, K5), ``discard`` (a
+discard, or the Tunk call with its discard, KO9) and ``over``. The Tunk ends the play:
+every other player still in has his last turn at once, from the Tunker's left (KO4), and
+his turn holds no choice he would want (KO5: the engine lays down his lowest grouping;
+laying down and laying off only lower his count), so the engine plays it and logs it.
+Players who have left the game (K10) hold no cards and are skipped (KO11).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from .. import snapshot
+from ..actions import Action
+from ..cards import IN_ORDER, Card
+from ..combinations import Combination, Placed
+from ..errors import IllegalActionError, InvalidActionError
+from ..protocol import Outcome
+from ..records import Kind, LogView, Record
+from ..rules import Rules, make_rules
+from ..snapshot import check_version
+from .actions import TUNK_ACTIONS, Discard, DrawPack, Pluck, Tunk
+from .melds import Groupings, last_turn, tunk_discards, tunker_melds
+from .scoring import OUT_AT, settle
+
+if TYPE_CHECKING:
+    from ..from_view import Hidden
+
+HAND = 7  # K3
+LIMIT = 5  # K7: the most a Tunker's unmatched cards may count
+
+
+def in_game(scores: Sequence[int]) -> tuple[int, ...]:
+    """The seats still in the game (K10: a score of 100 or more has left it)."""
+    return tuple(s for s, v in enumerate(scores) if v < OUT_AT)
+
+
+class TunkDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
+    """A deal of Tunk in play (implements :class:`~games.engine.protocol.DealState`);
+    ``scores_in``: each seat's game score before it (K9, K10)."""
+
+    carry_in = 0
+
+    def __init__(
+        self,
+        rules: Rules,
+        players: int,
+        dealer: int,
+        pack: list[Card],
+        seed: int | None,
+        scores_in: Sequence[int] = (),
+    ) -> None:
+        self.rules = rules
+        self.players = players
+        self.dealer = dealer
+        self.seed = seed
+        self.pack_order: tuple[Card, ...] = tuple(pack)
+        self.version = 0
+        self._init_history()
+        self.scores_in = tuple(scores_in) or (0,) * players
+        self.active = in_game(self.scores_in)
+        if len(self.active) < 2 or dealer not in self.active:
+            raise InvalidActionError(
+                "a deal of Tunk needs two players in the game, the dealer one of them (KO7)"
+            )
+        n = len(self.active)
+        order = self._in_turn(dealer)  # K3: singly, clockwise from the dealer's left
+        self.hands: list[list[Card]] = [[] for _ in range(players)]
+        for i, s in enumerate(order):
+            self.hands[s] = sorted(pack[i : n * HAND : n], key=IN_ORDER)
+        self.stock = [pack[n * HAND]]  # K3: the next card turned up starts the stock
+        self.pack = list(pack[n * HAND + 1 :])[::-1]  # top of the pack last, for pop()
+        self.plucked: Card | None = None  # K5: this turn's card from the stock
+        self.tunker: int | None = None
+        self.shown: list[list[list[str]]] = [[] for _ in range(players)]  # melds laid down
+        self.melds: list[Combination] = []  # the Tunker's, with what was laid off on them
+        self.log: list[Record] = [Record(None, Kind.DEAL, "K3", (self.stock[0].code,), number=HAND)]
+        self.log_view = LogView()
+        self._outcome: Outcome | None = None
+        self.phase, self.turn = "draw", order[0]
+        self._legal_v = -1
+        self._legal: list[Action] = []
+        self._tunks: tuple[int, list[Card]] | None = None
+
+    def _in_turn(self, seat: int) -> list[int]:
+        """The seats still in, clockwise from ``seat``'s left (KO7, KO11)."""
+        after = [s for s in self.active if s > seat]
+        return after + [s for s in self.active if s <= seat]
+
+    # ------------------------------------------------------------ protocol
+
+    def to_move(self) -> int | None:
+        return None if self.phase == "over" else self.turn
+
+    def is_over(self) -> bool:
+        return self.phase == "over"
+
+    def outcome(self) -> Outcome | None:
+        return self._outcome
+
+    def tunks(self) -> list[Card]:
+        """K7, KO3, KO9: the discards this turn after which the seven cards left count
+        five or less unmatched (kept for the turn: the legal list and a check share it)."""
+        if self._tunks is None or self._tunks[0] != self.version:
+            if self.phase != "discard":
+                return []
+            found = tunk_discards(self.hands[self.turn], self.plucked, LIMIT)
+            self._tunks = (self.version, found)
+        return self._tunks[1]
+
+    def why_no_discard(self) -> str | None:
+        """K5: this turn's card from the stock may not be the discard."""
+        if self.phase != "discard" or self.plucked is None:
+            return None
+        return (
+            f"the {self.plucked.name} was taken from the stock this turn: discard another card (K5)"
+        )
+
+    def why_no_tunk(self) -> str | None:
+        """Why the Tunk is not offered now, in words (the page says it)."""
+        if self.phase == "draw":
+            return "Tunk is called after drawing, with the discard (K7)"
+        if self.phase != "discard" or self.tunks():
+            return None
+        g = Groupings(self.hands[self.turn])
+        low = min(g.points(c) for c in self.hands[self.turn] if c != self.plucked)
+        return f"your best seven cards leave {low} unmatched; Tunk needs {LIMIT} or less (K7)"
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        if seat != self.turn or self.phase == "over":
+            return []
+        if self._legal_v == self.version:
+            return list(self._legal)
+        out: list[Action] = []
+        if self.phase == "draw":
+            if self.pack:
+                out.append(DrawPack(seat))
+            if self.stock:
+                out.append(Pluck(seat))
+        else:
+            out += [Discard(seat, c) for c in self.hands[seat] if c != self.plucked]
+            out += [Tunk(seat, c) for c in self.tunks()]
+        self._legal, self._legal_v = out, self.version
+        return list(out)
+
+    def is_legal(self, action: Action) -> bool:
+        try:
+            self._check(action)
+        except (IllegalActionError, InvalidActionError):
+            return False
+        return True
+
+    def _check(self, a: Action) -> Action:
+        """``a`` as it will be applied, or the reason (with its law) it may not be."""
+        if not isinstance(a, Action) or a.type not in TUNK_ACTIONS.types:
+            raise InvalidActionError(f"not a Tunk action: {a!r}")
+        if self.phase == "over":
+            raise IllegalActionError("the deal is over", law="K9")
+        if a.seat != self.turn:
+            raise IllegalActionError(
+                f"it is seat {self.turn}'s turn, not seat {a.seat}'s", law="K5"
+            )
+        if isinstance(a, DrawPack | Pluck):
+            if self.phase != "draw":
+                raise IllegalActionError("you have drawn this turn already", law="K5")
+            if isinstance(a, DrawPack) and not self.pack:
+                raise IllegalActionError("the pack is empty", law="K11")
+            if isinstance(a, Pluck) and not self.stock:
+                raise IllegalActionError("the stock is empty", law="K5")
+            return a
+        if self.phase != "discard":
+            raise IllegalActionError("draw first: from the pack or the stock", law="K5")
+        assert isinstance(a, Discard | Tunk)
+        if a.card not in self.hands[a.seat]:
+            raise IllegalActionError(f"you do not hold {a.card.code}", law="K5")
+        if a.card == self.plucked:
+            raise IllegalActionError(
+                f"{a.card.code} was taken from the stock this turn: it may not be the discard",
+                law="K5",
+            )
+        if isinstance(a, Tunk) and a.card not in self.tunks():
+            left = Groupings(self.hands[a.seat]).points(a.card)
+            raise IllegalActionError(
+                f"the seven cards left count {left} unmatched: Tunk needs {LIMIT} or less",
+                law="K7",
+            )
+        return a
+
+    def apply(self, action: Action) -> None:
+        # An action from this turn's legal list (the same object) was checked with it.
+        if self._legal_v != self.version or not any(x is action for x in self._legal):
+            self._check(action)
+        a = action
+        seat = a.seat
+        hand = self.hands[seat]
+        if isinstance(a, DrawPack):
+            c = self.pack.pop()
+            self._take(hand, c)
+            self.log.append(Record(seat, Kind.DRAW_PACK, "K5", (c.code,), secret=True))
+        elif isinstance(a, Pluck):
+            c = self.stock.pop()
+            self._take(hand, c)
+            self.plucked = c
+            self.log.append(Record(seat, Kind.PLUCK, "K5", (c.code,)))
+        else:
+            assert isinstance(a, Discard | Tunk)
+            called = isinstance(a, Tunk)
+            g = Groupings(hand).of(a.card) if called else None
+            hand.remove(a.card)
+            self.stock.append(a.card)
+            self.log.append(Record(seat, Kind.DISCARD, "K5", (a.card.code,)))
+            if g is not None:
+                self._tunk(seat, g.melds, g.points)
+            elif len(self.pack) < len(self.active):  # K11, KO6: after each turn
+                self.log.append(Record(None, Kind.BREAK, "K11", number=len(self.pack)))
+                self._finish(None)
+            else:
+                self.plucked = None
+                self.phase = "draw"
+                self.turn = self._in_turn(seat)[0]
+        self._history.append(a)
+        self.version += 1
+
+    def _take(self, hand: list[Card], c: Card) -> None:
+        hand.append(c)
+        hand.sort(key=IN_ORDER)
+        self.phase = "discard"
+
+    def _tunk(self, seat: int, melds: tuple[tuple[Placed, ...], ...], left: int) -> None:
+        """K7, K8: the Tunker shows; every other player has his last turn (KO4)."""
+        self.tunker = seat
+        self.melds = tunker_melds(seat, melds)
+        self.shown[seat] = [[p.code for p in m] for m in melds]
+        codes = tuple(p.code for m in melds for p in m)
+        self.log.append(Record(seat, Kind.TUNK, "K7", codes, number=left))
+        counts = [0] * self.players
+        counts[seat] = left
+        for s in self._in_turn(seat)[:-1]:
+            t = last_turn(self.hands[s], self.melds, lay_off=left > 0)
+            self.melds = list(t.tunker_melds)
+            self.shown[s] = [[p.code for p in m] for m in t.melds]
+            self.log.append(
+                Record(
+                    s, Kind.SHOW, "K8", tuple(p.code for m in t.melds for p in m), number=t.points
+                )
+            )
+            for sid, p in t.lay_offs:
+                self.log.append(Record(s, Kind.LAY_OFF, "K8", (p.code,), sid))
+            counts[s] = t.points
+        self._finish(tuple(counts))
+
+    def _finish(self, counts: tuple[int, ...] | None) -> None:
+        self.phase = "over"
+        self._outcome = settle(self.tunker, counts, self.hands, self.active, self.players)
+
+    # ------------------------------------------------------------ views
+
+    def player_view(self, seat: int) -> dict[str, Any]:
+        if not (isinstance(seat, int) and 0 <= seat < self.players) or isinstance(seat, bool):
+            raise InvalidActionError(f"bad seat {seat!r}")
+        return self._view(seat)
+
+    def spectator_view(self) -> dict[str, Any]:
+        return self._view(None)
+
+    def _view(self, seat: int | None) -> dict[str, Any]:
+        out = self._outcome
+        mine = seat is not None and self.turn == seat and self.phase != "over"
+        best = None
+        if seat is not None and self.hands[seat] and len(self.hands[seat]) <= HAND:
+            best = Groupings(self.hands[seat]).points()  # his own hand: KO5's count
+        return {
+            "variant": self.rules.variant,
+            "options": dict(self.rules.options),
+            "players": self.players,
+            "seat": seat,
+            "dealer": self.dealer,
+            "version": self.version,
+            "to_move": self.to_move(),
+            "phase": self.phase,
+            "hand": [] if seat is None else [c.code for c in self.hands[seat]],
+            "hand_counts": [len(h) for h in self.hands],
+            "pack_count": len(self.pack),
+            "stock": [c.code for c in self.stock[-1:]],  # the top card only
+            "stock_count": len(self.stock),
+            "stock_mode": "buried",
+            "scores": list(self.scores_in),
+            "active": list(self.active),
+            "plucked": None if self.plucked is None else self.plucked.code,
+            "tunker": self.tunker,
+            "shown": [list(map(list, m)) for m in self.shown],
+            "combinations": [m.to_json() for m in self.melds],
+            "count": best,
+            "no_discard": self.why_no_discard() if mine else None,
+            "no_tunk": self.why_no_tunk() if mine else None,
+            "log": self.log_view.of(self.log, seat),
+            "outcome": None if out is None else out.to_json(),
+        }
+
+    # ------------------------------------------------------------ copies and snapshots
+
+    def copy(self) -> TunkDeal:
+        new = TunkDeal.__new__(TunkDeal)
+        new.__dict__.update(self.__dict__)
+        new.hands = [list(h) for h in self.hands]
+        new.stock, new.pack, new.melds = list(self.stock), list(self.pack), list(self.melds)
+        new.shown, new.log = [list(m) for m in self.shown], list(self.log)
+        self._copy_history(new)
+        return new
+
+    def to_json(self) -> dict[str, Any]:
+        """The deal as a versioned JSON snapshot; ``TunkDeal.from_json(d.to_json()) == d``."""
+        return self.snapshot_header() | {
+            "scores_in": list(self.scores_in),
+            "hands": [[c.code for c in h] for h in self.hands],
+            "stock": [c.code for c in self.stock],
+            "pack": [c.code for c in self.pack],  # top last
+            "plucked": None if self.plucked is None else self.plucked.code,
+            "tunker": self.tunker,
+            "shown": self.shown,
+            "melds": [m.to_json() for m in self.melds],
+            "phase": self.phase,
+            "turn": self.turn,
+            "log": [r.to_row() for r in self.log],
+            "outcome": None if self._outcome is None else self._outcome.to_json(),
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any], *, what: str = "a Tunk deal") -> TunkDeal:
+        check_version(data, what)
+        try:
+            new = cls.__new__(cls)
+            new.rules = make_rules(str(data["rules"]["variant"]), data["rules"]["options"])
+            new.players = n = int(data["players"])
+            new.dealer = int(data["dealer"])
+            new.seed = None if data["seed"] is None else int(data["seed"])
+            new.pack_order = tuple(snapshot.card(c) for c in data["pack_order"])
+            new._load_history(data["history"], n, what, TUNK_ACTIONS)
+            new.version = int(data["version"])
+            new._state(
+                hands=[[snapshot.card(c) for c in h] for h in data["hands"]],
+                stock=[snapshot.card(c) for c in data["stock"]],
+                pack=[snapshot.card(c) for c in data["pack"]],
+                public=data | {"combinations": data["melds"], "scores": data["scores_in"]},
+            )
+            new.log = [Record.from_row(e) for e in data["log"]]
+            new._outcome = snapshot.outcome_from_json(data["outcome"])
+        except snapshot.LOAD_ERRORS as e:
+            raise snapshot.malformed(what, data, e) from None
+        if new.history_len() != new.version or len(new.hands) != n or len(new.scores_in) != n:
+            raise snapshot.malformed(what, data, "its seats or its history do not match")
+        return new
+
+    def _state(
+        self,
+        *,
+        hands: list[list[Card]],
+        stock: list[Card],
+        pack: list[Card],
+        public: Mapping[str, Any],
+    ) -> None:
+        """The fields a snapshot and a view share (the view's public part)."""
+        from ..from_view import combination_from_view
+
+        self.hands = [sorted(h, key=IN_ORDER) for h in hands]
+        self.stock, self.pack = stock, pack
+        self.scores_in = tuple(int(v) for v in public["scores"])
+        self.active = in_game(self.scores_in)
+        plucked = public["plucked"]
+        self.plucked = None if plucked is None else snapshot.card(plucked)
+        self.tunker = None if public["tunker"] is None else int(public["tunker"])
+        self.shown = [[[str(c) for c in m] for m in s] for s in public["shown"]]
+        self.melds = [combination_from_view(m) for m in public["combinations"]]
+        self.phase = str(public["phase"])
+        self.turn = int(public["turn"])
+        self.log_view = LogView()
+        self._legal_v, self._legal, self._tunks = -1, [], None
+
+    @classmethod
+    def from_view(cls, view: Mapping[str, Any], hidden: Hidden) -> TunkDeal:
+        """A deal that ``view`` (a seat's, during play) is a view of, the other hands, the
+        pack and the stock under its top card as ``hidden`` gives them."""
+        from ..from_view import ViewMismatch, hands_of
+
+        if view.get("phase") not in ("draw", "discard") or view.get("seat") is None:
+            raise ViewMismatch(
+                f"a state is built from a seat's view during play, not {view.get('phase')!r}"
+            )
+        new = cls.__new__(cls)
+        new.rules = make_rules(str(view["variant"]), dict(view.get("options") or {}))
+        new.players = n = int(view["players"])
+        new.dealer = int(view["dealer"])
+        new.seed, new.pack_order = None, ()
+        new._init_history()
+        new.version = int(view["version"])
+        hands = hands_of(view, hidden, n, int(view["seat"]))
+        for s, h in hands.items():
+            if len(h) != int(view["hand_counts"][s]):
+                raise ViewMismatch(f"seat {s} holds {view['hand_counts'][s]} cards, not {len(h)}")
+        pack = list(hidden.pack)[::-1]
+        if len(pack) != int(view["pack_count"]):
+            raise ViewMismatch(f"the pack holds {view['pack_count']} cards, not {len(pack)}")
+        top = [Card.from_code(c) for c in view["stock"]]
+        stock = list(hidden.stock) if hidden.stock else top
+        if len(stock) != int(view["stock_count"]) or stock[-1:] != top:
+            raise ViewMismatch("the stock does not match the view's")
+        new._state(
+            hands=[hands.get(s, []) for s in range(n)],
+            stock=stock,
+            pack=pack,
+            public=dict(view) | {"turn": view["to_move"]},
+        )
+        every = [c for h in new.hands for c in h] + stock + pack
+        if Counter(every) != Counter(new.rules.spec.pack(new.rules)):
+            raise ViewMismatch("the cards of the view and the hidden ones are not the deal's pack")
+        new.log, new._outcome = [], None
+        return new
+
+    def __repr__(self) -> str:
+        return f"<TunkDeal v{self.version} {self.phase} seat {self.to_move()}>"
+
+
+__all__ = ["HAND", "LIMIT", "TunkDeal", "in_game"]
