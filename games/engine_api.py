@@ -20,12 +20,15 @@ def new_state(
     seed: int | None = None,
     pack: list[str] | None = None,
     carry_in: int = 0,
+    scores_in: tuple[int, ...] = (),
 ) -> DealState:
     from games.engine.deal import new_deal
 
     rules = make_rules(variant, options)
     cards = [Card.from_code(c) for c in pack] if pack is not None else None
-    return new_deal(rules, players, dealer, seed=seed, pack=cards, carry_in=carry_in)
+    return new_deal(
+        rules, players, dealer, seed=seed, pack=cards, carry_in=carry_in, scores_in=scores_in
+    )
 
 
 def pack_codes(state: DealState) -> list[str]:

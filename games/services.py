@@ -177,12 +177,15 @@ def _create_deal(
     players: int,
     dealer: int,
     carry_in: int = 0,
+    scores_in: tuple[int, ...] = (),
     game_number: int = 1,
     deal_in_game: int = 0,
     bot_seats: frozenset[int] = frozenset(),
 ) -> Deal:
     seed = secrets.randbits(63)  # the engine shuffles from a recorded seed
-    state = engine_api.new_state(variant, options, players, dealer, seed=seed, carry_in=carry_in)
+    state = engine_api.new_state(
+        variant, options, players, dealer, seed=seed, carry_in=carry_in, scores_in=scores_in
+    )
     return Deal.objects.create(
         bot_turn=state.to_move() in bot_seats,
         table_id=table_id,
@@ -379,6 +382,7 @@ def _finish(deal: Deal, state: DealState) -> Deal | None:
     if turn.closing:
         return None
     seating = club_api.table_seating(deal.table_id)
+    scores = state.rules.spec.scores_after(state)
     return _create_deal(
         deal.table_id,
         number=deal.number + 1,
@@ -387,6 +391,9 @@ def _finish(deal: Deal, state: DealState) -> Deal | None:
         players=len(seating),
         dealer=turn.dealer_position,
         carry_in=out.carried if state.rules.spec.capabilities(state.rules).carries else 0,
+        # a game whose deals depend on its scores (Tunk's: who is still in, K10) deals the
+        # next from them; the seating must be the deal's (a seat left or joined: anew)
+        scores_in=scores if len(scores) == len(seating) else (),
         game_number=turn.game_number,
         deal_in_game=turn.deal_in_game,
         bot_seats=frozenset(s.position for s in seating if s.is_bot),

@@ -183,6 +183,12 @@ class Variant(ABC):
         ``scores_in``: the game's scores before it, in a game whose deals depend on them
         (Tunk's, K10), else empty."""
 
+    def scores_after(self, state: DealState) -> tuple[int, ...]:
+        """The game's scores the deal after ``state`` (finished) is dealt with, in a game
+        whose deals depend on them (Tunk's, K10); empty in every other game, and when the
+        game is over (the next deal begins a new one)."""
+        return ()
+
     @abstractmethod
     def load(self, data: dict[str, Any], what: str) -> DealState:
         """The deal a snapshot of this game describes (:class:`.snapshot.SnapshotError`)."""

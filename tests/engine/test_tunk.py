@@ -286,8 +286,19 @@ def test_ko6_ko11_players_out_are_skipped_for_the_deal_the_turns_and_the_break()
     assert d.active == (0, 2) and d.hands[1] == [] and d.to_move() == 2
     play(d, "2 draw", "2 discard 3S")
     assert d.to_move() == 0
-    with pytest.raises(Exception, match="two players in the game"):
-        new_deal(RULES, 3, 1, seed=1, scores_in=(40, 104, 60))  # the dealer has left
+    moved = new_deal(RULES, 3, 1, seed=1, scores_in=(40, 104, 60))  # the dealer has left
+    assert moved.dealer == 2 and moved.to_move() == 0  # KO7: the deal passes to seat 2
+    with pytest.raises(Exception, match="two players still in the game"):
+        new_deal(RULES, 3, 0, seed=1, scores_in=(140, 104, 60))
+
+
+def test_k9_k10_the_next_deal_is_dealt_from_the_scores_after_this_one() -> None:
+    d = arrange(["KS QS 9H 8H 6C 4D JH", "5H 6H 7H JD JS JC 4C"], "KD", "3S", scores=(50, 7))
+    play(d, "1 draw", "1 tunk 4C")
+    assert RULES.spec.scores_after(d) == (80, 10)  # 30 and 3 added (K9)
+    d = arrange(["KS QS 9H 8H 6C 4D JH", "5H 6H 7H JD JS JC 4C"], "KD", "3S", scores=(70, 7))
+    play(d, "1 draw", "1 tunk 4C")
+    assert RULES.spec.scores_after(d) == ()  # seat 0 reaches 100: the game is over (K10)
 
 
 def test_ko10_a_natural_card_may_not_go_where_a_two_stands_for_it_a_two_may_be_laid_off() -> None:

@@ -18,10 +18,11 @@ from ..rules import Rules
 from ..spreads import count
 from ..variant import Capabilities, Law, PlayerRange, Variant
 from .actions import TUNK_ACTIONS
-from .deal import HAND, TunkDeal
+from .deal import HAND, TunkDeal, in_game
 
 if TYPE_CHECKING:
     from ..from_view import Hidden
+    from ..protocol import DealState
 
 
 class Tunk(Variant):
@@ -109,6 +110,16 @@ class Tunk(Variant):
             raise InvalidActionError("nothing carries into a deal of Tunk (K11: a break is void)")
         pack, seed = dealing_pack(self.pack(rules), seed, pack, "a Tunk pack is the 52 cards")
         return TunkDeal(rules, players, dealer, pack, seed, scores_in)
+
+    def scores_after(self, state: DealState) -> tuple[int, ...]:
+        """K9, K10: the scores with the deal's penalties added (a break adds none, KO6);
+        empty once fewer than two players are left: the game is over (K10, KO8)."""
+        assert isinstance(state, TunkDeal)
+        out = state.outcome()
+        if out is None:
+            return state.scores_in
+        after = tuple(a + b for a, b in zip(state.scores_in, out.pips, strict=True))
+        return after if len(in_game(after)) > 1 else ()
 
     def load(self, data: dict[str, Any], what: str) -> TunkDeal:
         return TunkDeal.from_json(data, what=what)

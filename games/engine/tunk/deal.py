@@ -63,10 +63,10 @@ class TunkDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
         self._init_history()
         self.scores_in = tuple(scores_in) or (0,) * players
         self.active = in_game(self.scores_in)
-        if len(self.active) < 2 or dealer not in self.active:
-            raise InvalidActionError(
-                "a deal of Tunk needs two players in the game, the dealer one of them (KO7)"
-            )
+        if len(self.active) < 2:
+            raise InvalidActionError("a deal of Tunk needs two players still in the game (K10)")
+        if dealer not in self.active:  # KO7: the deal passes to the next player still in
+            self.dealer = dealer = self._in_turn(dealer)[0]
         n = len(self.active)
         order = self._in_turn(dealer)  # K3: singly, clockwise from the dealer's left
         self.hands: list[list[Card]] = [[] for _ in range(players)]

@@ -1,0 +1,83 @@
+"""Issue 41: a club table of Tunk deals each deal from the game's scores (K9, K10): who
+has reached 100 is out of the next deal (KO11), and a game over begins a new one."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from games import engine_api, services
+from games.engine.tunk import TUNK
+from games.engine.tunk.deal import TunkDeal
+from games.engine.variant import registered
+from games.models import Deal
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _tunk() -> Iterator[None]:
+    with registered(TUNK):
+        yield
+
+
+def _deal(table: Any, scores: tuple[int, ...], seed: int) -> Deal:
+    state = engine_api.new_state("tunk", {}, table.size, 0, seed=seed, scores_in=scores)
+    return Deal.objects.create(
+        table=table, number=1, variant="tunk", options={}, players=table.size, dealer=0,
+        seed=seed, pack=engine_api.pack_codes(state), version=0, to_move=state.to_move(),
+        snapshot=engine_api.to_snapshot(state),
+    )  # fmt: skip
+
+
+def _finish(table: Any, deal: Deal, seed: int) -> TunkDeal:
+    rng = random.Random(seed)
+    while True:
+        deal = Deal.objects.get(pk=deal.pk)
+        state = services.load_state(deal)
+        if state.is_over():
+            assert isinstance(state, TunkDeal)
+            return state
+        seat = state.to_move()
+        legal = state.legal_actions(seat)
+        tunks = [a for a in legal if a.type == "tunk"]
+        action = tunks[0] if tunks else rng.choice(legal)
+        from club import services as club
+
+        services.act(
+            table.pk, member_id=club.table_seating(table.pk)[seat].member_id,
+            version=deal.version, deal_id=deal.pk, action=action.to_json(),
+        )  # fmt: skip
+
+
+def test_the_next_deal_is_dealt_from_the_games_scores(make_table: Any) -> None:
+    table = make_table("tunk", size=3)
+    first = _deal(table, (0, 0, 0), seed=11)
+    ended = _finish(table, first, seed=11)
+    out = ended.outcome()
+    assert out is not None
+    following = Deal.objects.get(table=table, number=2)
+    state = services.load_state(following)
+    assert isinstance(state, TunkDeal)
+    assert state.scores_in == tuple(out.pips)  # K9: the penalties added (a break: none)
+
+
+def test_a_player_at_100_sits_out_and_the_last_left_ends_the_game(make_table: Any) -> None:
+    table = make_table("tunk", size=3)
+    # seat 1 has left the game (K10); seats 0 and 2 are near the end
+    first = _deal(table, (98, 130, 97), seed=4)
+    state = services.load_state(first)
+    assert isinstance(state, TunkDeal)
+    assert state.active == (0, 2) and state.hands[1] == [] and state.to_move() == 2
+    for seed in range(40):
+        ended = _finish(table, Deal.objects.filter(table=table).order_by("-number")[0], seed)
+        if ended.outcome().kind != "break":  # type: ignore[union-attr]
+            break
+    following = Deal.objects.filter(table=table).order_by("-number")[0]
+    after = services.load_state(following)
+    assert isinstance(after, TunkDeal)
+    # a Tunk put one of them (or both) at 100 or more: the game is over, a new one begins
+    assert after.scores_in == (0, 0, 0) and after.active == (0, 1, 2)
