@@ -11,12 +11,16 @@ from .base import View, caps
 
 
 class ClubBot:
-    """Plays like a good club player (see :mod:`.rummy_club`, :mod:`.conquian_club` and
-    :mod:`.tonk_play`)."""
+    """Plays like a good club player (see :mod:`.rummy_club`, :mod:`.conquian_club`,
+    :mod:`.tonk_play` and :mod:`.tunk_play`)."""
 
     name = "club"
 
     def choose(self, view: View, legal: Sequence[Action], rng: random.Random) -> Action:
+        if caps(view).knock:
+            from .tunk_play import TunkClub
+
+            return TunkClub().choose(view, legal, rng)
         if caps(view).drop:
             from .tonk_play import TonkClub
 

@@ -38,7 +38,7 @@ class InconsistentView(RuntimeError):
 def determinise(view: View, rng: random.Random) -> DealState:
     """A state consistent with ``view``: the seat's own cards and everything public as
     seen, the unseen cards shuffled into the other hands and the pack."""
-    if caps(view).drop:
+    if caps(view).drop or caps(view).knock:
         return _dropping(view, rng)
     if caps(view).say:
         return _conquian(view, rng)
@@ -108,14 +108,15 @@ def _conquian(view: View, rng: random.Random) -> DealState:
     return deal_from_view(view, Hidden({opp: pool[:need]}, pool[need:][::-1]))
 
 
-# ---------------------------------------------------------------- the dropping games (Tonk)
+# ------------------------------------------------- the dropping and knocking games (Tonk, Tunk)
 
 
 def _dropping(view: View, rng: random.Random) -> DealState:
     """The unseen cards into the others' hands and the pack; the stock rebuilt from the
     log (its first card, the discards on it, the plucks from it); a card another player
-    plucked stays in his hand until the log shows it played."""
-    if view.get("phase") not in ("call", "draw", "play"):
+    plucked stays in his hand until the log shows it played. (Tunk's melds stay in the
+    hand until the end: its log shows draws, plucks and discards only.)"""
+    if view.get("phase") not in ("call", "draw", "play", "discard"):
         raise CannotDeterminise(f"phase {view.get('phase')!r}")
     me = int(view["seat"])
     n = int(view["players"])
@@ -163,7 +164,8 @@ def _dropping(view: View, rng: random.Random) -> DealState:
         # too safe: it lost to the club player (-0.068 a deal [-0.119, -0.016], 2,000
         # two-player deals, seed 7919); drawn so, +0.043 [-0.035, 0.122] (600, seed 2026;
         # two or three cards for each discard did no better).
-        extra = min(discards[s], len(pool) - need)
+        # (At Tunk a hand is kept for its melds, not its count: drawn uniformly.)
+        extra = min(discards[s], len(pool) - need) if caps(view).drop else 0
         drawn = [pool.pop() for _ in range(need + extra)]
         drawn.sort(key=lambda c: rules.spec.physical_pips((c.code,)))  # the game's count
         hands[s] = held + drawn[:need]

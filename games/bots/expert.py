@@ -93,7 +93,12 @@ class ExpertBot:
                 out.append(a)
 
         add(self.greedy.choose(view, legal, rng))
-        if caps(view).drop:
+        if caps(view).knock:
+            from .tunk_play import ranked_alternatives as tunk_alts
+
+            for a in tunk_alts(view, legal, 4):
+                add(a)
+        elif caps(view).drop:
             from .tonk_play import ranked_alternatives as tonk_alts
 
             for a in tonk_alts(view, legal, 4):
@@ -114,7 +119,8 @@ class ExpertBot:
 
     def _default_samples(self, view: View, n_cands: int) -> int:
         """About 160 playouts a decision at Conquián, 120 in the rummy family."""
-        total = CONQUIAN_PLAYOUTS if caps(view).say or caps(view).drop else self.rummy_playouts
+        c = caps(view)
+        total = CONQUIAN_PLAYOUTS if c.say or c.drop or c.knock else self.rummy_playouts
         return max(6, total // n_cands)
 
     def search(self, view: View, cands: list[Action], prior: Action, rng: random.Random) -> Action:

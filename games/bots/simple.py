@@ -39,6 +39,10 @@ class GreedyBot:
     name = "greedy"
 
     def choose(self, view: View, legal: Sequence[Action], rng: random.Random) -> Action:
+        if caps(view).knock:
+            from .tunk_play import greedy_tunk
+
+            return greedy_tunk(view, legal)
         if caps(view).drop:
             from .tonk_play import greedy_tonk
 

@@ -63,7 +63,7 @@ class Kind(StrEnum):
     HIT = "hit"  # cards: the card added; combination: the spread hit
     REFUSE_STOCK = "refuse-stock"  # T10: the pack empty, the stock refused: the deal ends
     # Tunk (the draw, the pluck and the discard as above)
-    TUNK = "tunk"  # K7: cards: the Tunker's melds shown; number: his unmatched count
+    TUNK = "tunk-call"  # K7: cards: the Tunker's melds shown; number: his unmatched count
     SHOW = "show"  # K8: a last turn: cards: the melds laid down; number: the count left
     LAY_OFF = "lay-off"  # K8: cards: the card laid off; combination: the Tunker's meld
     BREAK = "break"  # K11: fewer cards in the pack than players: the deal is drawn

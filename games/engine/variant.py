@@ -23,7 +23,7 @@ Where copies used to differ for a reason, the difference is a named field here:
 >>> find_variant("chess")
 Traceback (most recent call last):
 ...
-games.engine.errors.InvalidActionError: unknown variant 'chess'; one of foster, foster-three, conquian, colonel, tonk
+games.engine.errors.InvalidActionError: unknown variant 'chess'; one of foster, foster-three, conquian, colonel, tonk, tunk
 """
 
 from __future__ import annotations
@@ -100,6 +100,7 @@ class Capabilities:
     challenge: bool = False  # Colonel's challenge
     take_back: bool = False  # cards put on the table this turn may be taken back
     drop: bool = False  # a player may end the deal by showing his hand (Tonk's drop, T9)
+    knock: bool = False  # a low hand ends the play, the others having a last turn (Tunk, K7)
 
 
 @dataclass(frozen=True, slots=True)
@@ -259,7 +260,12 @@ class Variant(ABC):
 
 # The modules that register today's games when they are imported: a new game is one
 # module and one line here.
-BUILT_IN = ("games.engine.foster", "games.engine.conquian", "games.engine.tonk")
+BUILT_IN = (
+    "games.engine.foster",
+    "games.engine.conquian",
+    "games.engine.tonk",
+    "games.engine.tunk",
+)
 
 
 class _Registry(Mapping[str, Variant]):

@@ -41,11 +41,12 @@ def test_todays_choices_seats_and_sizes_come_from_the_registry() -> None:
         ("conquian", "Conquián (two players)"),
         ("colonel", "Colonel (two players)"),
         ("tonk", "Tonk (two to five players)"),
+        ("tunk", "Tunk (two to five players)"),
     ]
     assert [variant_seats(v) for v, _ in variant_choices()] == [
-        (4, 7), (3, 3), (2, 2), (2, 2), (2, 5),
+        (4, 7), (3, 3), (2, 2), (2, 2), (2, 5), (2, 5),
     ]  # fmt: skip
-    assert [default_size(v) for v, _ in variant_choices()] == [5, 3, 2, 2, 4]
+    assert [default_size(v) for v, _ in variant_choices()] == [5, 3, 2, 2, 4, 4]
 
 
 @pytest.mark.django_db

@@ -51,6 +51,10 @@ CASES: list[tuple[str, str, int, dict[str, Any], int]] = [
     ("tonk_5p_five_card_seed22", "tonk", 5, {"five_card": True}, 22),
     ("tonk_3p_random_seed23", "tonk", 3, {}, 23),
     ("tonk_4p_random_five_card_seed24", "tonk", 4, {"five_card": True}, 24),
+    # Tunk (issue 41): draws, plucks, the Tunk, the last turns and the break
+    ("tunk_2p_seed40", "tunk", 2, {}, 40),
+    ("tunk_4p_seed41", "tunk", 4, {}, 41),
+    ("tunk_3p_random_seed42", "tunk", 3, {}, 42),
 ]  # fmt: skip
 
 

@@ -32,6 +32,10 @@ CASES: list[tuple[str, str, int, dict[str, Any], int, bool]] = [
     ("tonk_3p_wait_deuces_seed32", "tonk", 3, {"wait_rule": True, "deuces_wild": True}, 32, True),
     ("tonk_4p_five_card_seed33", "tonk", 4, {"five_card": True}, 33, False),
     ("tonk_5p_five_card_deuces_seed34", "tonk", 5, {"five_card": True, "deuces_wild": True}, 34, True),
+    # Tunk (issue 41): a deal to its Tunk or its break, two to five players
+    ("tunk_2p_seed51", "tunk", 2, {}, 51, False),
+    ("tunk_3p_seed52", "tunk", 3, {}, 52, True),
+    ("tunk_5p_seed53", "tunk", 5, {}, 53, False),
 ]  # fmt: skip
 
 
@@ -54,6 +58,9 @@ def build(
         if every == 2 and rng.random() < 0.9:
             # Tonk: drop (T9) rarely, so that the deal runs on through spreads and hits
             legal = [a for a in legal if a.type != "drop"] or legal
+            # Tunk: call it when offered (K7): random play rarely does, and every deal
+            # would end in the break (K11)
+            legal = [a for a in legal if a.type == "tunk"] or legal
         d.apply(choose(legal, rng))
         i += 1
     data = record(d, seed=None if pack else seed)

@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
-from collections.abc import Iterator
 from functools import partial
 
 import pytest
@@ -27,27 +26,14 @@ from games.engine import (
 from games.engine.actions import Action
 from games.engine.deal import deal_from_json
 from games.engine.records import Kind
-from games.engine.rules import Rules
 from games.engine.spreads import count
-from games.engine.tunk import TUNK
 from games.engine.tunk.deal import TunkDeal
 from games.engine.tunk.game import TunkGame, play_game
 from games.engine.tunk.melds import grouping, last_turn, tunker_melds
 from games.engine.tunk.scoring import penalties, settle
-from games.engine.variant import registered
 from games.engine.words import sentence
 
-RULES: Rules
-
-
-@pytest.fixture(autouse=True, scope="module")
-def _tunk() -> Iterator[None]:
-    """Tunk is registered for these tests (its registry line comes with the club's game
-    of many deals)."""
-    global RULES
-    with registered(TUNK):
-        RULES = make_rules("tunk")
-        yield
+RULES = make_rules("tunk")
 
 
 def arrange(hands: list[str], stock: str, pack: str = "", *, dealer: int = 0,

@@ -62,7 +62,7 @@ CUTTING = {"foster": (106, 2), "conquian": (40, 0), "colonel": (52, 0),
 
 
 def test_the_registry_lists_todays_games_in_todays_order() -> None:
-    assert list(VARIANTS) == ["foster", "foster-three", "conquian", "colonel", "tonk"]
+    assert list(VARIANTS) == ["foster", "foster-three", "conquian", "colonel", "tonk", "tunk"]
 
 
 @pytest.mark.parametrize("name", list(PINNED))
@@ -123,9 +123,10 @@ def test_capabilities_say_what_a_game_has_under_its_options(
 
 def test_physical_pips_use_fosters_values_in_every_rummy_game() -> None:
     # L24: the engine scores Colonel's ace as 1, a physical table counts it 11 in every
-    # game of Foster's family; Tonk counts a hand by its own T11 (the ace 1, TO1).
+    # game of Foster's family; Tonk and Tunk count a hand by their own T11 and K6 (the ace
+    # 1, TO1, KO1).
     for v in VARIANTS.values():
-        if v.name == "tonk":
+        if v.name in ("tonk", "tunk"):
             assert v.physical_pips(["AS", "KH", "7D"]) == 1 + 10 + 7
         else:
             assert v.physical_pips(["AS", "KH", "7D", "JK"]) == 11 + 10 + 7 + 15

@@ -27,8 +27,8 @@ GAME_MODULES = {
     "games/engine/scoring.py",
     "games/engine/variant.py",
 }
-# A game that is one package (Tonk, issue 40) is allowed its whole package.
-ALLOWED_DIRS = ("club/migrations/", "games/migrations/", "games/engine/tonk/")
+# A game that is one package (Tonk, issue 40; Tunk, issue 41) is allowed its whole package.
+ALLOWED_DIRS = ("club/migrations/", "games/migrations/", "games/engine/tonk/", "games/engine/tunk/")
 
 
 def _docstrings(tree: ast.AST) -> set[int]:

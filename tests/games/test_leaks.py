@@ -116,6 +116,7 @@ def _outcomes(table_id: int) -> list[dict[str, Any] | None]:
         ("foster", 5, {}),
         ("foster-three", 3, {"stock": "exposed", "joker": True}),
         ("tonk", 3, {"deuces_wild": True}),
+        ("tunk", 3, {}),
     ],
 )
 def test_no_response_or_event_leaks_another_hand(
@@ -144,7 +145,9 @@ def test_no_response_or_event_leaks_another_hand(
         state = state_of(deal.pk)
         seat = state.to_move()
         legal = state.legal_actions(seat)
-        layouts = [a for a in legal if a.type in ("layout", "use", "meld", "add", "spread", "hit")]
+        layouts = [
+            a for a in legal if a.type in ("layout", "use", "meld", "add", "spread", "hit", "tunk")
+        ]
         action = rng.choice(layouts if layouts and rng.random() < 0.7 else legal)
         with django_capture_on_commit_callbacks(execute=True):
             r = clients[seat].post(

@@ -4,24 +4,15 @@ has reached 100 is out of the next deal (KO11), and a game over begins a new one
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from games import engine_api, services
-from games.engine.tunk import TUNK
 from games.engine.tunk.deal import TunkDeal
-from games.engine.variant import registered
 from games.models import Deal
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def _tunk() -> Iterator[None]:
-    with registered(TUNK):
-        yield
 
 
 def _deal(table: Any, scores: tuple[int, ...], seed: int) -> Deal:

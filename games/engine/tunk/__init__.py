@@ -3,8 +3,8 @@
 One package: the actions and their notation (:mod:`.actions`), melds kept in the hand
 and the last turn (:mod:`.melds`, on the spreads Tonk shares: :mod:`..spreads`), the
 deal (:mod:`.deal`), the scores and payments (:mod:`.scoring`), the game of many deals
-(:mod:`.game`), and the game's entry in the registry (:class:`Tunk`, :data:`TUNK`, not yet
-registered).
+(:mod:`.game`), and the game's entry in the registry (:class:`Tunk`, :data:`TUNK`; its
+line in ``BUILT_IN``).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from ..cards import Card, PackKind, dealing_pack, make_pack
 from ..errors import InvalidActionError
 from ..rules import Rules
 from ..spreads import count
-from ..variant import Capabilities, Law, PlayerRange, Variant
+from ..variant import Capabilities, Law, PlayerRange, Variant, register
 from .actions import TUNK_ACTIONS
 from .deal import HAND, TunkDeal, in_game
 
@@ -85,7 +85,7 @@ class Tunk(Variant):
     }
 
     def capabilities(self, rules: Rules) -> Capabilities:
-        return Capabilities(wild_cards=True, wild="deuces", low_aces=True)
+        return Capabilities(wild_cards=True, wild="deuces", low_aces=True, knock=True)
 
     def pack(self, rules: Rules) -> list[Card]:
         return make_pack(PackKind.SINGLE)
@@ -134,10 +134,23 @@ class Tunk(Variant):
     shown = "Hand shown (K8, K9)"
     worth = "Unmatched"
 
+    def headline(self, kind: str, winner: str | None) -> str | None:
+        """Every end of a Tunk deal in words (K7, K9, K11).
 
-# Registered (its line in ``BUILT_IN``) once the club plays its game of many deals: the
-# next deal dealt from the game's scores, and the washbook's booking (issue 41). Until
-# then tests register it for their length (``variant.registered``).
-TUNK = Tunk()
+        >>> TUNK.headline("tunk-doubled", "Ann")
+        "Tunk was called, but Ann ended lower: the Tunker's points are doubled (K9)"
+        """
+        low = f"{winner} has the lowest count" if winner else "the lowest counts tied"
+        said = {
+            "tunk": f"Tunk was called: {low} (K7, K9)",
+            "tunk-doubled": f"Tunk was called, but {winner or 'another player'} ended lower: "
+            "the Tunker's points are doubled (K9)",
+            "break": "the break: fewer cards in the pack than players, the deal is drawn and "
+            "scores nothing (K11)",
+        }
+        return said.get(kind)
+
+
+TUNK = register(Tunk())
 
 __all__ = ["TUNK", "Tunk", "TunkDeal"]

@@ -1,10 +1,7 @@
 """A game of Tunk: deals until one player is left (K10, KO6-KO8, KO11).
 
 >>> from games.engine.rules import make_rules
->>> from games.engine.variant import registered
->>> from games.engine.tunk import TUNK
->>> with registered(TUNK):
-...     g = TunkGame(make_rules("tunk", {}), 3, dealer=0)
+>>> g = TunkGame(make_rules("tunk", {}), 3, dealer=0)
 >>> g.after((30, 101, 12)).scores, g.active, g.dealer
 ((30, 101, 12), (0, 2), 2)
 >>> g.after((75, 0, 90)).over, g.winners
