@@ -882,6 +882,7 @@ def washbook(request: HttpRequest, pk: int) -> HttpResponse:
             "title": str(table),
             "unstaked": unstaked,
             "correctable": _correctable(request, table.session, table),
+            "booking": find_variant(table.variant).booking,
         },
     )
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -238,8 +238,14 @@ def build(
         "must": (view.get("no_discard") if me is not None and to_move == me else None)
         or _with_reason(
             rules.spec.phases.get(phase) or PHASES.get(phase, phase),
-            view.get("no_drop") if me is not None and to_move == me else None,
+            (view.get("no_drop") or view.get("no_tunk"))
+            if me is not None and to_move == me
+            else None,
         ),
+        # a game of many deals (Tunk's, K9, K10): each player's score before this deal,
+        # who is out, and how far each is from the score that puts him out
+        "game": _game(view, seats),
+        "my_count": view.get("count"),
         "phase": phase,
         "hand": [face(c) for c in view.get("hand", [])],
         "stock": [face(c) for c in view.get("stock") or []],
@@ -255,6 +261,24 @@ def build(
         "outcome": outcome_context(view.get("outcome"), seats, rules.spec),
         "caps": caps,
     }
+
+
+def _game(view: Mapping[str, Any], seats: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The game's running scores, where a view carries them (empty otherwise)."""
+    scores, out_at = view.get("scores"), int(view.get("out_at") or 0)
+    if not scores or not out_at:
+        return []
+    active = set(view.get("active") or range(len(scores)))
+    return [
+        {
+            "name": s["name"],
+            "is_me": s["is_me"],
+            "score": scores[s["position"]],
+            "out": s["position"] not in active,
+            "to_go": max(0, out_at - scores[s["position"]]),
+        }
+        for s in seats
+    ]
 
 
 def _with_reason(words: str, reason: str | None) -> str:

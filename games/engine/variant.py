@@ -229,6 +229,10 @@ class Variant(ABC):
         ("X went out", "a tableau", ...) do not say it; None to use them."""
         return None
 
+    # How the washbook books this game, where a line is more than a deal's winner
+    # collecting from its losers (shown under the table's washbook).
+    booking: str = ""
+
     # -- physical tables -----------------------------------------------------------------
     # How a physical deal ends, where it is more than one winner collecting the others'
     # pips (the rummy games: the result names the winner and each loser's hand, L24).

@@ -10,7 +10,7 @@ import pytest
 from django.test import Client
 
 from club import services
-from club.models import ClubSession, Member
+from club.models import ClubSession, Member, Seat, Table, WashbookLine
 from club.services import base
 
 
@@ -93,3 +93,19 @@ def staff(client: Client, secretary: Member) -> Client:
     """A client logged in as the secretary."""
     client.force_login(secretary.user)
     return client
+
+
+def physical_three(
+    session: ClubSession, members: list[Member], variant: str
+) -> tuple[Table, list[Member]]:
+    """A physical table of ``variant`` for three members checked in, and its players by seat."""
+    for m in members:
+        services.check_in(session, m)
+    table = services.form_table(session, variant=variant, size=3, mode=Table.PHYSICAL)
+    seats = Seat.objects.filter(table=table).select_related("member").order_by("position")
+    return table, [s.member for s in seats]
+
+
+def points(line: WashbookLine) -> dict[int, int]:
+    """A line's points by member."""
+    return dict(line.entries.values_list("member_id", "points"))

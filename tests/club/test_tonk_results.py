@@ -12,10 +12,10 @@ from django.test import Client
 from django.urls import reverse
 
 from club import services
-from club.models import ClubSession, Member, Seat, Table, WashbookLine
+from club.models import ClubSession, Member, Table, WashbookLine
 from club.services import ClubError, PhysicalResult
 
-from .conftest import field_error
+from .conftest import field_error, physical_three, points
 
 pytestmark = pytest.mark.django_db
 
@@ -24,15 +24,7 @@ pytestmark = pytest.mark.django_db
 def three(
     session: ClubSession, make_members: Callable[..., list[Member]]
 ) -> tuple[Table, list[Member]]:
-    for m in make_members(3):
-        services.check_in(session, m)
-    table = services.form_table(session, variant="tonk", size=3, mode=Table.PHYSICAL)
-    seats = Seat.objects.filter(table=table).select_related("member").order_by("position")
-    return table, [s.member for s in seats]
-
-
-def points(line: WashbookLine) -> dict[int, int]:
-    return dict(line.entries.values_list("member_id", "points"))
+    return physical_three(session, make_members(3), "tonk")
 
 
 def test_each_ending_is_scored_by_the_game_and_proves(three: tuple[Table, list[Member]]) -> None:

@@ -72,3 +72,23 @@ def test_a_player_at_100_sits_out_and_the_last_left_ends_the_game(make_table: An
     assert isinstance(after, TunkDeal)
     # a Tunk put one of them (or both) at 100 or more: the game is over, a new one begins
     assert after.scores_in == (0, 0, 0) and after.active == (0, 1, 2)
+
+
+def test_the_table_shows_the_games_scores_who_is_out_and_how_far_each_is_from_100(
+    make_table: Any, client_for: Any
+) -> None:
+    """Issue 41, item 2: the running totals, who is out, and the distance to 100."""
+    table = make_table("tunk", size=3)
+    deal = _deal(table, (98, 130, 57), seed=4)
+    seat0 = table.seats.get(position=0).member
+    body = client_for(seat0).get(f"/tables/{table.pk}/").content.decode()
+    scores = body[body.index("The game before this deal") :]
+    scores = scores[: scores.index("</table>")]
+    rows = [r for r in scores.split("<tr")[2:]]
+    assert [("98" in r, "out of the game" in r) for r in rows] == [
+        (True, False), (False, True), (False, False)
+    ]  # fmt: skip
+    assert "<td>2</td>" in rows[0] and "<td>43</td>" in rows[2]  # 100 - 98, 100 - 57
+    state = services.load_state(deal)
+    mine = state.player_view(0)["count"]
+    assert f"; {mine} unmatched at best" in body

@@ -16,9 +16,10 @@ from ..cards import Card, PackKind, dealing_pack, make_pack
 from ..errors import InvalidActionError
 from ..rules import Rules
 from ..spreads import count
-from ..variant import Capabilities, Law, PlayerRange, Variant, register
+from ..variant import Capabilities, Ending, Law, PlayerRange, Variant, register
 from .actions import TUNK_ACTIONS
-from .deal import HAND, TunkDeal, in_game
+from .deal import HAND, LIMIT, TunkDeal, in_game
+from .scoring import payments, penalties
 
 if TYPE_CHECKING:
     from ..from_view import Hidden
@@ -133,6 +134,53 @@ class Tunk(Variant):
 
     shown = "Hand shown (K8, K9)"
     worth = "Unmatched"
+    booking = (
+        "A game of Tunk is booked deal by deal, not at its end: in each deal every pair of "
+        "players still in settles the difference of their penalty points (K9, the "
+        "Tunker's doubled when another ends lower). A break (K11) is a tableau."
+    )
+
+    endings = (
+        Ending("tunk", "Tunk: every player's unmatched count after the last turns", "K7",
+               seat="the Tunker", counts=True),
+        Ending("break", "The break: fewer cards in the pack than players (drawn)", "K11"),
+    )  # fmt: skip
+
+    def ended_points(
+        self, rules: Rules, players: int, ending: str, seat: int | None, counts: tuple[int, ...]
+    ) -> tuple[int, ...]:
+        """A physical deal's points (K9, each pair settling the difference of their
+        penalties), refusing what cannot have happened.
+
+        >>> TUNK.ended_points(Rules("tunk", ()), 3, "tunk", 0, (4, 10, 2))
+        (-4, -10, 14)
+        >>> TUNK.ended_points(Rules("tunk", ()), 2, "tunk", 1, (0, 9))
+        Traceback (most recent call last):
+        ...
+        games.engine.errors.InvalidActionError: the Tunker's count of 9 cannot be: Tunk is called with five or less unmatched (K7)
+        """
+        end = self.ending(ending)
+        if players not in self.seats:
+            raise InvalidActionError(f"Tunk is played by {self.seats} players, not {players}")
+        if not end.counts:
+            return (0,) * players  # K11: the break scores nothing
+        if seat is None or not 0 <= seat < players:
+            raise InvalidActionError(f"name {end.seat}")
+        if len(counts) != players:
+            raise InvalidActionError(f"give each of the {players} players' counts")
+        most = 10 * HAND  # K6: seven tens and courts; a last turn draws nothing (KO4)
+        for c in counts:
+            if not 0 <= c <= most:
+                raise InvalidActionError(
+                    f"a count of {c} cannot be: seven cards count 0 to {most} unmatched (K6)"
+                )
+        if counts[seat] > LIMIT:
+            raise InvalidActionError(
+                f"the Tunker's count of {counts[seat]} cannot be: Tunk is called with five or "
+                "less unmatched (K7)"
+            )
+        active = tuple(range(players))
+        return payments(penalties(seat, counts, active), active)
 
     def headline(self, kind: str, winner: str | None) -> str | None:
         """Every end of a Tunk deal in words (K7, K9, K11).
@@ -151,6 +199,7 @@ class Tunk(Variant):
         return said.get(kind)
 
 
+#: The game's entry in the registry (its line in ``BUILT_IN`` imports this package).
 TUNK = register(Tunk())
 
 __all__ = ["TUNK", "Tunk", "TunkDeal"]

@@ -289,6 +289,7 @@ class TunkDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
             "stock_count": len(self.stock),
             "stock_mode": "buried",
             "scores": list(self.scores_in),
+            "out_at": OUT_AT,
             "active": list(self.active),
             "plucked": None if self.plucked is None else self.plucked.code,
             "tunker": self.tunker,
