@@ -92,3 +92,32 @@ def test_the_table_shows_the_games_scores_who_is_out_and_how_far_each_is_from_10
     state = services.load_state(deal)
     mine = state.player_view(0)["count"]
     assert f"; {mine} unmatched at best" in body
+
+
+def test_the_page_offers_the_tunk_as_a_decision_with_its_discard(
+    make_table: Any, client_for: Any
+) -> None:
+    """K7, KO9: after drawing, the Tunk is offered with each discard it may go with, and
+    asks to be confirmed, saying what follows (K8, K9)."""
+    from games.engine.cards import parse_cards
+
+    table = make_table("tunk", size=2)
+    hands = {1: parse_cards("5H 6H 7H JD JS JC 4C"), 0: parse_cards("KS QS 9H 8D 6C 4D JH")}
+    order = [hands[(1 + i) % 2][i // 2].code for i in range(14)] + ["KD", "3S"]
+    rest = [c.code for c in engine_api.new_state("tunk", {}, 2, 0, seed=1).pack_order]
+    state = engine_api.new_state("tunk", {}, 2, 0, pack=order + [c for c in rest if c not in order])
+    deal = Deal.objects.create(
+        table=table, number=1, variant="tunk", options={}, players=2, dealer=0, seed=0,
+        pack=engine_api.pack_codes(state), version=0, to_move=1,
+        snapshot=engine_api.to_snapshot(state),
+    )  # fmt: skip
+    player = client_for(table.seats.get(position=1).member)
+    services.act(
+        table.pk, member_id=table.seats.get(position=1).member.pk, version=0, deal_id=deal.pk,
+        action={"type": "draw", "seat": 1},
+    )  # fmt: skip
+    body = player.get(f"/tables/{table.pk}/").content.decode()
+    assert 'data-type="tunk"' in body
+    assert "Tunk, discarding the four of clubs" in body
+    assert "Tunk, discarding the three of spades" in body
+    assert "if anyone ends lower, they are doubled (K9)" in body

@@ -63,10 +63,10 @@ class Tunk(Action):
 
     type: ClassVar[str] = "tunk"
     ROLE: ClassVar[Role] = Role.DECISION
-    label: ClassVar[str] = "Tunk"
     risks: ClassVar[str] = (
-        "The deal ends after every other player's last turn. Your unmatched cards count "
-        "{pips}; if anyone ends lower, your points for the deal are doubled (K9)."
+        "The seven cards you keep are shown, melds apart, and every other player has a "
+        "last turn, laying down his melds and laying off on yours (K8). Your unmatched "
+        "cards are your points; if anyone ends lower, they are doubled (K9)."
     )
 
     card: Card
@@ -83,3 +83,6 @@ class Tunk(Action):
 
     def describe(self) -> str:
         return f"calls Tunk, discarding {self.card.code}"
+
+    def button(self) -> str:
+        return f"Tunk, discarding {self.card.code}"
