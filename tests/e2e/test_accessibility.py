@@ -86,9 +86,10 @@ def _evening() -> dict[str, Any]:
     physical = club.form_table(tonight, variant="foster", size=4, mode=Table.PHYSICAL)
     online = club.form_table(tonight, variant="conquian", computer_players=0)
     games.ensure_deal(online.pk)
+    # a practice table of each game, by turns for two members (a member may hold five open)
     practice = {
-        name: club.create_practice_table(members[0], name, VARIANTS[name].seats.default)
-        for name in VARIANTS
+        name: club.create_practice_table(members[i % 2], name, VARIANTS[name].seats.default)
+        for i, name in enumerate(VARIANTS)
     }
     for t in practice.values():
         games.ensure_deal(t.pk)
@@ -131,7 +132,10 @@ def _pages(w: dict[str, Any]) -> list[tuple[str, Any, str]]:
         ("club-table", sec, w["physical"].get_club_url()),
         ("online-table", w["online"].seats.first().member, w["online"].get_absolute_url()),
     ]
-    out += [(f"table-{name}", me, t.get_absolute_url()) for name, t in w["practice"].items()]
+    out += [
+        (f"table-{name}", t.seats.get(position=0).member, t.get_absolute_url())
+        for name, t in w["practice"].items()
+    ]
     return out
 
 
