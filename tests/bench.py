@@ -66,7 +66,8 @@ def engine(quick: bool) -> dict[str, Any]:
     base = rlcard_gin_rummy(seconds)
     rows = []
     for variant, players in [("conquian", 2), ("colonel", 2), ("foster-three", 3), ("foster", 4),
-                             ("foster", 5), ("foster", 7), ("tonk", 2), ("tonk", 4)]:  # fmt: skip
+                             ("foster", 5), ("foster", 7), ("tonk", 2), ("tonk", 4),
+                             ("tunk", 2), ("tunk", 4)]:  # fmt: skip
         r = _py("-m", "games.engine", "bench", "--variant", variant, "--players", str(players),
                 "--seconds", str(seconds), "--json")  # fmt: skip
         r["players"] = players

@@ -37,6 +37,9 @@ DUELS = [
     ("tonk", "greedy,random", 2000, "beats random: points interval above 0"),
     ("tonk", "club,greedy", 2000, "beats greedy: points interval above 0"),
     ("tonk", "expert,club", 2000, "beats club: points interval above 0"),
+    ("tunk", "greedy,random", 2000, "beats random: points interval above 0"),
+    ("tunk", "club,greedy", 2000, "beats greedy: points interval above 0"),
+    ("tunk", "expert,club", 2000, "beats club: points interval above 0"),
 ]  # fmt: skip
 MEDIAN_MS = {"club": 50.0, "expert": 500.0}  # decision time targets, where there is a choice
 

@@ -34,6 +34,28 @@ HAND = 7  # K3
 LIMIT = 5  # K7: the most a Tunker's unmatched cards may count
 
 
+# The actions a legal-action list offers over and over, made once (actions are frozen
+# values; one pack holds each card once, so a card's ``order`` names it), as Tonk does.
+_DRAWS = tuple(DrawPack(s) for s in range(8))
+_PLUCKS = tuple(Pluck(s) for s in range(8))
+_DISCARDS: dict[int, Discard] = {}
+_TUNKS: dict[int, Tunk] = {}
+
+
+def _discard(seat: int, card: Card) -> Discard:
+    a = _DISCARDS.get(key := seat * 64 + card.order)
+    if a is None:
+        a = _DISCARDS[key] = Discard(seat, card)
+    return a
+
+
+def _tunk(seat: int, card: Card) -> Tunk:
+    a = _TUNKS.get(key := seat * 64 + card.order)
+    if a is None:
+        a = _TUNKS[key] = Tunk(seat, card)
+    return a
+
+
 def in_game(scores: Sequence[int]) -> tuple[int, ...]:
     """The seats still in the game (K10: a score of 100 or more has left it)."""
     return tuple(s for s, v in enumerate(scores) if v < OUT_AT)
@@ -138,12 +160,13 @@ class TunkDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
         out: list[Action] = []
         if self.phase == "draw":
             if self.pack:
-                out.append(DrawPack(seat))
+                out.append(_DRAWS[seat])
             if self.stock:
-                out.append(Pluck(seat))
+                out.append(_PLUCKS[seat])
         else:
-            out += [Discard(seat, c) for c in self.hands[seat] if c != self.plucked]
-            out += [Tunk(seat, c) for c in self.tunks()]
+            barred = self.plucked
+            out += [_discard(seat, c) for c in self.hands[seat] if c is not barred]
+            out += [_tunk(seat, c) for c in self.tunks()]
         self._legal, self._legal_v = out, self.version
         return list(out)
 
