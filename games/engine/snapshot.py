@@ -110,6 +110,22 @@ class SnapshotHistory:
             "version": d.version,
         }
 
+    def _load_header(self, data: Mapping[str, Any], what: str, notation: ActionTable) -> int:
+        """Read what :meth:`snapshot_header` wrote (the rules, the seats, the dealer, the
+        pack as dealt, the history and the version); the number of seats. Raises what a
+        malformed snapshot raises (the caller names it: :func:`malformed`)."""
+        from .rules import make_rules
+
+        d: Any = self
+        d.rules = make_rules(str(data["rules"]["variant"]), data["rules"]["options"])
+        d.players = n = int(data["players"])
+        d.dealer = int(data["dealer"])
+        d.seed = None if data["seed"] is None else int(data["seed"])
+        d.pack_order = tuple(card(c) for c in data["pack_order"])
+        self._load_history(data["history"], n, what, notation)
+        d.version = int(data["version"])
+        return n
+
     def _load_history(self, raw: object, players: int, what: str, notation: ActionTable) -> None:
         """Keep a snapshot's history undecoded, after checking each entry's form."""
         if not isinstance(raw, list):

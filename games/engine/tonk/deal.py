@@ -422,13 +422,7 @@ class TonkDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
 
         try:
             new = cls.__new__(cls)
-            new.rules = make_rules(str(data["rules"]["variant"]), data["rules"]["options"])
-            new.players = n = int(data["players"])
-            new.dealer = int(data["dealer"])
-            new.seed = None if data["seed"] is None else int(data["seed"])
-            new.pack_order = tuple(snapshot.card(c) for c in data["pack_order"])
-            new._load_history(data["history"], n, what, TONK_ACTIONS)
-            new.version = int(data["version"])
+            n = new._load_header(data, what, TONK_ACTIONS)
             new._state(
                 hands=[[snapshot.card(c) for c in h] for h in data["hands"]],
                 stock=[snapshot.card(c) for c in data["stock"]],
