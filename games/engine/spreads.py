@@ -60,10 +60,10 @@ def count(cards: Iterable[Card]) -> int:
     >>> count(parse_cards("AS 2C 9D 10H KS"))
     32
     """
-    return sum(map(_VALUES.__getitem__, map(IN_ORDER, cards)))
+    return sum(map(VALUE_BY_ORDER.__getitem__, map(IN_ORDER, cards)))
 
 
-_VALUES = [min(order // 4, 10) for order in range(14 * 4)]  # T11 by a card's order
+VALUE_BY_ORDER = [min(order // 4, 10) for order in range(14 * 4)]  # T11 by a card's order
 
 
 def is_wild(card: Card, wild: bool) -> bool:

@@ -9,6 +9,7 @@ import json
 import random
 from collections import Counter
 from functools import partial
+from itertools import combinations
 
 import pytest
 
@@ -24,12 +25,15 @@ from games.engine import (
     replay,
 )
 from games.engine.actions import Action
+from games.engine.cards import SUITS
+from games.engine.combinations import Placed
 from games.engine.deal import deal_from_json
 from games.engine.records import Kind
-from games.engine.spreads import count
-from games.engine.tunk.deal import TunkDeal
+from games.engine.spreads import TUNK as TUNK_LAWS
+from games.engine.spreads import count, spread_of, value
+from games.engine.tunk.deal import LIMIT, TunkDeal
 from games.engine.tunk.game import TunkGame, play_game
-from games.engine.tunk.melds import grouping, last_turn, tunker_melds
+from games.engine.tunk.melds import Groupings, grouping, last_turn, tunk_discards, tunker_melds
 from games.engine.tunk.scoring import penalties, settle
 from games.engine.words import sentence
 
@@ -291,6 +295,113 @@ def test_ko10_a_natural_card_may_not_go_where_a_two_stands_for_it_a_two_may_be_l
     melds = tunker_melds(1, grouping(parse_cards("5H 2C 7H")).melds)  # 2C stands for 6H
     t = last_turn(parse_cards("6H 2D"), melds, lay_off=True)
     assert t.points == 6 and [p.code for _, p in t.lay_offs] == ["2D=4H"]
+
+
+def test_k1_ko5_two_melds_may_each_take_twos() -> None:
+    # 8C 9C with a two, 7S with two more: only the AC is left (the search once gave every
+    # run the same first two, so the second meld found none)
+    g = grouping(parse_cards("8C 9C 7S 2H 2D 2S AC"))
+    assert g.points == 1 and [c.code for c in g.unmatched] == ["AC"]
+    assert sorted(len(m) for m in g.melds) == [3, 3]
+    tunker_melds(0, g.melds)  # each is a spread as laid
+
+
+def test_k1_k7_a_two_may_stand_for_the_card_discarded_so_that_card_tunks_too() -> None:
+    # 5H 6H 7H, three kings, the AD and the 2C: discarding the 6H leaves 5H 2C=6H 7H,
+    # the kings and the AD (1); so does every other discard
+    d = arrange(["9S 8D 6C 4D JH 10S 3C", "5H 6H 7H KS KD KC AD"], "QD", "2C")
+    play(d, "1 draw")
+    assert sorted(a.split()[-1] for a in texts(d) if " tunk " in a) == sorted(
+        ["5H", "6H", "7H", "KS", "KD", "KC", "AD", "2C"]
+    )
+    play(d, "1 tunk 6H")
+    assert d.is_over() and d.tunker == 1
+    shown = [p for m in d.melds for p in m.to_json()["cards"]]
+    assert {"card": "2C", "as": "6H", "crossways": False} in shown
+
+
+def _is_meld(cards: list[Card]) -> bool:
+    """By the rules themselves (K1, KO1, KO2): some set or run of the pack takes the
+    natural cards in their own places and the twos in the others (the twos named so
+    are checked by :func:`spread_of`)."""
+    naturals = [c for c in cards if c.rank != 2]
+    twos = [c for c in cards if c.rank == 2]
+    n = len(cards)
+    if n < 3:
+        return False
+    shapes: list[list[Card]] = []
+    if n <= 4:  # sets: of the naturals' rank, or of twos as they stand
+        rank = naturals[0].rank if naturals else 2
+        shapes += [[Card(rank, s) for s in suits] for suits in combinations(SUITS, n)]
+    if naturals:  # runs of the naturals' suit, the ace low
+        shapes += [
+            [Card(r, naturals[0].suit) for r in range(lo, lo + n)] for lo in range(1, 15 - n)
+        ]
+    for shape in shapes:
+        if all(c in shape for c in naturals):
+            free = [x for x in shape if x not in naturals]
+            placed = [Placed(c, c) for c in naturals] + [
+                Placed(t, x) for t, x in zip(twos, free, strict=True)
+            ]
+            spread_of(placed, wild=True, laws=TUNK_LAWS)
+            return True
+    return False
+
+
+def _lowest(cards: list[Card]) -> int:
+    """The lowest unmatched count by trying every set of disjoint melds (KO5)."""
+    n = len(cards)
+    melds = [
+        sum(1 << i for i in m)
+        for k in range(3, n + 1)
+        for m in combinations(range(n), k)
+        if _is_meld([cards[i] for i in m])
+    ]
+    worth = [value(c) for c in cards]
+
+    def best(used: int, start: int) -> int:
+        low = sum(w for i, w in enumerate(worth) if not used >> i & 1)
+        for k in range(start, len(melds)):
+            if not melds[k] & used:
+                low = min(low, best(used | melds[k], k + 1))
+        return low
+
+    return best(0, 0)
+
+
+def test_ko5_k7_the_search_agrees_with_every_grouping_tried_120_hands() -> None:
+    """120 seeded eight-card hands, most with twos or low cards: for each discard, the
+    count :class:`Groupings` finds and the Tunks :func:`tunk_discards` offers are those
+    of trying every set of melds; each grouping is laid as spreads."""
+    pack = [Card(r, s) for s in SUITS for r in range(1, 14)]
+    rng = random.Random(2026)
+    tunks = 0
+    for i in range(120):
+        kind = i % 3
+        if kind == 0:
+            hand = rng.sample(pack, 8)
+        else:
+            pool = (
+                [c for c in pack if c.rank == 2] if kind == 1 else [c for c in pack if c.rank <= 5]
+            )
+            hand = rng.sample(pool, rng.randint(1, 4) if kind == 1 else rng.randint(3, 7))
+            suit, rank = rng.choice(SUITS), rng.randint(1, 13)
+            near = [c for c in pack if c not in hand and (c.suit is suit or c.rank == rank)]
+            hand += rng.sample(near, min(len(near), rng.randint(0, 8 - len(hand))))
+            hand += rng.sample([c for c in pack if c not in hand], 8 - len(hand))
+        barred = hand[0] if i % 4 == 0 else None
+        g = Groupings(hand)
+        want = []
+        for d in hand:
+            low = _lowest([c for c in hand if c is not d])
+            assert g.points(d) == low, (hand, d)
+            laid = g.of(d)
+            assert laid.points == low and tunker_melds(0, laid.melds) is not None
+            if d is not barred and low <= LIMIT:
+                want.append(d)
+        assert set(tunk_discards(hand, barred, LIMIT)) == set(want), (hand, barred)
+        tunks += bool(want)
+    assert tunks > 20  # the hands reach the Tunk often enough to test it
 
 
 # ---------------------------------------------------------------- the whole game

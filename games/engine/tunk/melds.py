@@ -6,18 +6,29 @@ natural minimum (KO2).
 >>> from games.engine.cards import parse_cards
 >>> g = grouping(parse_cards("5H 6H 7H KS KD 2C 9D"))
 >>> [[p.code for p in m] for m in g.melds], [c.code for c in g.unmatched], g.points
-([['KD', 'KS', '2C=KC'], ['5H', '6H', '7H']], ['9D'], 9)
+([['5H', '6H', '7H'], ['KD', 'KS', '2C=KC']], ['9D'], 9)
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 from typing import NamedTuple
 
 from ..cards import IN_ORDER, Card
 from ..combinations import Combination, Placed
 from ..errors import IllegalActionError
-from ..spreads import TUNK, count, hit_spread, hits_for, make_spread, may_spread, spreads_in, value
+from ..spreads import (
+    SUITS,
+    TUNK,
+    VALUE_BY_ORDER,
+    count,
+    hit_spread,
+    hits_for,
+    make_spread,
+    may_spread,
+    value,
+)
 
 
 class Grouping(NamedTuple):
@@ -29,114 +40,237 @@ class Grouping(NamedTuple):
 
 
 class Groupings:
-    """The lowest-count grouping (KO5) of a hand and of each part of it: one search, its
-    answers kept, so that the count of the hand less each discard costs one search."""
+    """The lowest-count grouping (KO5) of a hand and of the hand less any one card: one
+    search over (natural cards left, twos left), its answers kept, so that the count of
+    the hand less each discard costs little more than one search.
+
+    Twos are wild and alike (K1), so a meld is its natural cards and a number of twos
+    (:class:`_Meld`); which two goes where is chosen only when the melds are laid
+    (:func:`_laid`). Every meld the rules allow is searched: a run may name a card held
+    elsewhere in the hand, and two melds may each take twos."""
 
     def __init__(self, hand: Sequence[Card]) -> None:
         self.cards = sorted(hand, key=IN_ORDER)
-        self.bit = {c: 1 << i for i, c in enumerate(self.cards)}
-        self._bit_of = {c.order: 1 << i for i, c in enumerate(self.cards)}
-        self.by_low: dict[int, list[tuple[int, tuple[Placed, ...]]]] = {}
-        for meld in spreads_in(self.cards, wild=True, naturals=TUNK.naturals):
-            m = 0
-            for p in meld:
-                m |= self.bit[p.card]
-            self.by_low.setdefault(m & -m, []).append((m, meld))
-        self.memo: dict[int, tuple[int, tuple[tuple[Placed, ...], ...]]] = {0: (0, ())}
-        self._fits: dict[tuple[int, int], bool] = {}
+        self.naturals = [c for c in self.cards if c.rank != 2]
+        self.twos = [c for c in self.cards if c.rank == 2]
+        self.by_bit = {1 << c.order: c for c in self.naturals}
+        self.melds = _melds(self.naturals, len(self.twos))
+        self.by_low: dict[int, list[_Meld]] = {}
+        for m in self.melds:
+            if m.naturals:
+                self.by_low.setdefault(m.naturals & -m.naturals, []).append(m)
+        self.memo: dict[tuple[int, int], tuple[int, tuple[tuple[_Meld, int], ...]]] = {}
 
-    def _best(self, rest: int) -> tuple[int, tuple[tuple[Placed, ...], ...]]:
-        found = self.memo.get(rest)
+    def _best(self, rest: int, twos: int) -> tuple[int, tuple[tuple[_Meld, int], ...]]:
+        """The lowest count of the naturals ``rest`` and ``twos`` twos, and its melds
+        (each with the twos it takes)."""
+        if rest == 0:  # three twos or four are a set of twos; fewer count two each
+            return (0, ((_TWOS_SET, twos),)) if twos >= 3 else (2 * twos, ())
+        key = (rest, twos)
+        found = self.memo.get(key)
         if found is not None:
             return found
         low = rest & -rest
-        card = self.cards[low.bit_length() - 1]
-        left, melds = self._best(rest & ~low)  # the lowest card unmatched
-        best = (left + value(card), melds)
-        for m, meld in self.by_low.get(low, ()):
-            if m & rest == m:
-                sub, more = self._best(rest & ~m)
-                if sub < best[0]:
-                    best = (sub, (meld, *more))
-        self.memo[rest] = best
+        left, melds = self._best(rest & ~low, twos)  # the lowest natural unmatched
+        best = (left + VALUE_BY_ORDER[low.bit_length() - 1], melds)
+        for m in self.by_low.get(low, ()):
+            if m.naturals & rest == m.naturals:
+                for j in range(m.least, min(m.most, twos) + 1):
+                    sub, more = self._best(rest & ~m.naturals, twos - j)
+                    if sub < best[0]:
+                        best = (sub, ((m, j), *more))
+        self.memo[key] = best
         return best
 
-    def fits(self, without: Card, limit: int) -> bool:
-        """Whether the hand less ``without`` counts ``limit`` or less unmatched: the
-        search of :meth:`points` cut off wherever the count passes ``limit`` (a card
-        worth more must be in a meld), which most hands soon do."""
-        return self._fit((1 << len(self.cards)) - 1 & ~self._bit_of[without.order], limit)
-
-    def _fit(self, rest: int, budget: int) -> bool:
-        if rest == 0:
-            return True
-        key = (rest, budget)
-        found = self._fits.get(key)
-        if found is not None:
-            return found
-        low = rest & -rest
-        worth = value(self.cards[low.bit_length() - 1])
-        ok = worth <= budget and self._fit(rest & ~low, budget - worth)
-        if not ok:
-            for m, _meld in self.by_low.get(low, ()):
-                if m & rest == m and self._fit(rest & ~m, budget):
-                    ok = True
-                    break
-        self._fits[key] = ok
-        return ok
+    def _start(self, without: Card | None) -> tuple[int, list[Card]]:
+        rest = sum(self.by_bit)
+        twos = list(self.twos)
+        if without is not None:
+            if without.rank == 2:
+                twos = [t for t in twos if t != without]
+            else:
+                rest &= ~(1 << without.order)
+        return rest, twos
 
     def points(self, without: Card | None = None) -> int:
         """The lowest unmatched count of the hand, less ``without`` if given."""
-        rest = (1 << len(self.cards)) - 1
-        if without is not None:
-            rest &= ~self._bit_of[without.order]
-        return self._best(rest)[0]
+        rest, twos = self._start(without)
+        return self._best(rest, len(twos))[0]
 
     def of(self, without: Card | None = None) -> Grouping:
         """The lowest-count grouping of the hand, less ``without`` if given."""
-        rest = (1 << len(self.cards)) - 1
-        if without is not None:
-            rest &= ~self.bit[without]
-        n, melds = self._best(rest)
+        rest, twos = self._start(without)
+        n, chosen = self._best(rest, len(twos))
+        melds, spare = self.laid(chosen, twos)
         used = {p.card for meld in melds for p in meld}
-        left = tuple(c for c in self.cards if c not in used and c is not without)
-        return Grouping(melds, left, n)
+        left = tuple(c for c in self.cards if c not in used and c != without)
+        assert n == count(left), (n, left)
+        return Grouping(tuple(melds), left, n)
+
+    def laid(
+        self, chosen: Sequence[tuple[_Meld, int]], twos: Sequence[Card]
+    ) -> tuple[list[tuple[Placed, ...]], list[Card]]:
+        """The melds as laid, each two named (:func:`_laid`), and the twos left over."""
+        spare = list(twos)
+        out = []
+        for m, j in chosen:
+            cards = [c for bit, c in self.by_bit.items() if m.naturals & bit]
+            out.append(_laid(cards, spare[:j]))
+            del spare[:j]
+        return out, spare
+
+
+def _laid(cards: Sequence[Card], twos: Sequence[Card]) -> tuple[Placed, ...]:
+    """Natural cards and wild twos as a meld laid (K1, KO2): three twos or four as they
+    stand; one rank, four cards or fewer, a set (the twos named as the missing suits);
+    else a run from the lowest start its length allows (the ace low, KO1), a two of the
+    run's suit standing as itself where the run passes its place, the others filling
+    the gaps upward."""
+    if not cards:
+        return tuple(Placed(t, t) for t in twos)
+    ranks = {c.rank for c in cards}
+    if len(ranks) == 1 and len(cards) + len(twos) <= 4:
+        rank = cards[0].rank
+        free = [s for s in SUITS if all(c.suit is not s for c in cards)]
+        named = [Placed(t, Card(rank, free[i])) for i, t in enumerate(twos)]
+        return tuple(Placed(c, c) for c in cards) + tuple(named)
+    suit = cards[0].suit
+    length = len(cards) + len(twos)
+    lo = max(1, max(ranks) - length + 1)
+    gaps = [r for r in range(lo, lo + length) if r not in ranks]
+    spare = list(twos)
+    placed = [Placed(c, c) for c in cards]
+    own = next((t for t in spare if t.suit is suit), None)
+    if own is not None and 2 in gaps:
+        placed.append(Placed(own, own))
+        spare.remove(own)
+        gaps.remove(2)
+    placed += [Placed(t, Card(r, suit)) for t, r in zip(spare, gaps, strict=True)]
+    return tuple(sorted(placed, key=lambda p: p.named.rank))
+
+
+class _Meld(NamedTuple):
+    """A meld's natural cards (bits over the hand's naturals), their count, and how
+    many wild twos it takes at least and at most (K1, KO2): a set three or four cards,
+    a run three to thirteen long with no gap its twos do not fill."""
+
+    naturals: int
+    worth: int
+    least: int
+    most: int
 
 
 def tunk_discards(hand: Sequence[Card], barred: Card | None, limit: int) -> list[Card]:
     """The discards after which the cards left count ``limit`` or less unmatched (K7,
-    KO3). Most hands are answered without the search: one with no two and no meld by its
-    count; any other when a bound shows no discard can do it (:func:`_lonely_floor`)."""
-    twos = sum(1 for c in hand if c.rank == 2)
+    KO3), each judged on the seven cards it leaves.
+
+    Twos are wild and alike (K1: any two may stand where another stands, and each
+    counts two unmatched, K6), so a meld is its natural cards and a number of twos,
+    and at most two melds fit in seven cards. The search is over pairs of melds'
+    naturals (:func:`_melds`), best first, cut off where even the highest discard
+    could not bring the count down to ``limit``. It agrees with the lowest grouping
+    of :class:`Groupings` on the seven cards (a property test holds it to that).
+    Most hands, with no two and no meld, are answered by their count alone."""
+    naturals = [c for c in hand if c.rank != 2]
+    twos = len(hand) - len(naturals)
     if not twos and not may_spread(hand):
         total = count(hand)
         return [c for c in hand if c is not barred and total - value(c) <= limit]
-    if _lonely_floor(hand, twos) > limit:
+    worth = [(1 << c.order, VALUE_BY_ORDER[c.order]) for c in naturals]
+    total = sum(w for _, w in worth)
+    highest = max((w for _, w in worth), default=0)
+    need = total - highest - limit  # what the melds' naturals must count at least
+    melds = _melds(naturals, twos)
+    if twos >= 3:
+        melds.append(_TWOS_SET)
+    melds.sort(key=lambda m: -m.worth)
+    choices: list[_Meld] = [_Meld(0, 0, 0, 0)] if need <= 0 else []
+    for i, a in enumerate(melds):
+        if a.worth + (melds[0].worth if melds else 0) < need:
+            break
+        if a.worth >= need:
+            choices.append(a)
+        for b in melds[i + 1 :]:
+            if a.worth + b.worth < need:
+                break
+            if not a.naturals & b.naturals and a.least + b.least <= twos:
+                choices.append(
+                    _Meld(a.naturals | b.naturals, a.worth + b.worth, a.least + b.least,
+                          a.most + b.most)
+                )  # fmt: skip
+    fit = 0  # the naturals whose discard leaves a Tunk
+    two_fits = False
+    for m in choices:
+        left = total - m.worth
+        over = left + 2 * (twos - min(twos, m.most)) - limit  # a natural discard's value at least
+        if over <= highest:
+            for bit, w in worth:
+                if w >= over and not m.naturals & bit:
+                    fit |= bit
+        if twos and m.least < twos and left + 2 * (twos - 1 - min(twos - 1, m.most)) <= limit:
+            two_fits = True
+    if not fit and not two_fits:
         return []
-    g = Groupings(hand)
-    return [c for c in g.cards if c is not barred and g.fits(c, limit)]
+    order = sorted(hand, key=IN_ORDER)
+    return [
+        c for c in order if c is not barred and (fit >> c.order & 1 if c.rank != 2 else two_fits)
+    ]
 
 
-def _lonely_floor(hand: Sequence[Card], twos: int) -> int:
-    """A floor under the unmatched count of the hand less any one card. A natural card
-    with no other natural of its rank, nor of its suit within ``twos + 1`` ranks, is in
-    no meld but one of itself and two wild twos; so the lonely cards count, less the
-    largest ``twos // 2`` of them (their melds of twos) and one more (the discard)."""
-    reach = twos + 1
-    naturals = [c for c in hand if c.rank != 2]
-    lonely = sorted(
-        (
-            value(c)
-            for c in naturals
-            if not any(
-                o is not c
-                and (o.rank == c.rank or (o.suit is c.suit and abs(o.rank - c.rank) <= reach))
-                for o in naturals
-            )
-        ),
-        reverse=True,
-    )
-    return sum(lonely[twos // 2 + 1 :])
+def _melds(naturals: Sequence[Card], twos: int) -> list[_Meld]:
+    """The naturals of every meld the cards and ``twos`` wild twos can make (K1, KO2):
+    two natural cards or more of a rank, with twos to three or four cards; natural
+    cards of a suit whose span their twos can fill (a lone card with two twos or more
+    included), three to thirteen long. Three twos or four alone (:data:`_TWOS_SET`) are
+    a set of twos, added by the searches themselves. A meld's naturals are bits by
+    each card's ``order`` (rank * 4 + suit); the melds of a rank's suits or a suit's
+    ranks are worked out once (:func:`_sets`, :func:`_runs`)."""
+    by_suit = [0, 0, 0, 0]
+    by_rank: dict[int, int] = {}
+    for c in naturals:
+        o = c.order
+        by_suit[o & 3] |= 1 << (o >> 2)
+        by_rank[o >> 2] = by_rank.get(o >> 2, 0) | 1 << (o & 3)
+    out: list[_Meld] = []
+    for rank, suits in by_rank.items():
+        if suits & (suits - 1):  # two suits or more
+            out += _sets(rank, suits, twos)
+    for suit, ranks in enumerate(by_suit):
+        if ranks:
+            out += _runs(suit, ranks, twos)
+    return out
+
+
+@cache
+def _sets(rank: int, suits: int, twos: int) -> tuple[_Meld, ...]:
+    """The sets of two or more of ``suits`` (bits 0-3) of ``rank``, with twos."""
+    worth = VALUE_BY_ORDER[rank * 4]
+    out = []
+    for pick in range(3, 16):
+        s = pick.bit_count()
+        if pick & suits == pick and s >= 2 and s + twos >= 3:
+            out.append(_Meld(pick << rank * 4, worth * s, max(0, 3 - s), 4 - s))
+    return tuple(out)
+
+
+@cache
+def _runs(suit: int, ranks: int, twos: int) -> tuple[_Meld, ...]:
+    """The runs of ``suit`` that take some of ``ranks`` (bit r for rank r) and fill the
+    span between them with twos."""
+    held = [r for r in range(1, 14) if ranks >> r & 1]
+    out = []
+    for pick in range(1, 1 << len(held)):
+        chosen = [r for j, r in enumerate(held) if pick >> j & 1]
+        s = len(chosen)
+        least = max(3, chosen[-1] - chosen[0] + 1) - s
+        if least <= twos:
+            bits = sum(1 << (r * 4 + suit) for r in chosen)
+            worth = sum(VALUE_BY_ORDER[r * 4] for r in chosen)
+            out.append(_Meld(bits, worth, least, 13 - s))
+    return tuple(out)
+
+
+_TWOS_SET = _Meld(0, 0, 3, 4)
 
 
 def grouping(hand: Sequence[Card]) -> Grouping:
@@ -180,32 +314,33 @@ def _lay_off(
 
 def last_turn(hand: Sequence[Card], tunker: Sequence[Combination], lay_off: bool) -> LastTurn:
     """The last turn with the lowest count left (KO5: laying down and laying off only
-    lower it): every choice of the hand's own melds, then every lay-off it leaves;
-    ``lay_off`` False when the Tunker had no unmatched card (K8)."""
+    lower it): every choice of the hand's own melds (each with every number of twos it
+    may take), then every lay-off it leaves; ``lay_off`` False when the Tunker had no
+    unmatched card (K8)."""
     g = Groupings(hand)
+    options = [*g.melds, _TWOS_SET]
     best: LastTurn | None = None
 
-    def visit(rest: int, chosen: tuple[tuple[Placed, ...], ...]) -> None:
+    def visit(rest: int, twos: int, chosen: tuple[tuple[_Meld, int], ...], after: int) -> None:
         nonlocal best
-        cards = [c for c in g.cards if g.bit[c] & rest]
-        melds = list(tunker)
-        offs, left = _lay_off(cards, melds) if lay_off else ([], cards)
+        melds, spare = g.laid(chosen, g.twos)
+        cards = sorted([c for bit, c in g.by_bit.items() if rest & bit] + spare, key=IN_ORDER)
+        table = list(tunker)
+        offs, left = _lay_off(cards, table) if lay_off else ([], cards)
         n = count(left)
         if best is None or n < best.points:
-            best = LastTurn(chosen, tuple(offs), tuple(sorted(left, key=IN_ORDER)), n, tuple(melds))
-        for low_melds in g.by_low.values():
-            for m, meld in low_melds:
-                # each choice once: melds taken in the order of their lowest card
-                if m & rest == m and (not chosen or _low(g, meld) > _low(g, chosen[-1])):
-                    visit(rest & ~m, (*chosen, meld))
+            best = LastTurn(
+                tuple(melds), tuple(offs), tuple(sorted(left, key=IN_ORDER)), n, tuple(table)
+            )
+        for k in range(after, len(options)):  # each choice once: melds in the list's order
+            m = options[k]
+            if m.naturals & rest == m.naturals:
+                for j in range(m.least, min(m.most, twos) + 1):
+                    visit(rest & ~m.naturals, twos - j, (*chosen, (m, j)), k + 1)
 
-    visit((1 << len(g.cards)) - 1, ())
+    visit(sum(g.by_bit), len(g.twos), (), 0)
     assert best is not None
     return best
-
-
-def _low(g: Groupings, meld: tuple[Placed, ...]) -> int:
-    return min(g.bit[p.card] for p in meld)
 
 
 def tunker_melds(owner: int, melds: Sequence[tuple[Placed, ...]]) -> list[Combination]:
