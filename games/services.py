@@ -375,7 +375,9 @@ def _finish(deal: Deal, state: DealState) -> Deal | None:
         line = club_api.post_online_deal(
             deal.table_id, deal_key=f"deal:{deal.pk}", points=points, detail=detail
         )
-        turn = club_api.advance_after_deal(deal.table_id)
+        turn = club_api.advance_after_deal(
+            deal.table_id, game_over=state.rules.spec.ends_game(state)
+        )
     except ClubError as e:  # the club refuses (table closed, ...)
         raise Rejection(409, "club", f"the club cannot record this deal: {e}") from None
     deal.washbook_line_id = line.pk

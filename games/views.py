@@ -80,11 +80,16 @@ def _deal_end(deal: Deal, seating: list[club_api.SeatInfo], me: int | None) -> A
     )
     if out is None:
         return None
+    game_over = deal.game_number > prev.game_number
+    names = presenters.named_seats(seating, prev.players, me)
+    won = find_variant(prev.variant).game_winners(services.load_state(prev)) if game_over else ()
     return {
         "deal": prev,
         "out": out,
-        # The deal that ended a game (L: a game is a round of deals): say so, once.
-        "game_over": deal.game_number > prev.game_number,
+        # The deal that ended a game (L5: a round of deals; Tunk's: one player left, K10):
+        # say so, once, and who won it where the game says.
+        "game_over": game_over,
+        "game_winners": [names[s]["name"] + (" (you)" if s == me else "") for s in won],
         "next_game": deal.game_number,
         "line": club_api.line_number(prev.washbook_line_id),
         "table_id": deal.table_id,

@@ -4,7 +4,7 @@ The games app calls exactly these (see each docstring):
 
 * ``table_seating(table_id) -> list[SeatInfo]``
 * ``post_online_deal(table_id, *, deal_key, points, detail) -> WashbookLine``
-* ``advance_after_deal(table_id) -> TableTurn`` and ``current_dealer(table_id) -> int``
+* ``advance_after_deal(table_id, game_over=None) -> TableTurn`` and ``current_dealer(table_id) -> int``
 * ``create_practice_table(member, variant, players, options) -> Table``
 """
 

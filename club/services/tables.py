@@ -370,12 +370,13 @@ def join_queue(table: Table, member: Member) -> Arrival:
 # --- Between deals (the games app's call) --------------------------------------------------
 
 
-def advance_after_deal(table_id: int) -> TableTurn:
+def advance_after_deal(table_id: int, game_over: bool | None = None) -> TableTurn:
     """Called after a deal ended and its line was posted.
 
     Counts the deal in the current game (L5: a game is one round of deals, each seated
-    player dealing once; with two players each deal is a game) and passes the deal to the
-    left. At the end of a game: every seated player's consecutive-games count goes up,
+    player dealing once; with two players each deal is a game; ``game_over`` given where
+    the game itself says when it ends, as Tunk's game to 100 does, K10) and passes the
+    deal to the left. At the end of a game: every seated player's consecutive-games count goes up,
     substitutes' appointments lapse (L6) and waiting candidates cut in (L5). Then, still
     between deals, pending redraw demands (L4) are applied: the seats are cut for again and
     the highest deals; the round of deals then starts afresh from him.
@@ -389,7 +390,8 @@ def advance_after_deal(table_id: int) -> TableTurn:
         players = Seat.objects.filter(table=table).count()
         table.deals_played += 1
         table.deal_in_game += 1
-        game_over = players <= 2 or table.deal_in_game >= players
+        if game_over is None:
+            game_over = players <= 2 or table.deal_in_game >= players
         if game_over:
             Seat.objects.filter(table=table).update(consecutive_games=F("consecutive_games") + 1)
             events.append(log(table, f"Game {table.game_number} is over."))

@@ -190,6 +190,17 @@ class Variant(ABC):
         game is over (the next deal begins a new one)."""
         return ()
 
+    def ends_game(self, state: DealState) -> bool | None:
+        """Whether the deal (finished) ends the game, in a game of many deals that the
+        engine keeps (Tunk's, K10: one player left); None where the club's own rule
+        says what a game is (L5: a round of deals)."""
+        return None
+
+    def game_winners(self, state: DealState) -> tuple[int, ...]:
+        """The seats that win the game the deal (finished) ends, in a game of many deals
+        the engine keeps (Tunk's, K10); empty otherwise."""
+        return ()
+
     @abstractmethod
     def load(self, data: dict[str, Any], what: str) -> DealState:
         """The deal a snapshot of this game describes (:class:`.snapshot.SnapshotError`)."""

@@ -9,8 +9,11 @@ from typing import Any
 import pytest
 
 from games import engine_api, services
+from games.engine import make_rules
 from games.engine.tunk.deal import TunkDeal
 from games.models import Deal
+
+RULES = make_rules("tunk")
 
 pytestmark = pytest.mark.django_db
 
@@ -72,6 +75,37 @@ def test_a_player_at_100_sits_out_and_the_last_left_ends_the_game(make_table: An
     assert isinstance(after, TunkDeal)
     # a Tunk put one of them (or both) at 100 or more: the game is over, a new one begins
     assert after.scores_in == (0, 0, 0) and after.active == (0, 1, 2)
+    # the club counts Tunk's game (K10), not a round of deals (L5): the breaks before
+    # the Tunk did not end it, the Tunk did
+    assert (following.game_number, following.deal_in_game) == (2, 0)
+
+
+def test_a_two_handed_table_counts_the_game_to_100_not_each_deal(make_table: Any) -> None:
+    """L5 makes each deal of a two-player table a game; Tunk's game is the deals until
+    one player is left (K10), and the table's game number follows it."""
+    table = make_table("tunk", size=2)
+    _finish(table, _deal(table, (0, 0), seed=5), seed=5)
+    second = Deal.objects.get(table=table, number=2)
+    assert (second.game_number, second.deal_in_game) == (1, 1)
+    table.refresh_from_db()
+    assert (table.game_number, table.deal_in_game) == (1, 1)
+
+
+def test_the_deal_that_ends_the_game_says_who_won_it(make_table: Any, client_for: Any) -> None:
+    """K10: the page at the end of the game's last deal names the last player left."""
+    table = make_table("tunk", size=2)
+    deal = _deal(table, (97, 98), seed=8)
+    for seed in range(40):
+        ended = _finish(table, deal, seed)
+        if ended.outcome().kind != "break":  # type: ignore[union-attr]
+            break
+        deal = Deal.objects.filter(table=table).order_by("-number")[0]
+    (winner,) = RULES.spec.game_winners(ended)
+    name = str(table.seats.get(position=winner).member)
+    body = client_for(table.seats.get(position=1 - winner).member).get(f"/tables/{table.pk}/")
+    text = " ".join(body.content.decode().split())
+    assert "is over</strong> after" in text
+    assert f'<strong class="game-winners">{name}</strong> wins the game (K10)' in text
 
 
 def test_the_table_shows_the_games_scores_who_is_out_and_how_far_each_is_from_100(

@@ -19,6 +19,7 @@ from ..spreads import count
 from ..variant import Capabilities, Ending, Law, PlayerRange, Variant, register
 from .actions import TUNK_ACTIONS
 from .deal import HAND, LIMIT, TunkDeal, in_game
+from .game import winners
 from .scoring import payments, penalties
 
 if TYPE_CHECKING:
@@ -115,12 +116,17 @@ class Tunk(Variant):
     def scores_after(self, state: DealState) -> tuple[int, ...]:
         """K9, K10: the scores with the deal's penalties added (a break adds none, KO6);
         empty once fewer than two players are left: the game is over (K10, KO8)."""
-        assert isinstance(state, TunkDeal)
-        out = state.outcome()
-        if out is None:
-            return state.scores_in
-        after = tuple(a + b for a, b in zip(state.scores_in, out.pips, strict=True))
+        after = _after(state)
         return after if len(in_game(after)) > 1 else ()
+
+    def ends_game(self, state: DealState) -> bool | None:
+        """K10, KO8: the game is over when fewer than two players are left in it."""
+        return bool(self.game_winners(state))
+
+    def game_winners(self, state: DealState) -> tuple[int, ...]:
+        """K10, KO8: the last player left, or the lowest of those who reach 100 at once."""
+        assert isinstance(state, TunkDeal)
+        return winners(state.scores_in, _after(state)) if state.is_over() else ()
 
     def load(self, data: dict[str, Any], what: str) -> TunkDeal:
         return TunkDeal.from_json(data, what=what)
@@ -197,6 +203,16 @@ class Tunk(Variant):
             "scores nothing (K11)",
         }
         return said.get(kind)
+
+
+def _after(state: DealState) -> tuple[int, ...]:
+    """K9: the game's scores with the deal's penalties added (as they were while it is
+    played; a break adds none, KO6)."""
+    assert isinstance(state, TunkDeal)
+    out = state.outcome()
+    if out is None:
+        return state.scores_in
+    return tuple(a + b for a, b in zip(state.scores_in, out.pips, strict=True))
 
 
 #: The game's entry in the registry (its line in ``BUILT_IN`` imports this package).

@@ -50,19 +50,33 @@ class TunkGame:
         """Add a deal's penalties (K9; a break adds nothing, KO6); who reaches 100 leaves
         (K10); the last left wins, or if every player left reaches 100 at once, the lowest
         score (KO8, a tie shares); the deal passes clockwise to a player still in (KO7)."""
-        before = self.active
+        before = self.scores
         self.scores = tuple(s + p for s, p in zip(self.scores, pips, strict=True))
         self.deals += 1
-        left = self.active
-        if len(left) == 1:
-            self.winners = left
-        elif not left:
-            low = min(self.scores[s] for s in before)
-            self.winners = tuple(s for s in before if self.scores[s] == low)
-        else:
+        self.winners = winners(before, self.scores)
+        if not self.winners:
+            left = self.active
             after = [s for s in left if s > self.dealer] + [s for s in left if s <= self.dealer]
             self.dealer = after[0]
         return self
+
+
+def winners(before: Sequence[int], after: Sequence[int]) -> tuple[int, ...]:
+    """Who wins the game when the scores go from ``before`` to ``after`` with a deal:
+    the last player left under 100 (K10), or if every player left reaches 100 at once,
+    the lowest score of them (KO8, a tie shares); none while two or more are left.
+
+    >>> winners((90, 40, 120), (104, 60, 120)), winners((90, 95), (110, 101)), winners((0, 0), (9, 3))
+    ((1,), (1,), ())
+    """
+    left = in_game(after)
+    if len(left) == 1:
+        return left
+    if left:
+        return ()
+    was = in_game(before)
+    low = min(after[s] for s in was)
+    return tuple(s for s in was if after[s] == low)
 
 
 def play_game(
