@@ -141,9 +141,38 @@ def seat_order(table_id: int) -> list[int]:
     )
 
 
+#: What a spreadsheet reads as the start of a formula (or a cell split by a control
+#: character): a text cell that starts so is written with a leading apostrophe (OWASP's
+#: "CSV injection" advice), so a member named "=HYPERLINK(...)" stays a name.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def safe_cell(value: object) -> object:
+    """A CSV cell a spreadsheet shows as written: text starting with a formula's first
+    character gets a leading apostrophe. Numbers are written as numbers (a negative
+    total is a number, never a formula), so a treasurer's sums still work.
+
+    >>> safe_cell("=1+1"), safe_cell("@SUM(A1)"), safe_cell("Ann"), safe_cell(-14)
+    ("'=1+1", "'@SUM(A1)", 'Ann', -14)
+    """
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
+class SafeWriter:
+    """``csv.writer`` with every text cell passed through :func:`safe_cell`."""
+
+    def __init__(self, out: io.StringIO) -> None:
+        self._w = csv.writer(out)
+
+    def writerow(self, row: list[object]) -> None:
+        self._w.writerow([safe_cell(v) for v in row])
+
+
 def to_csv(book: Book) -> str:
     out = io.StringIO()
-    w = csv.writer(out)
+    w = SafeWriter(out)
     head = ["table", "line", "kind", "game", "deal", "value"]
     for m in book.columns:
         head += [f"{m.display_name} +", f"{m.display_name} -", f"{m.display_name} total"]

@@ -201,3 +201,27 @@ def test_lines_are_numbered_by_game_and_deal_as_the_table_is(
     rows = books.to_csv(book).splitlines()
     assert rows[0].startswith("table,line,kind,game,deal,value")
     assert rows[1].split(",")[3:5] == ["1", "1"] and rows[3].split(",")[3:5] == ["1", ""]
+
+
+def test_the_csv_escapes_a_name_a_spreadsheet_would_read_as_a_formula(
+    five: tuple[Table, list[Member]],
+) -> None:
+    """Issue 42, item 6: a member named "=1+1" (or "@SUM", "-2+3", "+1", a tab) comes out
+    of the washbook's CSV as text with a leading apostrophe; the numbers stay numbers."""
+    import csv as csv_module
+    import io
+
+    table, (a, b, c, d, e) = five
+    names = {a: "=1+1", b: "@SUM(A1:A9)", c: "-2+3", d: "+1", e: "\tTab"}
+    for m, name in names.items():
+        m.display_name = name
+        m.save(update_fields=["display_name"])
+    services.enter_physical_result(
+        table.pk, PhysicalResult(winner_id=a.pk, losses={b.pk: 20, c.pk: 6, d.pk: 0, e.pk: 0})
+    )
+    book = books.build(WashbookLine.objects.filter(table=table), [a.pk, b.pk, c.pk, d.pk, e.pk])
+    head, first, *_ = csv_module.reader(io.StringIO(books.to_csv(book)))
+    for name in names.values():
+        assert f"'{name} +" in head and f"{name} +" not in [h for h in head if h[0] != "'"]
+    assert not any(cell.startswith(("=", "+", "@", "\t")) for cell in head)
+    assert first[6:9] == ["26", "", "26"] and first[9:12] == ["", "20", "-20"]
