@@ -224,6 +224,13 @@
         if (isPost) sentCards = [];
         return;
       }
+      // A live refresh of the state already shown (it was asked for before one's own
+      // action's answer came) changes nothing: not swapping it keeps an open decision,
+      // a selection in progress and the focus just as they are.
+      if (m && !isPost && m[1] === stamp()) {
+        e.detail.shouldSwap = false;
+        return;
+      }
       keptFocus = focusSelector(document.activeElement);
       // After one's own successful action the cards sent with it are spent; cards
       // selected since (the answer came after the refresh) stay selected.

@@ -40,17 +40,20 @@ def wait_stamp(page: Any, value: str, timeout: float = 6000) -> None:
     )
 
 
-def press(page: Any, locator: Any, keys: bool) -> None:
-    """Activate a control by the mouse, or by the keyboard alone: focus it (as Tab would)
-    and press Enter, as a keyboard user does."""
-    if keys:
+def press(page: Any, locator: Any, keys: bool | str) -> None:
+    """Activate a control by the mouse; by the keyboard alone (``keys`` True: focus it,
+    as Tab would, and press Enter, as a keyboard user does); or by a finger (``"tap"``,
+    in a context with touch)."""
+    if keys == "tap":
+        locator.tap(timeout=3000)
+    elif keys:
         locator.focus(timeout=3000)
         page.keyboard.press("Enter")
     else:
         locator.click(timeout=3000)
 
 
-def click_json(page: Any, data: dict[str, Any], keys: bool = False) -> None:
+def click_json(page: Any, data: dict[str, Any], keys: bool | str = False) -> None:
     """Click the play's button, opening "All legal plays" if needed. A live refresh can
     replace the region between the two clicks (a bot moved), so try a few times."""
     sel = f"button[name=action][value='{json.dumps(data)}']"
@@ -66,7 +69,7 @@ def click_json(page: Any, data: dict[str, Any], keys: bool = False) -> None:
                 raise
 
 
-def select(page: Any, cards: list[str], keys: bool = False) -> None:
+def select(page: Any, cards: list[str], keys: bool | str = False) -> None:
     for code in cards:
         press(
             page,
@@ -75,7 +78,7 @@ def select(page: Any, cards: list[str], keys: bool = False) -> None:
         )
 
 
-def play(page: Any, data: dict[str, Any], keys: bool = False) -> None:
+def play(page: Any, data: dict[str, Any], keys: bool | str = False) -> None:
     """Make one move the way a player would: selecting cards where the page asks for them;
     with ``keys``, by the keyboard alone."""
     t = data["type"]
@@ -210,9 +213,12 @@ def open_practice(
     players: int | None,
     options: dict[str, str],
     viewport: tuple[int, int] = (1200, 900),
+    touch: bool = False,
 ) -> tuple[Any, int]:
     """Start a practice table from the home page; the page (live) and the table's id."""
-    ctx = browser.new_context(viewport={"width": viewport[0], "height": viewport[1]})
+    ctx = browser.new_context(
+        viewport={"width": viewport[0], "height": viewport[1]}, has_touch=touch
+    )
     login(ctx, live["url"], member)
     page = ctx.new_page()
     page.goto(f"{live['url']}/")
@@ -397,11 +403,13 @@ def test_a_member_plays_a_whole_tunk_game_against_a_bot_on_a_phone(
 ) -> None:
     """Issue 41: a whole game of Tunk, deal after deal until one player is left (K10), at
     a practice table at 360 px: the game's scores shown before each deal, the member's
-    draws, discards and Tunks (each confirmed) made in the page, the bot's moves seen
+    draws, discards and Tunks (each confirmed) made in the page, each move by the mouse,
+    the keyboard alone or a finger in turn, the bot's moves seen
     live, and at the end the page names who won the game."""
     page, table_id = open_practice(
-        live, browser, make_member("Player Tunk"), "tunk", 2, {}, viewport=(360, 800)
+        live, browser, make_member("Player Tunk"), "tunk", 2, {}, viewport=(360, 800), touch=True
     )
+    inputs: set[str] = set()
     deadline = time.monotonic() + 300
     my_moves = tunks = 0
     shots: list[str] = []
@@ -427,7 +435,10 @@ def test_a_member_plays_a_whole_tunk_game_against_a_bot_on_a_phone(
             shots.append("tunk-game-scores.png")
         action = choose_tunk(state.legal_actions(0), my_moves)
         tunks += action["type"] == "tunk"
-        play(page, action)
+        # each move by one way in, in turn: the mouse, the keyboard alone, a finger
+        by = ("mouse", "keys", "tap")[my_moves % 3]
+        play(page, action, {"mouse": False, "keys": True, "tap": "tap"}[by])
+        inputs.add(by)
         my_moves += 1
     deals = list(Deal.objects.filter(table_id=table_id).order_by("number"))
     last = deals[-2]
@@ -446,7 +457,7 @@ def test_a_member_plays_a_whole_tunk_game_against_a_bot_on_a_phone(
     # the washbook says how the game is booked: deal by deal (issue 41, item 4)
     page.goto(f"{live['url']}/club/tables/{table_id}/washbook/")
     assert "booked deal by deal" in page.locator(".booking").inner_text()
-    assert my_moves > 10
+    assert my_moves >= 3 and inputs == {"mouse", "keys", "tap"}, (my_moves, inputs, len(deals))
 
 
 def test_a_member_plays_a_whole_colonel_deal_against_a_bot(
@@ -623,3 +634,43 @@ def test_answers_out_of_order_keep_the_selection_and_the_newest_state(
     assert stamp(page) == now, "the discard's late answer put the table back"
     assert page.url.endswith(f"/tables/{table_id}/")
     assert not page.locator("#live .notice.reject").count()
+
+
+def test_a_refresh_of_the_state_shown_leaves_an_open_decision_open(
+    live: dict[str, Any], browser: Any, make_member: Any
+) -> None:
+    """A live refresh asked for before one's own action's answer came brings the state
+    already shown: it changes nothing, so the decision being confirmed (here Tonk's drop,
+    T9) stays open, with its explanation, instead of snapping shut under the finger."""
+    page, table_id = open_practice(live, browser, make_member("Player Still"), "tonk", 2, {})
+    deadline = time.monotonic() + 90
+    moves = 0
+    while True:  # to a turn of ours that offers the drop
+        assert time.monotonic() < deadline, "no drop was offered"
+        state = services.load_state(services.current_deal(table_id))
+        legal = [a.to_json() for a in state.legal_actions(0)] if state.to_move() == 0 else []
+        if any(j["type"] == "drop" for j in legal):
+            break
+        if legal:
+            wait_stamp(page, db_stamp(table_id))
+            play(page, choose_tonk(state.legal_actions(0), min(moves, 7)))
+            moves += 1
+        else:
+            time.sleep(0.2)
+    shown = db_stamp(table_id)
+    wait_stamp(page, shown)
+    decision = page.locator("details.decision[data-type=drop]")
+    decision.locator("summary").click()
+    assert decision.get_attribute("open") is not None
+    # the refresh the stream asks for, answered with the whole region (no "since")
+    page.evaluate(
+        """url => new Promise(done => {
+             document.body.addEventListener('htmx:afterRequest', () => setTimeout(done, 50),
+                                            { once: true });
+             htmx.ajax('GET', url, { target: '#live', swap: 'innerHTML' });
+           })""",
+        page.locator("#live").get_attribute("hx-get"),
+    )
+    assert stamp(page) == shown
+    assert decision.get_attribute("open") is not None, "the refresh closed the decision"
+    assert decision.locator("button.risky").is_visible()
