@@ -8,6 +8,8 @@ from typing import TYPE_CHECKING, Any
 from django import forms
 
 from .models import Member, Table, default_variant, variant_choices
+from .services import money
+from .services.base import ClubError
 
 if TYPE_CHECKING:
     from games.engine.variant import Variant
@@ -20,9 +22,7 @@ class OpenSessionForm(forms.Form):
         help_text='What members will see on their statements, e.g. "Tuesday".',
         error_messages={"required": "Give the evening a name."},
     )
-    stake = forms.DecimalField(
-        max_digits=12, decimal_places=4, min_value=Decimal("0.0001"), initial=Decimal("0.05")
-    )
+    stake = forms.DecimalField(initial=Decimal("0.05"))
     default_variant = forms.ChoiceField(choices=variant_choices, initial=default_variant)
     second = forms.BooleanField(
         required=False,
@@ -35,6 +35,19 @@ class OpenSessionForm(forms.Form):
         if not name:
             raise forms.ValidationError("Give the evening a name.")
         return name
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["stake"].help_text = (
+            f"Money a point in {money.symbol()}, at most {money.places()} decimal places "
+            f"(so that every difference can be paid), up to {money.shown(money.MAX_STAKE)}."
+        )
+
+    def clean_stake(self) -> Decimal:
+        try:
+            return money.check_stake(self.cleaned_data["stake"])
+        except ClubError as e:
+            raise forms.ValidationError(str(e)) from None
 
 
 class FormTableForm(forms.Form):

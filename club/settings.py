@@ -167,6 +167,11 @@ HEARTBEAT_SECONDS = 10
 # waiting on a computer player and quiet for GAMES_BOT_QUIET_SECONDS. After Redis returns
 # the worker reconnects within 30 s and the next sweep is at most 15 s later: due work
 # resumes within a minute.
+# The club's currency (club/services/money.py): every amount of money is kept in its
+# decimal places (0, 1 or 2: the ledger's columns hold two), every stake a whole number
+# of its smallest unit.
+CLUB_CURRENCY_SYMBOL = os.environ.get("CLUB_CURRENCY_SYMBOL", "£")
+CLUB_CURRENCY_PLACES = int(os.environ.get("CLUB_CURRENCY_PLACES", "2"))
 CLUB_SWEEP_SECONDS = float(os.environ.get("CLUB_SWEEP_SECONDS", "15"))
 CLUB_BALANCE_GRACE_SECONDS = float(os.environ.get("CLUB_BALANCE_GRACE_SECONDS", "60"))
 GAMES_BOT_SWEEP_SECONDS = float(os.environ.get("GAMES_BOT_SWEEP_SECONDS", "15"))

@@ -51,7 +51,7 @@ def _bulk_deals(table: Table, deals: int, rng: random.Random, start: int = 1) ->
 def _setup(rng: random.Random) -> tuple[Member, ClubSession, list[Table]]:
     secretary = services.create_member("bench-secretary", "Bench Secretary", is_staff=True)
     members = [services.create_member(f"bench-{i}", f"Bench {i}") for i in range(40)]
-    session = services.open_session(stake=Decimal("0.0125"), by=secretary.user, name="Bench")
+    session = services.open_session(stake=Decimal("0.05"), by=secretary.user, name="Bench")
     for m in members:
         services.check_in(session, m)
     tables = []

@@ -4,8 +4,10 @@ Sign: a member's balance is what the club's books say he is owed — positive wh
 won more than he has been paid, negative when he owes. Every posting's legs sum to zero
 (checked here and by the database: see club/models.py).
 
-Rounding rule (points → money): each member's exact amount ``points × stake`` is rounded
-to the cent with ROUND_HALF_EVEN; whatever that leaves over (a few cents, so that the money
+Rounding rule (points → money): a stake is a whole number of the club currency's smallest
+unit (``money.check_stake``), so ``points × stake`` is exact and nothing is rounded. For an
+evening staked before that rule (at four decimal places), each member's exact amount is
+rounded to the unit (the cent) with ROUND_HALF_EVEN; whatever that leaves over (a few cents, so that the money
 would not sum to zero) is handed out one cent at a time to the members whose rounding
 moved them furthest in the other direction — the largest remainders first, ties broken
 by member id — so the session's money sums exactly to zero and nobody is more than one
@@ -36,9 +38,10 @@ from ..models import (
     WashbookLine,
 )
 from .base import Actor, ClubError, counted, recorded_user
+from .money import unit as money_unit
 
 logger = logging.getLogger(__name__)
-CENT = Decimal("0.01")
+CENT = Decimal("0.01")  # the ledger's columns: two decimal places (money.unit() is one or coarser)
 
 
 def account_for(member: Member | int) -> Account:
@@ -55,10 +58,12 @@ def post(
     memo: str = "",
     by: Actor = None,
 ) -> Posting:
-    """Write a posting with one leg per member id (amounts to the cent, summing to zero)."""
+    """Write a posting with one leg per member id (amounts in whole units of the club's
+    money, summing to zero)."""
     legs = {m: Decimal(a) for m, a in legs.items() if Decimal(a) != 0}
-    if any(a != a.quantize(CENT) for a in legs.values()):
-        raise ClubError("amounts are whole cents")
+    unit = money_unit()
+    if any(a != a.quantize(unit) for a in legs.values()):
+        raise ClubError(f"amounts are whole cents (whole units of {unit})")
     if sum(legs.values(), Decimal(0)) != 0:
         raise ClubError("a posting's legs must sum to zero")
     with transaction.atomic():
@@ -116,10 +121,11 @@ def money_from_points(points: dict[int, int], stake: Decimal) -> dict[int, Decim
     """
     if sum(points.values()) != 0:
         raise ClubError("net points do not sum to zero")
+    unit = money_unit()
     exact = {m: Decimal(p) * stake for m, p in points.items()}
-    money = {m: e.quantize(CENT, rounding=ROUND_HALF_EVEN) for m, e in exact.items()}
-    left = -sum(money.values(), Decimal(0))  # a multiple of one cent
-    step = CENT if left > 0 else -CENT
+    money = {m: e.quantize(unit, rounding=ROUND_HALF_EVEN) for m, e in exact.items()}
+    left = -sum(money.values(), Decimal(0))  # a multiple of one unit
+    step = unit if left > 0 else -unit
     residual = {m: exact[m] - money[m] for m in money}  # what rounding took away (or gave)
     if left > 0:  # cents to give: to those rounded down the most
         order = sorted(money, key=lambda m: (-residual[m], m))
@@ -189,14 +195,15 @@ def _settle(
     session: ClubSession, money: dict[int, Decimal], *, adjustment: Posting | None = None
 ) -> settle_algo.Settlement[int]:
     """Write the transfers that clear ``money`` (the balancing's, or an adjustment's)."""
-    result = settle_algo.settle({m: int(a / CENT) for m, a in money.items()})
+    unit = money_unit()
+    result = settle_algo.settle({m: int(a / unit) for m, a in money.items()})
     Transfer.objects.bulk_create(
         [
             Transfer(
                 session=session,
                 payer_id=t.payer,
                 payee_id=t.payee,
-                amount=Decimal(t.amount) * CENT,
+                amount=Decimal(t.amount) * unit,
                 adjustment=adjustment,
             )
             for t in result.transfers

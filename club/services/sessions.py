@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 import secrets
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import Any
 
 from django.db import connection, transaction
@@ -14,7 +14,7 @@ from django.utils.text import slugify
 
 from ..models import Arrival, ClubSession, Member, Seat, Table, variant_choices
 from ..models import default_variant as first_game
-from . import base
+from . import base, money
 from .base import PLAY_CHECKS, Actor, ClubError, DealProgress, recorded_user
 
 logger = logging.getLogger(__name__)
@@ -33,14 +33,7 @@ def open_session(
     secretary opens a ``second`` on purpose; two open evenings never share a name."""
     chosen = default_variant if default_variant is not None else first_game()
     name = base.shown_name(name or "", field="name", what="the evening's name")
-    try:
-        stake = Decimal(stake)
-    except (InvalidOperation, TypeError) as e:
-        raise ClubError("the stake must be a number, e.g. 0.05", field="stake") from e
-    if not stake.is_finite() or stake <= 0 or stake != stake.quantize(Decimal("0.0001")):
-        raise ClubError(
-            "the stake must be positive with at most four decimal places", field="stake"
-        )
+    stake = money.check_stake(stake)
     if chosen not in dict(variant_choices()):
         raise ClubError(f"unknown variant {chosen!r}", field="default_variant")
     with transaction.atomic():

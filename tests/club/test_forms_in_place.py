@@ -34,8 +34,13 @@ def test_an_evening_needs_a_name_told_beside_the_field(staff: Client) -> None:
 @pytest.mark.parametrize(
     ("stake", "message"),
     [("", "This field is required."), ("abc", "Enter a number."),
-     ("0", "Ensure this value is greater than or equal to 0.0001."),
-     ("0.00001", "Ensure that there are no more than 4 decimal places.")],
+     ("0", "the stake must be at least £0.01 a point"),
+     # issue 42: a stake the club's money (two places) could not pay a point's
+     # difference in: 0.0049 turned a 30-point win into 0.147
+     ("0.00001", "the stake must be a whole number of £0.01"),
+     ("0.0049", "a one-point difference at 0.0049 could not be paid in it"),
+     ("0.005", "the stake must be a whole number of £0.01"),
+     ("1000.01", "the stake must be at most £1,000.00 a point")],
 )  # fmt: skip
 def test_a_bad_stake_is_told_beside_the_field(staff: Client, stake: str, message: str) -> None:
     status, body = _open(staff, stake=stake)

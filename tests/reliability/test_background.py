@@ -44,7 +44,7 @@ def _wait(predicate: Callable[[], bool], timeout: float, what: str, workers: lis
 def _closed_session(
     secretary: Any, make_members: Callable[..., list[Any]]
 ) -> tuple[ClubSession, list[Any]]:
-    session = services.open_session(stake=Decimal("0.0125"), by=secretary.user)
+    session = services.open_session(stake=Decimal("0.05"), by=secretary.user)
     members = make_members(4)
     play_physical(session, members, deals=5)
     with transaction.atomic():
@@ -148,7 +148,7 @@ def test_a_worker_killed_mid_balancing_leaves_nothing_and_recovery_posts_once(
     assert Posting.objects.filter(session=session, kind="session-balance").count() == 1
     assert Posting.objects.count() == 1
     money = services.session_money(session.pk)
-    assert money == services.money_from_points(points, Decimal("0.0125"))
+    assert money == services.money_from_points(points, Decimal("0.05"))
     books_consistent()
 
 

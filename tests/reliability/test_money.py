@@ -152,13 +152,13 @@ def test_money_is_decimal_end_to_end(
         ledger.post("payment", {a.pk: 0.1, b.pk: -0.1})  # type: ignore[dict-item]
     with pytest.raises(ClubError):
         services.open_session(stake=0.05)  # type: ignore[arg-type]  # Decimal(0.05) has 52 places
-    session = services.open_session(stake="0.0125", by=secretary.user)
+    session = services.open_session(stake="0.13", by=secretary.user)
     members = make_members(5)
     play_physical(session, members, deals=3)
     services.close_session(session.pk, queue=False)
     services.balance_session(session.pk)
     session.refresh_from_db()
-    assert isinstance(session.stake, Decimal) and session.stake == D("0.0125")
+    assert isinstance(session.stake, Decimal) and session.stake == D("0.13")
     values = [
         *Leg.objects.values_list("amount", flat=True),
         *Account.objects.values_list("balance", flat=True),
@@ -179,6 +179,27 @@ def test_money_is_decimal_end_to_end(
     page = client.get(reverse("club:settlement", args=[session.pk])).content.decode()
     for t in Transfer.objects.filter(session=session):
         assert f"{t.amount:.2f}" in page
+
+
+@pytest.mark.parametrize("stake", ["0.01", "1000.00"])
+def test_the_most_precise_and_the_largest_stakes_balance_exactly(
+    make_members: Callable[..., list[Any]], secretary: Any, no_queue: list[int], stake: str
+) -> None:
+    """Issue 42, item 1: the most precise stake the form allows (one unit of the club's
+    money) and the largest: every member's money is his points times the stake exactly,
+    nothing rounded, and every posting's legs sum to zero."""
+    session = services.open_session(stake=stake, by=secretary.user)
+    members = make_members(5)
+    play_physical(session, members, deals=7)
+    services.close_session(session.pk, queue=False)
+    services.balance_session(session.pk)
+    points = ledger.session_points(session.pk)
+    money = services.session_money(session.pk)
+    assert money and all(money[m] == points[m] * D(stake) for m in money)
+    for posting in Posting.objects.filter(session=session):
+        assert sum(posting.legs.values_list("amount", flat=True), D(0)) == 0
+    assert sum(Transfer.objects.filter(session=session).values_list("amount", flat=True)) > 0
+    books_consistent()
 
 
 @pytest.mark.parametrize(

@@ -1,0 +1,72 @@
+"""The club's currency: its symbol and decimal places (settings ``CLUB_CURRENCY_SYMBOL``,
+``CLUB_CURRENCY_PLACES``; by default "£" and 2), the one precision every amount of money
+is kept in: stakes, the washbook's money, every ledger leg, transfer and balance.
+
+A stake is money a point, so it is a whole number of the currency's smallest unit: then
+any difference of points is paid exactly, and nothing is rounded (``ledger``'s rounding
+rule is kept for evenings staked before the rule, at four decimal places). The ledger's
+columns hold two decimal places, so the currency has 0, 1 or 2.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal, InvalidOperation
+
+from django.conf import settings
+
+from .base import ClubError
+
+#: The largest stake a point the form and the service accept: with the ledger's twelve
+#: digits, a thousand a point keeps an evening of a million points payable.
+MAX_STAKE = Decimal(1000)
+
+
+def places() -> int:
+    n = int(getattr(settings, "CLUB_CURRENCY_PLACES", 2))
+    if not 0 <= n <= 2:
+        raise ValueError("CLUB_CURRENCY_PLACES must be 0, 1 or 2 (the ledger keeps two)")
+    return n
+
+
+def symbol() -> str:
+    return str(getattr(settings, "CLUB_CURRENCY_SYMBOL", "£"))
+
+
+def unit() -> Decimal:
+    """The currency's smallest amount: 0.01 with two places."""
+    return Decimal(1).scaleb(-places())
+
+
+def check_stake(value: object) -> Decimal:
+    """The stake as money a point, or :class:`ClubError` (beside the stake's field) when it
+    is not a positive whole number of the currency's smallest unit, at most
+    :data:`MAX_STAKE`: a stake of 0.0049 would make a 30-point win 0.147, which cannot be
+    paid, and two equal losers would pay different amounts."""
+    try:
+        stake = Decimal(value)  # type: ignore[arg-type]
+    except (InvalidOperation, TypeError, ValueError) as e:
+        raise ClubError("the stake must be a number, e.g. 0.05", field="stake") from e
+    u = unit()
+    if not stake.is_finite() or stake <= 0:
+        raise ClubError(f"the stake must be at least {shown(u)} a point", field="stake")
+    if stake != stake.quantize(u):
+        raise ClubError(
+            f"the stake must be a whole number of {shown(u)}: the club's money keeps "
+            f"{places()} decimal places, and a one-point difference at {stake} could not be "
+            "paid in it",
+            field="stake",
+        )
+    if stake > MAX_STAKE:
+        raise ClubError(f"the stake must be at most {shown(MAX_STAKE)} a point", field="stake")
+    return stake.quantize(u)
+
+
+def shown(amount: Decimal | int) -> str:
+    """An amount with the currency: "£1.50", "-£0.30" (a minus sign before the symbol).
+
+    >>> shown(Decimal("1.5")), shown(Decimal("-0.3")), shown(0)
+    ('£1.50', '-£0.30', '£0.00')
+    """
+    value = Decimal(amount).quantize(unit())
+    sign = "-" if value < 0 else ""
+    return f"{sign}{symbol()}{abs(value):,.{places()}f}"
