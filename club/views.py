@@ -1054,7 +1054,8 @@ def _money_label(posting: Posting, own_points: int | None, *, evening: bool = Fa
     was corrected and why (and, where postings of many evenings are listed, which)."""
     if posting.kind == Posting.SESSION_BALANCE and posting.session is not None:
         points = own_points if own_points is not None else 0
-        return f"{posting.session}: your {points:+d} points at {posting.session.stake} a point"
+        stake = services.money.shown(posting.session.stake)
+        return f"{posting.session}: your {points:+d} points at {stake} a point"
     if posting.kind == Posting.ADJUSTMENT and evening and posting.session is not None:
         return f"{posting.session}: {posting.memo}"
     return posting.memo

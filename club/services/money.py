@@ -64,9 +64,13 @@ def check_stake(value: object) -> Decimal:
 def shown(amount: Decimal | int) -> str:
     """An amount with the currency: "£1.50", "-£0.30" (a minus sign before the symbol).
 
-    >>> shown(Decimal("1.5")), shown(Decimal("-0.3")), shown(0)
-    ('£1.50', '-£0.30', '£0.00')
+    >>> shown(Decimal("1.5")), shown(Decimal("-0.3")), shown(0), shown(Decimal("0.0125"))
+    ('£1.50', '-£0.30', '£0.00', '£0.0125')
     """
-    value = Decimal(amount).quantize(unit())
-    sign = "-" if value < 0 else ""
-    return f"{sign}{symbol()}{abs(value):,.{places()}f}"
+    value = Decimal(amount)
+    exact = value.quantize(unit())
+    if exact != value:  # a stake of an evening staked at four places before the rule
+        sign = "-" if value < 0 else ""
+        return f"{sign}{symbol()}{abs(value).normalize():,f}"
+    sign = "-" if exact < 0 else ""
+    return f"{sign}{symbol()}{abs(exact):,.{places()}f}"

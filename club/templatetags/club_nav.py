@@ -11,6 +11,12 @@ from club import services
 register = template.Library()
 
 
+@register.filter
+def money(amount: Any) -> str:
+    """An amount with the club's currency: "£1.50", "-£0.30" (``services.money.shown``)."""
+    return services.money.shown(amount)
+
+
 @register.simple_tag(takes_context=True)
 def seated(context: dict[str, Any]) -> Any:
     request = context.get("request")

@@ -446,12 +446,12 @@ def test_after_balancing_the_statement_and_the_settlement_show_the_adjustment(
     )
     # His balancing as it was posted (-12 points: -0.60), then the adjustment with its reason.
     assert "your -12 points at" in statement
-    assert "adjustment: Table 1, line 1 corrected after balancing: b held 4 0.30" in statement
+    assert "adjustment: Table 1, line 1 corrected after balancing: b held 4 £0.30" in statement
     assert "reversal of line 1: b held 4" in statement and "correcting line 1" in statement
-    assert "Net for the session -0.30" in statement
+    assert "Net for the session -£0.30" in statement
     settlement = _text(staff.get(reverse("club:settlement", args=[session.pk])).content.decode())
     assert (
-        f"{a.display_name} {b.display_name} 0.30 Table 1, line 1 corrected after balancing: b held 4"
+        f"{a.display_name} {b.display_name} £0.30 Table 1, line 1 corrected after balancing: b held 4"
         in settlement
     )
     assert settlement.rindex("the evening") < settlement.index("corrected after balancing")
@@ -459,7 +459,7 @@ def test_after_balancing_the_statement_and_the_settlement_show_the_adjustment(
     # adjustment, named by its evening.
     member_page = _text(staff.get(reverse("club:member", args=[b.pk])).content.decode())
     assert f"{session}: your -12 points at" in member_page
-    assert f"{session}: Table 1, line 1 corrected after balancing: b held 4 0.30" in member_page
+    assert f"{session}: Table 1, line 1 corrected after balancing: b held 4 £0.30" in member_page
     _postings_at_zero()
 
 

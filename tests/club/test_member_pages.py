@@ -60,7 +60,7 @@ def test_the_member_page_names_each_session_with_its_date_and_his_own_points(
     assert shown.group(1) == f"Tuesday, {timezone.localtime(session.opened_at):%-d %b %Y}"
     assert "39 points" in body
     # The money line says Ann's own points, not the 51 the session's winners won.
-    assert "Tuesday: your +39 points at 0.0500 a point" in body
+    assert "Tuesday: your +39 points at £0.05 a point" in body
     assert "51 points won" not in body
 
 
@@ -70,7 +70,7 @@ def test_the_statement_says_the_members_own_points(client: Client, evening: dict
     client.force_login(bob.user)
     body = client.get(reverse("club:statement", args=[bob.pk, session.pk])).content.decode()
     assert "net <strong>2</strong> points" in body  # -10 then +12
-    assert "your +2 points at 0.0500 a point" in body and "points won" not in body
+    assert "your +2 points at £0.05 a point" in body and "points won" not in body
 
 
 def test_standings_leave_out_staff_practice_and_the_open_evening(

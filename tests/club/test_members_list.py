@@ -51,7 +51,7 @@ def test_the_members_list_shows_balances_and_links_to_each_members_page(
     services.balance_session(session.pk)
     page = staff.get(reverse("club:members")).content.decode()
     assert f'<a href="{reverse("club:member", args=[ann.pk])}">{ann}</a>' in page
-    assert "0.50" in page and "-0.50" in page  # 10 points at 0.05
+    assert "£0.50" in page and "-£0.50" in page  # 10 points at 0.05, in the club's currency
     # The names in the standings and the settlement are links too.
     for url in (reverse("club:standings"), reverse("club:settlement", args=[session.pk])):
         assert f'href="{reverse("club:member", args=[bob.pk])}"' in staff.get(url).content.decode()

@@ -139,7 +139,7 @@ def test_the_secretary_corrects_a_line_and_closes_with_a_deal_in_progress(
     statement = _text(mine)
     assert "net -6 points" in statement
     assert "reversal of line 1: Ben's hand was 4, not 10" in statement
-    assert "your -6 points at 0.0500 a point -0.30" in statement
+    assert "your -6 points at £0.05 a point -£0.30" in statement
 
     # After the balancing: line 2 is corrected (Cora held 6, not 9): an adjustment.
     before = {m: club.balance_of(m) for m in points}
@@ -160,7 +160,7 @@ def test_the_secretary_corrects_a_line_and_closes_with_a_deal_in_progress(
     page.goto(f"{url}/members/{cora.pk}/sessions/{session.pk}/")
     cora_statement = _text(page)
     assert (
-        "adjustment: Table 1, line 2 corrected after balancing: Cora held 6, not 9 0.15"
+        "adjustment: Table 1, line 2 corrected after balancing: Cora held 6, not 9 £0.15"
         in cora_statement
     )
     page.goto(f"{url}/sessions/{session.pk}/settlement/")

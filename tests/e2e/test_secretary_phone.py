@@ -103,6 +103,6 @@ def test_the_secretary_runs_the_evening_from_a_phone(live: dict[str, Any], brows
     page.wait_for_url(f"**/members/{dan.pk}/")
     page.get_by_role("link", name=re.compile("Friday")).first.click()
     page.wait_for_url(f"**/members/{dan.pk}/sessions/{session.pk}/")
-    assert "-12" in _text(page) and "-0.60" in _text(page)
+    assert "-12" in _text(page) and "-£0.60" in _text(page)
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 360, f"the statement is {width} px wide on a 360 px phone"

@@ -384,14 +384,14 @@ def test_decimal_stake_survives_concurrent_opening(make_members: Callable[..., l
     url = reverse("club:session_open")
     clients = [_client(s) for s in sec]
     results = race([
-        lambda c=c, i=i: c.post(url, {"stake": f"0.01{i}5", "default_variant": "foster",
+        lambda c=c, i=i: c.post(url, {"stake": f"1.{i}7", "default_variant": "foster",
                                       "name": f"Evening {i}", "second": "on"})
         for i, c in enumerate(clients)
     ])  # fmt: skip
     assert _statuses(results) == {302: 2}
     assert sorted(ClubSession.objects.values_list("stake", flat=True)) == [
-        Decimal("0.0105"),
-        Decimal("0.0115"),
+        Decimal("1.07"),
+        Decimal("1.17"),
     ]
 
 
