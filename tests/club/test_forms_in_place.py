@@ -48,6 +48,17 @@ def test_a_bad_stake_is_told_beside_the_field(staff: Client, stake: str, message
     assert not ClubSession.objects.exists()
 
 
+def test_the_stake_is_shown_in_the_clubs_currency(staff: Client) -> None:
+    """Issue 42, item 1: a stake of 0.05 reads "£0.05 a point" on the evenings' list and
+    the evening's page (the database keeps four places: 0.0500)."""
+    assert _open(staff, stake="0.05")[0] == 302
+    session = ClubSession.objects.get()
+    listed = staff.get(reverse("club:sessions")).content.decode()
+    assert "stake £0.05 a point" in listed and "0.0500" not in listed
+    page = staff.get(session.get_absolute_url()).content.decode()
+    assert "<strong>£0.05</strong> a point" in page
+
+
 def test_one_open_evening_unless_a_second_is_opened_on_purpose(staff: Client) -> None:
     assert _open(staff)[0] == 302
     status, body = _open(staff, name="Late table")
