@@ -226,3 +226,25 @@ def chart(points: list[Decimal], width: int = 320, height: int = 120) -> dict[st
         "high": high,
         "count": len(points),
     }
+
+
+def balances_csv(rows: list[tuple[Member, Decimal]]) -> str:
+    """The member-balances CSV: each member, whether a guest, whether still in the club,
+    since when, and his balance in the club's currency (positive: the club's books owe
+    him; negative: he owes). Text cells are escaped (:func:`safe_cell`)."""
+    from .services import money
+
+    out = io.StringIO()
+    w = SafeWriter(out)
+    w.writerow(["member", "guest", "active", "joined", f"balance ({money.symbol()})"])
+    for m, balance in rows:
+        w.writerow(
+            [
+                m.display_name,
+                "yes" if m.is_guest else "no",
+                "yes" if m.active else "no",
+                m.joined.isoformat() if m.joined else "",
+                balance.quantize(money.unit()),
+            ]
+        )
+    return out.getvalue()

@@ -987,7 +987,8 @@ def transfer_pay(request: HttpRequest, pk: int) -> HttpResponse:
 @staff_required
 def members(request: HttpRequest) -> HttpResponse:
     """The secretary's list of members: each a link to his page and statements, with his
-    balance as it stands (what he owes the club's members, or is owed), guests marked."""
+    balance as it stands (what he owes the club's members, or is owed), guests marked;
+    ``?format=csv``: the member-balances CSV for the treasurer's spreadsheet."""
     accounts = dict(Account.objects.values_list("member_id", "balance"))
     rows = [
         (m, accounts.get(m.pk, Decimal("0.00")))
@@ -995,6 +996,10 @@ def members(request: HttpRequest) -> HttpResponse:
         .select_related("user")
         .order_by("-active", "display_name")
     ]
+    if request.GET.get("format") == "csv":
+        response = HttpResponse(books.balances_csv(rows), content_type="text/csv; charset=utf-8")
+        response["Content-Disposition"] = 'attachment; filename="member-balances.csv"'
+        return response
     return render(request, "club/members.html", {"rows": rows})
 
 

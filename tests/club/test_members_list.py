@@ -134,3 +134,33 @@ def test_the_secretary_chooses_who_sits_together_or_lets_the_cut_decide(
     assert set(Seat.objects.filter(table=last).values_list("member", flat=True)) == {
         bob.pk, cat.pk,
     }  # fmt: skip
+
+
+def test_the_member_balances_csv_lists_every_balance_and_escapes_formulas(
+    staff: Client, client: Client, session: ClubSession, make_members: Callable[..., list[Member]]
+) -> None:
+    """Issue 42, item 6: the members' list downloads as a CSV of balances, in the club's
+    currency; a member named "=1+1" comes out as text, not a formula; members may not."""
+    import csv
+    import io
+
+    ann, bob = make_members(2)
+    bob.display_name = "=1+1"
+    bob.save(update_fields=["display_name"])
+    for m in (ann, bob):
+        services.check_in(session, m)
+    table = services.form_table(session, variant="conquian", size=2, mode=Table.PHYSICAL)
+    services.enter_physical_result(table.pk, PhysicalResult(winner_id=ann.pk, losses={bob.pk: 10}))
+    services.close_session(session.pk, queue=False)
+    services.balance_session(session.pk)
+    r = staff.get(reverse("club:members"), {"format": "csv"})
+    assert r.status_code == 200 and r["Content-Type"].startswith("text/csv")
+    assert "member-balances.csv" in r["Content-Disposition"]
+    head, *rows = list(csv.reader(io.StringIO(r.content.decode())))
+    assert head == ["member", "guest", "active", "joined", "balance (£)"]
+    by_name = {row[0]: row for row in rows}
+    assert by_name[str(ann)][4] == "0.50" and by_name["'=1+1"][4] == "-0.50"
+    assert "=1+1" not in by_name  # escaped: the spreadsheet shows the name
+    assert sum(Decimal(row[4]) for row in rows) == 0  # the books balance
+    client.force_login(ann.user)
+    assert client.get(reverse("club:members"), {"format": "csv"}).status_code in (302, 403)
