@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 
 from django.db.models import Prefetch, QuerySet
+from django.utils import timezone
 
 from games.engine.errors import InvalidActionError
 from games.engine.variant import find_variant
@@ -171,37 +172,60 @@ class SafeWriter:
 
 
 def to_csv(book: Book) -> str:
+    """The washbook for a spreadsheet: each line's date, table, line, kind, game, deal
+    number, dealer (where the deal was dealt here), winner, value, each member's plus,
+    minus and running total, and its notes (a physical result's note, a correction's
+    reason); then the proof row. Text cells are escaped (:func:`safe_cell`)."""
     out = io.StringIO()
     w = SafeWriter(out)
-    head = ["table", "line", "kind", "game", "deal", "value"]
+    head = ["date", "table", "line", "kind", "game", "deal", "dealer", "winner", "value"]
     for m in book.columns:
         head += [f"{m.display_name} +", f"{m.display_name} -", f"{m.display_name} total"]
-    w.writerow(head)
+    w.writerow([*head, "notes"])
+    names = {m.pk: m.display_name for m in book.columns}
     for row in book.rows:
+        line = row.line
+        best = max((c.plus or 0 for c in row.cells), default=0)
+        winners = [m.display_name for m, c in zip(book.columns, row.cells, strict=True)
+                   if best and c.plus == best]  # fmt: skip
         rec: list[object] = [
-            row.line.table.number,
-            row.line.number,
-            row.line.kind,
-            row.line.game_number,
+            timezone.localtime(line.created_at).date().isoformat(),
+            line.table.number,
+            line.number,
+            line.kind,
+            line.game_number,
             "" if row.deal is None else row.deal,
-            row.line.value,
+            _dealer(line, names),
+            " and ".join(winners) if line.kind == WashbookLine.DEAL else "",
+            line.value,
         ]
         for c in row.cells:
             rec += [c.plus or "", c.minus or "", c.total]
-        w.writerow(rec)
+        w.writerow([*rec, _notes(line)])
     w.writerow(
-        [
-            "proof",
-            "",
-            "",
-            "",
-            "",
-            book.total_plus,
-            *([""] * (3 * len(book.columns) - 1)),
-            book.total_minus,
-        ]
-    )
+        ["proof", *([""] * 7), book.total_plus, *([""] * (3 * len(book.columns) - 1)),
+         book.total_minus]
+    )  # fmt: skip
     return out.getvalue()
+
+
+def _dealer(line: WashbookLine, names: dict[int, str]) -> str:
+    """Who dealt a deal played here (its seat among the line's players); blank for a
+    result entered from real cards, which does not say."""
+    detail = line.detail or {}
+    seat, players = detail.get("dealer"), detail.get("players") or []
+    if isinstance(seat, int) and 0 <= seat < len(players):
+        return names.get(players[seat], "")
+    return ""
+
+
+def _notes(line: WashbookLine) -> str:
+    detail = line.detail or {}
+    if "reverses" in detail:
+        return f"reverses line {detail['reverses']}: {detail.get('reason', '')}"
+    if "corrects" in detail:
+        return f"corrects line {detail['corrects']}: {detail.get('reason', '')}"
+    return str(detail.get("note") or "")
 
 
 def chart(points: list[Decimal], width: int = 320, height: int = 120) -> dict[str, object]:

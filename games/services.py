@@ -363,6 +363,7 @@ def _finish(deal: Deal, state: DealState) -> Deal | None:
     detail = {
         "deal_id": deal.pk,
         "deal_number": deal.number,
+        "dealer": deal.dealer,  # a seat: the washbook's CSV names him (players[dealer])
         "variant": deal.variant,
         "kind": out.kind,
         "winner": out.winner,

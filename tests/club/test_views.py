@@ -173,4 +173,4 @@ def test_the_washbook_page_and_export_number_deals_by_game(
     ):
         assert "<td>Game 1, deal 1</td>" in client.get(url).content.decode()
     export = client.get(reverse("club:washbook", args=[t.pk]) + "?format=csv").content.decode()
-    assert export.splitlines()[0].startswith("table,line,kind,game,deal,value")
+    assert export.splitlines()[0].startswith("date,table,line,kind,game,deal,dealer,winner,value")

@@ -199,8 +199,11 @@ def test_lines_are_numbered_by_game_and_deal_as_the_table_is(
         ("deal", "Game 1, deal 1"),  # the correction of line 1
     ]
     rows = books.to_csv(book).splitlines()
-    assert rows[0].startswith("table,line,kind,game,deal,value")
-    assert rows[1].split(",")[3:5] == ["1", "1"] and rows[3].split(",")[3:5] == ["1", ""]
+    assert rows[0].startswith("date,table,line,kind,game,deal,dealer,winner,value")
+    assert rows[1].split(",")[4:6] == ["1", "1"] and rows[3].split(",")[4:6] == ["1", ""]
+    # issue 42, item 6: the winner of a deal, none for a reversal, and its reason as a note
+    assert rows[3].split(",")[7] == "" and rows[3].endswith("reverses line 1: misread")
+    assert rows[4].endswith("corrects line 1: misread")
 
 
 def test_the_csv_escapes_a_name_a_spreadsheet_would_read_as_a_formula(
@@ -224,4 +227,7 @@ def test_the_csv_escapes_a_name_a_spreadsheet_would_read_as_a_formula(
     for name in names.values():
         assert f"'{name} +" in head and f"{name} +" not in [h for h in head if h[0] != "'"]
     assert not any(cell.startswith(("=", "+", "@", "\t")) for cell in head)
-    assert first[6:9] == ["26", "", "26"] and first[9:12] == ["", "20", "-20"]
+    assert first[9:12] == ["26", "", "26"] and first[12:15] == ["", "20", "-20"]
+    # the winner's name is escaped in its column too; a result from real cards names no
+    # dealer
+    assert first[7] == "'=1+1" and first[6] == ""

@@ -89,6 +89,19 @@ def test_a_two_handed_table_counts_the_game_to_100_not_each_deal(make_table: Any
     assert (second.game_number, second.deal_in_game) == (1, 1)
     table.refresh_from_db()
     assert (table.game_number, table.deal_in_game) == (1, 1)
+    # the washbook's CSV names the deal's dealer (seat 0 dealt) and its winner (issue 42)
+    import csv
+    import io
+
+    from club import books
+    from club.models import WashbookLine
+
+    book = books.build(WashbookLine.objects.filter(table=table))
+    head, first, *_ = csv.reader(io.StringIO(books.to_csv(book)))
+    dealer = str(table.seats.get(position=0).member)
+    assert first[head.index("dealer")] == dealer
+    winner = first[head.index("winner")]
+    assert winner in {str(s.member) for s in table.seats.all()}
 
 
 def test_the_deal_that_ends_the_game_says_who_won_it(make_table: Any, client_for: Any) -> None:
