@@ -270,6 +270,9 @@ def _console_context(
     arrivals = list(session.arrivals.select_related("member", "queue_table").order_by("order"))
     here = [a for a in arrivals if a.left_at is None]
     waiting = services.waiting_members(session) if session.is_open else []
+    carried = _carried([a.member for a in here])
+    for a in waiting:
+        a.carried = carried.get(a.member_id, "")  # type: ignore[attr-defined]
     playing = [r for r in rows if r.table.status == Table.PLAYING]
     session_voidable = session.status in services.VOIDABLE and services.played_at(
         session_id=session.pk
@@ -282,6 +285,7 @@ def _console_context(
         "seated": sum(1 for r in playing for s in r.seats if not s.member.is_bot),
         "waiting": waiting,
         "gone": [a for a in arrivals if a.left_at is not None],
+        "carried": [(a.member, carried[a.member_id]) for a in here if a.member_id in carried],
         "table_form": FormTableForm(initial={"variant": session.default_variant}, session=session),
         "checkin_form": CheckInForm(session=session),
         "cancellable": session.is_open and not services.played_at(session_id=session.pk),
@@ -292,6 +296,16 @@ def _console_context(
         "events_url": streams.session_events_url(request, session.pk, request.user.pk)
         if session.is_open
         else "",
+    }
+
+
+def _carried(members: list[Member]) -> dict[int, str]:
+    """What each of ``members`` brings from past evenings, in words, where his balance is
+    not nil: "owes £0.30" (unpaid: carried until paid), "is owed £1.20" (issue 42, item 2)."""
+    balances = Account.objects.filter(member__in=members).exclude(balance=0)
+    return {
+        m: f"owes {services.money.shown(-b)}" if b < 0 else f"is owed {services.money.shown(b)}"
+        for m, b in balances.values_list("member_id", "balance")
     }
 
 
@@ -536,7 +550,12 @@ def arrival_add(request: HttpRequest, pk: int) -> HttpResponse:
             chosen = sorted(form.cleaned_data["member"], key=lambda m: m.display_name)
             if chosen:
                 services.check_in_many(session, chosen)
-                names = [m.display_name for m in chosen]
+                owing = _carried(chosen)
+                names = [
+                    m.display_name
+                    + (f" ({owing[m.pk]} from past evenings)" if m.pk in owing else "")
+                    for m in chosen
+                ]
             else:
                 guest = form.cleaned_data["guest"]
                 newcomer = services.add_newcomer(

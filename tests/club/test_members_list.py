@@ -164,3 +164,37 @@ def test_the_member_balances_csv_lists_every_balance_and_escapes_formulas(
     assert sum(Decimal(row[4]) for row in rows) == 0  # the books balance
     client.force_login(ann.user)
     assert client.get(reverse("club:members"), {"format": "csv"}).status_code in (302, 403)
+
+
+def test_what_is_unpaid_is_carried_to_the_next_evening_and_shown_at_check_in(
+    staff: Client,
+    session: ClubSession,
+    make_members: Callable[..., list[Member]],
+    secretary: Member,
+) -> None:
+    """Issue 42, item 2: a member's unpaid balance stays his and shows at the next
+    evening: the check-in says it, the waiting list marks it, and the console lists who
+    owes and who is owed; once the payment is recorded it is gone."""
+    from club.models import Transfer
+
+    ann, bob = make_members(2)
+    for m in (ann, bob):
+        services.check_in(session, m)
+    table = services.form_table(session, variant="conquian", size=2, mode=Table.PHYSICAL)
+    services.enter_physical_result(table.pk, PhysicalResult(winner_id=ann.pk, losses={bob.pk: 10}))
+    services.close_session(session.pk, queue=False)
+    services.balance_session(session.pk)
+    tonight = services.open_session(stake="0.05", name="Next week", by=secretary.user)
+    r = staff.post(reverse("club:arrival_add", args=[tonight.pk]), {"member": [bob.pk]})
+    assert r.status_code == 302
+    page = re_text(staff.get(r["Location"]).content.decode())
+    assert f"Checked in: {bob} (owes £0.50 from past evenings)." in page
+    assert "owes £0.50" in page.split("Waiting to play")[1]
+    staff.post(reverse("club:arrival_add", args=[tonight.pk]), {"member": [ann.pk]})
+    console = re_text(staff.get(reverse("club:console", args=[tonight.pk])).content.decode())
+    assert "Carried from past evenings" in console
+    assert f"{bob} owes £0.50" in console and f"{ann} is owed £0.50" in console
+    (transfer,) = Transfer.objects.filter(session=session)
+    services.record_payment(transfer.pk, by=secretary.user)
+    console = re_text(staff.get(reverse("club:console", args=[tonight.pk])).content.decode())
+    assert "Carried from past evenings" not in console and "owes £0.50" not in console
