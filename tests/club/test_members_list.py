@@ -147,12 +147,7 @@ def test_the_member_balances_csv_lists_every_balance_and_escapes_formulas(
     ann, bob = make_members(2)
     bob.display_name = "=1+1"
     bob.save(update_fields=["display_name"])
-    for m in (ann, bob):
-        services.check_in(session, m)
-    table = services.form_table(session, variant="conquian", size=2, mode=Table.PHYSICAL)
-    services.enter_physical_result(table.pk, PhysicalResult(winner_id=ann.pk, losses={bob.pk: 10}))
-    services.close_session(session.pk, queue=False)
-    services.balance_session(session.pk)
+    _balanced_evening(session, ann, bob)
     r = staff.get(reverse("club:members"), {"format": "csv"})
     assert r.status_code == 200 and r["Content-Type"].startswith("text/csv")
     assert "member-balances.csv" in r["Content-Disposition"]
@@ -178,12 +173,7 @@ def test_what_is_unpaid_is_carried_to_the_next_evening_and_shown_at_check_in(
     from club.models import Transfer
 
     ann, bob = make_members(2)
-    for m in (ann, bob):
-        services.check_in(session, m)
-    table = services.form_table(session, variant="conquian", size=2, mode=Table.PHYSICAL)
-    services.enter_physical_result(table.pk, PhysicalResult(winner_id=ann.pk, losses={bob.pk: 10}))
-    services.close_session(session.pk, queue=False)
-    services.balance_session(session.pk)
+    _balanced_evening(session, ann, bob)
     tonight = services.open_session(stake="0.05", name="Next week", by=secretary.user)
     r = staff.post(reverse("club:arrival_add", args=[tonight.pk]), {"member": [bob.pk]})
     assert r.status_code == 302
@@ -198,3 +188,16 @@ def test_what_is_unpaid_is_carried_to_the_next_evening_and_shown_at_check_in(
     services.record_payment(transfer.pk, by=secretary.user)
     console = re_text(staff.get(reverse("club:console", args=[tonight.pk])).content.decode())
     assert "Carried from past evenings" not in console and "owes £0.50" not in console
+
+
+def _balanced_evening(session: ClubSession, winner: Member, loser: Member) -> None:
+    """One deal at a physical table of two (the loser 10 points down), closed and
+    balanced at the session's stake."""
+    for m in (winner, loser):
+        services.check_in(session, m)
+    table = services.form_table(session, variant="conquian", size=2, mode=Table.PHYSICAL)
+    services.enter_physical_result(
+        table.pk, PhysicalResult(winner_id=winner.pk, losses={loser.pk: 10})
+    )
+    services.close_session(session.pk, queue=False)
+    services.balance_session(session.pk)
