@@ -1066,8 +1066,8 @@ def member_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "chart": books.chart([r for _, _, r in history]),
             "sessions_played": sessions_played,
             "recent": WashbookEntry.objects.filter(member=member)
-            .select_related("line__table")
-            .order_by("-line__created_at")[:20],
+            .select_related("line__table__session", "line__reverses", "line__corrects")
+            .order_by("-line__created_at", "-line__number")[:20],
         },
     )
 

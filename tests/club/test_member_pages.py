@@ -129,3 +129,27 @@ def test_home_links_a_seated_member_to_his_table(
     Table.objects.filter(pk=table.pk).update(status=Table.CLOSED)
     client.force_login(me.member.user)
     assert "You are seated" not in client.get(reverse("home")).content.decode()
+
+
+def test_recent_deals_name_their_evening_and_a_reversal_what_it_reverses_and_why(
+    staff: Client, session: ClubSession, make_members: Callable[..., list[Member]]
+) -> None:
+    """Issue 42, item 4: "Table 1, line 9" said nothing of the evening, and a reversal
+    was a bare -10: each recent deal now names its evening, and a reversal or correction
+    the line it reverses or corrects, with the secretary's reason."""
+    ann, bob = make_members(2)
+    for m in (ann, bob):
+        services.check_in(session, m)
+    table = services.form_table(session, variant="conquian", size=2, mode=Table.PHYSICAL)
+    line = services.enter_physical_result(
+        table.pk, PhysicalResult(winner_id=ann.pk, losses={bob.pk: 10})
+    )
+    services.correct_line(
+        line.pk, reason="the ten was a four",
+        result=PhysicalResult(winner_id=ann.pk, losses={bob.pk: 4}),
+    )  # fmt: skip
+    page = re.sub(r"\s+", " ", staff.get(reverse("club:member", args=[bob.pk])).content.decode())
+    name = session.name
+    assert f"{name}, table 1, line 1</td>" in page
+    assert f"{name}, table 1, line 2 (reverses line 1: the ten was a four)" in page
+    assert f"{name}, table 1, line 3 (corrects line 1: the ten was a four)" in page
