@@ -369,14 +369,14 @@ def _lowest(cards: list[Card]) -> int:
     return best(0, 0)
 
 
-def test_ko5_k7_the_search_agrees_with_every_grouping_tried_120_hands() -> None:
-    """120 seeded eight-card hands, most with twos or low cards: for each discard, the
+def test_ko5_k7_the_search_agrees_with_every_grouping_tried_60_hands() -> None:
+    """60 seeded eight-card hands, most with twos or low cards: for each discard, the
     count :class:`Groupings` finds and the Tunks :func:`tunk_discards` offers are those
     of trying every set of melds; each grouping is laid as spreads."""
     pack = [Card(r, s) for s in SUITS for r in range(1, 14)]
     rng = random.Random(2026)
     tunks = 0
-    for i in range(120):
+    for i in range(60):
         kind = i % 3
         if kind == 0:
             hand = rng.sample(pack, 8)
@@ -401,7 +401,7 @@ def test_ko5_k7_the_search_agrees_with_every_grouping_tried_120_hands() -> None:
                 want.append(d)
         assert set(tunk_discards(hand, barred, LIMIT)) == set(want), (hand, barred)
         tunks += bool(want)
-    assert tunks > 20  # the hands reach the Tunk often enough to test it
+    assert tunks > 10  # the hands reach the Tunk often enough to test it
 
 
 # ---------------------------------------------------------------- the whole game
