@@ -359,6 +359,27 @@ def choose_tonk(legal: list[Any], my_moves: int) -> dict[str, Any]:
     return js[0]
 
 
+def tonk_until(
+    page: Any, table_id: int, kind: str, *, seconds: float, moves_as: int
+) -> list[dict[str, Any]]:
+    """Play the member's Tonk moves in the page (``choose_tonk``, counting his moves up to
+    ``moves_as``) until a turn of his offers an action of ``kind``; its legal actions."""
+    deadline = time.monotonic() + seconds
+    moves = 0
+    while True:
+        assert time.monotonic() < deadline, f"no turn of ours offered {kind}"
+        state = services.load_state(services.current_deal(table_id))
+        legal = [a.to_json() for a in state.legal_actions(0)] if state.to_move() == 0 else []
+        if any(j["type"] == kind for j in legal):
+            return legal
+        if legal:
+            wait_stamp(page, db_stamp(table_id))
+            play(page, choose_tonk(state.legal_actions(0), min(moves, moves_as)))
+            moves += 1
+        else:
+            time.sleep(0.2)
+
+
 def test_a_member_plays_a_whole_tonk_deal_against_two_bots(
     live: dict[str, Any], browser: Any, make_member: Any
 ) -> None:
@@ -544,18 +565,8 @@ def test_answers_out_of_order_keep_the_selection_and_the_newest_state(
     purpose: a card selected meanwhile stays selected, and an answer older than the table
     shown (the computer player has moved since) does not put the table back."""
     page, table_id = open_practice(live, browser, make_member("Player Quick"), "tonk", 2, {})
-    deadline = time.monotonic() + 60
-    while True:  # to the start of one of our turns (the call round on the deal first, T3)
-        assert time.monotonic() < deadline, "no turn of ours came"
-        state = services.load_state(services.current_deal(table_id))
-        legal = [a.to_json() for a in state.legal_actions(0)] if state.to_move() == 0 else []
-        if any(j["type"] == "draw" for j in legal):
-            break
-        if legal:
-            wait_stamp(page, db_stamp(table_id))
-            play(page, choose_tonk(state.legal_actions(0), 0))
-        else:
-            time.sleep(0.2)
+    # to the start of one of our turns (the call round on the deal first, T3)
+    legal = tonk_until(page, table_id, "draw", seconds=60, moves_as=0)
     wait_stamp(page, db_stamp(table_id))
     # (The form that sent an action is replaced by its answer, so count at the region.)
     page.evaluate(
@@ -643,20 +654,7 @@ def test_a_refresh_of_the_state_shown_leaves_an_open_decision_open(
     already shown: it changes nothing, so the decision being confirmed (here Tonk's drop,
     T9) stays open, with its explanation, instead of snapping shut under the finger."""
     page, table_id = open_practice(live, browser, make_member("Player Still"), "tonk", 2, {})
-    deadline = time.monotonic() + 90
-    moves = 0
-    while True:  # to a turn of ours that offers the drop
-        assert time.monotonic() < deadline, "no drop was offered"
-        state = services.load_state(services.current_deal(table_id))
-        legal = [a.to_json() for a in state.legal_actions(0)] if state.to_move() == 0 else []
-        if any(j["type"] == "drop" for j in legal):
-            break
-        if legal:
-            wait_stamp(page, db_stamp(table_id))
-            play(page, choose_tonk(state.legal_actions(0), min(moves, 7)))
-            moves += 1
-        else:
-            time.sleep(0.2)
+    tonk_until(page, table_id, "drop", seconds=90, moves_as=7)  # a turn that offers the drop
     shown = db_stamp(table_id)
     wait_stamp(page, shown)
     decision = page.locator("details.decision[data-type=drop]")
