@@ -1,13 +1,14 @@
 """Computer players behind one small interface (pure Python: no Django here).
 
 >>> import random
->>> from games.engine.conquian import new_conquian_deal
+>>> from games.engine.deal import new_deal
 >>> from games.engine.rules import make_rules
->>> deal = new_conquian_deal(make_rules("conquian"), 0, seed=3)
->>> seat = deal.to_move()
->>> a = choose("greedy", deal.player_view(seat), deal.legal_actions(seat), random.Random(1))
->>> deal.is_legal(a)
-True
+>>> from games.engine.variant import VARIANTS
+>>> for name in VARIANTS:  # every game in the registry, each through the same interface
+...     deal = new_deal(make_rules(name), make_rules(name).spec.default_players, 0, seed=3)
+...     seat = deal.to_move()
+...     a = choose("greedy", deal.player_view(seat), deal.legal_actions(seat), random.Random(1))
+...     assert deal.is_legal(a), name
 
 Levels: ``random`` (the floor), ``greedy`` (lays out at once, sheds its highest useless
 card), ``club`` (Foster's "suggestions for good play") and ``expert`` (club plus
