@@ -979,11 +979,19 @@ def settlement(request: HttpRequest, pk: int) -> HttpResponse:
     money = services.session_money(session.pk)
     members = Member.objects.in_bulk(list(money))
     rows = sorted(((members[m], a) for m, a in money.items()), key=lambda r: -r[1])
+    paid = sum(1 for t in transfers if t.paid)
+    # Counted from the transfers as they stand (a correction settles the evening again).
+    header = (
+        f"{services.counted(len(services.staked_tables(session.pk)), 'staked table')}, "
+        f"{services.counted(len(money), 'member')}: "
+        f"{services.counted(len(transfers), 'transfer')}" + (f", {paid} paid" if paid else "")
+    )
     return render(
         request,
         "club/settlement.html",
         {
             "session": session,
+            "header": header,
             "transfers": transfers,
             "money": rows,
             "adjusted": any(t.adjustment_id for t in transfers),
@@ -994,10 +1002,15 @@ def settlement(request: HttpRequest, pk: int) -> HttpResponse:
 @staff_required
 @require_POST
 def transfer_pay(request: HttpRequest, pk: int) -> HttpResponse:
-    transfer = get_object_or_404(Transfer, pk=pk)
-    back = reverse("club:settlement", args=[transfer.session_id])
+    # The transfer may have gone since the page was shown (settled again after a
+    # correction): the form names its evening, so the refusal can lead back to it.
+    session_id = Transfer.objects.filter(pk=pk).values_list("session_id", flat=True).first()
+    if session_id is None:
+        given = request.POST.get("session", "")
+        session_id = _session(int(given) if given.isdigit() else 0).pk
+    back = reverse("club:settlement", args=[session_id])
     try:
-        services.record_payment(transfer.pk, by=request.user)
+        services.record_payment(pk, by=request.user)
     except ClubError as e:
         return _refused(request, e, back)
     return redirect(back)

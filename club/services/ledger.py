@@ -271,9 +271,38 @@ def adjust(session: ClubSession, points: dict[int, int], *, memo: str, by: Actor
         raise ClubError("only a balanced evening's money is adjusted")
     money = money_from_points(points, session.stake)
     posting = post(Posting.ADJUSTMENT, money, session=session, memo=memo, by=by)
-    _settle(session, money, adjustment=posting)
+    settle_again(session, after=posting)
     logger.info("session %s adjusted: %s", session.pk, memo)
     return posting
+
+
+def outstanding(session_id: int) -> dict[int, Decimal]:
+    """What each member still has to pay (negative) or be paid (positive) for the evening:
+    its money (the balancing and every adjustment) less the transfers already paid."""
+    rest = defaultdict(Decimal, session_money(session_id))
+    for payer, payee, amount in Transfer.objects.filter(
+        session_id=session_id, payment__isnull=False
+    ).values_list("payer_id", "payee_id", "amount"):
+        rest[payer] += amount
+        rest[payee] -= amount
+    return {m: a for m, a in rest.items() if a}
+
+
+def settle_again(session: ClubSession, *, after: Posting) -> settle_algo.Settlement[int]:
+    """Issue 42, item 5: after an adjustment the evening's unpaid transfers are settled
+    again as one set, the fewest that clear what is still owed (:func:`outstanding`), so
+    a correction never leaves "Gus pays Dan" beside "Dan pays Carol". Transfers already
+    paid stay as they were. The new set names the adjustment it follows. The caller holds
+    the session row; the transfers are locked here, so a payment being recorded waits
+    and then finds its transfer settled again (`record_payment` says so)."""
+    unpaid = Transfer.objects.select_for_update().filter(session=session, payment__isnull=True)
+    list(unpaid)  # lock them before reading what is owed
+    rest = outstanding(session.pk)
+    unpaid.delete()
+    result = _settle(session, rest, adjustment=after)
+    ClubSession.objects.filter(pk=session.pk).update(settlement_method=result.method)
+    session.settlement_method = result.method
+    return result
 
 
 # --- Payments ---------------------------------------------------------------------------
@@ -285,8 +314,14 @@ def record_payment(transfer_id: int, *, by: Actor = None) -> Transfer:
         transfer = (
             Transfer.objects.select_for_update()
             .select_related("payer", "payee")
-            .get(pk=transfer_id)
+            .filter(pk=transfer_id)
+            .first()
         )
+        if transfer is None:
+            raise ClubError(
+                "that transfer is no longer in the settlement: the evening was settled "
+                "again after a correction; pay by the settlement as it is now"
+            )
         if transfer.payment_id:
             raise ClubError("that transfer is already recorded as paid")
         posting = post(

@@ -16,6 +16,7 @@ from django.urls import reverse
 from club import services
 from club.models import ClubSession, Leg, Member, Posting, Seat, Table, Transfer, WashbookLine
 from club.services import ClubError, PhysicalResult
+from club.settlement import minimum_transfers
 
 from .conftest import field_error
 
@@ -203,11 +204,15 @@ def test_after_balancing_an_adjustment_changes_exactly_the_members_it_names(
     after = {m.pk: services.balance_of(m) for m in players}
     assert {m: after[m] - before[m] for m in after if after[m] != before[m]} == legs
     _postings_at_zero()
-    # The settlement carries the difference: b is paid 0.30 by a, on its own transfer.
-    transfers = list(Transfer.objects.filter(adjustment=adjustment))
-    assert [(t.payer_id, t.payee_id, t.amount) for t in transfers] == [
-        (a.pk, b.pk, Decimal("0.30"))
-    ]
+    # Nothing was paid yet, so the evening is settled again as one set (issue 42, item 5):
+    # a is square (0.00), b pays 0.30 and c 0.60, both to d: two transfers, not 3 + 1.
+    transfers = list(Transfer.objects.filter(session=session))
+    assert sorted((t.payer_id, t.payee_id, t.amount, t.adjustment_id) for t in transfers) == sorted(
+        [
+            (b.pk, d.pk, Decimal("0.30"), adjustment.pk),
+            (c.pk, d.pk, Decimal("0.60"), adjustment.pk),
+        ]
+    )
     money = services.session_money(session.pk)
     assert money[a.pk] == money_before[a.pk] - Decimal("0.30")
     assert money[c.pk] == money_before[c.pk] and money[d.pk] == money_before[d.pk]
@@ -450,11 +455,15 @@ def test_after_balancing_the_statement_and_the_settlement_show_the_adjustment(
     assert "reversal of line 1: b held 4" in statement and "correcting line 1" in statement
     assert "Net for the session -£0.30" in statement
     settlement = _text(staff.get(reverse("club:settlement", args=[session.pk])).content.decode())
+    # Nothing was paid: the evening is settled again as one set (issue 42, item 5).
     assert (
-        f"{a.display_name} {b.display_name} £0.30 Table 1, line 1 corrected after balancing: b held 4"
-        in settlement
+        f"{b.display_name} {d.display_name} £0.30 the evening, settled again after "
+        "Table 1, line 1 corrected after balancing: b held 4" in settlement
     )
-    assert settlement.rindex("the evening") < settlement.index("corrected after balancing")
+    assert (
+        "2 transfers" in settlement
+        and a.display_name not in settlement.split("Pays")[1].split("Each member")[0]
+    )
     # His own page lists both postings of every evening: the balancing as posted, then the
     # adjustment, named by its evening.
     member_page = _text(staff.get(reverse("club:member", args=[b.pk])).content.decode())
@@ -493,3 +502,70 @@ def test_an_online_line_in_game_points_is_corrected_in_game_points(
     bad = staff.post(url, {"reason": "again", "winner": winner, f"pips_{loser}": "one"})
     assert bad.status_code == 400  # the line is reversed now: nothing more is posted
     assert WashbookLine.objects.filter(table=table).count() == 3
+
+
+def _cleared(session: ClubSession) -> dict[int, Decimal]:
+    """Each member's money for the evening once every transfer on the settlement is paid."""
+    rest = dict(services.session_money(session.pk))
+    for t in Transfer.objects.filter(session=session):
+        rest[t.payer_id] += t.amount
+        rest[t.payee_id] -= t.amount
+    return {m: v for m, v in rest.items() if v}
+
+
+def test_a_correction_settles_the_evening_again_as_one_set_and_keeps_what_was_paid(
+    staff: Client, session: ClubSession, four: tuple[Table, list[Member]]
+) -> None:
+    """Issue 42, item 5: after a paid transfer, a correction replaces the unpaid transfers by
+    the fewest that clear what is still owed; the paid one stays as it was, and the
+    settlement's header counts the transfers as they stand."""
+    table, players = four
+    a, b, c, d = players
+    first, _ = _balanced(session, table, players)  # a +0.30, b -0.60, c -0.60, d +0.90
+    before = list(Transfer.objects.filter(session=session))
+    assert len(before) == 3 and not _cleared(session)
+    paid = before[0]
+    services.record_payment(paid.pk)
+    services.correct_line(
+        first.pk,
+        reason="b held 4",
+        result=PhysicalResult(winner_id=a.pk, losses={b.pk: 4, c.pk: 3, d.pk: 0}),
+    )
+    after = list(Transfer.objects.filter(session=session))
+    kept = [t for t in after if t.paid]
+    assert [(t.pk, t.payer_id, t.payee_id, t.amount) for t in kept] == [
+        (paid.pk, paid.payer_id, paid.payee_id, paid.amount)
+    ]
+    unpaid = [t for t in after if not t.paid]
+    rest = services.outstanding(session.pk)
+    assert len(unpaid) == minimum_transfers({m: int(v * 100) for m, v in rest.items()})
+    assert all(t.adjustment_id is not None for t in unpaid)
+    assert not _cleared(session)  # paying the settlement as it stands clears the evening
+    page = _text(staff.get(reverse("club:settlement", args=[session.pk])).content.decode())
+    assert f"{len(after)} transfers, 1 paid" in page
+    assert "settled again after Table 1, line 1 corrected after balancing: b held 4" in page
+    _postings_at_zero()
+
+
+def test_a_payment_of_a_transfer_settled_again_is_refused_and_changes_nothing(
+    staff: Client, session: ClubSession, four: tuple[Table, list[Member]]
+) -> None:
+    """The secretary's page was shown before the correction: its "Mark paid" names a
+    transfer that is no longer there. A clear refusal, nothing posted."""
+    table, players = four
+    a, b, c, d = players
+    first, _ = _balanced(session, table, players)
+    stale = Transfer.objects.filter(session=session).first()
+    assert stale is not None
+    services.correct_line(
+        first.pk,
+        reason="b held 4",
+        result=PhysicalResult(winner_id=a.pk, losses={b.pk: 4, c.pk: 3, d.pk: 0}),
+    )
+    postings = Posting.objects.count()
+    r = staff.post(reverse("club:transfer_pay", args=[stale.pk]), {"session": session.pk})
+    assert r.status_code == 400
+    assert "settled again after a correction" in _text(r.content.decode())
+    assert Posting.objects.count() == postings
+    with pytest.raises(ClubError, match="no longer in the settlement"):
+        services.record_payment(stale.pk)
