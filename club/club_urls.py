@@ -42,6 +42,7 @@ club_patterns = [
     path("club/transfers/<int:pk>/pay/", views.transfer_pay, name="transfer_pay"),
     path("members/", views.members, name="members"),
     path("members/<int:pk>/", views.member_detail, name="member"),
+    path("members/<int:pk>/payments/", views.member_payment, name="member_payment"),
     path("members/<int:pk>/sessions/<int:session_pk>/", views.statement, name="statement"),
     path("standings/", views.standings, name="standings"),
     path("events/sessions/<int:session_id>/", streams.session_events, name="session_events"),

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from django import forms
 
-from .models import Member, Table, default_variant, variant_choices
+from .models import Member, Posting, Table, Transfer, default_variant, variant_choices
 from .services import money
 from .services.base import ClubError
 
@@ -24,6 +24,8 @@ class OpenSessionForm(forms.Form):
     )
     stake = forms.DecimalField(initial=Decimal("0.05"))
     default_variant = forms.ChoiceField(choices=variant_choices, initial=default_variant)
+    fee_member = forms.DecimalField(label="Table fee, member", required=False)
+    fee_guest = forms.DecimalField(label="Table fee, guest", required=False)
     second = forms.BooleanField(
         required=False,
         label="Open a second evening",
@@ -42,6 +44,31 @@ class OpenSessionForm(forms.Form):
             f"Money a point in {money.symbol()}, at most {money.places()} decimal places "
             f"(so that every difference can be paid), up to {money.shown(money.MAX_STAKE)}."
         )
+        member_fee, guest_fee = money.default_fees()
+        for name, fee, who in (
+            ("fee_member", member_fee, "member"),
+            ("fee_guest", guest_fee, "guest"),
+        ):
+            self.fields[name].initial = fee
+            self.fields[name].help_text = (
+                f"What each {who} checked in pays the club for the evening, charged when "
+                f"it is balanced; 0 for none. The club's is {money.shown(fee)}."
+            )
+
+    def clean_fee_member(self) -> Decimal:
+        return self._fee("fee_member", "a member's table fee")
+
+    def clean_fee_guest(self) -> Decimal:
+        return self._fee("fee_guest", "a guest's table fee")
+
+    def _fee(self, field: str, what: str) -> Decimal:
+        given = self.cleaned_data[field]
+        if given is None:  # left empty: the club's fee
+            given = self.fields[field].initial
+        try:
+            return money.check_amount(given, field=field, what=what, zero=True)
+        except ClubError as e:
+            raise forms.ValidationError(str(e)) from None
 
     def clean_stake(self) -> Decimal:
         try:
@@ -296,3 +323,36 @@ class CloseForm(forms.Form):
         max_length=200, required=False, label="Note for the players",
         help_text="Shown at the tables when the evening closes, e.g. \"the room closes at eleven\".",
     )  # fmt: skip
+
+
+class PaymentForm(forms.Form):
+    """The secretary records a payment a member made (issue 42, item 2): to a member he
+    owes by a settlement's transfer, in full or in part, or to the club (his fees)."""
+
+    to = forms.ChoiceField(label="Paid to")
+    amount = forms.CharField(label="Amount", max_length=20)
+    method = forms.ChoiceField(label="How", choices=Posting.METHODS, initial=Posting.CASH)
+    note = forms.CharField(label="Note", max_length=120, required=False)
+
+    def __init__(self, *args: Any, member: Member, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.member = member
+        choices = [
+            (f"t{t.pk}", f"{t.payee} for {t.session} ({money.shown(t.amount)} unpaid)")
+            for t in Transfer.objects.filter(payer=member, payment__isnull=True)
+            .select_related("payee", "session")
+            .order_by("session__opened_at", "pk")
+        ]
+        self.fields["to"].choices = [*choices, ("club", "the club (table fees)")]
+        self.fields["amount"].widget.attrs.update(inputmode="decimal", autocomplete="off")
+        self.fields[
+            "amount"
+        ].help_text = f"In {money.symbol()}; less than a transfer pays part of it."
+
+    def clean_amount(self) -> Decimal:
+        try:
+            return money.check_amount(
+                self.cleaned_data["amount"], field="amount", what="the amount"
+            )
+        except ClubError as e:
+            raise forms.ValidationError(str(e)) from None

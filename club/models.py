@@ -115,6 +115,22 @@ class ClubSession(models.Model):
     balanced_at = models.DateTimeField(null=True, blank=True)
     balance_note = models.TextField(blank=True)
     void_reason = models.CharField(max_length=200, blank=True)
+    # Table fees (issue 42, item 3): what each member and each guest checked in pays the
+    # club for the evening, charged when it is balanced; 0 charges nothing.
+    fee_member = models.DecimalField(
+        max_digits=12,
+        decimal_places=2,
+        default=Decimal("0.00"),
+        db_default=Decimal("0.00"),
+        verbose_name="table fee, member",
+    )
+    fee_guest = models.DecimalField(
+        max_digits=12,
+        decimal_places=2,
+        default=Decimal("0.00"),
+        db_default=Decimal("0.00"),
+        verbose_name="table fee, guest",
+    )
     settlement_method = models.CharField(max_length=10, blank=True)  # "exact" | "greedy"
     # "Close when the deals in progress end": no new deal is dealt at its tables, and the
     # evening closes (with this note) once the last one is booked (`finish_close_if_due`).
@@ -435,19 +451,37 @@ class WashbookEntry(models.Model):
 
 
 class Account(models.Model):
-    """A member's money account. ``balance`` is a cache, verified against the legs."""
+    """A member's money account, or the club's own (``is_club``: table fees and what
+    members pay the club). ``balance`` is a cache, verified against the legs."""
 
-    member = models.OneToOneField(Member, on_delete=models.PROTECT, related_name="account")
+    member = models.OneToOneField(
+        Member, on_delete=models.PROTECT, related_name="account", null=True, blank=True
+    )
+    is_club = models.BooleanField(default=False, db_default=False)
     balance = models.DecimalField(max_digits=12, decimal_places=2, default=Decimal("0.00"))
 
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["is_club"], condition=Q(is_club=True), name="one_club_account"
+            ),
+            models.CheckConstraint(
+                condition=Q(is_club=True, member__isnull=True)
+                | Q(is_club=False, member__isnull=False),
+                name="account_of_a_member_or_the_club",
+            ),
+        ]
+
     def __str__(self) -> str:
-        return f"Account of {self.member}"
+        return "The club's account" if self.is_club else f"Account of {self.member}"
 
 
 class Posting(models.Model):
     """A double-entry transaction. Positive legs: the club owes the member more."""
 
-    SESSION_BALANCE, PAYMENT, ADJUSTMENT = "session-balance", "payment", "adjustment"
+    SESSION_BALANCE, PAYMENT, ADJUSTMENT, FEE = "session-balance", "payment", "adjustment", "fee"
+    CASH, BANK = "cash", "bank"
+    METHODS = [(CASH, "in cash"), (BANK, "by bank transfer")]
     kind = models.CharField(
         max_length=20,
         choices=[
@@ -456,7 +490,16 @@ class Posting(models.Model):
             # A washbook line corrected after its evening was balanced (the memo says
             # which line and why): only the members the correction changes have legs.
             (ADJUSTMENT, "adjustment"),
+            # The evening's table fees: each member checked in pays the club (issue 42).
+            (FEE, "table fee"),
         ],
+    )
+    method = models.CharField(
+        max_length=10,
+        choices=METHODS,
+        blank=True,
+        db_default="",
+        help_text="How a payment was made.",
     )
     session = models.ForeignKey(
         ClubSession, on_delete=models.PROTECT, null=True, blank=True, related_name="postings"
@@ -476,7 +519,10 @@ class Posting(models.Model):
                 fields=["session"],
                 condition=Q(kind="session-balance"),
                 name="one_balance_posting_per_session",
-            )
+            ),
+            models.UniqueConstraint(
+                fields=["session"], condition=Q(kind="fee"), name="one_fee_posting_per_session"
+            ),
         ]
 
     def __str__(self) -> str:

@@ -172,6 +172,10 @@ HEARTBEAT_SECONDS = 10
 # of its smallest unit.
 CLUB_CURRENCY_SYMBOL = os.environ.get("CLUB_CURRENCY_SYMBOL", "£")
 CLUB_CURRENCY_PLACES = int(os.environ.get("CLUB_CURRENCY_PLACES", "2"))
+# Table fees (issue 42, item 3): what a member and a guest pay the club an evening, unless
+# the secretary sets other fees when opening it. "0" charges nothing.
+CLUB_TABLE_FEE_MEMBER = os.environ.get("CLUB_TABLE_FEE_MEMBER", "0")
+CLUB_TABLE_FEE_GUEST = os.environ.get("CLUB_TABLE_FEE_GUEST", "0")
 CLUB_SWEEP_SECONDS = float(os.environ.get("CLUB_SWEEP_SECONDS", "15"))
 CLUB_BALANCE_GRACE_SECONDS = float(os.environ.get("CLUB_BALANCE_GRACE_SECONDS", "60"))
 GAMES_BOT_SWEEP_SECONDS = float(os.environ.get("GAMES_BOT_SWEEP_SECONDS", "15"))

@@ -32,6 +32,7 @@ from .forms import (
     CorrectionForm,
     FormTableForm,
     OpenSessionForm,
+    PaymentForm,
     ResultForm,
     StandingsForm,
     SubstituteForm,
@@ -140,6 +141,8 @@ def session_open(request: HttpRequest) -> HttpResponse:
                 default_variant=form.cleaned_data["default_variant"],
                 name=form.cleaned_data["name"],
                 second=form.cleaned_data["second"],
+                fee_member=form.cleaned_data["fee_member"],
+                fee_guest=form.cleaned_data["fee_guest"],
                 by=request.user,
             )
         except ClubError as e:
@@ -1010,10 +1013,44 @@ def transfer_pay(request: HttpRequest, pk: int) -> HttpResponse:
         session_id = _session(int(given) if given.isdigit() else 0).pk
     back = reverse("club:settlement", args=[session_id])
     try:
-        services.record_payment(pk, by=request.user)
+        amount = request.POST.get("amount", "").strip()
+        services.record_payment(
+            pk,
+            amount=services.money.check_amount(amount, field="amount", what="the amount paid")
+            if amount
+            else None,
+            method=request.POST.get("method", Posting.CASH),
+            by=request.user,
+        )
     except ClubError as e:
         return _refused(request, e, back)
     return redirect(back)
+
+
+@staff_required
+@require_POST
+def member_payment(request: HttpRequest, pk: int) -> HttpResponse:
+    """The secretary records a payment the member made, in cash or by bank: to a member
+    he owes (a settlement's transfer, in full or in part) or to the club. A refusal is
+    shown beside its field on the member's page; nothing changes."""
+    member = get_object_or_404(Member, pk=pk, is_bot=False)
+    form = PaymentForm(request.POST, member=member)
+    if form.is_valid():
+        to, amount = form.cleaned_data["to"], form.cleaned_data["amount"]
+        method, note = form.cleaned_data["method"], form.cleaned_data["note"]
+        try:
+            if to == "club":
+                services.record_club_payment(
+                    member.pk, amount, method=method, note=note, by=request.user
+                )
+            else:
+                services.record_payment(int(to[1:]), amount=amount, method=method, by=request.user)
+        except ClubError as e:
+            _form_error(form, e)
+        else:
+            messages.success(request, f"Recorded: {member} paid {services.money.shown(amount)}.")
+            return redirect("club:member", pk=member.pk)
+    return member_detail(request, member.pk, payment_form=form)
 
 
 @staff_required
@@ -1036,7 +1073,9 @@ def members(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-def member_detail(request: HttpRequest, pk: int) -> HttpResponse:
+def member_detail(
+    request: HttpRequest, pk: int, *, payment_form: PaymentForm | None = None
+) -> HttpResponse:
     member = get_object_or_404(Member, pk=pk, is_bot=False)
     me = services.member_for(request.user)
     if not (request.user.is_staff or (me and me.pk == member.pk)):
@@ -1078,10 +1117,14 @@ def member_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "money": money,
             "chart": books.chart([r for _, _, r in history]),
             "sessions_played": sessions_played,
+            "owing": services.owing(member.pk),
+            "payment_form": payment_form
+            or (PaymentForm(member=member) if request.user.is_staff else None),
             "recent": WashbookEntry.objects.filter(member=member)
             .select_related("line__table__session", "line__reverses", "line__corrects")
             .order_by("-line__created_at", "-line__number")[:20],
         },
+        status=400 if payment_form is not None else 200,
     )
 
 
@@ -1093,6 +1136,8 @@ def _money_label(posting: Posting, own_points: int | None, *, evening: bool = Fa
         points = own_points if own_points is not None else 0
         stake = services.money.shown(posting.session.stake)
         return f"{posting.session}: your {points:+d} points at {stake} a point"
+    if posting.kind == Posting.FEE and posting.session is not None:
+        return f"{posting.session}: table fee"
     if posting.kind == Posting.ADJUSTMENT and evening and posting.session is not None:
         return f"{posting.session}: {posting.memo}"
     return posting.memo

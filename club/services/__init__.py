@@ -19,14 +19,21 @@ from .base import (
     member_for,
 )
 from .ledger import (
+    CLUB,
     BalanceResult,
+    Owing,
     account_for,
     adjust,
     balance_of,
     balance_session,
+    charge_fees,
+    club_account,
+    fees_due,
     member_history,
     money_from_points,
     outstanding,
+    owing,
+    record_club_payment,
     record_payment,
     session_money,
     session_points,
@@ -84,6 +91,13 @@ from .washbook import (
 )
 
 __all__ = [
+    "CLUB",
+    "Owing",
+    "charge_fees",
+    "club_account",
+    "fees_due",
+    "owing",
+    "record_club_payment",
     "check_in_many",
     "close_practice_tables",
     "add_newcomer",

@@ -38,15 +38,27 @@ from ..models import (
     WashbookLine,
 )
 from .base import Actor, ClubError, counted, recorded_user
+from .money import shown
 from .money import unit as money_unit
 
 logger = logging.getLogger(__name__)
 CENT = Decimal("0.01")  # the ledger's columns: two decimal places (money.unit() is one or coarser)
 
 
+CLUB = 0  # the key of the club's own account in a posting's legs (member ids start at 1)
+
+
 def account_for(member: Member | int) -> Account:
     member_id = member if isinstance(member, int) else member.pk
+    if member_id == CLUB:
+        return club_account()
     account, _ = Account.objects.get_or_create(member_id=member_id)
+    return account
+
+
+def club_account() -> Account:
+    """The club's own account: table fees are owed to it, and members pay it (issue 42)."""
+    account, _ = Account.objects.get_or_create(is_club=True, defaults={"member": None})
     return account
 
 
@@ -56,10 +68,11 @@ def post(
     *,
     session: ClubSession | None = None,
     memo: str = "",
+    method: str = "",
     by: Actor = None,
 ) -> Posting:
-    """Write a posting with one leg per member id (amounts in whole units of the club's
-    money, summing to zero)."""
+    """Write a posting with one leg per member id, or `CLUB` for the club's own account
+    (amounts in whole units of the club's money, summing to zero)."""
     legs = {m: Decimal(a) for m, a in legs.items() if Decimal(a) != 0}
     unit = money_unit()
     if any(a != a.quantize(unit) for a in legs.values()):
@@ -71,13 +84,17 @@ def post(
             kind=kind,
             session=session,
             memo=memo[:200],
+            method=method,
             created_by=recorded_user(by),
         )
-        accounts = {a.member_id: a for a in Account.objects.filter(member_id__in=legs)}
-        missing = [m for m in legs if m not in accounts]
+        members = [m for m in legs if m != CLUB]
+        accounts = {a.member_id: a for a in Account.objects.filter(member_id__in=members)}
+        missing = [m for m in members if m not in accounts]
         if missing:
             Account.objects.bulk_create([Account(member_id=m) for m in missing])
-            accounts = {a.member_id: a for a in Account.objects.filter(member_id__in=legs)}
+            accounts = {a.member_id: a for a in Account.objects.filter(member_id__in=members)}
+        if CLUB in legs:
+            accounts[CLUB] = club_account()
         Leg.objects.bulk_create(
             [Leg(posting=posting, account=accounts[m], amount=a) for m, a in legs.items()]
         )
@@ -99,7 +116,10 @@ def _update_cached_balances(accounts: dict[int, Account], legs: dict[int, Decima
 def balance_of(member: Member | int) -> Decimal:
     """The member's balance derived from the ledger (the legs), not from the cache."""
     member_id = member if isinstance(member, int) else member.pk
-    total = Leg.objects.filter(account__member_id=member_id).aggregate(s=Sum("amount"))["s"]
+    legs = Leg.objects.filter(
+        Q(account__is_club=True) if member_id == CLUB else Q(account__member_id=member_id)
+    )
+    total = legs.aggregate(s=Sum("amount"))["s"]
     return (total or Decimal(0)).quantize(CENT)
 
 
@@ -250,6 +270,7 @@ def balance_session(session_id: int) -> BalanceResult:
             memo=f"{session}: {sum(p for p in points.values() if p > 0)} points won at {session.stake}",
         )
         result = _settle(session, money)
+        charge_fees(session)
         note = f"{counted(len(tables), 'staked table')}, {counted(len(money), 'member')}, "
         f"{counted(len(result.transfers), 'transfer')}"
         ClubSession.objects.filter(pk=session_id).update(
@@ -259,6 +280,33 @@ def balance_session(session_id: int) -> BalanceResult:
             settlement_method=result.method,
         )
     return BalanceResult(session_id, True, ClubSession.BALANCED, note)
+
+
+def fees_due(session: ClubSession) -> dict[int, Decimal]:
+    """Each member's table fee for the evening (issue 42, item 3): everyone checked in who
+    is not a computer player, a guest at the guest's fee, a member at the member's."""
+    arrivals = session.arrivals.filter(member__is_bot=False).values_list(
+        "member_id", "member__is_guest"
+    )
+    fees = {m: session.fee_guest if guest else session.fee_member for m, guest in arrivals}
+    return {m: f for m, f in fees.items() if f}
+
+
+def charge_fees(session: ClubSession) -> Posting | None:
+    """Post the evening's table fees as one posting of its own kind (unique per session:
+    the balancing charges them exactly once): each member owes the club his fee."""
+    fees = fees_due(session)
+    if not fees:
+        return None
+    total = sum(fees.values(), Decimal(0))
+    legs: dict[int, Decimal] = {m: -f for m, f in fees.items()}
+    legs[CLUB] = total
+    return post(
+        Posting.FEE,
+        legs,
+        session=session,
+        memo=f"{session}: table fees, {counted(len(fees), 'player')}",
+    )
 
 
 def adjust(session: ClubSession, points: dict[int, int], *, memo: str, by: Actor = None) -> Posting:
@@ -308,8 +356,19 @@ def settle_again(session: ClubSession, *, after: Posting) -> settle_algo.Settlem
 # --- Payments ---------------------------------------------------------------------------
 
 
-def record_payment(transfer_id: int, *, by: Actor = None) -> Transfer:
-    """The secretary records that a settlement transfer has been paid (once)."""
+def record_payment(
+    transfer_id: int,
+    *,
+    amount: Decimal | None = None,
+    method: str = Posting.CASH,
+    by: Actor = None,
+) -> Transfer:
+    """The secretary records that a settlement transfer has been paid (once), in cash or
+    by bank. ``amount`` less than the transfer's: a part payment; the transfer is split
+    into the part paid and an unpaid rest, which stays on the settlement (and on both
+    members' balances) until it is paid in its turn. Returns the transfer paid."""
+    if method not in dict(Posting.METHODS):
+        raise ClubError("a payment is made in cash or by bank transfer")
     with transaction.atomic():
         transfer = (
             Transfer.objects.select_for_update()
@@ -324,16 +383,105 @@ def record_payment(transfer_id: int, *, by: Actor = None) -> Transfer:
             )
         if transfer.payment_id:
             raise ClubError("that transfer is already recorded as paid")
+        paid = transfer.amount if amount is None else Decimal(amount)
+        unit = money_unit()
+        if paid <= 0 or paid > transfer.amount:
+            raise ClubError(
+                f"the amount paid is more than nothing and at most {shown(transfer.amount)}"
+            )
+        if paid != paid.quantize(unit):
+            raise ClubError(f"an amount is a whole number of {shown(unit)}")
+        if paid < transfer.amount:  # a part payment: the rest stays to pay
+            Transfer.objects.create(
+                session_id=transfer.session_id,
+                payer_id=transfer.payer_id,
+                payee_id=transfer.payee_id,
+                amount=transfer.amount - paid,
+                adjustment_id=transfer.adjustment_id,
+            )
+            transfer.amount = paid
         posting = post(
             Posting.PAYMENT,
-            {transfer.payer_id: transfer.amount, transfer.payee_id: -transfer.amount},
+            {transfer.payer_id: paid, transfer.payee_id: -paid},
             session=transfer.session,
-            memo=f"{transfer.payer} paid {transfer.payee} {transfer.amount}",
+            memo=f"{transfer.payer} paid {transfer.payee} {shown(paid)} "
+            f"{dict(Posting.METHODS)[method]}",
+            method=method,
             by=by,
         )
         transfer.payment = posting
-        transfer.save(update_fields=["payment"])
+        transfer.save(update_fields=["payment", "amount"])
     return transfer
+
+
+def record_club_payment(
+    member_id: int,
+    amount: Decimal,
+    *,
+    method: str = Posting.CASH,
+    note: str = "",
+    by: Actor = None,
+) -> Posting:
+    """A member paid the club (his table fees, or anything he owes it) in cash or by
+    bank: the club's account is paid, his balance rises by ``amount``."""
+    if method not in dict(Posting.METHODS):
+        raise ClubError("a payment is made in cash or by bank transfer")
+    amount = Decimal(amount)
+    unit = money_unit()
+    if amount <= 0:
+        raise ClubError("the amount paid is more than nothing")
+    if amount != amount.quantize(unit):
+        raise ClubError(f"an amount is a whole number of {shown(unit)}")
+    member = Member.objects.filter(pk=member_id, is_bot=False).first()
+    if member is None:
+        raise ClubError("no such member")
+    words = f"{member} paid the club {shown(amount)} {dict(Posting.METHODS)[method]}"
+    return post(
+        Posting.PAYMENT,
+        {member_id: amount, CLUB: -amount},
+        memo=f"{words}: {note}" if note else words,
+        method=method,
+        by=by,
+    )
+
+
+@dataclass(frozen=True)
+class Owing:
+    """One line of what a member owes or is owed: ``amount`` positive when he is owed."""
+
+    to: str  # the other member's name, or "the club"
+    member: Member | None  # the other member; None for the club
+    amount: Decimal
+    session: ClubSession | None
+
+
+def owing(member_id: int) -> list[Owing]:
+    """Whom the member owes and who owes him (issue 42, item 2): every unpaid transfer of
+    a settlement he is in, by evening, and what stands between him and the club (fees
+    less what he paid it). Anything of his balance those do not explain (a payment made
+    beside the settlement) is the last line, "not in a settlement", so the lines always
+    sum to his balance."""
+    lines: list[Owing] = []
+    unpaid = (
+        Transfer.objects.filter(payment__isnull=True)
+        .filter(Q(payer_id=member_id) | Q(payee_id=member_id))
+        .select_related("payer", "payee", "session")
+        .order_by("session__opened_at", "pk")
+    )
+    for t in unpaid:
+        if t.payer_id == member_id:
+            lines.append(Owing(t.payee.display_name, t.payee, -t.amount, t.session))
+        else:
+            lines.append(Owing(t.payer.display_name, t.payer, t.amount, t.session))
+    with_club = Leg.objects.filter(
+        account__member_id=member_id, posting__kind__in=(Posting.FEE, Posting.PAYMENT)
+    ).filter(posting__legs__account__is_club=True).aggregate(s=Sum("amount"))["s"] or Decimal(0)
+    if with_club:
+        lines.append(Owing("the club", None, with_club, None))
+    rest = balance_of(member_id) - sum((o.amount for o in lines), Decimal(0))
+    if rest:
+        lines.append(Owing("not in a settlement", None, rest, None))
+    return lines
 
 
 def member_history(member_id: int) -> list[tuple[Posting, Decimal, Decimal]]:

@@ -28,6 +28,9 @@ def places() -> int:
     return n
 
 
+MAX_AMOUNT = Decimal("100000")  # the most one fee or payment may be (a typing slip's guard)
+
+
 def symbol() -> str:
     return str(getattr(settings, "CLUB_CURRENCY_SYMBOL", "£"))
 
@@ -59,6 +62,37 @@ def check_stake(value: object) -> Decimal:
     if stake > MAX_STAKE:
         raise ClubError(f"the stake must be at most {shown(MAX_STAKE)} a point", field="stake")
     return stake.quantize(u)
+
+
+def check_amount(value: object, *, field: str, what: str, zero: bool = False) -> Decimal:
+    """An amount of money (a fee, a payment) as a whole number of the currency's smallest
+    unit, at most :data:`MAX_AMOUNT`; more than nothing unless ``zero`` allows nothing.
+    Anything else is :class:`ClubError` beside ``field``, saying why."""
+    try:
+        amount = Decimal(str(value).strip())
+    except (InvalidOperation, TypeError, ValueError) as e:
+        raise ClubError(f"{what} must be an amount, e.g. 2.50", field=field) from e
+    u = unit()
+    if not amount.is_finite() or amount < 0 or (amount == 0 and not zero):
+        least = "nothing or more" if zero else f"at least {shown(u)}"
+        raise ClubError(f"{what} must be {least}", field=field)
+    if amount != amount.quantize(u):
+        raise ClubError(
+            f"{what} must be a whole number of {shown(u)} (the club's money keeps "
+            f"{places()} decimal places)",
+            field=field,
+        )
+    if amount > MAX_AMOUNT:
+        raise ClubError(f"{what} must be at most {shown(MAX_AMOUNT)}", field=field)
+    return amount.quantize(u)
+
+
+def default_fees() -> tuple[Decimal, Decimal]:
+    """The club's table fees for a member and a guest, from the settings (0: none)."""
+    return (
+        Decimal(str(getattr(settings, "CLUB_TABLE_FEE_MEMBER", "0"))),
+        Decimal(str(getattr(settings, "CLUB_TABLE_FEE_GUEST", "0"))),
+    )
 
 
 def shown(amount: Decimal | int) -> str:

@@ -27,6 +27,8 @@ def open_session(
     by: Actor = None,
     name: str = "",
     second: bool = False,
+    fee_member: Decimal | str | None = None,
+    fee_guest: Decimal | str | None = None,
 ) -> ClubSession:
     """Open an evening; its tables play ``default_variant`` unless told (the registry's
     first game when not given). A club has one open evening at a time unless the
@@ -34,6 +36,18 @@ def open_session(
     chosen = default_variant if default_variant is not None else first_game()
     name = base.shown_name(name or "", field="name", what="the evening's name")
     stake = money.check_stake(stake)
+    club_fees = money.default_fees()
+    fees = [
+        money.check_amount(
+            club_fees[i] if given is None else given, field=field, what=what, zero=True
+        )
+        for i, (given, field, what) in enumerate(
+            [
+                (fee_member, "fee_member", "a member's table fee"),
+                (fee_guest, "fee_guest", "a guest's table fee"),
+            ]
+        )
+    ]
     if chosen not in dict(variant_choices()):
         raise ClubError(f"unknown variant {chosen!r}", field="default_variant")
     with transaction.atomic():
@@ -52,6 +66,8 @@ def open_session(
             default_variant=chosen,
             opened_by=recorded_user(by),
             name=name,
+            fee_member=fees[0],
+            fee_guest=fees[1],
         )
 
 

@@ -94,6 +94,8 @@ ACTIONS = [
     Action("club:line_correct", "staff", lambda w: [w.line.pk], lambda w: w.secretary,
            lambda w: {"reason": "misread", "reverse_only": "on"}),
     Action("club:transfer_pay", "staff", lambda w: [w.transfer.pk], lambda w: w.secretary, lambda w: {}),
+    Action("club:member_payment", "staff", lambda w: [w.players[0].pk], lambda w: w.secretary,
+           lambda w: {"to": "club", "amount": "2.00", "method": "cash"}),
     Action("club:session_open", "staff", lambda w: [], lambda w: w.secretary,
            lambda w: {"stake": "0.05", "default_variant": "foster", "name": "Next",
                       "second": "on"}),
@@ -184,7 +186,8 @@ def test_members_cannot_do_the_secretarys_work(world: World) -> None:
     staff_actions = [a for a in ACTIONS if a.role == "staff"]
     assert {a.name for a in staff_actions} == {
         "club:session_open", "club:session_close", "club:table_create", "club:table_result",
-        "club:line_correct", "club:transfer_pay", "club:table_cancel", "club:session_cancel",
+        "club:line_correct", "club:transfer_pay", "club:member_payment", "club:table_cancel",
+        "club:session_cancel",
         "club:arrival_add", "club:arrival_leave", "club:table_void", "club:session_void",
     }  # fmt: skip
     for a in staff_actions:

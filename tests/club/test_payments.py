@@ -1,0 +1,230 @@
+"""Table fees, payments in cash or by bank, and whom a member owes (issue 42, items 2
+and 3): fees are their own posting, charged once at the balancing; a payment may pay part
+of a transfer, the rest staying on the settlement; a member's page says whom he owes, and
+its lines always sum to his balance. Every posting sums to zero."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from decimal import Decimal
+
+import pytest
+from django.db.models import Sum
+from django.test import Client
+from django.urls import reverse
+
+from club import services
+from club.models import ClubSession, Leg, Member, Posting, Seat, Table, Transfer
+from club.services import ClubError, PhysicalResult
+
+from .conftest import field_error
+
+pytestmark = pytest.mark.django_db
+
+
+def _postings_at_zero() -> None:
+    sums = Leg.objects.values("posting").annotate(s=Sum("amount")).exclude(s=0)
+    assert not sums.exists(), list(sums)
+    assert services.verify_balances() == []
+
+
+def _evening(
+    secretary: Member, make_members: Callable[[int], list[Member]], **fees: str
+) -> tuple[ClubSession, list[Member], Member]:
+    """An evening at 0.05 a point: four members and a guest checked in; four play one deal
+    at real cards (a wins 13: b 10, c 3, d 0); the guest only watches. Closed, balanced."""
+    session = services.open_session(stake=Decimal("0.05"), by=secretary.user, **fees)
+    players = make_members(4)
+    for m in players:
+        services.check_in(session, m)
+    guest = services.add_newcomer(session, "Gus Guest", guest=True)
+    table = services.form_table(
+        session, variant="foster", size=4, mode=Table.PHYSICAL, candidates=players
+    )
+    seated = {s.member_id for s in Seat.objects.filter(table=table)}
+    assert seated == {m.pk for m in players}
+    a, b, c, d = players
+    services.enter_physical_result(
+        table.pk, PhysicalResult(winner_id=a.pk, losses={b.pk: 10, c.pk: 3, d.pk: 0})
+    )
+    assert services.close_session(session.pk, queue=False)
+    assert services.balance_session(session.pk).posted
+    return session, players, guest
+
+
+def test_table_fees_are_their_own_posting_charged_once_by_kind_of_player(
+    secretary: Member, make_members: Callable[[int], list[Member]]
+) -> None:
+    session, (a, b, c, d), guest = _evening(
+        secretary, make_members, fee_member="2.00", fee_guest="3.50"
+    )
+    fee = Posting.objects.get(session=session, kind=Posting.FEE)
+    legs = dict(fee.legs.values_list("account__member_id", "amount"))
+    assert legs == {
+        a.pk: Decimal("-2.00"),
+        b.pk: Decimal("-2.00"),
+        c.pk: Decimal("-2.00"),
+        d.pk: Decimal("-2.00"),
+        guest.pk: Decimal("-3.50"),
+        None: Decimal("11.50"),  # the club's account
+    }
+    assert services.balance_of(services.CLUB) == Decimal("11.50")
+    # The evening's money is its points alone; the fee is on each balance beside it.
+    assert services.session_money(session.pk)[a.pk] == Decimal("0.65")
+    assert services.balance_of(a) == Decimal("-1.35")
+    assert services.balance_of(guest) == Decimal("-3.50")
+    # Balancing again charges nothing more (one fee posting per evening, by constraint too).
+    assert not services.balance_session(session.pk).posted
+    assert Posting.objects.filter(session=session, kind=Posting.FEE).count() == 1
+    _postings_at_zero()
+
+
+def test_an_evening_without_fees_posts_none_and_the_clubs_default_fills_the_form(
+    staff: Client,
+    secretary: Member,
+    make_members: Callable[[int], list[Member]],
+    settings: object,
+) -> None:
+    session, _, _ = _evening(secretary, make_members)
+    assert not Posting.objects.filter(kind=Posting.FEE).exists()
+    settings.CLUB_TABLE_FEE_MEMBER = "1.50"  # type: ignore[attr-defined]
+    body = staff.get(reverse("club:sessions")).content.decode()
+    assert 'name="fee_member" value="1.50"' in body
+    assert "The club's is £1.50" in body
+
+
+@pytest.mark.parametrize(
+    ("fee", "error"),
+    [
+        ("0.005", "a member&#x27;s table fee must be a whole number of £0.01"),
+        ("-1", "a member&#x27;s table fee must be nothing or more"),
+        ("lots", "Enter a number."),
+        ("100001", "a member&#x27;s table fee must be at most £100,000.00"),
+    ],
+)
+def test_a_bad_fee_is_refused_beside_its_field_and_opens_nothing(
+    staff: Client, fee: str, error: str
+) -> None:
+    r = staff.post(
+        reverse("club:session_open"),
+        {"name": "Fees", "stake": "0.05", "default_variant": "foster", "fee_member": fee},
+    )
+    assert r.status_code == 400
+    assert error.lower() in field_error(r.content.decode(), "fee_member").lower()
+    assert not ClubSession.objects.filter(name="Fees").exists()
+
+
+def test_a_part_payment_splits_the_transfer_and_the_rest_stays_owed(
+    staff: Client, secretary: Member, make_members: Callable[[int], list[Member]]
+) -> None:
+    session, (a, b, c, d), _ = _evening(secretary, make_members)
+    # a +0.65, b -0.50, c -0.15: b pays a 0.50, c pays a 0.15.
+    owed = Transfer.objects.get(session=session, payer=b)
+    assert (owed.payee_id, owed.amount) == (a.pk, Decimal("0.50"))
+    r = staff.post(
+        reverse("club:member_payment", args=[b.pk]),
+        {"to": f"t{owed.pk}", "amount": "0.20", "method": "bank"},
+    )
+    assert r.status_code == 302
+    paid, rest = Transfer.objects.filter(session=session, payer=b).order_by("pk")
+    assert (paid.pk, paid.amount, paid.paid, paid.payment.method) == (
+        owed.pk,
+        Decimal("0.20"),
+        True,
+        Posting.BANK,
+    )
+    assert (rest.payee_id, rest.amount, rest.paid) == (a.pk, Decimal("0.30"), False)
+    assert services.balance_of(b) == Decimal("-0.30")
+    assert [(o.member, o.amount, o.session) for o in services.owing(b.pk)] == [
+        (a, Decimal("-0.30"), session)
+    ]
+    page = staff.get(reverse("club:member", args=[b.pk])).content.decode()
+    assert "Owes and is owed" in page and "-£0.30" in page
+    settlement = staff.get(reverse("club:settlement", args=[session.pk])).content.decode()
+    assert "✓ paid by bank transfer" in settlement and "3 transfers, 1 paid" in settlement
+    _postings_at_zero()
+
+
+def test_a_member_pays_the_club_his_fee_in_cash(
+    staff: Client, secretary: Member, make_members: Callable[[int], list[Member]]
+) -> None:
+    session, (a, b, c, d), _ = _evening(secretary, make_members, fee_member="2.00")
+    assert [(o.to, o.amount) for o in services.owing(d.pk)] == [("the club", Decimal("-2.00"))]
+    r = staff.post(
+        reverse("club:member_payment", args=[d.pk]),
+        {"to": "club", "amount": "2.00", "method": "cash", "note": "at the door"},
+    )
+    assert r.status_code == 302
+    assert services.balance_of(d) == Decimal("0.00")
+    assert services.owing(d.pk) == []
+    payment = Posting.objects.filter(kind=Posting.PAYMENT).latest("pk")
+    assert payment.memo.endswith("paid the club £2.00 in cash: at the door")
+    assert services.balance_of(services.CLUB) == Decimal("6.00")  # three fees unpaid
+    _postings_at_zero()
+
+
+@pytest.mark.parametrize(
+    ("amount", "error"),
+    [
+        ("abc", "the amount must be an amount"),
+        ("0", "the amount must be at least £0.01"),
+        ("0.001", "the amount must be a whole number of £0.01"),
+        ("", "This field is required."),
+    ],
+)
+def test_a_bad_payment_is_refused_beside_its_field_and_changes_nothing(
+    staff: Client,
+    secretary: Member,
+    make_members: Callable[[int], list[Member]],
+    amount: str,
+    error: str,
+) -> None:
+    session, (a, b, c, d), _ = _evening(secretary, make_members)
+    postings = Posting.objects.count()
+    r = staff.post(
+        reverse("club:member_payment", args=[b.pk]),
+        {"to": "club", "amount": amount, "method": "cash"},
+    )
+    assert r.status_code == 400
+    assert error.lower() in field_error(r.content.decode(), "amount").lower()
+    assert Posting.objects.count() == postings
+
+
+def test_paying_more_than_a_transfer_or_someone_elses_is_refused(
+    staff: Client, secretary: Member, make_members: Callable[[int], list[Member]]
+) -> None:
+    session, (a, b, c, d), _ = _evening(secretary, make_members)
+    owed = Transfer.objects.get(session=session, payer=b)
+    postings = Posting.objects.count()
+    r = staff.post(
+        reverse("club:member_payment", args=[b.pk]),
+        {"to": f"t{owed.pk}", "amount": "0.51", "method": "cash"},
+    )
+    assert r.status_code == 400 and "at most £0.50" in r.content.decode()
+    theirs = Transfer.objects.get(session=session, payer=c)
+    r = staff.post(
+        reverse("club:member_payment", args=[b.pk]),
+        {"to": f"t{theirs.pk}", "amount": "0.10", "method": "cash"},
+    )
+    assert r.status_code == 400 and "is not one of the available choices" in field_error(
+        r.content.decode(), "to"
+    )
+    with pytest.raises(ClubError, match="cash or by bank"):
+        services.record_payment(owed.pk, method="cheque")
+    assert Posting.objects.count() == postings
+    assert not Transfer.objects.get(pk=owed.pk).paid
+
+
+def test_whom_a_member_owes_always_sums_to_his_balance(
+    secretary: Member, make_members: Callable[[int], list[Member]]
+) -> None:
+    session, players, guest = _evening(secretary, make_members, fee_member="1.00", fee_guest="1.00")
+    a = players[0]
+    first = Transfer.objects.filter(session=session).first()
+    assert first is not None
+    services.record_payment(first.pk)
+    services.record_club_payment(a.pk, Decimal("0.40"), method=Posting.BANK)
+    for m in [*players, guest]:
+        lines = services.owing(m.pk)
+        assert sum((o.amount for o in lines), Decimal(0)) == services.balance_of(m), m
+    _postings_at_zero()
