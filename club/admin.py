@@ -123,9 +123,16 @@ class PostingAdmin(AppendOnlyAdmin):
 
 @admin.register(models.Account)
 class AccountAdmin(AppendOnlyAdmin):
-    list_display = ["member", "balance"]
+    list_display = ["__str__", "balance"]
 
 
 @admin.register(models.Transfer)
 class TransferAdmin(AppendOnlyAdmin):
     list_display = ["session", "payer", "payee", "amount", "paid"]
+
+
+@admin.register(models.AuditEntry)
+class AuditEntryAdmin(AppendOnlyAdmin):
+    list_display = ["at", "actor", "action", "what", "why", "session"]
+    list_filter = ["action"]
+    search_fields = ["what", "why", "actor__username"]

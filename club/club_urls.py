@@ -41,6 +41,7 @@ club_patterns = [
     path("club/cuts/<int:pk>/", views.cut_detail, name="cut"),
     path("club/transfers/<int:pk>/pay/", views.transfer_pay, name="transfer_pay"),
     path("members/", views.members, name="members"),
+    path("audit/", views.audit_log, name="audit"),
     path("members/<int:pk>/", views.member_detail, name="member"),
     path("members/<int:pk>/payments/", views.member_payment, name="member_payment"),
     path("members/<int:pk>/sessions/<int:session_pk>/", views.statement, name="statement"),

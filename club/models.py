@@ -567,3 +567,60 @@ class Transfer(models.Model):
     @property
     def paid(self) -> bool:
         return self.payment_id is not None
+
+
+# --- The audit log ---------------------------------------------------------------------
+
+
+class AuditEntry(models.Model):
+    """One thing the secretary did (issue 42, item 7): who, when, what, and why where the
+    action takes a reason. Written by `club.audit.record` beside the action; append-only
+    and read by staff at /club/audit/ and in the admin.
+
+    Our own model rather than django-auditlog: that library logs model saves through
+    signals, and the books are written with bulk_create and conditional UPDATEs, which
+    send none; nor has it a place for the secretary's reason. An action log is what the
+    club reads ("Checked in: Ann", "Table 2 voided: the wrong game")."""
+
+    CHECK_IN, CHECK_OUT = "check-in", "check-out"
+    TABLE, TABLE_CANCEL, TABLE_VOID = "table", "table-cancel", "table-void"
+    RESULT, CORRECTION = "result", "correction"
+    OPEN, FEE, CLOSE, CANCEL, VOID = "open", "fee", "close", "cancel", "void"
+    PAYMENT = "payment"
+    ACTIONS = [
+        (CHECK_IN, "check-in"),
+        (CHECK_OUT, "check-out"),
+        (TABLE, "table formed"),
+        (TABLE_CANCEL, "table cancelled"),
+        (TABLE_VOID, "table voided"),
+        (RESULT, "result entered"),
+        (CORRECTION, "line corrected"),
+        (OPEN, "evening opened"),
+        (FEE, "table fees"),
+        (CLOSE, "evening closed"),
+        (CANCEL, "evening cancelled"),
+        (VOID, "evening voided"),
+        (PAYMENT, "payment"),
+    ]
+
+    at = models.DateTimeField(default=timezone.now, db_index=True)
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    action = models.CharField(max_length=20, choices=ACTIONS)
+    what = models.CharField(max_length=300)
+    why = models.CharField(max_length=200, blank=True)
+    session = models.ForeignKey(
+        ClubSession, on_delete=models.PROTECT, null=True, blank=True, related_name="audit"
+    )
+    table = models.ForeignKey(
+        Table, on_delete=models.PROTECT, null=True, blank=True, related_name="audit"
+    )
+
+    class Meta:
+        ordering = ["-at", "-pk"]
+        verbose_name = "audit entry"
+        verbose_name_plural = "audit log"
+
+    def __str__(self) -> str:
+        return f"{self.at:%Y-%m-%d %H:%M} {self.actor}: {self.what}"

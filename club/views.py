@@ -25,7 +25,7 @@ from django.views.decorators.http import require_POST
 
 from games.engine.variant import find_variant
 
-from . import books, services, streams
+from . import audit, books, services, streams
 from .forms import (
     CheckInForm,
     CloseForm,
@@ -40,6 +40,7 @@ from .forms import (
 )
 from .models import (
     Account,
+    AuditEntry,
     ClubSession,
     CutBatch,
     Leg,
@@ -53,7 +54,7 @@ from .models import (
     WashbookEntry,
     WashbookLine,
 )
-from .services import ClubError, ledger
+from .services import ClubError, counted, ledger
 
 View = Callable[..., HttpResponse]
 
@@ -148,6 +149,21 @@ def session_open(request: HttpRequest) -> HttpResponse:
         except ClubError as e:
             _form_error(form, e)
         else:
+            audit.record(
+                request.user,
+                AuditEntry.OPEN,
+                f"Opened {session}: {services.money.shown(session.stake)} a point, "
+                f"{session.get_default_variant_display()}",
+                session=session,
+            )
+            if session.fee_member or session.fee_guest:
+                audit.record(
+                    request.user,
+                    AuditEntry.FEE,
+                    f"Table fees for {session}: {services.money.shown(session.fee_member)} a "
+                    f"member, {services.money.shown(session.fee_guest)} a guest",
+                    session=session,
+                )
             return redirect(session)
     # The form again with each message beside its field; nothing was created.
     return render(
@@ -388,6 +404,7 @@ def _void(
     prefix: str,
     void: Callable[[str], object],
     done: tuple[str, str],
+    audited: tuple[str, Table | None],
 ) -> HttpResponse:
     """Void with the reason the form gives; refused: the console again, the message in
     place (or at its top when the form is no longer shown), nothing changed."""
@@ -398,6 +415,15 @@ def _void(
         except ClubError as e:
             _form_error(form, e)
         else:
+            action, table = audited
+            audit.record(
+                request.user,
+                action,
+                done[0],
+                why=form.cleaned_data["reason"],
+                session=session,
+                table=table,
+            )
             return _console_done(request, session, *done)
     session.refresh_from_db()
     context = _console_context(request, session, bound=form)
@@ -417,6 +443,7 @@ def table_void(request: HttpRequest, pk: int) -> HttpResponse:
         f"void-{table.pk}",
         lambda reason: services.void_table(table.pk, reason, by=request.user),
         (f"Table {table.number} voided: its lines stay in the washbook, struck through.", "tables"),
+        (AuditEntry.TABLE_VOID, table),
     )
 
 
@@ -431,6 +458,7 @@ def session_void(request: HttpRequest, pk: int) -> HttpResponse:
         "void-session",
         lambda reason: services.void_session(session.pk, reason, by=request.user),
         ("The evening is voided: it will not be balanced.", "top"),
+        (AuditEntry.VOID, None),
     )
 
 
@@ -526,6 +554,8 @@ def session_close(request: HttpRequest, pk: int) -> HttpResponse:
             )
         elif in_progress and choice == CloseForm.WAIT:
             if services.close_when_deals_end(session.pk, by=request.user, note=note):
+                what = f"{session} closes when its deals in progress end"
+                audit.record(request.user, AuditEntry.CLOSE, what, why=note, session=session)
                 return _console(session)
             form.add_error(
                 "deals",
@@ -536,6 +566,11 @@ def session_close(request: HttpRequest, pk: int) -> HttpResponse:
                 request, ClubError("the session is not open"), session.get_absolute_url()
             )
         else:
+            ended = (
+                f" ({counted(len(in_progress), 'deal')} in progress ended)" if in_progress else ""
+            )
+            what = f"Closed {session} and queued its balancing{ended}"
+            audit.record(request.user, AuditEntry.CLOSE, what, why=note, session=session)
             return _console(session)
     return render(request, "club/close.html", _close_context(session, form), status=400)
 
@@ -568,7 +603,9 @@ def arrival_add(request: HttpRequest, pk: int) -> HttpResponse:
         except ClubError as e:
             _form_error(form, e)
         else:
-            return _console_done(request, session, f"Checked in: {_and(names)}.", "checkin")
+            what = f"Checked in: {_and(names)}."
+            audit.record(request.user, AuditEntry.CHECK_IN, what, session=session)
+            return _console_done(request, session, what, "checkin")
     context = _console_context(request, session) | {"checkin_form": form}
     return render(request, "club/console.html", context, status=400)
 
@@ -583,7 +620,9 @@ def arrival_leave(request: HttpRequest, pk: int, member_pk: int) -> HttpResponse
         services.check_out(session, member)
     except ClubError as e:
         return _console_refused(request, session, e, reverse("club:console", args=[session.pk]))
-    return _console_done(request, session, f"{member.display_name} checked out.", "waiting")
+    what = f"{member.display_name} checked out."
+    audit.record(request.user, AuditEntry.CHECK_OUT, what, session=session)
+    return _console_done(request, session, what, "waiting")
 
 
 @staff_required
@@ -595,6 +634,7 @@ def session_cancel(request: HttpRequest, pk: int) -> HttpResponse:
         services.cancel_session(session.pk, by=request.user)
     except ClubError as e:
         return _console_refused(request, session, e, reverse("club:console", args=[session.pk]))
+    audit.record(request.user, AuditEntry.CANCEL, f"Cancelled {session}.", session=session)
     return _console_done(request, session, "The evening is cancelled.", "top")
 
 
@@ -609,9 +649,10 @@ def table_cancel(request: HttpRequest, pk: int) -> HttpResponse:
         if table.session:
             return _console_refused(request, table.session, e, table.get_club_url())
         return _refused(request, e, table.get_club_url())
+    message = f"{table.label} cancelled: its players wait again."
+    audit.record(request.user, AuditEntry.TABLE_CANCEL, message, table=table)
     if table.session is None:
         return redirect(table.get_club_url())
-    message = f"Table {table.number} cancelled: its players wait again."
     return _console_done(request, table.session, message, "tables")
 
 
@@ -642,6 +683,8 @@ def table_create(request: HttpRequest, pk: int) -> HttpResponse:
         else:
             seats = table.seats.select_related("member").order_by("position")
             message = f"Table {table.number} formed: {_and([str(s.member) for s in seats])}."
+            what = f"{message[:-1]} ({table.get_variant_display()}, {table.get_mode_display()})."
+            audit.record(request.user, AuditEntry.TABLE, what, table=table)
             return _console_done(request, table.session or session, message, "form")
     # The console again, the form with each message beside its field; no table made.
     context = _console_context(request, session) | {"table_form": form}
@@ -783,10 +826,9 @@ def table_result(request: HttpRequest, pk: int) -> HttpResponse:
                 f"{e.member} {e.points:+d}"
                 for e in line.entries.select_related("member").order_by("-points")
             )
-            messages.success(
-                request,
-                f"Line {line.number} posted to the washbook: {won or 'a drawn deal, no points'}.",
-            )
+            said = f"Line {line.number} posted to the washbook: {won or 'a drawn deal, no points'}."
+            messages.success(request, said)
+            audit.record(request.user, AuditEntry.RESULT, f"{table.label}: {said}", table=table)
             return redirect(table.get_club_url())
     # The table page again, each message beside its field; no line was posted.
     return render(request, "club/table.html", _table_context(request, table, form), status=400)
@@ -838,12 +880,24 @@ def line_correct(request: HttpRequest, pk: int) -> HttpResponse:
             data = form.cleaned_data
             result = None if data["reverse_only"] else _result_from_form(form)
             try:
-                services.correct_line(
+                done = services.correct_line(
                     line.pk, by=request.user, result=result, reason=data["reason"]
                 )
             except ClubError as e:
                 _form_error(form, e)
             else:
+                what = f"{line.table.label}, line {line.number} " + (
+                    f"corrected by line {done.line.number}" if done.line else "reversed"
+                )
+                if done.adjustment is not None:
+                    what += ", with an adjustment to the members' money"
+                audit.record(
+                    request.user,
+                    AuditEntry.CORRECTION,
+                    what,
+                    why=data["reason"],
+                    table=line.table,
+                )
                 return redirect(f"{back}#line-{line.number}")
         status = 400
     elif request.method == "POST":
@@ -1014,7 +1068,7 @@ def transfer_pay(request: HttpRequest, pk: int) -> HttpResponse:
     back = reverse("club:settlement", args=[session_id])
     try:
         amount = request.POST.get("amount", "").strip()
-        services.record_payment(
+        transfer = services.record_payment(
             pk,
             amount=services.money.check_amount(amount, field="amount", what="the amount paid")
             if amount
@@ -1024,6 +1078,8 @@ def transfer_pay(request: HttpRequest, pk: int) -> HttpResponse:
         )
     except ClubError as e:
         return _refused(request, e, back)
+    assert transfer.payment is not None
+    audit.record(request.user, AuditEntry.PAYMENT, transfer.payment.memo, session=transfer.session)
     return redirect(back)
 
 
@@ -1040,17 +1096,37 @@ def member_payment(request: HttpRequest, pk: int) -> HttpResponse:
         method, note = form.cleaned_data["method"], form.cleaned_data["note"]
         try:
             if to == "club":
-                services.record_club_payment(
+                posting = services.record_club_payment(
                     member.pk, amount, method=method, note=note, by=request.user
                 )
             else:
-                services.record_payment(int(to[1:]), amount=amount, method=method, by=request.user)
+                transfer = services.record_payment(
+                    int(to[1:]), amount=amount, method=method, by=request.user
+                )
+                assert transfer.payment is not None
+                posting = transfer.payment
+            audit.record(
+                request.user, AuditEntry.PAYMENT, posting.memo, why=note, session=posting.session
+            )
         except ClubError as e:
             _form_error(form, e)
         else:
             messages.success(request, f"Recorded: {member} paid {services.money.shown(amount)}.")
             return redirect("club:member", pk=member.pk)
     return member_detail(request, member.pk, payment_form=form)
+
+
+@staff_required
+def audit_log(request: HttpRequest) -> HttpResponse:
+    """What the secretary did (issue 42, item 7), newest first: who, when, what and why;
+    ``?session=N``: one evening's. Staff only."""
+    entries = AuditEntry.objects.select_related("actor", "session", "table")
+    session = None
+    given = request.GET.get("session", "")
+    if given:
+        session = _session(int(given) if given.isdigit() else 0)
+        entries = entries.filter(session=session)
+    return render(request, "club/audit.html", {"entries": entries[:500], "session": session})
 
 
 @staff_required

@@ -35,7 +35,7 @@ LOGIN_PAGES = {
 }  # fmt: skip
 OWN_PAGES = {"club:member", "club:statement"}
 STAFF_PAGES = {
-    "club:console", "club:session_close_confirm", "club:line_correct", "club:members",
+    "club:console", "club:session_close_confirm", "club:line_correct", "club:members", "club:audit",
 }  # fmt: skip
 # Actions whose GET is their form (a page): the rest answer GET with 405.
 FORM_PAGES = {"games:practice", "club:line_correct"}

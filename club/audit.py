@@ -1,0 +1,45 @@
+"""The audit log (issue 42, item 7): every secretary action, with who, when, what and why.
+
+The views call :func:`record` once the action has been done (the secretary's actions
+come through them). The secretary's role is the ``Secretary`` group made by migration
+0012: the admin's permissions for the club's models; `create_member` puts every staff
+user in it; members are in no group.
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.models import AnonymousUser, Group
+
+from .models import AuditEntry, ClubSession, Table
+
+SECRETARY = "Secretary"
+
+
+def record(
+    actor: AbstractBaseUser | AnonymousUser | None,
+    action: str,
+    what: str,
+    *,
+    why: str = "",
+    session: ClubSession | None = None,
+    table: Table | None = None,
+) -> AuditEntry:
+    """Write one entry; ``action`` is one of `AuditEntry.ACTIONS`."""
+    if action not in dict(AuditEntry.ACTIONS):
+        raise ValueError(f"unknown audit action {action!r}")
+    if session is None and table is not None:
+        session = table.session
+    return AuditEntry.objects.create(
+        actor=actor if isinstance(actor, AbstractBaseUser) else None,
+        action=action,
+        what=what[:300],
+        why=why[:200],
+        session=session,
+        table=table,
+    )
+
+
+def secretary_group() -> Group:
+    group, _ = Group.objects.get_or_create(name=SECRETARY)
+    return group

@@ -1,0 +1,111 @@
+"""Roles and the audit log (issue 42, item 7): the secretary's role is a group made by a
+migration, with the admin's permissions for the club's models; members have none. Every
+secretary action is recorded with who, when, what and why, and staff read it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import Group
+from django.test import Client
+from django.urls import reverse
+
+from club import services
+from club.models import AuditEntry
+
+from .conftest import World
+from .test_authorisation import ACTIONS, _client, _ready
+
+pytestmark = pytest.mark.django_db
+
+# The action each secretary's URL is recorded as (and whether it takes a reason).
+RECORDED = {
+    "club:arrival_add": (AuditEntry.CHECK_IN, False),
+    "club:arrival_leave": (AuditEntry.CHECK_OUT, False),
+    "club:table_cancel": (AuditEntry.TABLE_CANCEL, False),
+    "club:session_cancel": (AuditEntry.CANCEL, False),
+    "club:table_result": (AuditEntry.RESULT, False),
+    "club:line_correct": (AuditEntry.CORRECTION, True),
+    "club:transfer_pay": (AuditEntry.PAYMENT, False),
+    "club:member_payment": (AuditEntry.PAYMENT, False),
+    "club:session_open": (AuditEntry.OPEN, False),
+    "club:table_create": (AuditEntry.TABLE, False),
+    "club:table_void": (AuditEntry.TABLE_VOID, True),
+    "club:session_close": (AuditEntry.CLOSE, True),
+    "club:session_void": (AuditEntry.VOID, True),
+}
+
+
+def test_every_secretary_action_is_recorded_with_who_what_and_why(world: World) -> None:
+    _ready(world)
+    assert {a.name for a in ACTIONS if a.role == "staff"} == set(RECORDED)
+    for a in ACTIONS:
+        before = AuditEntry.objects.count()
+        r = _client(a.actor(world)).post(reverse(a.name, args=a.args(world)), a.data(world))
+        assert r.status_code in (200, 302), (a.name, r.status_code)
+        if a.role != "staff":  # a member's own action is not the secretary's
+            assert AuditEntry.objects.count() == before, a.name
+            continue
+        assert AuditEntry.objects.count() == before + 1, a.name
+        entry = AuditEntry.objects.latest("pk")
+        action, reasoned = RECORDED[a.name]
+        assert (entry.action, entry.actor) == (action, world.secretary.user), a.name
+        assert entry.what, a.name
+        assert bool(entry.why) == reasoned, (a.name, entry.why)
+    # Staff read it, newest first, one evening at a time if asked.
+    page = _client(world.secretary).get(reverse("club:audit")).content.decode()
+    assert "a practice night" in page and "the wrong game" in page and "misread" in page
+    assert page.index("a practice night") < page.index("the wrong game")
+    one = (
+        _client(world.secretary)
+        .get(reverse("club:audit"), {"session": world.mistake.pk})
+        .content.decode()
+    )
+    assert "Cancelled Mistake." in one and "the wrong game" not in one
+    assert _client(world.players[0]).get(reverse("club:audit")).status_code == 403
+
+
+def test_a_refused_action_records_nothing(staff_client: Client, world: World) -> None:
+    before = AuditEntry.objects.count()
+    r = staff_client.post(
+        reverse("club:member_payment", args=[world.players[0].pk]),
+        {"to": "club", "amount": "-3", "method": "cash"},
+    )
+    assert r.status_code == 400
+    assert AuditEntry.objects.count() == before
+
+
+@pytest.fixture
+def staff_client(world: World) -> Client:
+    return _client(world.secretary)
+
+
+def test_the_secretary_has_the_admins_permissions_for_the_clubs_models_and_members_none(
+    make_members: Callable[..., list[Any]], secretary: Any
+) -> None:
+    group = Group.objects.get(name="Secretary")  # made by migration 0012
+    user = secretary.user
+    assert group in user.groups.all()
+    for model in ("member", "clubsession", "table", "posting", "leg", "washbookline",
+                  "transfer", "account", "auditentry"):  # fmt: skip
+        assert user.has_perm(f"club.view_{model}"), model
+    assert user.has_perm("club.change_member") and user.has_perm("club.add_member")
+    # The books are the services' to write: viewed in the admin, never changed there.
+    for model in ("posting", "leg", "washbookline", "washbookentry", "transfer", "auditentry"):
+        assert not user.has_perm(f"club.change_{model}"), model
+    (member,) = make_members(1, "plain")
+    assert not member.user.groups.exists() and not member.user.get_all_permissions()
+    admin = Client()
+    admin.force_login(user)
+    assert admin.get(reverse("admin:club_posting_changelist")).status_code == 200
+    assert admin.get(reverse("admin:club_auditentry_changelist")).status_code == 200
+    member_client = Client()
+    member_client.force_login(member.user)
+    assert member_client.get(reverse("admin:index")).status_code == 302  # to the login
+
+
+def test_a_new_staff_user_is_made_a_secretary() -> None:
+    made = services.create_member("treasurer", "The Treasurer", is_staff=True)
+    assert made.user.has_perm("club.view_posting")
