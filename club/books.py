@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import io
 from dataclasses import dataclass, field
+from datetime import datetime
 from decimal import Decimal
 
 from django.db.models import Prefetch, QuerySet
@@ -272,3 +273,34 @@ def balances_csv(rows: list[tuple[Member, Decimal]]) -> str:
             ]
         )
     return out.getvalue()
+
+
+@dataclass(frozen=True)
+class StatementLine:
+    """A line of a member's full statement (issue 42, item 4): a posting of money, with
+    the running balance after it, or one of his deals (points, no money of its own) listed
+    under the balancing that turned its evening's points into money."""
+
+    when: datetime
+    evening: str  # the evening it belongs to; "" for a payment outside one
+    table: str  # "Table 2" for a deal or an adjustment's line; ""
+    text: str
+    points: int | None = None
+    amount: Decimal | None = None
+    running: Decimal | None = None
+
+    @property
+    def is_deal(self) -> bool:
+        return self.amount is None
+
+
+def deal_text(line: WashbookLine) -> str:
+    """A washbook line in words: "line 3, a deal"; a reversal or a correction says what
+    it reverses or corrects, and why."""
+    reason = (line.detail or {}).get("reason", "")
+    why = f": {reason}" if reason else ""
+    if line.kind == WashbookLine.REVERSAL and line.reverses is not None:
+        return f"line {line.number}, reversing line {line.reverses.number}{why}"
+    if line.corrects is not None:
+        return f"line {line.number}, correcting line {line.corrects.number}{why}"
+    return f"line {line.number}, {line.get_kind_display()}"

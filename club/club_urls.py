@@ -43,6 +43,7 @@ club_patterns = [
     path("members/", views.members, name="members"),
     path("audit/", views.audit_log, name="audit"),
     path("members/<int:pk>/", views.member_detail, name="member"),
+    path("members/<int:pk>/statement/", views.member_statement, name="member_statement"),
     path("members/<int:pk>/payments/", views.member_payment, name="member_payment"),
     path("members/<int:pk>/sessions/<int:session_pk>/", views.statement, name="statement"),
     path("standings/", views.standings, name="standings"),

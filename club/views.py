@@ -1204,6 +1204,86 @@ def member_detail(
     )
 
 
+@login_required
+def member_statement(request: HttpRequest, pk: int) -> HttpResponse:
+    """The member's full statement (issue 42, item 4): every evening, each with his deals
+    (points, the line, the table) and the balancing that made them money; every fee,
+    payment and adjustment; a running balance after each; every amount with the currency.
+    Evenings not balanced yet end it, their points not yet money."""
+    member = get_object_or_404(Member, pk=pk, is_bot=False)
+    me = services.member_for(request.user)
+    if not (request.user.is_staff or (me and me.pk == member.pk)):
+        raise PermissionDenied("members see only their own statements")
+    entries = list(
+        WashbookEntry.objects.filter(
+            member=member, line__table__session__isnull=False, line__table__is_practice=False
+        )
+        .select_related("line__table__session", "line__reverses", "line__corrects")
+        .order_by("line__created_at", "line__pk")
+    )
+    staked: dict[int, set[int]] = {}
+
+    def counts(e: WashbookEntry) -> bool:
+        session_id = e.line.table.session_id
+        assert session_id is not None
+        if session_id not in staked:
+            staked[session_id] = set(services.staked_tables(session_id))
+        return e.line.table_id in staked[session_id]
+
+    deals = [e for e in entries if counts(e)]
+    shown: set[int] = set()
+    lines: list[books.StatementLine] = []
+    for posting, amount, running in services.member_history(member.pk):
+        session = posting.session
+        own = None
+        # A balancing lists the evening's deals it counted; an adjustment, the lines of
+        # the correction it posts (the reversal and the corrected line).
+        if posting.kind in (Posting.SESSION_BALANCE, Posting.ADJUSTMENT) and session:
+            mine = [
+                e
+                for e in deals
+                if e.line.table.session_id == session.pk
+                and e.line.created_at <= posting.created_at
+                and e.pk not in shown
+            ]
+            shown.update(e.pk for e in mine)
+            own = sum(e.points for e in mine)
+            lines += [_statement_deal(e) for e in mine]
+        lines.append(
+            books.StatementLine(
+                when=posting.created_at,
+                evening=str(session) if session else "",
+                table="",
+                text=_money_label(posting, own),
+                amount=amount,
+                running=running,
+            )
+        )
+    pending = [e for e in deals if e.pk not in shown]
+    return render(
+        request,
+        "club/member_statement.html",
+        {
+            "member": member,
+            "lines": lines,
+            "pending": [_statement_deal(e) for e in pending],
+            "pending_points": sum(e.points for e in pending),
+            "balance": services.balance_of(member),
+        },
+    )
+
+
+def _statement_deal(entry: WashbookEntry) -> books.StatementLine:
+    line = entry.line
+    return books.StatementLine(
+        when=line.created_at,
+        evening=str(line.table.session),
+        table=line.table.label,
+        text=books.deal_text(line),
+        points=entry.points,
+    )
+
+
 def _money_label(posting: Posting, own_points: int | None, *, evening: bool = False) -> str:
     """What a posting was, in the member's own terms: a session's balancing says his own
     points at the stake (its memo holds the whole session's); an adjustment, which line
@@ -1284,25 +1364,72 @@ def standings(request: HttpRequest) -> HttpResponse:
     entries = WashbookEntry.objects.filter(
         line__table__in=counted.values("pk"), member__is_bot=False
     )
-    if form.is_bound and form.is_valid():
-        since, until = form.cleaned_data["since"], form.cleaned_data["until"]
-        if since:
-            entries = entries.filter(line__table__session__opened_at__date__gte=since)
-        if until:
-            entries = entries.filter(line__table__session__opened_at__date__lte=until)
-    accounts = {a.member_id: a.balance for a in Account.objects.all()}
+    entries = _between(entries, form, "line__table__session__opened_at__date")
+    accounts = {a.member_id: a.balance for a in Account.objects.filter(is_club=False)}
     points = dict(
         entries.values_list("member").annotate(p=Sum("points")).values_list("member", "p")
     )
+    # Money beside points (issue 42, item 4): what play brought (the evenings' balancing
+    # and adjustments, over the same dates), the fees, the payments made and received.
+    legs = _between(
+        Leg.objects.filter(account__member__isnull=False), form, "posting__session__opened_at__date"
+    )
+    money: dict[tuple[int, str], Decimal] = {
+        (m, kind): total
+        for m, kind, total in legs.values_list("account__member_id", "posting__kind")
+        .annotate(total=Sum("amount"))
+        .values_list("account__member_id", "posting__kind", "total")
+    }
+
+    def kinds(member_id: int, *names: str) -> Decimal:
+        return sum((money.get((member_id, k), Decimal(0)) for k in names), Decimal("0.00"))
+
     rows = [
-        (m, accounts.get(m.pk, Decimal("0.00")), points.get(m.pk, 0))
+        Standing(
+            member=m,
+            points=points.get(m.pk, 0),
+            play=kinds(m.pk, Posting.SESSION_BALANCE, Posting.ADJUSTMENT),
+            fees=kinds(m.pk, Posting.FEE),
+            payments=kinds(m.pk, Posting.PAYMENT),
+            balance=accounts.get(m.pk, Decimal("0.00")),
+        )
         for m in Member.objects.filter(
             is_bot=False, is_guest=False, active=True, user__is_staff=False
         )
     ]
-    rows.sort(key=lambda r: (-r[2], r[0].display_name))
+    rows.sort(key=lambda r: (-r.points, r.member.display_name))
     status = 400 if form.is_bound and not form.is_valid() else 200
-    return render(request, "club/standings.html", {"rows": rows, "form": form}, status=status)
+    dated = form.is_bound and form.is_valid() and any(form.cleaned_data.values())
+    return render(
+        request, "club/standings.html", {"rows": rows, "form": form, "dated": dated}, status=status
+    )
+
+
+def _between[M: models.Model](
+    rows: models.QuerySet[M], form: StandingsForm, date: str
+) -> models.QuerySet[M]:
+    """``rows`` whose evening's ``date`` lies between the form's dates, when it has any."""
+    if form.is_bound and form.is_valid():
+        since, until = form.cleaned_data["since"], form.cleaned_data["until"]
+        if since:
+            rows = rows.filter(**{f"{date}__gte": since})
+        if until:
+            rows = rows.filter(**{f"{date}__lte": until})
+    return rows
+
+
+@dataclass(frozen=True)
+class Standing:
+    """A row of the standings: points and the money they came to, side by side, so that
+    a member on top of the points with a balance below nothing is explained (fees, or
+    payments he received)."""
+
+    member: Member
+    points: int
+    play: Decimal  # money from play: balancing and adjustments
+    fees: Decimal  # table fees (negative)
+    payments: Decimal  # paid (positive) less received (negative)
+    balance: Decimal  # now, whatever the dates
 
 
 @login_required

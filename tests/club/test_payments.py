@@ -228,3 +228,75 @@ def test_whom_a_member_owes_always_sums_to_his_balance(
         lines = services.owing(m.pk)
         assert sum((o.amount for o in lines), Decimal(0)) == services.balance_of(m), m
     _postings_at_zero()
+
+
+def test_the_standings_show_money_beside_points_so_a_leader_in_debt_is_explained(
+    client: Client, secretary: Member, make_members: Callable[[int], list[Member]]
+) -> None:
+    """Issue 42, item 4: a tops the points (+13) with a balance below nothing (-£1.35):
+    the row shows why, his £0.65 from play less his £2.00 table fee."""
+    session, (a, b, c, d), _ = _evening(secretary, make_members, fee_member="2.00")
+    services.record_club_payment(b.pk, Decimal("2.00"))
+    client.force_login(a.user)
+    rows = client.get(reverse("club:standings")).context["rows"]
+    top = rows[0]
+    assert (top.member, top.points) == (a, 13)
+    assert (top.play, top.fees, top.payments, top.balance) == (
+        Decimal("0.65"),
+        Decimal("-2.00"),
+        Decimal("0.00"),
+        Decimal("-1.35"),
+    )
+    for r in rows:  # with no dates chosen, the columns add up to the balance
+        assert r.play + r.fees + r.payments == r.balance, r.member
+    paid = next(r for r in rows if r.member == b)
+    assert (paid.payments, paid.balance) == (Decimal("2.00"), Decimal("-0.50"))
+    page = client.get(reverse("club:standings")).content.decode()
+    assert "Money from play" in page and "add up to the balance now" in page
+
+
+def test_the_full_statement_lists_evenings_deals_fees_payments_and_adjustments_with_a_running_balance(
+    staff: Client, secretary: Member, make_members: Callable[[int], list[Member]]
+) -> None:
+    """Issue 42, item 4: b's statement, in order: his deal (table and line named), the
+    evening's balancing, its fee, a correction's adjustment naming line and reason, a
+    part payment; the balance after each; a second evening's deal not yet money."""
+    session, (a, b, c, d), _ = _evening(secretary, make_members, fee_member="1.00")
+    first = session.tables.get().lines.get(number=1)
+    services.correct_line(
+        first.pk,
+        reason="b held 4",
+        result=PhysicalResult(winner_id=a.pk, losses={b.pk: 4, c.pk: 3, d.pk: 0}),
+    )
+    owed = Transfer.objects.filter(session=session, payer=b, payment__isnull=True).get()
+    services.record_payment(owed.pk, amount=Decimal("0.10"))
+    later = services.open_session(stake=Decimal("0.10"), by=secretary.user, name="Thursday")
+    for m in (a, b):
+        services.check_in(later, m)
+    table = services.form_table(later, variant="conquian", size=2, mode=Table.PHYSICAL)
+    services.enter_physical_result(table.pk, PhysicalResult(winner_id=b.pk, losses={a.pk: 1}))
+    r = staff.get(reverse("club:member_statement", args=[b.pk]))
+    assert r.status_code == 200
+    lines = r.context["lines"]
+    assert [(x.table, x.points, x.amount, x.running) for x in lines] == [
+        ("Table 1", -10, None, None),
+        ("", None, Decimal("-0.50"), Decimal("-0.50")),
+        ("", None, Decimal("-1.00"), Decimal("-1.50")),
+        ("Table 1", 10, None, None),
+        ("Table 1", -4, None, None),
+        ("", None, Decimal("0.30"), Decimal("-1.20")),
+        ("", None, Decimal("0.10"), Decimal("-1.10")),
+    ]
+    assert all(x.evening == str(session) for x in lines[:6])
+    assert lines[0].text == "line 1, deal"
+    assert "your -10 points at £0.05" in lines[1].text
+    assert lines[2].text.endswith("table fee")
+    assert lines[3].text == "line 2, reversing line 1: b held 4"
+    assert lines[4].text == "line 3, correcting line 1: b held 4"
+    assert "line 1 corrected after balancing: b held 4" in lines[5].text
+    assert "paid" in lines[6].text and "£0.10 in cash" in lines[6].text
+    assert lines[-1].running == services.balance_of(b)
+    (pending,) = r.context["pending"]
+    assert (pending.evening, pending.table, pending.points) == ("Thursday", "Table 1", 1)
+    text = r.content.decode()
+    assert "not balanced yet" in text and "-£1.10" in text

@@ -172,7 +172,7 @@ def test_an_evening_played_in_error_is_voided_never_balanced_and_not_in_the_stan
     assert services.balance_session(session.pk).posted is False
     assert services.session_money(session.pk) == {}
     rows = staff.get(reverse("club:standings")).context["rows"]
-    assert {m.pk: points for m, _balance, points in rows if m in members} == {
+    assert {r.member.pk: r.points for r in rows if r.member in members} == {
         m.pk: 0 for m in members
     }
     assert "Voided: a practice night" in staff.get(session.get_absolute_url()).content.decode()

@@ -33,7 +33,7 @@ LOGIN_PAGES = {
     "club:washbook", "club:cut", "club:standings", "games:table", "games:state",
     "games:club_panel", "games:practice",
 }  # fmt: skip
-OWN_PAGES = {"club:member", "club:statement"}
+OWN_PAGES = {"club:member", "club:statement", "club:member_statement"}
 STAFF_PAGES = {
     "club:console", "club:session_close_confirm", "club:line_correct", "club:members", "club:audit",
 }  # fmt: skip
@@ -156,6 +156,7 @@ def _page_args(w: World, name: str) -> list[Any]:
         "club:cut": [w.cut.pk], "games:table": [w.online.pk], "games:state": [w.online.pk],
         "games:club_panel": [w.online.pk], "games:rules_variant": ["conquian"],
         "club:member": [w.players[0].pk], "club:statement": [w.players[0].pk, w.closed.pk],
+        "club:member_statement": [w.players[0].pk],
     }.get(name, [])  # fmt: skip
 
 
@@ -244,7 +245,11 @@ def test_every_state_change_is_a_post_with_csrf_and_then_succeeds(world: World) 
 
 def test_members_see_only_their_own_statements(world: World) -> None:
     me, other = world.players[0], world.players[1]
-    pages = [("club:member", [me.pk]), ("club:statement", [me.pk, world.closed.pk])]
+    pages = [
+        ("club:member", [me.pk]),
+        ("club:statement", [me.pk, world.closed.pk]),
+        ("club:member_statement", [me.pk]),
+    ]
     for name, args in pages:
         assert _client(me).get(reverse(name, args=args)).status_code == 200
         assert _client(other).get(reverse(name, args=args)).status_code == 403
