@@ -27,6 +27,7 @@ club_patterns = [
     path("sessions/<int:pk>/void/", views.session_void, name="session_void"),
     path("sessions/<int:pk>/tables/new/", views.table_create, name="table_create"),
     path("sessions/<int:pk>/washbook/", views.session_washbook, name="session_washbook"),
+    path("sessions/<int:pk>/print/", views.session_print, name="session_print"),
     path("sessions/<int:pk>/settlement/", views.settlement, name="settlement"),
     path("club/tables/<int:pk>/", views.table_detail, name="table"),
     path("club/tables/<int:pk>/redraw/", views.table_demand_redraw, name="table_redraw"),

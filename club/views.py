@@ -1002,6 +1002,35 @@ def session_washbook(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
+@login_required
+def session_print(request: HttpRequest, pk: int) -> HttpResponse:
+    """The evening on paper (issue 42, item 6): one A4 page per table (print CSS), each
+    with its game, players, stake and fees, its washbook, and each player's points and
+    what they come to at the stake; a table balancing leaves out says so."""
+    session = _session(pk)
+    staked = set(services.staked_tables(session.pk))
+    pages = []
+    for table in session.tables.order_by("number"):
+        book = books.build(WashbookLine.objects.filter(table=table), books.seat_order(table.pk))
+        if not book.rows:
+            continue
+        counts = table.pk in staked
+        totals = [
+            (name, points, services.money.shown(points * session.stake) if counts else "")
+            for name, points in zip(book.columns, book.totals, strict=True)
+        ]
+        pages.append(
+            {
+                "table": table,
+                "book": book,
+                "totals": totals,
+                "why": "" if counts else _why_unstaked(table),
+                "booking": find_variant(table.variant).booking,
+            }
+        )
+    return render(request, "club/print.html", {"session": session, "pages": pages, "printed": True})
+
+
 def _unstaked_tables(session: ClubSession) -> list[tuple[int, str]]:
     """The session's tables that balancing leaves out of money (`services.staked_tables`),
     each with its number and why."""

@@ -300,3 +300,19 @@ def test_the_full_statement_lists_evenings_deals_fees_payments_and_adjustments_w
     assert (pending.evening, pending.table, pending.points) == ("Thursday", "Table 1", 1)
     text = r.content.decode()
     assert "not balanced yet" in text and "-£1.10" in text
+
+
+def test_the_evening_on_paper_has_a_page_for_each_table_with_its_washbook_and_money(
+    staff: Client, secretary: Member, make_members: Callable[[int], list[Member]]
+) -> None:
+    """Issue 42, item 6: one A4 page a table (the print CSS breaks after each)."""
+    session, (a, b, c, d), _ = _evening(secretary, make_members)
+    body = staff.get(reverse("club:session_print", args=[session.pk])).content.decode()
+    assert body.count('class="card print-page"') == 1
+    assert f"{session} · Table 1" in body
+    for name, points, money in ((a, 13, "£0.65"), (b, -10, "-£0.50"), (c, -3, "-£0.15")):
+        assert (
+            f'<td>{name}</td><td class="num">{points:+d}</td><td class="num">{money}</td>' in body
+        )
+    # The page breaks (and the A4 size) are the print CSS's: the browser test prints it.
+    assert 'class="card no-print"' in body and "Checked by" in body

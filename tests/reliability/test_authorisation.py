@@ -29,7 +29,8 @@ pytestmark = pytest.mark.django_db
 
 PUBLIC_PAGES = {"home", "games:rules", "games:rules_variant", "healthz", "login"}
 LOGIN_PAGES = {
-    "club:sessions", "club:session", "club:session_washbook", "club:settlement", "club:table",
+    "club:sessions", "club:session", "club:session_washbook", "club:session_print",
+    "club:settlement", "club:table",
     "club:washbook", "club:cut", "club:standings", "games:table", "games:state",
     "games:club_panel", "games:practice",
 }  # fmt: skip
@@ -150,6 +151,7 @@ def test_every_url_is_classified() -> None:
 def _page_args(w: World, name: str) -> list[Any]:
     return {
         "club:session": [w.session.pk], "club:session_washbook": [w.session.pk],
+        "club:session_print": [w.session.pk],
         "club:console": [w.session.pk], "club:session_close_confirm": [w.session.pk],
         "club:line_correct": [w.line.pk],
         "club:settlement": [w.closed.pk], "club:table": [w.table.pk], "club:washbook": [w.table.pk],
