@@ -449,18 +449,23 @@ def record_club_payment(
 class Owing:
     """One line of what a member owes or is owed: ``amount`` positive when he is owed."""
 
-    to: str  # the other member's name, or "the club"
+    to: str  # the other member's name, "the club", or "" for the rest of his balance
     member: Member | None  # the other member; None for the club
     amount: Decimal
     session: ClubSession | None
+
+    @property
+    def size(self) -> Decimal:
+        """The amount without its sign (the line says who pays)."""
+        return abs(self.amount)
 
 
 def owing(member_id: int) -> list[Owing]:
     """Whom the member owes and who owes him (issue 42, item 2): every unpaid transfer of
     a settlement he is in, by evening, and what stands between him and the club (fees
     less what he paid it). Anything of his balance those do not explain (a payment made
-    beside the settlement) is the last line, "not in a settlement", so the lines always
-    sum to his balance."""
+    beside the settlement) is the last line, naming nobody (``to`` is ""), so the lines
+    always sum to his balance."""
     lines: list[Owing] = []
     unpaid = (
         Transfer.objects.filter(payment__isnull=True)
@@ -480,7 +485,7 @@ def owing(member_id: int) -> list[Owing]:
         lines.append(Owing("the club", None, with_club, None))
     rest = balance_of(member_id) - sum((o.amount for o in lines), Decimal(0))
     if rest:
-        lines.append(Owing("not in a settlement", None, rest, None))
+        lines.append(Owing("", None, rest, None))
     return lines
 
 

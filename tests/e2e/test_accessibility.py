@@ -44,7 +44,9 @@ def _evening() -> dict[str, Any]:
     members = [club.create_member(f"m{i}", name) for i, name in enumerate(
         ["Ada", "Ben", "Cora", "Dan", "Edna", "Fred", "Gail", "Hal", "Iris", "Jon"]
     )]  # fmt: skip
-    past = club.open_session(stake=Decimal("0.05"), name="Monday", by=secretary.user)
+    past = club.open_session(
+        stake=Decimal("0.05"), name="Monday", by=secretary.user, fee_member="1.00"
+    )
     for m in members:
         club.check_in(past, m)
     for size in (5, 5):
@@ -80,6 +82,9 @@ def _evening() -> dict[str, Any]:
             },
         ),
     )
+    # A part payment (the settlement and the member's page show it, with what is left).
+    transfer = past.transfers.order_by("-amount", "pk").first()
+    club.record_payment(transfer.pk, amount=transfer.amount - Decimal("0.01"))
     tonight = club.open_session(stake=Decimal("0.05"), name="Tuesday", by=secretary.user)
     for m in members[:6]:
         club.check_in(tonight, m)
@@ -122,6 +127,13 @@ def _pages(w: dict[str, Any]) -> list[tuple[str, Any, str]]:
         ("standings", me, reverse("club:standings")),
         ("statement", me, reverse("club:statement", args=[me.pk, past.pk])),
         ("settlement", me, reverse("club:settlement", args=[past.pk])),
+        ("settlement-secretary", sec, reverse("club:settlement", args=[past.pk])),
+        ("member", me, reverse("club:member", args=[me.pk])),
+        ("member-secretary", sec, reverse("club:member", args=[me.pk])),
+        ("member-statement", me, reverse("club:member_statement", args=[me.pk])),
+        ("on-paper", sec, reverse("club:session_print", args=[past.pk])),
+        ("audit", sec, reverse("club:audit")),
+        ("members", sec, reverse("club:members")),
         ("session-washbook", me, reverse("club:session_washbook", args=[past.pk])),
         ("table-washbook", me, reverse("club:washbook", args=[past.tables.first().pk])),
         ("session", sec, tonight.get_absolute_url()),
