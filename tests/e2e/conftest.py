@@ -77,4 +77,19 @@ def login(context: Any, base_url: str, member: Any) -> None:
     )
 
 
+def wait_balanced(session: Any, timeout: float = 30) -> Any:
+    """The evening, once the real worker has balanced it (polled; fails after ``timeout``)."""
+    import time
+
+    from club.models import ClubSession
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        session.refresh_from_db()
+        if session.status == ClubSession.BALANCED:
+            return session
+        time.sleep(0.2)
+    raise AssertionError(f"the worker did not balance the evening: {session.status}")
+
+
 from tests.games.conftest import make_member, make_table  # noqa: E402, F401 - shared fixtures

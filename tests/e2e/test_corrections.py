@@ -10,7 +10,6 @@ an adjustment that moves exactly the members it names.
 from __future__ import annotations
 
 import re
-import time
 from decimal import Decimal
 from typing import Any
 
@@ -18,13 +17,13 @@ import pytest
 from django.db.models import Sum
 
 from club import services as club
-from club.models import ClubSession, Leg, Posting, Table, WashbookLine
+from club.models import Leg, Posting, Table, WashbookLine
 from club.services import PhysicalResult
 from games import services
 from games.models import Deal
 from tests.games.helpers import move_for_mover
 
-from .conftest import ARTIFACTS, login
+from .conftest import ARTIFACTS, login, wait_balanced
 
 pytestmark = pytest.mark.e2e
 
@@ -33,16 +32,6 @@ NAMES = ["Ada", "Ben", "Cora", "Dan", "Edna", "Fred"]
 
 def _text(page: Any, selector: str = "main") -> str:
     return re.sub(r"\s+", " ", page.locator(selector).inner_text())
-
-
-def _balanced(session: ClubSession, timeout: float = 30) -> ClubSession:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        session.refresh_from_db()
-        if session.status == ClubSession.BALANCED:
-            return session
-        time.sleep(0.2)
-    raise AssertionError(f"the worker did not balance the evening: {session.status}")
 
 
 def test_the_secretary_corrects_a_line_and_closes_with_a_deal_in_progress(
@@ -119,7 +108,7 @@ def test_the_secretary_corrects_a_line_and_closes_with_a_deal_in_progress(
     page.fill("#id_note", "the room closes at eleven")
     page.get_by_role("button", name="Close and balance").click()
     page.wait_for_url(f"**/sessions/{session.pk}/console/")
-    session = _balanced(session)
+    session = wait_balanced(session)
     assert Posting.objects.filter(session=session, kind=Posting.SESSION_BALANCE).count() == 1
     stopped = Deal.objects.get(table=online)
     assert stopped.finished and stopped.washbook_line_id is None

@@ -12,7 +12,6 @@ from __future__ import annotations
 import csv
 import io
 import re
-import time
 from decimal import Decimal
 from typing import Any
 
@@ -23,23 +22,13 @@ from club import services as club
 from club.models import AuditEntry, ClubSession, Posting, Table, Transfer
 from club.services import PhysicalResult
 
-from .conftest import ARTIFACTS, login
+from .conftest import ARTIFACTS, login, wait_balanced
 
 pytestmark = pytest.mark.e2e
 
 
 def _text(page: Any, selector: str = "main") -> str:
     return re.sub(r"\s+", " ", page.locator(selector).inner_text())
-
-
-def _balanced(session: ClubSession, timeout: float = 30) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        session.refresh_from_db()
-        if session.status == ClubSession.BALANCED:
-            return
-        time.sleep(0.2)
-    raise AssertionError(f"the worker did not balance the evening: {session.status}")
 
 
 def _download(page: Any, click: Any) -> str:
@@ -84,7 +73,7 @@ def test_close_pay_part_carry_the_rest_and_export_the_books(
     # Close and balance: the worker posts the evening's money and its table fees.
     page.goto(url + reverse("club:session_close_confirm", args=[monday.pk]))
     page.get_by_role("button", name="Close and balance").click()
-    _balanced(monday)
+    wait_balanced(monday)
     assert Posting.objects.filter(session=monday, kind=Posting.FEE).count() == 1
     # Bob: -12 points at £0.05 = -£0.60, less his £1.00 fee: -£1.60.
     assert club.balance_of(bob) == Decimal("-1.60")
