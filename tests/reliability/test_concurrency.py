@@ -455,3 +455,51 @@ def test_a_correction_racing_the_balancing_is_counted_once(
     money = {m: a for m, a in services.session_money(session.pk).items() if a}
     assert money == {m: Decimal(p) * Decimal("0.05") for m, p in points.items() if p}
     books_consistent()
+
+
+@pytest.mark.parametrize("round_", range(3))
+def test_a_payment_and_a_correction_at_once_leave_a_settlement_that_clears_the_evening(
+    make_members: Callable[..., list[Any]], no_queue: list[int], round_: int
+) -> None:
+    """Issue 42, item 5: one secretary marks every transfer paid while another corrects a
+    line after the balancing (which settles the evening again). Whichever comes first,
+    a transfer is paid once or refused clearly, paid transfers survive, and paying the
+    settlement as it stands clears the evening exactly."""
+    sec = make_members(2, "sec", staff=True)
+    session = services.open_session(stake="0.05", by=sec[0].user)
+    members = make_members(4)
+    table = play_physical(session, members, deals=3)
+    services.close_session(session.pk, queue=False)
+    services.balance_session(session.pk)
+    line = table.lines.order_by("number").first()
+    assert line is not None
+    transfers = list(session.transfers.values_list("pk", flat=True))
+    payer = _client(sec[0])
+    corrector = _client(sec[1])
+
+    def pay_all() -> Response:
+        answers = [
+            payer.post(reverse("club:transfer_pay", args=[t]), {"session": session.pk})
+            for t in transfers
+        ]
+        return answers[-1]
+
+    results = race(
+        [
+            pay_all,
+            lambda: corrector.post(
+                reverse("club:line_correct", args=[line.pk]),
+                {"reason": "never played", "reverse_only": "on"},
+            ),
+        ]
+    )
+    for r in results:
+        assert not isinstance(r, Exception), repr(r)
+    paid = Posting.objects.filter(kind="payment", session=session).count()
+    assert session.transfers.filter(payment__isnull=False).count() == paid
+    rest = dict(services.session_money(session.pk))
+    for t in session.transfers.all():
+        rest[t.payer_id] += t.amount
+        rest[t.payee_id] -= t.amount
+    assert not {m: v for m, v in rest.items() if v}, rest
+    books_consistent()
