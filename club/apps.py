@@ -11,15 +11,17 @@ class ClubConfig(AppConfig):
     def ready(self) -> None:
         from django.contrib.auth import get_user_model
         from django.contrib.auth.signals import user_logged_out
-        from django.db.models.signals import pre_save
+        from django.db.models.signals import post_migrate, pre_save
 
-        from . import live
+        from . import live, roles
 
         live.connect()  # an evening's changes reach its console (club/live.py)
         # A login's live streams end with it, and with a change of the user's rights
         # (club/streams.py: grants).
         user_logged_out.connect(_logged_out, dispatch_uid="club.streams.logout")
         pre_save.connect(_rights, sender=get_user_model(), dispatch_uid="club.streams.rights")
+        # The Secretary group keeps its permissions after a migrate or a flush (club/roles.py).
+        post_migrate.connect(roles.keep_in_step, sender=self, dispatch_uid="club.roles")
 
 
 def _logged_out(sender: Any, request: Any, **kwargs: Any) -> None:

@@ -1,19 +1,15 @@
 """The audit log (issue 42, item 7): every secretary action, with who, when, what and why.
 
 The views call :func:`record` once the action has been done (the secretary's actions
-come through them). The secretary's role is the ``Secretary`` group made by migration
-0012: the admin's permissions for the club's models; `create_member` puts every staff
-user in it; members are in no group.
+come through them). The secretary's role is club/roles.py's.
 """
 
 from __future__ import annotations
 
 from django.contrib.auth.base_user import AbstractBaseUser
-from django.contrib.auth.models import AnonymousUser, Group
+from django.contrib.auth.models import AnonymousUser
 
 from .models import AuditEntry, ClubSession, Table
-
-SECRETARY = "Secretary"
 
 
 def record(
@@ -38,8 +34,3 @@ def record(
         session=session,
         table=table,
     )
-
-
-def secretary_group() -> Group:
-    group, _ = Group.objects.get_or_create(name=SECRETARY)
-    return group

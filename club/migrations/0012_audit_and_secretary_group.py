@@ -5,16 +5,13 @@ import django.utils.timezone
 from django.conf import settings
 from django.db import migrations, models
 
-SECRETARY = "Secretary"
-# The club's models the secretary may also change in the admin; every other club model
-# (the books above all) is his to view only: the services write them.
-CHANGED = {"member", "clubsession", "table"}
-
 
 def secretary_group(apps, schema_editor):  # type: ignore[no-untyped-def]
     """The secretary's role (issue 42, item 7): a group with the admin's permissions for
-    the club's models, and every staff user in it; members are in no group."""
+    the club's models (club/roles.py), and every staff user in it."""
     from django.contrib.auth.management import create_permissions
+
+    from club.roles import grant
 
     # The permissions are made after migrating (post_migrate): make the club's now. A
     # migration's app config has no models module, which create_permissions asks for.
@@ -22,24 +19,14 @@ def secretary_group(apps, schema_editor):  # type: ignore[no-untyped-def]
     config.models_module = True
     create_permissions(config, apps=apps, verbosity=0)
     config.models_module = None
-    Group = apps.get_model("auth", "Group")
-    Permission = apps.get_model("auth", "Permission")
-    group, _ = Group.objects.get_or_create(name=SECRETARY)
-    perms = Permission.objects.filter(content_type__app_label="club").filter(
-        codename__regex=r"^view_"
-    ) | Permission.objects.filter(
-        content_type__app_label="club",
-        content_type__model__in=CHANGED,
-        codename__regex=r"^(add|change)_",
-    )
-    group.permissions.set(perms)
+    group = grant(apps.get_model("auth", "Group"), apps.get_model("auth", "Permission"))
     User = apps.get_model(*settings.AUTH_USER_MODEL.split("."))
     for user in User.objects.filter(is_staff=True):
         user.groups.add(group)
 
 
 def no_group(apps, schema_editor):  # type: ignore[no-untyped-def]
-    apps.get_model("auth", "Group").objects.filter(name=SECRETARY).delete()
+    apps.get_model("auth", "Group").objects.filter(name="Secretary").delete()
 
 
 class Migration(migrations.Migration):

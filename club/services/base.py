@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.base_user import AbstractBaseUser
-from django.contrib.auth.models import AnonymousUser, Group
+from django.contrib.auth.models import AnonymousUser
 from django.db import transaction
 
 from ..models import ClubSession, Cut, CutBatch, Member, Table, TableEvent
@@ -205,8 +205,9 @@ def create_member(
         user.is_staff = is_staff
         user.save()
         if is_staff:  # the secretary's role: the admin's permissions for the club's models
-            group, _ = Group.objects.get_or_create(name="Secretary")
-            user.groups.add(group)
+            from ..roles import secretary_group
+
+            user.groups.add(secretary_group())
         return Member.objects.create(
             user=user, display_name=display_name, is_bot=is_bot, is_guest=is_guest
         )

@@ -109,3 +109,18 @@ def test_the_secretary_has_the_admins_permissions_for_the_clubs_models_and_membe
 def test_a_new_staff_user_is_made_a_secretary() -> None:
     made = services.create_member("treasurer", "The Treasurer", is_staff=True)
     assert made.user.has_perm("club.view_posting")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_secretary_group_keeps_its_permissions_after_a_flush() -> None:
+    """A flush (the test runner's between transactional tests; a restore from nothing)
+    empties every table: post_migrate makes the permissions again, and the Secretary
+    group with them, so a secretary made afterwards has his role."""
+    from django.core.management import call_command
+
+    call_command("flush", interactive=False, verbosity=0)
+    assert Group.objects.get(name="Secretary").permissions.filter(
+        codename="view_posting"
+    ).exists()
+    made = services.create_member("after-flush", "After Flush", is_staff=True)
+    assert made.user.has_perm("club.view_posting")
