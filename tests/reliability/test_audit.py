@@ -119,8 +119,6 @@ def test_the_secretary_group_keeps_its_permissions_after_a_flush() -> None:
     from django.core.management import call_command
 
     call_command("flush", interactive=False, verbosity=0)
-    assert Group.objects.get(name="Secretary").permissions.filter(
-        codename="view_posting"
-    ).exists()
+    assert Group.objects.get(name="Secretary").permissions.filter(codename="view_posting").exists()
     made = services.create_member("after-flush", "After Flush", is_staff=True)
     assert made.user.has_perm("club.view_posting")
