@@ -370,6 +370,12 @@ def record_payment(
     if method not in dict(Posting.METHODS):
         raise ClubError("a payment is made in cash or by bank transfer")
     with transaction.atomic():
+        # The evening first, then the transfer: the order a correction takes them in
+        # (`correct_line` holds the evening, then `settle_again` the transfers), so the
+        # two wait for each other instead of deadlocking.
+        session_id = Transfer.objects.filter(pk=transfer_id).values_list("session_id", flat=True)
+        if session_id:
+            ClubSession.objects.select_for_update().filter(pk=session_id[0]).first()
         transfer = (
             Transfer.objects.select_for_update()
             .select_related("payer", "payee")
