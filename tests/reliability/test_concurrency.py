@@ -476,11 +476,10 @@ def test_a_payment_and_a_correction_at_once_leave_a_settlement_that_clears_the_e
     transfers = list(session.transfers.values_list("pk", flat=True))
     corrector = _client(sec[1])
     # Each transfer paid by its own request, all at the instant of the correction.
+    clients = [_client(sec[0]) for _ in transfers]
     payments = [
-        lambda t=t, c=_client(sec[0]): c.post(
-            reverse("club:transfer_pay", args=[t]), {"session": session.pk}
-        )
-        for t in transfers
+        lambda t=t, c=c: c.post(reverse("club:transfer_pay", args=[t]), {"session": session.pk})
+        for t, c in zip(transfers, clients, strict=True)
     ]
     results = race(
         [
