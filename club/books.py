@@ -15,7 +15,7 @@ from django.utils import timezone
 from games.engine.errors import InvalidActionError
 from games.engine.variant import find_variant
 
-from .models import Member, Seat, WashbookEntry, WashbookLine
+from .models import Member, Seat, Table, WashbookEntry, WashbookLine
 
 
 @dataclass
@@ -175,14 +175,15 @@ class SafeWriter:
 def to_csv(book: Book) -> str:
     """The washbook for a spreadsheet: each line's date, table, line, kind, game, deal
     number, dealer (where the deal was dealt here), winner, value, each member's plus,
-    minus and running total, and its notes (a physical result's note, a correction's
-    reason); then the proof row. Text cells are escaped (:func:`safe_cell`)."""
+    minus and running total, the rules its table played under (issue 43) and its notes (a
+    physical result's note, a correction's reason); then the proof row. Text cells are escaped (:func:`safe_cell`)."""
     out = io.StringIO()
     w = SafeWriter(out)
     head = ["date", "table", "line", "kind", "game", "deal", "dealer", "winner", "value"]
     for m in book.columns:
         head += [f"{m.display_name} +", f"{m.display_name} -", f"{m.display_name} total"]
-    w.writerow([*head, "notes"])
+    w.writerow([*head, "rules", "notes"])
+    rules: dict[int, str] = {}
     names = {m.pk: m.display_name for m in book.columns}
     for row in book.rows:
         line = row.line
@@ -202,12 +203,24 @@ def to_csv(book: Book) -> str:
         ]
         for c in row.cells:
             rec += [c.plus or "", c.minus or "", c.total]
-        w.writerow([*rec, _notes(line)])
+        if line.table_id not in rules:
+            rules[line.table_id] = _rules(line.table)
+        w.writerow([*rec, rules[line.table_id], _notes(line)])
     w.writerow(
         ["proof", *([""] * 7), book.total_plus, *([""] * (3 * len(book.columns) - 1)),
          book.total_minus]
     )  # fmt: skip
     return out.getvalue()
+
+
+def _rules(table: Table) -> str:
+    """The rules the table played under (issue 43): its house rules and their options."""
+    from .services.house_rules import rules_label
+
+    try:
+        return rules_label(table)
+    except InvalidActionError:
+        return "options that do not fit the game"
 
 
 def _dealer(line: WashbookLine, names: dict[int, str]) -> str:

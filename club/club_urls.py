@@ -43,6 +43,7 @@ club_patterns = [
     path("club/transfers/<int:pk>/pay/", views.transfer_pay, name="transfer_pay"),
     path("members/", views.members, name="members"),
     path("audit/", views.audit_log, name="audit"),
+    path("house-rules/", views.house_rules_list, name="house_rules"),
     path("members/<int:pk>/", views.member_detail, name="member"),
     path("members/<int:pk>/statement/", views.member_statement, name="member_statement"),
     path("members/<int:pk>/payments/", views.member_payment, name="member_payment"),

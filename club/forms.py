@@ -7,12 +7,33 @@ from typing import TYPE_CHECKING, Any
 
 from django import forms
 
-from .models import Member, Posting, Table, Transfer, default_variant, variant_choices
-from .services import money
+from games.engine.variant import VARIANTS, first_variant
+
+from .models import (
+    HouseRules,
+    Member,
+    Posting,
+    Table,
+    Transfer,
+    default_variant,
+    variant_choices,
+)
+from .services import house_rules, money
 from .services.base import ClubError
 
 if TYPE_CHECKING:
     from games.engine.variant import Variant
+
+
+def rules_choice(label: str, empty: str, help_text: str) -> forms.ModelChoiceField[HouseRules]:
+    """A choice of the club's house rules (issue 43), none allowed."""
+    return forms.ModelChoiceField(
+        queryset=HouseRules.objects.all(),
+        required=False,
+        label=label,
+        empty_label=empty,
+        help_text=help_text,
+    )
 
 
 class OpenSessionForm(forms.Form):
@@ -24,6 +45,11 @@ class OpenSessionForm(forms.Form):
     )
     stake = forms.DecimalField(initial=Decimal("0.05"))
     default_variant = forms.ChoiceField(choices=variant_choices, initial=default_variant)
+    house_rules = rules_choice(
+        "The evening's house rules",
+        "the club's defaults",
+        "Its tables of that game start from this set.",
+    )
     fee_member = forms.DecimalField(label="Table fee, member", required=False)
     fee_guest = forms.DecimalField(label="Table fee, guest", required=False)
     second = forms.BooleanField(
@@ -77,7 +103,55 @@ class OpenSessionForm(forms.Form):
             raise forms.ValidationError(str(e)) from None
 
 
-class FormTableForm(forms.Form):
+def add_option_fields(form: forms.Form, session: Any = None) -> None:
+    """Every game's options as fields ``opt-<game>-<option>`` (issue 43): the label with
+    the option's source, its help, its values, the club's default filled in (the evening's
+    or the club's default house rules for the game, else the game's own)."""
+    for name, game in VARIANTS.items():
+        start = house_rules.default_for(name, session)
+        for spec in game.options:
+            value = start.options.get(spec.name, spec.default) if start else spec.default
+            form.fields[house_rules.field_name(name, spec.name)] = forms.ChoiceField(
+                choices=[(str(c), house_rules.option_word(c)) for c in spec.choices],
+                required=False,
+                initial=str(value),
+                label=f"{spec.title} ({spec.source})",
+                help_text=spec.help[:1].upper() + spec.help[1:] + ".",
+            )
+
+
+class OptionFields:
+    """What a form with every game's option fields offers its template and its view."""
+
+    def option_groups(self) -> list[tuple[str, str, list[Any]]]:
+        """(game, its label, its option fields) for each game with options."""
+        form: Any = self
+        return [
+            (
+                name,
+                game.club_label,
+                [form[house_rules.field_name(name, o.name)] for o in game.options],
+            )
+            for name, game in VARIANTS.items()
+            if game.options
+        ]
+
+    def chosen_options(self, variant: str) -> dict[str, str]:
+        """The form's text for each option of ``variant`` (blank: the game's own)."""
+        form: Any = self
+        out: dict[str, str] = {}
+        for spec in VARIANTS[variant].options:
+            raw = form.cleaned_data.get(house_rules.field_name(variant, spec.name))
+            out[spec.name] = raw if raw not in (None, "") else str(spec.default)
+        return out
+
+    def plain_fields(self) -> list[Any]:
+        """The fields that are not a game's option (rendered before the options)."""
+        form: Any = self
+        return [f for f in form if not f.name.startswith("opt-")]
+
+
+class FormTableForm(OptionFields, forms.Form):
     variant = forms.ChoiceField(choices=variant_choices, label="Game")
     players = forms.ModelMultipleChoiceField(
         queryset=Member.objects.none(), required=False, label="Who plays",
@@ -95,15 +169,19 @@ class FormTableForm(forms.Form):
         help_text="Online tables only: seats the members leave empty. Such a table is not staked.",
     )  # fmt: skip
     auto_redraw = forms.BooleanField(required=False, label="Redraw seats every hour")
-    scoring = forms.ChoiceField(
-        choices=[("", "the game's own"), ("pips", "pips"), ("game-points", "game points")],
-        required=False,
-        initial="",
-        help_text="Two-player tables only.",
+    house_rules = rules_choice(
+        "House rules",
+        "none: the options below",
+        "A set the club saved; the table copies it as it is now.",
     )
 
     def __init__(self, *args: Any, session: Any = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        start = house_rules.default_for(
+            session.default_variant if session else first_variant().name, session
+        )
+        self.fields["house_rules"].initial = start.pk if start else None
+        add_option_fields(self, session)
         if session is not None:  # the members waiting now (the service checks again)
             from .services import waiting_members
 
@@ -356,3 +434,28 @@ class PaymentForm(forms.Form):
             )
         except ClubError as e:
             raise forms.ValidationError(str(e)) from None
+
+
+class HouseRulesForm(OptionFields, forms.Form):
+    """A named set of one game's options (issue 43): its name, its game, each option of
+    the game (the others' fields are left out of the check), the club's default or not."""
+
+    name = forms.CharField(max_length=60, label="Name", help_text="E.g. “Tuesday rules”.")
+    variant = forms.ChoiceField(choices=variant_choices, label="Game")
+    is_default = forms.BooleanField(
+        required=False,
+        label="The club's default for the game",
+        help_text="Filled in when a table of the game is formed, unless the evening has its own.",
+    )
+
+    def __init__(self, *args: Any, rules: HouseRules | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        add_option_fields(self)
+        if rules is not None:  # the set's own values filled in
+            self.fields["name"].initial = rules.name
+            self.fields["variant"].initial = rules.variant
+            self.fields["is_default"].initial = rules.is_default
+            for key, value in rules.options.items():
+                field = house_rules.field_name(rules.variant, key)
+                if field in self.fields:
+                    self.fields[field].initial = str(value)

@@ -20,6 +20,7 @@ from decimal import Decimal
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.db.models.functions import Lower
 from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
 
@@ -75,6 +76,40 @@ class Member(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("club:member", args=[self.pk])
+
+
+class HouseRules(models.Model):
+    """A named set of one game's options the club plays by, "Tuesday rules" (issue 43).
+
+    ``options`` holds a value for every option of the game (the engine's check passed
+    when it was saved). One set a game may be the club's default. A table formed with a
+    set copies its options and its name, so changing the set never changes a table
+    already formed."""
+
+    name = models.CharField(max_length=60)
+    variant = models.CharField(max_length=20, choices=variant_choices, verbose_name="game")
+    options = models.JSONField(default=dict)
+    is_default = models.BooleanField(
+        default=False, db_default=False, verbose_name="the club's default for the game"
+    )
+    updated_at = models.DateTimeField(default=timezone.now)
+    updated_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["variant", "name"]
+        verbose_name = "house rules"
+        verbose_name_plural = "house rules"
+        constraints = [
+            models.UniqueConstraint(Lower("name"), "variant", name="house_rules_name_once_a_game"),
+            models.UniqueConstraint(
+                fields=["variant"], condition=Q(is_default=True), name="one_default_a_game"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
 
 
 class ClubSession(models.Model):
@@ -136,6 +171,10 @@ class ClubSession(models.Model):
     # evening closes (with this note) once the last one is booked (`finish_close_if_due`).
     close_requested_at = models.DateTimeField(null=True, blank=True)
     close_note = models.CharField(max_length=200, blank=True)
+    # The evening's house rules (issue 43): the set its tables of that game start from.
+    house_rules = models.ForeignKey(
+        HouseRules, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
 
     class Meta:
         ordering = ["-opened_at"]
@@ -201,6 +240,12 @@ class Table(models.Model):
         max_length=10, choices=[(ONLINE, "online"), (PHYSICAL, "real cards")], default=ONLINE
     )
     options = models.JSONField(default=dict, blank=True)
+    # The house rules the table was formed with (issue 43): their name as it was then
+    # (the options are copied into ``options``; a set changed later changes nothing here).
+    house_rules = models.ForeignKey(
+        HouseRules, on_delete=models.SET_NULL, null=True, blank=True, related_name="tables"
+    )
+    house_rules_name = models.CharField(max_length=80, blank=True, db_default="")
     is_practice = models.BooleanField(
         default=False, help_text="Unstaked: excluded from balancing (any table with a bot)."
     )
@@ -587,6 +632,7 @@ class AuditEntry(models.Model):
     RESULT, CORRECTION = "result", "correction"
     OPEN, FEE, CLOSE, CANCEL, VOID = "open", "fee", "close", "cancel", "void"
     PAYMENT = "payment"
+    HOUSE_RULES = "house-rules"
     ACTIONS = [
         (CHECK_IN, "check-in"),
         (CHECK_OUT, "check-out"),
@@ -601,6 +647,7 @@ class AuditEntry(models.Model):
         (CANCEL, "evening cancelled"),
         (VOID, "evening voided"),
         (PAYMENT, "payment"),
+        (HOUSE_RULES, "house rules"),
     ]
 
     at = models.DateTimeField(default=timezone.now, db_index=True)

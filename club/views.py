@@ -31,6 +31,7 @@ from .forms import (
     CloseForm,
     CorrectionForm,
     FormTableForm,
+    HouseRulesForm,
     OpenSessionForm,
     PaymentForm,
     ResultForm,
@@ -43,6 +44,7 @@ from .models import (
     AuditEntry,
     ClubSession,
     CutBatch,
+    HouseRules,
     Leg,
     Member,
     Posting,
@@ -54,7 +56,7 @@ from .models import (
     WashbookEntry,
     WashbookLine,
 )
-from .services import ClubError, counted, ledger
+from .services import ClubError, counted, house_rules, ledger
 
 View = Callable[..., HttpResponse]
 
@@ -144,6 +146,7 @@ def session_open(request: HttpRequest) -> HttpResponse:
                 second=form.cleaned_data["second"],
                 fee_member=form.cleaned_data["fee_member"],
                 fee_guest=form.cleaned_data["fee_guest"],
+                house_rules=form.cleaned_data["house_rules"],
                 by=request.user,
             )
         except ClubError as e:
@@ -665,9 +668,18 @@ def table_create(request: HttpRequest, pk: int) -> HttpResponse:
     form = FormTableForm(request.POST, session=session)
     if form.is_valid():
         data = form.cleaned_data
-        options = {"scoring": data["scoring"]} if data["scoring"] else {}
         chosen = list(data["players"]) or None  # none ticked: everyone waiting
+        rules = data["house_rules"]
         try:
+            # A set of house rules, as it is now; else the options the form gives, each
+            # checked beside its field and then together by the engine.
+            options = (
+                None
+                if rules is not None
+                else house_rules.checked_options(
+                    data["variant"], form.chosen_options(data["variant"])
+                )
+            )
             table = services.form_table(
                 session,
                 variant=data["variant"],
@@ -677,13 +689,18 @@ def table_create(request: HttpRequest, pk: int) -> HttpResponse:
                 auto_redraw=data["auto_redraw"],
                 computer_players=data["computers"] or 0,
                 candidates=chosen,
+                house_rules=rules,
             )
         except ClubError as e:
             _form_error(form, e)
         else:
             seats = table.seats.select_related("member").order_by("position")
             message = f"Table {table.number} formed: {_and([str(s.member) for s in seats])}."
-            what = f"{message[:-1]} ({table.get_variant_display()}, {table.get_mode_display()})."
+            rules_said = f", {table.house_rules_name}" if table.house_rules_name else ""
+            what = (
+                f"{message[:-1]} ({table.get_variant_display()}, {table.get_mode_display()}"
+                f"{rules_said})."
+            )
             audit.record(request.user, AuditEntry.TABLE, what, table=table)
             return _console_done(request, table.session or session, message, "form")
     # The console again, the form with each message beside its field; no table made.
@@ -995,6 +1012,7 @@ def session_washbook(request: HttpRequest, pk: int) -> HttpResponse:
             "session": session,
             "book": book,
             "title": f"{session}: all tables",
+            "tables": session.tables.order_by("number"),
             "across": True,
             "unstaked": _unstaked_tables(session),
             "correctable": _correctable(request, session),
@@ -1143,6 +1161,58 @@ def member_payment(request: HttpRequest, pk: int) -> HttpResponse:
             messages.success(request, f"Recorded: {member} paid {services.money.shown(amount)}.")
             return redirect("club:member", pk=member.pk)
     return member_detail(request, member.pk, payment_form=form)
+
+
+@staff_required
+def house_rules_list(request: HttpRequest) -> HttpResponse:
+    """The club's house rules (issue 43): each set with the options it changes, whether it
+    is the club's default for its game and how many tables were formed with it; a form to
+    save a new set, or (``?edit=N``) to change one. A refusal is shown beside its field;
+    nothing is saved. A set changed never changes a table already formed."""
+    editing = None
+    given = request.GET.get("edit") or request.POST.get("edit") or ""
+    if given:
+        editing = get_object_or_404(HouseRules, pk=int(given) if given.isdigit() else 0)
+    if request.method == "POST":
+        form = HouseRulesForm(request.POST, rules=editing)
+        if form.is_valid():
+            data = form.cleaned_data
+            try:
+                saved = house_rules.save(
+                    name=data["name"],
+                    variant=data["variant"],
+                    options=form.chosen_options(data["variant"]),
+                    default=data["is_default"],
+                    rules=editing,
+                    by=request.user,
+                )
+            except ClubError as e:
+                _form_error(form, e)
+            else:
+                what = (
+                    f"{'Changed' if editing else 'Saved'} house rules {saved.name} for "
+                    f"{saved.get_variant_display()}: "
+                    f"{house_rules.described(saved.variant, saved.options)}"
+                    + (" (the club's default)" if saved.is_default else "")
+                )
+                audit.record(request.user, AuditEntry.HOUSE_RULES, what)
+                messages.success(request, f"{what}.")
+                return redirect("club:house_rules")
+        status = 400
+    else:
+        form, status = HouseRulesForm(rules=editing), 200
+    sets = [
+        (r, house_rules.described(r.variant, r.options))
+        for r in HouseRules.objects.annotate(formed=models.Count("tables")).order_by(
+            "variant", "name"
+        )
+    ]
+    return render(
+        request,
+        "club/house_rules.html",
+        {"form": form, "sets": sets, "editing": editing},
+        status=status,
+    )
 
 
 @staff_required

@@ -39,6 +39,9 @@ __all__ = [
     "washbook_totals",
     "line_number",
     "evening_notice",
+    "table_rules",
+    "house_rules_for",
+    "house_rule_sets",
 ]
 
 
@@ -90,3 +93,32 @@ def evening_notice(table_id: int) -> str | None:
     if session.status != ClubSession.OPEN:
         return f"The evening has closed ({session.get_status_display()}): play has stopped."
     return None
+
+
+def table_rules(table_id: int, variant: str) -> tuple[Any, list[Any]] | None:
+    """(the table, the options it plays under) for a table of ``variant``; None when
+    there is no such table or its options do not fit the game (issue 43)."""
+    from club.models import Table
+    from club.services import house_rules
+
+    table = Table.objects.filter(pk=table_id, variant=variant).first()
+    if table is None:
+        return None
+    try:
+        return table, house_rules.in_force(table)
+    except Exception:  # noqa: BLE001 - options of old that no longer fit: none shown
+        return None
+
+
+def house_rules_for(rules_id: int) -> Any:
+    """A set of the club's house rules by id (the practice form may start from one)."""
+    from club.models import HouseRules
+
+    return HouseRules.objects.filter(pk=rules_id).first()
+
+
+def house_rule_sets() -> list[Any]:
+    """Every set of house rules, by game and name."""
+    from club.models import HouseRules
+
+    return list(HouseRules.objects.order_by("variant", "name"))

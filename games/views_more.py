@@ -63,11 +63,14 @@ def rules_variant(request: HttpRequest, variant: str) -> HttpResponse:
     found = [v for v in variant_choices() if v["name"] == variant]
     if not found:
         raise Http404("no such variant")
-    return render(
-        request,
-        "games/rules.html",
-        {"variants": found, "one": found[0], "laws": VARIANTS[variant].laws},
-    )
+    context: dict[str, Any] = {"variants": found, "one": found[0], "laws": VARIANTS[variant].laws}
+    # ?table=N: the laws as a table of this game plays them, each option's value there
+    # and its source (issue 43), house rules marked.
+    given = request.GET.get("table", "")
+    table = club_api.table_rules(int(given), variant) if given.isdigit() else None
+    if table is not None:
+        context |= {"table": table[0], "in_force": table[1]}
+    return render(request, "games/rules.html", context)
 
 
 class PracticeRefusal(Exception):
@@ -107,12 +110,20 @@ def practice(request: HttpRequest) -> HttpResponse:
         lo, hi = _players(variant, spec.min_players, spec.max_players)
         if not lo <= players <= hi:
             raise PracticeRefusal(f"{spec.title} is for {lo} to {hi} players")
-        options = {
-            o.name: _option_value(
-                variant, o.name, request.POST.get(f"opt-{variant}-{o.name}", str(o.default))
-            )
-            for o in spec.options
-        }
+        chosen = request.POST.get("house_rules", "")
+        rules = club_api.house_rules_for(int(chosen)) if chosen.isdigit() else None
+        if chosen and rules is None:
+            raise PracticeRefusal("those house rules are not the club's (any more)")
+        options = (
+            None
+            if rules is not None
+            else {
+                o.name: _option_value(
+                    variant, o.name, request.POST.get(f"opt-{variant}-{o.name}", str(o.default))
+                )
+                for o in spec.options
+            }
+        )
     except PracticeRefusal as e:
         messages.error(request, str(e))
         return render(request, "games/practice.html", {"variants": variant_choices()}, status=400)
@@ -123,7 +134,7 @@ def practice(request: HttpRequest) -> HttpResponse:
         messages.error(request, "Only club members can start a practice table.")
         return redirect("home")
     try:
-        table = club_api.create_practice_table(member, variant, players, options)
+        table = club_api.create_practice_table(member, variant, players, options, house_rules=rules)
     except ClubError as e:
         messages.error(request, str(e))
         return render(request, "games/practice.html", {"variants": variant_choices()}, status=400)

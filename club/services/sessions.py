@@ -12,7 +12,7 @@ from django.db.models import Max
 from django.utils import timezone
 from django.utils.text import slugify
 
-from ..models import Arrival, ClubSession, Member, Seat, Table, variant_choices
+from ..models import Arrival, ClubSession, HouseRules, Member, Seat, Table, variant_choices
 from ..models import default_variant as first_game
 from . import base, money
 from .base import PLAY_CHECKS, Actor, ClubError, DealProgress, recorded_user
@@ -29,6 +29,7 @@ def open_session(
     second: bool = False,
     fee_member: Decimal | str | None = None,
     fee_guest: Decimal | str | None = None,
+    house_rules: HouseRules | None = None,
 ) -> ClubSession:
     """Open an evening; its tables play ``default_variant`` unless told (the registry's
     first game when not given). A club has one open evening at a time unless the
@@ -68,6 +69,7 @@ def open_session(
             name=name,
             fee_member=fees[0],
             fee_guest=fees[1],
+            house_rules=house_rules,
         )
 
 

@@ -20,6 +20,7 @@ from ..models import (
     Arrival,
     ClubSession,
     CutBatch,
+    HouseRules,
     Member,
     RedrawDemand,
     Seat,
@@ -229,8 +230,13 @@ def form_table(
     candidates: list[Member] | None = None,
     auto_redraw: bool = False,
     computer_players: int = 0,
+    house_rules: HouseRules | None = None,
 ) -> Table:
     """Form a table from the candidates (default: every waiting member, in order of arrival).
+
+    ``house_rules``: a set of the game's options the club saved (issue 43); the table
+    copies its options (``options`` given as well change some of them, and its name says
+    so) and its name, so a set changed later never changes this table.
 
     With more candidates than places they cut (L2) and the highest play (L3); the others
     wait in the table's queue in order of arrival. Then the players cut for seats and the
@@ -255,9 +261,10 @@ def form_table(
     _check_variant(variant, size)
     # Options that do not fit the game (a scoring for two players at a table of five)
     # would leave a table no deal can be dealt at: refused here, before anything is made.
+    options, rules_name = with_house_rules(house_rules, variant, options)
     wrong = cutting.options_error(variant, options)
     if wrong:
-        raise ClubError(f"these options do not fit the game: {wrong}", field="scoring")
+        raise ClubError(f"these options do not fit the game: {wrong}")
     if mode not in (Table.ONLINE, Table.PHYSICAL):
         raise ClubError("mode is online or physical")
     if computer_players < 0:
@@ -304,6 +311,8 @@ def form_table(
             size=places + computer_players,
             mode=mode,
             options=options or {},
+            house_rules=house_rules,
+            house_rules_name=rules_name,
             auto_redraw=auto_redraw,
             had_computer_players=computer_players > 0,
         )
@@ -675,14 +684,42 @@ def _lapse_substitutes(table: Table) -> list[str]:
 # --- Practice tables ---------------------------------------------------------------------
 
 
+def with_house_rules(
+    house_rules: HouseRules | None, variant: str, options: dict[str, Any] | None
+) -> tuple[dict[str, Any], str]:
+    """A table's options and the name of its house rules (issue 43): the set's options,
+    with ``options`` changing some (the name then says so); without a set, ``options``
+    and no name. A set of another game is refused beside its field."""
+    if house_rules is None:
+        return dict(options or {}), ""
+    if house_rules.variant != variant:
+        raise ClubError(
+            f"{house_rules.name} are house rules for {house_rules.get_variant_display()}, "
+            f"not for {dict(variant_choices())[variant]}",
+            field="house_rules",
+        )
+    changed = {k: v for k, v in (options or {}).items() if house_rules.options.get(k) != v}
+    name = house_rules.name + (" (changed)" if changed else "")
+    return dict(house_rules.options) | (options or {}), name
+
+
 def create_practice_table(
-    member: Member, variant: str, players: int, options: dict[str, Any] | None = None
+    member: Member,
+    variant: str,
+    players: int,
+    options: dict[str, Any] | None = None,
+    house_rules: HouseRules | None = None,
 ) -> Table:
     """A session-less online table: ``member`` in seat 0, bots in the others. Unstaked.
-    A member has at most PRACTICE_TABLES_MAX open (the sweep closes idle ones)."""
+    A member has at most PRACTICE_TABLES_MAX open (the sweep closes idle ones). It may
+    start from a set of house rules, as a club table does."""
     from django.conf import settings
 
     _check_variant(variant, players)
+    options, rules_name = with_house_rules(house_rules, variant, options)
+    wrong = cutting.options_error(variant, options)
+    if wrong:
+        raise ClubError(f"these options do not fit the game: {wrong}")
     with transaction.atomic():
         Member.objects.select_for_update().filter(pk=member.pk).first()  # one at a time
         most = settings.PRACTICE_TABLES_MAX
@@ -702,7 +739,9 @@ def create_practice_table(
             variant=variant,
             size=players,
             mode=Table.ONLINE,
-            options=options or {},
+            options=options,
+            house_rules=house_rules,
+            house_rules_name=rules_name,
             is_practice=True,
             status=Table.PLAYING,
             started_at=timezone.now(),

@@ -51,3 +51,33 @@ def member_link(context: dict[str, Any], member: Any) -> Any:
     if getattr(member, "is_bot", False) or not may:
         return format_html("{}", member)
     return format_html('<a href="{}">{}</a>', reverse("club:member", args=[member.pk]), member)
+
+
+@register.inclusion_tag("club/_rules_in_force.html")
+def rules_in_force(table: Any, open_: bool = False) -> dict[str, Any]:
+    """The rules a table plays under (issue 43): its house rules' name as formed, and
+    every option of its game with its value and source, house rules marked. A table whose
+    options no longer fit its game says so (its page explains)."""
+    from club.services import house_rules
+
+    try:
+        options = house_rules.in_force(table)
+    except Exception:  # noqa: BLE001 - options of old that do not fit: shown as none
+        options = []
+    return {
+        "table": table,
+        "options": options,
+        "label": house_rules.rules_label(table) if options else "",
+        "open": open_,
+    }
+
+
+@register.filter
+def rules_label(table: Any) -> str:
+    """ "Dalton rules: Ratting: six; Jokers: spade-twos", or "the game's own rules"."""
+    from club.services import house_rules
+
+    try:
+        return house_rules.rules_label(table)
+    except Exception:  # noqa: BLE001 - see rules_in_force
+        return "options that do not fit the game"

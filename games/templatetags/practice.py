@@ -26,3 +26,11 @@ def option_word(value: Any) -> str:
     if value is False or value == "False":
         return "no"
     return str(value).replace("-", " ")
+
+
+@register.simple_tag
+def house_rule_sets() -> list[Any]:
+    """The club's house rules, for the practice form to start from (issue 43)."""
+    from games import club_api
+
+    return club_api.house_rule_sets()

@@ -18,17 +18,21 @@ from .conftest import field_error
 pytestmark = pytest.mark.django_db
 
 
-def test_a_table_of_five_with_a_two_player_scoring_is_refused_beside_the_field(
+def test_a_table_with_an_option_value_the_game_has_not_is_refused_beside_the_field(
     staff: Client, session: ClubSession, make_members: Callable[..., list[Member]]
 ) -> None:
+    """The form offers the chosen game's own options only (issue 43); a value it has not
+    is refused beside its field, and another game's option cannot be given at all."""
     for m in make_members(5):
         services.check_in(session, m)
     r = staff.post(
         reverse("club:table_create", args=[session.pk]),
-        {"variant": "foster", "size": "5", "mode": Table.ONLINE, "scoring": "game-points"},
+        {"variant": "foster", "size": "5", "mode": Table.ONLINE, "opt-foster-splash": "30"},
     )
     assert r.status_code == 400
-    assert "do not fit the game" in field_error(r.content.decode(), "scoring")
+    assert "30 is not one of the available choices" in field_error(
+        r.content.decode(), "opt-foster-splash"
+    )
     assert not Table.objects.filter(session=session).exists()
     with pytest.raises(services.ClubError, match="no option scoring"):
         services.form_table(session, variant="foster", options={"scoring": "game-points"})

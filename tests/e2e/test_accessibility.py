@@ -19,7 +19,7 @@ from django.urls import reverse
 
 from club import services as club
 from club.models import ClubSession, Table, WashbookLine
-from club.services import PhysicalResult
+from club.services import PhysicalResult, house_rules
 from games import services as games
 from games.engine.variant import VARIANTS
 
@@ -85,10 +85,17 @@ def _evening() -> dict[str, Any]:
     # A part payment (the settlement and the member's page show it, with what is left).
     transfer = past.transfers.order_by("-amount", "pk").first()
     club.record_payment(transfer.pk, amount=transfer.amount - Decimal("0.01"))
-    tonight = club.open_session(stake=Decimal("0.05"), name="Tuesday", by=secretary.user)
+    dalton = house_rules.save(
+        name="Dalton rules", variant="foster", options={"ratting": "six", "jokers": "spade-twos"}
+    )
+    tonight = club.open_session(
+        stake=Decimal("0.05"), name="Tuesday", by=secretary.user, house_rules=dalton
+    )
     for m in members[:6]:
         club.check_in(tonight, m)
-    physical = club.form_table(tonight, variant="foster", size=4, mode=Table.PHYSICAL)
+    physical = club.form_table(
+        tonight, variant="foster", size=4, mode=Table.PHYSICAL, house_rules=dalton
+    )
     online = club.form_table(tonight, variant="conquian", computer_players=0)
     games.ensure_deal(online.pk)
     # a practice table of each game, by turns for two members (a member may hold five open)
@@ -133,6 +140,12 @@ def _pages(w: dict[str, Any]) -> list[tuple[str, Any, str]]:
         ("member-statement", me, reverse("club:member_statement", args=[me.pk])),
         ("on-paper", sec, reverse("club:session_print", args=[past.pk])),
         ("audit", sec, reverse("club:audit")),
+        ("house-rules", sec, reverse("club:house_rules")),
+        (
+            "rules-in-force",
+            me,
+            reverse("games:rules_variant", args=["foster"]) + f"?table={w['physical'].pk}",
+        ),
         ("members", sec, reverse("club:members")),
         ("session-washbook", me, reverse("club:session_washbook", args=[past.pk])),
         ("table-washbook", me, reverse("club:washbook", args=[past.tables.first().pk])),

@@ -31,6 +31,7 @@ RECORDED = {
     "club:transfer_pay": (AuditEntry.PAYMENT, False),
     "club:member_payment": (AuditEntry.PAYMENT, False),
     "club:session_open": (AuditEntry.OPEN, False),
+    "club:house_rules": (AuditEntry.HOUSE_RULES, False),
     "club:table_create": (AuditEntry.TABLE, False),
     "club:table_void": (AuditEntry.TABLE_VOID, True),
     "club:session_close": (AuditEntry.CLOSE, True),

@@ -39,7 +39,7 @@ STAFF_PAGES = {
     "club:console", "club:session_close_confirm", "club:line_correct", "club:members", "club:audit",
 }  # fmt: skip
 # Actions whose GET is their form (a page): the rest answer GET with 405.
-FORM_PAGES = {"games:practice", "club:line_correct"}
+FORM_PAGES = {"games:practice", "club:line_correct", "club:house_rules"}
 # Token-authenticated and read-only (its own tests), or a benchmark's yardstick (404 here).
 SPECIAL = {"games:events", "club:session_events", "games:bench_ping"}
 
@@ -97,6 +97,8 @@ ACTIONS = [
     Action("club:transfer_pay", "staff", lambda w: [w.transfer.pk], lambda w: w.secretary, lambda w: {}),
     Action("club:member_payment", "staff", lambda w: [w.players[0].pk], lambda w: w.secretary,
            lambda w: {"to": "club", "amount": "2.00", "method": "cash"}),
+    Action("club:house_rules", "staff", lambda w: [], lambda w: w.secretary,
+           lambda w: {"name": "Club rules", "variant": "foster", "opt-foster-splash": "25"}),
     Action("club:session_open", "staff", lambda w: [], lambda w: w.secretary,
            lambda w: {"stake": "0.05", "default_variant": "foster", "name": "Next",
                       "second": "on"}),
@@ -189,7 +191,8 @@ def test_members_cannot_do_the_secretarys_work(world: World) -> None:
     staff_actions = [a for a in ACTIONS if a.role == "staff"]
     assert {a.name for a in staff_actions} == {
         "club:session_open", "club:session_close", "club:table_create", "club:table_result",
-        "club:line_correct", "club:transfer_pay", "club:member_payment", "club:table_cancel",
+        "club:line_correct", "club:transfer_pay", "club:member_payment", "club:house_rules",
+        "club:table_cancel",
         "club:session_cancel",
         "club:arrival_add", "club:arrival_leave", "club:table_void", "club:session_void",
     }  # fmt: skip

@@ -43,7 +43,7 @@ SKIP = ("events/", "healthz", "logout/")
 
 FIELDS = [
     "name", "stake", "default_variant", "second", "member", "new_name", "guest", "variant",
-    "size", "mode", "computers", "scoring", "auto_redraw", "winner", "note", "reason",
+    "size", "mode", "computers", "opt-foster-splash", "house_rules", "auto_redraw", "winner", "note", "reason",
     "deals", "substitute", "agree", "version", "deal", "token", "action", "intent", "cards",
     "combination", "seat", "players-conquian", "username", "password", "since", "until",
     "only_reverse", "void-session-reason", "q", "o", "p", "_save", "action_checkbox",

@@ -1,0 +1,169 @@
+"""House rules (issue 43): the club's named sets of a game's options, and the options a
+table plays under, shown wherever a result is read.
+
+A set holds a value for every option of its game, checked by the engine's own
+`make_rules` when saved. A form names an option's field ``opt-<game>-<option>`` (as the
+practice form does), so a refusal is told beside the field it is about.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from games.engine.errors import InvalidActionError
+from games.engine.rules import make_rules
+from games.engine.variant import VARIANTS, OptionSpec, OptionValue
+
+from ..models import ClubSession, HouseRules, Table
+from .base import Actor, ClubError, recorded_user, shown_name
+
+
+def field_name(variant: str, option: str) -> str:
+    """The form field of one option of one game."""
+    return f"opt-{variant}-{option}"
+
+
+def option_value(variant: str, spec: OptionSpec, raw: object) -> OptionValue:
+    """A form's text for an option as the option's own value, or ClubError beside its
+    field naming the values it may take."""
+    for choice in spec.choices:
+        if str(choice) == str(raw) or choice == raw and type(choice) is type(raw):
+            return choice
+    allowed = ", ".join(option_word(c) for c in spec.choices)
+    raise ClubError(
+        f"{spec.title} is one of {allowed}, not {raw!r}", field=field_name(variant, spec.name)
+    )
+
+
+def option_word(value: OptionValue) -> str:
+    """An option's value in words: yes/no for a flag, else as it is."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
+
+
+def checked_options(variant: str, given: Mapping[str, object]) -> dict[str, OptionValue]:
+    """Every option of ``variant`` from ``given`` (raw form text or values; the game's
+    default for an option not given), checked one by one beside its field and then
+    together by the engine (`make_rules`). An option the game does not have is refused."""
+    if variant not in VARIANTS:
+        raise ClubError(f"unknown game {variant!r}", field="variant")
+    game = VARIANTS[variant]
+    known = {o.name for o in game.options}
+    unknown = sorted(set(given) - known)
+    if unknown:
+        raise ClubError(
+            f"{game.club_label} has no option {', '.join(unknown)}"
+            + (f" (its options: {', '.join(sorted(known))})" if known else " (it has none)"),
+            field="variant",
+        )
+    problems: list[ClubError] = []
+    values: dict[str, OptionValue] = {}
+    for spec in game.options:
+        try:
+            values[spec.name] = option_value(variant, spec, given.get(spec.name, spec.default))
+        except ClubError as e:
+            problems.append(e)
+    if problems:
+        raise ClubError.all_of(problems)
+    try:
+        make_rules(variant, values)
+    except InvalidActionError as e:
+        raise ClubError(f"these options do not fit together: {e}") from e
+    return values
+
+
+def save(
+    *,
+    name: str,
+    variant: str,
+    options: Mapping[str, object],
+    default: bool = False,
+    rules: HouseRules | None = None,
+    by: Actor = None,
+) -> HouseRules:
+    """Save a named set (new, or ``rules`` changed): checked by the engine, its name once
+    a game; ``default`` makes it the club's default for the game (and the previous
+    default no longer). Tables already formed keep what they were formed with."""
+    name = shown_name(name, field="name", what="the name of the house rules")
+    if not name:
+        raise ClubError("give the house rules a name, e.g. “Tuesday rules”", field="name")
+    values = checked_options(variant, options)
+    try:
+        with transaction.atomic():
+            if default:
+                HouseRules.objects.select_for_update().filter(
+                    variant=variant, is_default=True
+                ).exclude(pk=rules.pk if rules else None).update(is_default=False)
+            target = rules or HouseRules()
+            target.name, target.variant, target.options = name, variant, values
+            target.is_default = default
+            target.updated_at = timezone.now()
+            target.updated_by = recorded_user(by)
+            target.save()
+    except IntegrityError as e:
+        raise ClubError(
+            f"the club's house rules for {VARIANTS[variant].club_label} already have a set "
+            f"called {name}",
+            field="name",
+        ) from e
+    return target
+
+
+def default_for(variant: str, session: ClubSession | None = None) -> HouseRules | None:
+    """The set a table of ``variant`` starts from: the evening's, when it is of that
+    game; else the club's default for the game; else none (the game's own defaults)."""
+    if session is not None and session.house_rules_id is not None:
+        chosen = session.house_rules
+        if chosen is not None and chosen.variant == variant:
+            return chosen
+    return HouseRules.objects.filter(variant=variant, is_default=True).first()
+
+
+@dataclass(frozen=True)
+class InForce:
+    """One option a table plays under, as its pages show it."""
+
+    spec: OptionSpec
+    value: OptionValue
+
+    @property
+    def word(self) -> str:
+        return option_word(self.value)
+
+    @property
+    def changed(self) -> bool:
+        """Not the game's own default: a house rule."""
+        return self.value != self.spec.default
+
+
+def in_force(table: Table) -> list[InForce]:
+    """Every option of the table's game with the value it plays under."""
+    rules = make_rules(table.variant, table.options or {})
+    game = VARIANTS[table.variant]
+    return [InForce(spec, rules.opt(spec.name)) for spec in game.options]
+
+
+def described(variant: str, options: Mapping[str, Any]) -> str:
+    """The options that differ from the game's own, in words ("Ratting: six; Jokers:
+    spade-twos"), or "the game's own rules"."""
+    rules = make_rules(variant, dict(options))
+    changed = [
+        f"{spec.title}: {option_word(rules.opt(spec.name))}"
+        for spec in VARIANTS[variant].options
+        if rules.opt(spec.name) != spec.default
+    ]
+    return "; ".join(changed) or "the game's own rules"
+
+
+def rules_label(table: Table) -> str:
+    """What a table plays under in a line: its house rules' name (as formed) and the
+    options that differ from the game's own: "Dalton rules: Ratting: six; Jokers:
+    spade-twos", or "the game's own rules"."""
+    words = described(table.variant, table.options or {})
+    return f"{table.house_rules_name}: {words}" if table.house_rules_name else words
