@@ -440,7 +440,12 @@ class HouseRulesForm(OptionFields, forms.Form):
     """A named set of one game's options (issue 43): its name, its game, each option of
     the game (the others' fields are left out of the check), the club's default or not."""
 
-    name = forms.CharField(max_length=60, label="Name", help_text="E.g. “Tuesday rules”.")
+    name = forms.CharField(
+        max_length=60,
+        label="Name",
+        help_text="E.g. “Tuesday rules”.",
+        error_messages={"required": "Give the house rules a name, e.g. “Tuesday rules”."},
+    )
     variant = forms.ChoiceField(choices=variant_choices, label="Game")
     is_default = forms.BooleanField(
         required=False,
