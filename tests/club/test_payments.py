@@ -140,6 +140,9 @@ def test_a_part_payment_splits_the_transfer_and_the_rest_stays_owed(
     ]
     page = staff.get(reverse("club:member", args=[b.pk])).content.decode()
     assert "Owes and is owed" in page and "£0.30" in page
+    # The chart says its amounts with the currency, to a screen reader too.
+    assert 'aria-label="Balance over time, from -£0.50 to £0.00"' in page
+    assert "lowest -£0.50, highest £0.00." in page
     settlement = staff.get(reverse("club:settlement", args=[session.pk])).content.decode()
     assert "✓ paid by bank transfer" in settlement and "3 transfers, 1 paid" in settlement
     _postings_at_zero()
