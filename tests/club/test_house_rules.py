@@ -156,6 +156,7 @@ def test_the_form_offers_the_games_options_with_the_clubs_defaults_and_the_eveni
     dalton = _dalton()
     evening = services.open_session(stake="0.05", by=secretary.user, house_rules=dalton)
     page = staff.get(reverse("club:console", args=[evening.pk])).content.decode()
+    assert "· house rules Dalton rules" in page  # the evening's set, in its header
     # Every option with its label, source, help and values; the club's default filled in.
     assert '<label for="id_opt-foster-ratting">Ratting (Dalton):</label>' in page
     assert "Showing down part of a hand early: free (Foster)" in page
