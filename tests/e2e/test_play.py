@@ -305,7 +305,7 @@ def test_a_member_plays_a_whole_foster_deal_against_four_bots(
     live: dict[str, Any], browser: Any, make_member: Any
 ) -> None:
     play_practice_deal(
-        live, browser, make_member("Player One"), "foster", 5, {}, choose_rummy,
+        live, browser, make_member("Player One"), "foster", 5, {"max_turnovers": "10"}, choose_rummy,
         "foster-vs-bots.png",
     )  # fmt: skip
 
