@@ -22,6 +22,7 @@ from club.services import (
     post_online_deal,
     table_seating,
 )
+from games.engine.errors import InvalidActionError
 
 __all__ = [
     "SeatInfo",
@@ -106,7 +107,7 @@ def table_rules(table_id: int, variant: str) -> tuple[Any, list[Any]] | None:
         return None
     try:
         return table, house_rules.in_force(table)
-    except Exception:  # noqa: BLE001 - options of old that no longer fit: none shown
+    except (InvalidActionError, KeyError):  # options of old that no longer fit: none shown
         return None
 
 

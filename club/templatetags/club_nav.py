@@ -7,6 +7,7 @@ from typing import Any
 from django import template
 
 from club import services
+from games.engine.errors import InvalidActionError
 
 register = template.Library()
 
@@ -62,7 +63,7 @@ def rules_in_force(table: Any, open_: bool = False) -> dict[str, Any]:
 
     try:
         options = house_rules.in_force(table)
-    except Exception:  # noqa: BLE001 - options of old that do not fit: shown as none
+    except (InvalidActionError, KeyError):  # options of old that do not fit: shown as none
         options = []
     return {
         "table": table,
@@ -79,5 +80,5 @@ def rules_label(table: Any) -> str:
 
     try:
         return house_rules.rules_label(table)
-    except Exception:  # noqa: BLE001 - see rules_in_force
+    except (InvalidActionError, KeyError):  # see rules_in_force
         return "options that do not fit the game"
