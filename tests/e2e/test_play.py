@@ -603,6 +603,11 @@ def test_answers_out_of_order_keep_the_selection_and_the_newest_state(
     while db_stamp(table_id) == before:
         page.wait_for_timeout(50)
     wait_stamp(page, db_stamp(table_id))
+    # The handler holds the answer once its fetch returns, which can be after the stream's
+    # refresh has shown the new state (CI saw it): wait for it rather than assume it.
+    deadline = time.monotonic() + 10
+    while not held and time.monotonic() < deadline:
+        page.wait_for_timeout(50)
     assert held, "the draw's answer was not held"
     state = services.load_state(services.current_deal(table_id))
     discard = max(
