@@ -172,25 +172,28 @@ def test_no_serious_or_critical_accessibility_violation(
     source = _axe_source()
     report: dict[str, Any] = {"pages": {}, "counts": Counter()}
     failures: list[str] = []
-    contexts: dict[tuple[int, str], Any] = {}
+    contexts: dict[int, Any] = {}
     for name, who, path in _pages(w):
+        if who.pk not in contexts:
+            # bypass_csp: axe is injected as an inline script (the pages allow none)
+            ctx = browser.new_context(
+                viewport={"width": WIDTHS["phone"][0], "height": WIDTHS["phone"][1]},
+                bypass_csp=True,
+            )
+            login(ctx, live_server.url, who)
+            contexts[who.pk] = ctx
+        page = contexts[who.pk].new_page()
+        page.goto(f"{live_server.url}{path}")
+        page.add_script_tag(content=source)
+        # One load a page, checked at each width in turn (the viewport resized: the media
+        # queries apply again, as when a phone turns or a window is widened).
         for width_name, (width, height) in WIDTHS.items():
-            key = (who.pk, width_name)
-            if key not in contexts:
-                # bypass_csp: axe is injected as an inline script (the pages allow none)
-                ctx = browser.new_context(
-                    viewport={"width": width, "height": height}, bypass_csp=True
-                )
-                login(ctx, live_server.url, who)
-                contexts[key] = ctx
-            page = contexts[key].new_page()
-            page.goto(f"{live_server.url}{path}")
+            page.set_viewport_size({"width": width, "height": height})
             # Nothing is cut off: the page never scrolls sideways (a wide table scrolls
             # inside its own region, its first column staying in view).
             scroll_width = page.evaluate("document.documentElement.scrollWidth")
             if scroll_width > width:
                 failures.append(f"{name} at {width} px scrolls sideways ({scroll_width} px)")
-            page.add_script_tag(content=source)
             result = page.evaluate(
                 "async () => { const r = await axe.run(document, {resultTypes: ['violations']});"
                 " return {version: axe.version, violations: r.violations.map(v => ({id: v.id,"
@@ -205,7 +208,7 @@ def test_no_serious_or_critical_accessibility_violation(
                     failures.append(
                         f"{name} at {width} px: {v['id']} ({v['impact']}) {v['targets']}"
                     )
-            page.close()
+        page.close()
     for ctx in contexts.values():
         ctx.close()
     report["checked"] = len(report["pages"])
