@@ -53,8 +53,12 @@ def live(
     settings.SECURE_CSP = csp
     settings.GAMES_BOT_DELAY = "0.15,0.3"  # the live server (this process) queues bot moves
     with (
-        uvicorn(port, log=ARTIFACTS / "uvicorn.log"),
-        celery_worker(extra={"GAMES_BOT_DELAY": "0.15,0.3"}, log=ARTIFACTS / "celery.log"),
+        # Killed after the test: a graceful stop waits on the page's open event stream
+        # and the worker's warm shutdown, about two seconds a test for nothing.
+        uvicorn(port, log=ARTIFACTS / "uvicorn.log", kill=True),
+        celery_worker(
+            extra={"GAMES_BOT_DELAY": "0.15,0.3"}, log=ARTIFACTS / "celery.log", kill=True
+        ),
     ):
         yield {"url": live_server.url, "events": events}
 

@@ -65,7 +65,11 @@ def process(
     port: int | None = None,
     extra: dict[str, str] | None = None,
     log: Path | None = None,
+    kill: bool = False,
 ) -> Iterator[subprocess.Popen[bytes]]:
+    """``cmd`` running for the block; stopped after it by SIGTERM (a graceful stop, up to
+    10 s), or at once by SIGKILL with ``kill`` (a test's servers, when nothing they would
+    finish gracefully matters any more)."""
     out = open(log, "wb") if log else subprocess.DEVNULL  # noqa: SIM115
     proc = subprocess.Popen(cmd, cwd=BASE, env=env(extra), stdout=out, stderr=subprocess.STDOUT)
     try:
@@ -73,7 +77,10 @@ def process(
             wait_port(port, proc)
         yield proc
     finally:
-        proc.terminate()
+        if kill:
+            proc.kill()
+        else:
+            proc.terminate()
         try:
             proc.wait(timeout=10)
         except subprocess.TimeoutExpired:

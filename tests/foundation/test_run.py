@@ -291,18 +291,28 @@ def test_make_run_serves_the_club_safely_runs_an_evening_restarts_a_dead_process
 
 
 @pytest.mark.slow
-def test_make_run_host_0_0_0_0_lets_a_phone_on_the_wifi_play_and_killing_make_stops_it(
-    make_run: Callable[..., MakeRun],
+def test_make_run_copies_a_club_left_in_sqlite_lets_a_phone_on_the_wifi_play_and_kill_stops_it(
+    make_run: Callable[..., MakeRun], tmp_path: Path
 ) -> None:
-    """A phone types the machine's address: the pages answer (not 400 DisallowedHost), a
-    form posts (the address is a trusted origin), and the table page opens its event
-    stream at that same address (not 127.0.0.1, which a phone cannot reach). Then
-    `kill <pid of make>` sends SIGTERM to make alone, which passes it on: every process
-    stops. (One `make run` serves both checks: each start costs about 20 s of the suite.)"""
+    """A club kept by an earlier `make run` on SQLite is said and copied, not lost in
+    silence: its member logs in with his old password, and the demo is not loaded.
+
+    On that club, with HOST=0.0.0.0, a phone types the machine's address: the pages answer
+    (not 400 DisallowedHost), a form posts (the address is a trusted origin), and the
+    table page opens its event stream at that same address (not 127.0.0.1, which a phone
+    cannot reach). Then `kill <pid of make>` sends SIGTERM to make alone, which passes it
+    on: every process stops. (One `make run` serves the three checks: each start costs
+    about 20 s of the suite.)"""
+    from tests.foundation.test_import_sqlite import old_club
+
     address = local.primary_address()
     assert address, "this machine has no non-loopback address to test with"
+    old_club(tmp_path)
     run = make_run("0.0.0.0")
     run.wait_healthy()
+    assert "holds a club from an earlier make run on SQLite" in run.output
+    assert "copied the club" in run.output and "2 members" in run.output
+    assert (tmp_path / "db.sqlite3.imported").exists() and not (tmp_path / "db.sqlite3").exists()
     base = f"http://{address}:{run.port}"
     phone = httpx.Client(base_url=base, timeout=15, headers={"Origin": base})
     home = phone.get("/")
@@ -313,7 +323,13 @@ def test_make_run_host_0_0_0_0_lets_a_phone_on_the_wifi_play_and_killing_make_st
         "username": "alice", "password": "cooncan-demo",
         "csrfmiddlewaretoken": phone.cookies.get("csrftoken", ""),
     })  # fmt: skip
+    assert r.status_code == 200, "the demo was loaded over the copied club"
+    r = phone.post("/login/", data={
+        "username": "zelda", "password": "old-secret",
+        "csrfmiddlewaretoken": phone.cookies.get("csrftoken", ""),
+    })  # fmt: skip
     assert r.status_code == 302, r.text[:500]
+    assert "Zelda Old" in words(phone.get("/"))
     r = phone.post("/practice/", data={
         "variant": "conquian", "players-conquian": "2",
         "csrfmiddlewaretoken": phone.cookies.get("csrftoken", ""),
@@ -335,23 +351,3 @@ def test_make_run_host_0_0_0_0_lets_a_phone_on_the_wifi_play_and_killing_make_st
         first = next(sse.iter_lines())
         assert first.startswith("retry:")
     run.stop(lambda pid: os.kill(pid, signal.SIGTERM))
-
-
-@pytest.mark.slow
-def test_make_run_copies_a_club_left_in_sqlite_into_the_embedded_postgresql(
-    make_run: Callable[..., MakeRun], tmp_path: Path
-) -> None:
-    """A club kept by an earlier `make run` on SQLite is said and copied, not lost in
-    silence: its member logs in with his old password, and the demo is not loaded."""
-    from tests.foundation.test_import_sqlite import old_club
-
-    old_club(tmp_path)
-    run = make_run()
-    run.wait_healthy()
-    assert "holds a club from an earlier make run on SQLite" in run.output
-    assert "copied the club" in run.output and "2 members" in run.output
-    assert (tmp_path / "db.sqlite3.imported").exists() and not (tmp_path / "db.sqlite3").exists()
-    zelda = Browser(run.url(""))
-    zelda.post("/login/", {"username": "zelda", "password": "old-secret"})
-    assert "Zelda Old" in words(zelda.get("/"))
-    run.stop(lambda pid: os.killpg(pid, signal.SIGINT))
