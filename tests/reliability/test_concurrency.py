@@ -332,7 +332,10 @@ def _deal_at(table: Table, seed: int, script: list[dict[str, Any]], members: lis
     )  # fmt: skip
     DealAction.objects.bulk_create(
         DealAction(
-            deal=deal, index=i, seat=a.seat, action=a.to_json(),
+            deal=deal,
+            index=i,
+            seat=a.seat,
+            action=a.to_json(),
             by_member_id=members[a.seat].pk,
         )  # fmt: skip
         for i, a in enumerate(actions)
