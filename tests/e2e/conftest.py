@@ -17,6 +17,9 @@ import pytest
 from .servers import celery_worker, free_port, uvicorn
 
 ARTIFACTS = Path(__file__).parent / "artifacts"
+# The computer players' pause before a move: short, so that a whole deal against bots is
+# not mostly waiting (tests/games/test_bot_pace.py checks the club's own pace).
+BOT_DELAY = "0.05,0.1"
 CHROMIUM_ARGS = [
     "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
     "--disable-component-update", "--disable-sync", "--no-first-run",
@@ -51,13 +54,13 @@ def live(
     csp = dict(settings.SECURE_CSP)
     csp["connect-src"] = [*csp["connect-src"], events]
     settings.SECURE_CSP = csp
-    settings.GAMES_BOT_DELAY = "0.15,0.3"  # the live server (this process) queues bot moves
+    settings.GAMES_BOT_DELAY = BOT_DELAY  # the live server (this process) queues bot moves
     with (
         # Killed after the test: a graceful stop waits on the page's open event stream
         # and the worker's warm shutdown, about two seconds a test for nothing.
         uvicorn(port, log=ARTIFACTS / "uvicorn.log", kill=True),
         celery_worker(
-            extra={"GAMES_BOT_DELAY": "0.15,0.3"}, log=ARTIFACTS / "celery.log", kill=True
+            extra={"GAMES_BOT_DELAY": BOT_DELAY}, log=ARTIFACTS / "celery.log", kill=True
         ),
     ):
         yield {"url": live_server.url, "events": events}

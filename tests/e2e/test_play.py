@@ -33,8 +33,15 @@ def db_stamp(table_id: int) -> str:
 
 
 def wait_stamp(page: Any, value: str, timeout: float = 6000) -> None:
+    """Wait until the page shows the state ``value`` ("deal:version") or a later one: a
+    computer player can move again before the live refresh of his last move lands, and
+    the page then goes straight to the newer state (an exact wait timed out on it)."""
     page.wait_for_function(
-        "s => { const f = document.querySelector('#play'); return f && f.dataset.stamp === s; }",
+        """s => { const f = document.querySelector('#play');
+             if (!f || !f.dataset.stamp) return false;
+             const [d, v] = f.dataset.stamp.split(':').map(Number);
+             const [wd, wv] = s.split(':').map(Number);
+             return d > wd || (d === wd && v >= wv); }""",
         arg=value,
         timeout=timeout,
     )
