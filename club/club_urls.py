@@ -17,6 +17,7 @@ club_patterns = [
         views.arrival_leave,
         name="arrival_leave",
     ),
+    path("sessions/<int:pk>/arrivals/<int:member_pk>/fee/", views.arrival_fee, name="arrival_fee"),
     path("sessions/<int:pk>/close/", views.session_close, name="session_close"),
     path(
         "sessions/<int:pk>/close/confirm/",

@@ -212,6 +212,10 @@ class Arrival(models.Model):
         "Table", on_delete=models.SET_NULL, null=True, blank=True, related_name="queue"
     )
     queue_seq = models.PositiveIntegerField(default=0)
+    # The secretary may waive the evening's table fee (issue 42's fees), saying why: a
+    # member who checked in and left without playing, a helper of the club.
+    fee_waived = models.BooleanField(default=False)
+    fee_waived_why = models.CharField(max_length=200, blank=True)
 
     class Meta:
         ordering = ["session", "order"]

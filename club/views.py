@@ -16,7 +16,7 @@ from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.db import models
+from django.db import models, transaction
 from django.db.models import F, Q, Sum
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -41,6 +41,7 @@ from .forms import (
 )
 from .models import (
     Account,
+    Arrival,
     AuditEntry,
     ClubSession,
     CutBatch,
@@ -315,10 +316,42 @@ def _console_context(
         "void_form": void_form("void-session"),
         "console_error": _unshown_errors(bound, rows, session_voidable),
         "said": _said(request) if said else {},
+        "fees": (fees := _fees(session, arrivals)),
+        "fees_waived": sum(1 for f in fees if f.arrival.fee_waived),
         "events_url": streams.session_events_url(request, session.pk, request.user.pk)
         if session.is_open
         else "",
     }
+
+
+@dataclass(frozen=True)
+class FeeRow:
+    """One player's table fee on the console: what he pays (nothing if waived), and
+    whether he has played a deal this evening (a fee is often waived for one who has not)."""
+
+    arrival: Arrival
+    fee: Decimal
+    played: bool
+
+
+def _fees(session: ClubSession, arrivals: list[Arrival]) -> list[FeeRow]:
+    """Each player's fee, while the fees can still be waived (`services.waive_fee`)."""
+    if session.status not in services.FEES_OPEN or not (session.fee_member or session.fee_guest):
+        return []
+    played = set(
+        WashbookEntry.objects.filter(line__table__session=session).values_list(
+            "member_id", flat=True
+        )
+    )
+    return [
+        FeeRow(
+            arrival=a,
+            fee=session.fee_guest if a.member.is_guest else session.fee_member,
+            played=a.member_id in played,
+        )
+        for a in arrivals
+        if not a.member.is_bot
+    ]
 
 
 def _carried(members: list[Member]) -> dict[int, str]:
@@ -372,7 +405,7 @@ def _console(session: ClubSession) -> HttpResponse:
 
 # Where on the console a done thing is told: beside the form that did it, where the eye
 # already is (the message's extra tag names the section).
-SAID_PLACES = ("top", "waiting", "checkin", "form", "tables")
+SAID_PLACES = ("top", "waiting", "checkin", "form", "tables", "fees")
 
 
 def _console_done(
@@ -626,6 +659,32 @@ def arrival_leave(request: HttpRequest, pk: int, member_pk: int) -> HttpResponse
     what = f"{member.display_name} checked out."
     audit.record(request.user, AuditEntry.CHECK_OUT, what, session=session)
     return _console_done(request, session, what, "waiting")
+
+
+@staff_required
+@require_POST
+def arrival_fee(request: HttpRequest, pk: int, member_pk: int) -> HttpResponse:
+    """The secretary waives a player's table fee for the evening, saying why, or charges
+    it again (``waive`` 0)."""
+    session = _session(pk)
+    member = get_object_or_404(Member, pk=member_pk)
+    waive = request.POST.get("waive", "1") != "0"
+    why = request.POST.get("why", "")
+    fee = session.fee_guest if member.is_guest else session.fee_member
+    try:
+        # The waiver and its audit entry, or neither (the service locks the evening, the
+        # only row the entry refers to: no lock is taken out of the app's order).
+        with transaction.atomic():
+            arrival = services.waive_fee(
+                session.pk, member.pk, waived=waive, why=why, by=request.user
+            )
+            what = f"{member.display_name}'s table fee ({services.money.shown(fee)}) " + (
+                "waived" if arrival.fee_waived else "charged again"
+            )
+            audit.record(request.user, AuditEntry.FEE, what, why=why.strip(), session=session)
+    except ClubError as e:
+        return _console_refused(request, session, e, reverse("club:console", args=[session.pk]))
+    return _console_done(request, session, f"{what}.", "fees")
 
 
 @staff_required

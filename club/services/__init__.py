@@ -20,6 +20,7 @@ from .base import (
 )
 from .ledger import (
     CLUB,
+    FEES_OPEN,
     BalanceResult,
     Owing,
     account_for,
@@ -39,6 +40,7 @@ from .ledger import (
     session_points,
     staked_tables,
     verify_balances,
+    waive_fee,
 )
 from .sessions import (
     VOIDABLE,
@@ -98,6 +100,8 @@ __all__ = [
     "fees_due",
     "owing",
     "record_club_payment",
+    "waive_fee",
+    "FEES_OPEN",
     "check_in_many",
     "close_practice_tables",
     "add_newcomer",

@@ -28,6 +28,7 @@ from django.utils import timezone
 from .. import settlement as settle_algo
 from ..models import (
     Account,
+    Arrival,
     ClubSession,
     Leg,
     Member,
@@ -271,8 +272,10 @@ def balance_session(session_id: int) -> BalanceResult:
         )
         result = _settle(session, money)
         charge_fees(session)
-        note = f"{counted(len(tables), 'staked table')}, {counted(len(money), 'member')}, "
-        f"{counted(len(result.transfers), 'transfer')}"
+        note = (
+            f"{counted(len(tables), 'staked table')}, {counted(len(money), 'member')}, "
+            f"{counted(len(result.transfers), 'transfer')}"
+        )
         ClubSession.objects.filter(pk=session_id).update(
             status=ClubSession.BALANCED,
             balanced_at=timezone.now(),
@@ -284,12 +287,62 @@ def balance_session(session_id: int) -> BalanceResult:
 
 def fees_due(session: ClubSession) -> dict[int, Decimal]:
     """Each member's table fee for the evening (issue 42, item 3): everyone checked in who
-    is not a computer player, a guest at the guest's fee, a member at the member's."""
-    arrivals = session.arrivals.filter(member__is_bot=False).values_list(
+    is not a computer player, a guest at the guest's fee, a member at the member's; none
+    for a member whose fee the secretary waived (:func:`waive_fee`)."""
+    arrivals = session.arrivals.filter(member__is_bot=False, fee_waived=False).values_list(
         "member_id", "member__is_guest"
     )
     fees = {m: session.fee_guest if guest else session.fee_member for m, guest in arrivals}
     return {m: f for m, f in fees.items() if f}
+
+
+FEES_OPEN = (ClubSession.OPEN, ClubSession.CLOSING, ClubSession.FAILED)
+
+
+def waive_fee(
+    session_id: int, member_id: int, *, waived: bool = True, why: str = "", by: Actor = None
+) -> Arrival:
+    """Waive a member's table fee for the evening, saying why (``waived=False`` charges it
+    again). Fees are charged when the evening is balanced, so this is refused once it has
+    been (or was cancelled or voided): the books are not rewritten; a refund is a payment.
+    The evening's row is locked, as the balancing's claim takes it: a waiver and the
+    balancing never overlap, and a waiver that came first is charged as such."""
+    why = why.strip()
+    if waived and not why:
+        raise ClubError("say why the fee is waived, e.g. “left before playing”", field="why")
+    if len(why) > 200:
+        raise ClubError("say why in at most 200 characters", field="why")
+    with transaction.atomic():
+        session = ClubSession.objects.select_for_update().filter(pk=session_id).first()
+        if session is None:
+            raise ClubError("no such evening")
+        if session.status not in FEES_OPEN:
+            raise ClubError(
+                f"the evening is {session.get_status_display().lower()}: its fees are no "
+                "longer changed (a refund is recorded as a payment)"
+            )
+        if not (session.fee_member or session.fee_guest):
+            raise ClubError("the evening has no table fees")
+        arrival = (
+            Arrival.objects.select_for_update()
+            .filter(session=session, member_id=member_id, member__is_bot=False)
+            .select_related("member")
+            .first()
+        )
+        if arrival is None:
+            raise ClubError("that member did not check in this evening")
+        if arrival.fee_waived == waived:
+            raise ClubError(
+                f"{arrival.member}'s fee is {'already waived' if waived else 'charged already'}"
+            )
+        arrival.fee_waived = waived
+        arrival.fee_waived_why = why if waived else ""
+        arrival.save(update_fields=["fee_waived", "fee_waived_why"])
+        logger.info(
+            "session %s: fee of member %s %s by %s",
+            session_id, member_id, "waived" if waived else "charged", recorded_user(by),
+        )  # fmt: skip
+    return arrival
 
 
 def charge_fees(session: ClubSession) -> Posting | None:

@@ -319,3 +319,82 @@ def test_the_evening_on_paper_has_a_page_for_each_table_with_its_washbook_and_mo
         )
     # The page breaks (and the A4 size) are the print CSS's: the browser test prints it.
     assert 'class="card no-print"' in body and "Checked by" in body
+
+
+def test_a_waived_fee_is_not_charged_and_the_others_are(
+    secretary: Member, make_members: Callable[[int], list[Member]], staff: Client
+) -> None:
+    """The secretary waives a fee from the console, saying why (a member who checked in
+    and left before playing); the balancing charges the others only, the posting still
+    sums to zero, and the waiver is in the audit with its reason."""
+    from club.models import AuditEntry
+
+    session = services.open_session(stake=Decimal("0.05"), by=secretary.user, fee_member="2.00")
+    a, b, gone = make_members(3)
+    for m in (a, b, gone):
+        services.check_in(session, m)
+    services.check_out(session, gone)
+    console = staff.get(reverse("club:console", args=[session.pk])).content.decode()
+    assert 'id="fees-h"' in console and "no deal played" in console
+    url = reverse("club:arrival_fee", args=[session.pk, gone.pk])
+    # Without a reason: refused, nothing changed.
+    r = staff.post(url, {"waive": "1", "why": "  "}, headers={"HX-Request": "true"})
+    assert r.status_code == 400 and "say why the fee is waived" in r.content.decode()
+    assert not session.arrivals.get(member=gone).fee_waived
+    r = staff.post(
+        url, {"waive": "1", "why": "left before playing"}, headers={"HX-Request": "true"}
+    )
+    assert r.status_code == 200
+    body = r.content.decode()
+    assert f"{gone.display_name}&#x27;s table fee (£2.00) waived" in body
+    assert "left before playing" in body and "Charge the fee" in body
+    entry = AuditEntry.objects.get(action=AuditEntry.FEE, session=session)
+    assert entry.why == "left before playing" and entry.actor == secretary.user
+    table = services.form_table(session, variant="conquian", size=2, mode=Table.PHYSICAL)
+    services.enter_physical_result(table.pk, PhysicalResult(winner_id=a.pk, losses={b.pk: 9}))
+    assert services.close_session(session.pk, queue=False)
+    result = services.balance_session(session.pk)
+    assert result.posted and "1 transfer" in result.note  # the note counts its transfers
+    legs = dict(
+        Posting.objects.get(session=session, kind=Posting.FEE).legs.values_list(
+            "account__member_id", "amount"
+        )
+    )
+    assert legs == {a.pk: Decimal("-2.00"), b.pk: Decimal("-2.00"), None: Decimal("4.00")}
+    assert services.balance_of(gone) == 0
+    _postings_at_zero()
+    # Balanced: the fees are in the books; a waiver now is refused and changes nothing.
+    with pytest.raises(ClubError, match="no longer changed"):
+        services.waive_fee(session.pk, a.pk, why="too late")
+    assert not session.arrivals.get(member=a).fee_waived
+
+
+def test_a_fee_charged_again_after_a_waiver_is_charged(
+    secretary: Member, make_members: Callable[[int], list[Member]]
+) -> None:
+    session = services.open_session(stake=Decimal("0.05"), by=secretary.user, fee_guest="3.00")
+    (a,) = make_members(1)
+    services.check_in(session, a)
+    guest = services.add_newcomer(session, "Gus Guest", guest=True)
+    services.waive_fee(session.pk, guest.pk, why="a first visit")
+    with pytest.raises(ClubError, match="already waived"):
+        services.waive_fee(session.pk, guest.pk, why="again")
+    assert services.fees_due(session) == {}  # a member's fee is nil this evening
+    services.waive_fee(session.pk, guest.pk, waived=False)
+    assert services.fees_due(session) == {guest.pk: Decimal("3.00")}
+    arrival = session.arrivals.get(member=guest)
+    assert not arrival.fee_waived and arrival.fee_waived_why == ""
+    with pytest.raises(ClubError, match="did not check in"):
+        services.waive_fee(session.pk, secretary.pk, why="not here")
+
+
+def test_an_evening_without_fees_has_nothing_to_waive(
+    session: ClubSession, make_members: Callable[[int], list[Member]], staff: Client
+) -> None:
+    (a,) = make_members(1)
+    services.check_in(session, a)
+    with pytest.raises(ClubError, match="no table fees"):
+        services.waive_fee(session.pk, a.pk, why="nothing to waive")
+    assert (
+        'id="fees-h"' not in staff.get(reverse("club:console", args=[session.pk])).content.decode()
+    )

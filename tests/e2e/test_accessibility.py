@@ -89,10 +89,12 @@ def _evening() -> dict[str, Any]:
         name="Dalton rules", variant="foster", options={"ratting": "six", "jokers": "spade-twos"}
     )
     tonight = club.open_session(
-        stake=Decimal("0.05"), name="Tuesday", by=secretary.user, house_rules=dalton
-    )
+        stake=Decimal("0.05"), name="Tuesday", by=secretary.user, house_rules=dalton,
+        fee_member="1.50",
+    )  # fmt: skip
     for m in members[:6]:
         club.check_in(tonight, m)
+    club.waive_fee(tonight.pk, members[5].pk, why="helps the club")  # the fees, both ways
     physical = club.form_table(
         tonight, variant="foster", size=4, mode=Table.PHYSICAL, house_rules=dalton
     )

@@ -385,7 +385,9 @@ class World:
         self.secretary = secretary
         self.players = make_members(4, "player")
         self.outsider, self.idle, self.spectator = make_members(3, "other")
-        self.session = services.open_session(stake=Decimal("0.05"), by=secretary.user, name="Open")
+        self.session = services.open_session(
+            stake=Decimal("0.05"), by=secretary.user, name="Open", fee_member="1.00"
+        )
         self.table = play_physical(self.session, self.players, deals=3)
         self.line = self.table.lines.order_by("number").first()
         self.sub = services.propose_substitute(self.table, self.players[0], self.outsider)

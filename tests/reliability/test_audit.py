@@ -24,6 +24,7 @@ pytestmark = pytest.mark.django_db
 RECORDED = {
     "club:arrival_add": (AuditEntry.CHECK_IN, False),
     "club:arrival_leave": (AuditEntry.CHECK_OUT, False),
+    "club:arrival_fee": (AuditEntry.FEE, True),
     "club:table_cancel": (AuditEntry.TABLE_CANCEL, False),
     "club:session_cancel": (AuditEntry.CANCEL, False),
     "club:table_result": (AuditEntry.RESULT, False),

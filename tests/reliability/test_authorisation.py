@@ -106,6 +106,8 @@ ACTIONS = [
            lambda w: {"variant": "conquian", "mode": "physical", "size": 2}),
     Action("club:table_void", "staff", lambda w: [w.table.pk], lambda w: w.secretary,
            lambda w: {f"void-{w.table.pk}-reason": "the wrong game"}),
+    Action("club:arrival_fee", "staff", lambda w: [w.session.pk, w.players[0].pk],
+           lambda w: w.secretary, lambda w: {"waive": "1", "why": "helps the club"}),
     Action("club:check_out", "member", lambda w: [w.session.pk], lambda w: w.idle, lambda w: {}),
     Action("club:session_close", "staff", lambda w: [w.session.pk], lambda w: w.secretary,
            lambda w: {"deals": "end", "note": "the room closes"}),
@@ -195,6 +197,7 @@ def test_members_cannot_do_the_secretarys_work(world: World) -> None:
         "club:table_cancel",
         "club:session_cancel",
         "club:arrival_add", "club:arrival_leave", "club:table_void", "club:session_void",
+        "club:arrival_fee",
     }  # fmt: skip
     for a in staff_actions:
         r = member.post(reverse(a.name, args=a.args(world)), a.data(world))
