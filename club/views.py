@@ -18,6 +18,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.db import models, transaction
 from django.db.models import F, Q, Sum
+from django.db.models.functions import TruncDate
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -1529,8 +1530,17 @@ def standings(request: HttpRequest) -> HttpResponse:
     )
     # Money beside points (issue 42, item 4): what play brought (the evenings' balancing
     # and adjustments, over the same dates), the fees, the payments made and received.
+    # A payment counts on the day it was made (a payment to the club has no evening at
+    # all, and dropped out of a dated view); play and fees on their evening's day.
     legs = _between(
-        Leg.objects.filter(account__member__isnull=False), form, "posting__session__opened_at__date"
+        Leg.objects.filter(account__member__isnull=False).annotate(
+            day=models.Case(
+                models.When(posting__kind=Posting.PAYMENT, then=TruncDate("posting__created_at")),
+                default=TruncDate("posting__session__opened_at"),
+            )
+        ),
+        form,
+        "day",
     )
     money: dict[tuple[int, str], Decimal] = {
         (m, kind): total

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from decimal import Decimal
+from typing import Any
 
 import pytest
 from django.db.models import Sum
@@ -398,3 +399,38 @@ def test_an_evening_without_fees_has_nothing_to_waive(
     assert (
         'id="fees-h"' not in staff.get(reverse("club:console", args=[session.pk])).content.decode()
     )
+
+
+def test_standings_over_dates_count_a_payment_on_the_day_it_was_made(
+    client: Client, secretary: Member, make_members: Callable[[int], list[Member]]
+) -> None:
+    """A payment to the club has no evening: it dropped out of the standings as soon as
+    dates were chosen. A payment counts on its own day; play and fees on the evening's."""
+    import datetime
+
+    from django.utils import timezone
+
+    session, (a, b, c, d), _ = _evening(secretary, make_members, fee_member="2.00")
+    evening_day = timezone.localdate(session.opened_at)
+    later = evening_day + datetime.timedelta(days=9)
+    club = services.record_club_payment(b.pk, Decimal("2.00"))
+    transfer = Transfer.objects.filter(session=session, payer=b).first()
+    paid = services.record_payment(transfer.pk)
+    day_of = timezone.make_aware(datetime.datetime.combine(later, datetime.time(20)))
+    Posting.objects.filter(pk__in=[club.pk, paid.payment_id]).update(created_at=day_of)
+    client.force_login(a.user)
+
+    def row(member: Member, since: datetime.date, until: datetime.date) -> Any:
+        rows = client.get(
+            reverse("club:standings"), {"since": since.isoformat(), "until": until.isoformat()}
+        ).context["rows"]
+        return next(r for r in rows if r.member == member)
+
+    on_the_evening = row(b, evening_day, evening_day)
+    assert (on_the_evening.play, on_the_evening.fees) == (Decimal("-0.50"), Decimal("-2.00"))
+    assert on_the_evening.payments == 0  # paid nine days later
+    on_the_day_paid = row(b, later, later)
+    assert (on_the_day_paid.play, on_the_day_paid.fees) == (0, 0)
+    assert on_the_day_paid.payments == Decimal("2.00") + transfer.amount
+    both = row(b, evening_day, later)
+    assert both.play + both.fees + both.payments == both.balance  # every posting in range
