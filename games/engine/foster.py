@@ -790,7 +790,7 @@ _MAX_TURNOVERS = OptionSpec(
     "club safety cap, not from the sources: the deal is abandoned (nothing paid) when the "
     "pack would be made up from the stock more than this many times (0: no cap); the "
     "default never triggers in normal play",
-    "club (L25 has no limit)", "Most turnovers of the stock",
+    "club; L25 sets no limit", "Most turnovers of the stock",
 )  # fmt: skip
 
 

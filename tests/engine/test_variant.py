@@ -179,3 +179,13 @@ def test_a_name_is_registered_once_and_seats_lie_within_the_engines_range() -> N
         registered(TooMany()),
     ):
         pass  # pragma: no cover
+
+
+def test_no_options_source_holds_brackets() -> None:
+    """Pages put an option's source in brackets after its name ("Ratting (Dalton)"): a
+    source with its own brackets read "100 (club (L25 has no limit))"."""
+    from games.engine.variant import VARIANTS
+
+    for v in VARIANTS.values():
+        for o in v.options:
+            assert "(" not in o.source and ")" not in o.source, (v.name, o.name, o.source)
