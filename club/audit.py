@@ -1,7 +1,10 @@
 """The audit log (issue 42, item 7): every secretary action, with who, when, what and why.
 
 The views call :func:`record` once the action has been done (the secretary's actions
-come through them). The secretary's role is club/roles.py's.
+come through them), in the view's own transaction (``@transaction.atomic`` on each): the
+action and its entry are committed together, or neither is. The entry's evening and table
+carry no database constraint (see `AuditEntry`), so writing it takes no lock out of the
+app's order. The secretary's role is club/roles.py's.
 """
 
 from __future__ import annotations

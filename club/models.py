@@ -661,11 +661,26 @@ class AuditEntry(models.Model):
     action = models.CharField(max_length=20, choices=ACTIONS)
     what = models.CharField(max_length=300)
     why = models.CharField(max_length=200, blank=True)
+    # No database constraint on these two: an entry is written in the transaction of the
+    # action it records, and a constraint's check would take a key-share lock on the
+    # evening while the action may hold only a table (out of the app's lock order: a
+    # deadlock with closing). Evenings and tables are never deleted (PROTECT still holds
+    # in the ORM).
     session = models.ForeignKey(
-        ClubSession, on_delete=models.PROTECT, null=True, blank=True, related_name="audit"
+        ClubSession,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="audit",
+        db_constraint=False,
     )
     table = models.ForeignKey(
-        Table, on_delete=models.PROTECT, null=True, blank=True, related_name="audit"
+        Table,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="audit",
+        db_constraint=False,
     )
 
     class Meta:

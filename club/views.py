@@ -137,6 +137,7 @@ def sessions(request: HttpRequest) -> HttpResponse:
 
 @staff_required
 @require_POST
+@transaction.atomic  # the action and its audit entry, or neither
 def session_open(request: HttpRequest) -> HttpResponse:
     form = OpenSessionForm(request.POST)
     if form.is_valid():
@@ -435,6 +436,7 @@ def _console_refused(
     return _refused(request, error, back)
 
 
+@transaction.atomic  # the action and its audit entry, or neither
 def _void(
     request: HttpRequest,
     session: ClubSession,
@@ -571,6 +573,7 @@ def session_close_confirm(request: HttpRequest, pk: int) -> HttpResponse:
 
 @staff_required
 @require_POST
+@transaction.atomic  # the action and its audit entry, or neither
 def session_close(request: HttpRequest, pk: int) -> HttpResponse:
     session = _session(pk)
     if not session.is_open:
@@ -614,6 +617,7 @@ def session_close(request: HttpRequest, pk: int) -> HttpResponse:
 
 @staff_required
 @require_POST
+@transaction.atomic  # the action and its audit entry, or neither
 def arrival_add(request: HttpRequest, pk: int) -> HttpResponse:
     """The secretary checks a member in for him, or adds a new member and checks him in."""
     session = _session(pk)
@@ -649,6 +653,7 @@ def arrival_add(request: HttpRequest, pk: int) -> HttpResponse:
 
 @staff_required
 @require_POST
+@transaction.atomic  # the action and its audit entry, or neither
 def arrival_leave(request: HttpRequest, pk: int, member_pk: int) -> HttpResponse:
     """The secretary checks a member out for him."""
     session = _session(pk)
@@ -664,6 +669,7 @@ def arrival_leave(request: HttpRequest, pk: int, member_pk: int) -> HttpResponse
 
 @staff_required
 @require_POST
+@transaction.atomic  # the action and its audit entry, or neither
 def arrival_fee(request: HttpRequest, pk: int, member_pk: int) -> HttpResponse:
     """The secretary waives a player's table fee for the evening, saying why, or charges
     it again (``waive`` 0)."""
@@ -673,23 +679,19 @@ def arrival_fee(request: HttpRequest, pk: int, member_pk: int) -> HttpResponse:
     why = request.POST.get("why", "")
     fee = session.fee_guest if member.is_guest else session.fee_member
     try:
-        # The waiver and its audit entry, or neither (the service locks the evening, the
-        # only row the entry refers to: no lock is taken out of the app's order).
-        with transaction.atomic():
-            arrival = services.waive_fee(
-                session.pk, member.pk, waived=waive, why=why, by=request.user
-            )
-            what = f"{member.display_name}'s table fee ({services.money.shown(fee)}) " + (
-                "waived" if arrival.fee_waived else "charged again"
-            )
-            audit.record(request.user, AuditEntry.FEE, what, why=why.strip(), session=session)
+        arrival = services.waive_fee(session.pk, member.pk, waived=waive, why=why, by=request.user)
     except ClubError as e:
         return _console_refused(request, session, e, reverse("club:console", args=[session.pk]))
+    what = f"{member.display_name}'s table fee ({services.money.shown(fee)}) " + (
+        "waived" if arrival.fee_waived else "charged again"
+    )
+    audit.record(request.user, AuditEntry.FEE, what, why=why.strip(), session=session)
     return _console_done(request, session, f"{what}.", "fees")
 
 
 @staff_required
 @require_POST
+@transaction.atomic  # the action and its audit entry, or neither
 def session_cancel(request: HttpRequest, pk: int) -> HttpResponse:
     """An evening opened by mistake, cancelled while nothing has been played."""
     session = _session(pk)
@@ -703,6 +705,7 @@ def session_cancel(request: HttpRequest, pk: int) -> HttpResponse:
 
 @staff_required
 @require_POST
+@transaction.atomic  # the action and its audit entry, or neither
 def table_cancel(request: HttpRequest, pk: int) -> HttpResponse:
     """A table formed by mistake, cancelled while nothing has been played at it."""
     table = _table(pk)
@@ -721,6 +724,7 @@ def table_cancel(request: HttpRequest, pk: int) -> HttpResponse:
 
 @staff_required
 @require_POST
+@transaction.atomic  # the action and its audit entry, or neither
 def table_create(request: HttpRequest, pk: int) -> HttpResponse:
     session = _session(pk)
     if not session.is_open:
@@ -881,6 +885,7 @@ def _result_from_form(form: ResultForm) -> services.PhysicalResult:
 
 @staff_required
 @require_POST
+@transaction.atomic  # the action and its audit entry, or neither
 def table_result(request: HttpRequest, pk: int) -> HttpResponse:
     table = _table(pk)
     if table.mode != Table.PHYSICAL or table.status != Table.PLAYING:
@@ -938,6 +943,7 @@ def _line_as_entered(
 
 
 @staff_required
+@transaction.atomic  # the action and its audit entry, or neither
 def line_correct(request: HttpRequest, pk: int) -> HttpResponse:
     """Correct a washbook line (the secretary): the line as booked, the form (a reason;
     the deal as it was, or only the reversal). Append-only: a reversing line and the
@@ -1165,6 +1171,7 @@ def settlement(request: HttpRequest, pk: int) -> HttpResponse:
 
 @staff_required
 @require_POST
+@transaction.atomic  # the action and its audit entry, or neither
 def transfer_pay(request: HttpRequest, pk: int) -> HttpResponse:
     # The transfer may have gone since the page was shown (settled again after a
     # correction): the form names its evening, so the refusal can lead back to it.
@@ -1192,6 +1199,7 @@ def transfer_pay(request: HttpRequest, pk: int) -> HttpResponse:
 
 @staff_required
 @require_POST
+@transaction.atomic  # the action and its audit entry, or neither
 def member_payment(request: HttpRequest, pk: int) -> HttpResponse:
     """The secretary records a payment the member made, in cash or by bank: to a member
     he owes (a settlement's transfer, in full or in part) or to the club. A refusal is
@@ -1224,6 +1232,7 @@ def member_payment(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @staff_required
+@transaction.atomic  # the action and its audit entry, or neither
 def house_rules_list(request: HttpRequest) -> HttpResponse:
     """The club's house rules (issue 43): each set with the options it changes, whether it
     is the club's default for its game and how many tables were formed with it; a form to

@@ -128,3 +128,28 @@ def test_the_secretary_group_keeps_its_permissions_after_a_flush() -> None:
     assert Group.objects.get(name="Secretary").permissions.filter(codename="view_posting").exists()
     made = services.create_member("after-flush", "After Flush", is_staff=True)
     assert made.user.has_perm("club.view_posting")
+
+
+@pytest.mark.parametrize("name", ["club:table_result", "club:arrival_leave", "club:transfer_pay"])
+def test_an_action_whose_entry_cannot_be_written_is_not_done(
+    world: World, monkeypatch: pytest.MonkeyPatch, name: str
+) -> None:
+    """The action and its audit entry are one transaction: when the entry cannot be
+    written (here it raises), the action is undone with it, not done unrecorded (the
+    entry was written after the action's own commit before)."""
+    from .conftest import state_snapshot
+
+    _ready(world)
+    action = next(a for a in ACTIONS if a.name == name)
+
+    def fails(*args: Any, **kwargs: Any) -> None:
+        raise RuntimeError("the audit table is unwritable")
+
+    monkeypatch.setattr(AuditEntry.objects, "create", fails)
+    before, entries = state_snapshot(), AuditEntry.objects.count()
+    client = Client(raise_request_exception=False)
+    client.force_login(world.secretary.user)
+    r = client.post(reverse(name, args=action.args(world)), action.data(world))
+    assert r.status_code == 500
+    assert state_snapshot() == before, name
+    assert AuditEntry.objects.count() == entries
