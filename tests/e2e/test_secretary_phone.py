@@ -95,9 +95,10 @@ def test_the_secretary_runs_the_evening_from_a_phone(live: dict[str, Any], brows
     assert f"Line 1 posted to the washbook: {ann} +12, {dan} -12." in _text(page, ".messages")
     page.screenshot(path=str(ARTIFACTS / "secretary-phone-result.png"), full_page=True)
 
-    # Dan's statement, by links only: the menu's Members, his name, the evening.
+    # Dan's statement, by links only: the office menu's Members, his name, the evening.
     services.close_session(session.pk, queue=False)
     services.balance_session(session.pk)
+    page.locator(".site-header details.office summary").click()  # the office menu
     page.get_by_role("link", name="Members").click()
     page.get_by_role("link", name="Dan", exact=True).click()
     page.wait_for_url(f"**/members/{dan.pk}/")
