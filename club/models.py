@@ -186,6 +186,10 @@ class ClubSession(models.Model):
     def get_absolute_url(self) -> str:
         return reverse("club:session", args=[self.pk])
 
+    def fee_for(self, is_guest: bool) -> Decimal:
+        """The evening's table fee for a guest or a member (issue 42, item 3)."""
+        return self.fee_guest if is_guest else self.fee_member
+
     @property
     def is_open(self) -> bool:
         return self.status == self.OPEN

@@ -348,7 +348,7 @@ def _fees(session: ClubSession, arrivals: list[Arrival]) -> list[FeeRow]:
     return [
         FeeRow(
             arrival=a,
-            fee=session.fee_guest if a.member.is_guest else session.fee_member,
+            fee=session.fee_for(a.member.is_guest),
             played=a.member_id in played,
         )
         for a in arrivals
@@ -677,7 +677,7 @@ def arrival_fee(request: HttpRequest, pk: int, member_pk: int) -> HttpResponse:
     member = get_object_or_404(Member, pk=member_pk)
     waive = request.POST.get("waive", "1") != "0"
     why = request.POST.get("why", "")
-    fee = session.fee_guest if member.is_guest else session.fee_member
+    fee = session.fee_for(member.is_guest)
     try:
         arrival = services.waive_fee(session.pk, member.pk, waived=waive, why=why, by=request.user)
     except ClubError as e:

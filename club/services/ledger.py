@@ -292,7 +292,7 @@ def fees_due(session: ClubSession) -> dict[int, Decimal]:
     arrivals = session.arrivals.filter(member__is_bot=False, fee_waived=False).values_list(
         "member_id", "member__is_guest"
     )
-    fees = {m: session.fee_guest if guest else session.fee_member for m, guest in arrivals}
+    fees = {m: session.fee_for(guest) for m, guest in arrivals}
     return {m: f for m, f in fees.items() if f}
 
 
