@@ -1,14 +1,22 @@
-"""Everything in the admin for the secretary. The books (washbook, ledger) are read-only
-here: they are appended to through the services, never edited."""
+"""The admin for the secretary: a window on the club's rows, not a way round its rules.
+
+Every change to an evening, a table, its seats and arrivals, a washbook, the ledger, a
+settlement or the audit goes through the services (their checks, the lock order, the
+audit log): here those rows are read-only (issue 53, item 1). An evening's stake changed
+here after its balancing once made a later correction pay the wrong way. Members' own
+details (name, active, guest) stay editable, and every change is audited."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from django import forms
 from django.contrib import admin
 from django.http import HttpRequest
 
-from . import models
+from . import audit, models
+from .models import AuditEntry
+from .services.base import ClubError, reserved_name, shown_name
 
 
 class ReadOnlyInline(admin.TabularInline):  # type: ignore[type-arg]
@@ -23,6 +31,8 @@ class ReadOnlyInline(admin.TabularInline):  # type: ignore[type-arg]
 
 
 class AppendOnlyAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+    """Read-only: no add, change or delete (the services write these rows)."""
+
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
@@ -33,37 +43,70 @@ class AppendOnlyAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
         return False
 
 
+class MemberForm(forms.ModelForm):  # type: ignore[type-arg]
+    class Meta:
+        model = models.Member
+        fields = ["display_name", "active"]
+
+    def clean_display_name(self) -> str:
+        """The name as the Members page takes it: no hidden characters, spaces tidied, not
+        a computer player's."""
+        try:
+            name = shown_name(self.cleaned_data["display_name"], field="display_name")
+        except ClubError as e:
+            raise forms.ValidationError(str(e)) from None
+        if not name:
+            raise forms.ValidationError("Give the member a name.")
+        if reserved_name(name):
+            raise forms.ValidationError(f"{name!r} is a computer player's name")
+        return name
+
+
 @admin.register(models.Member)
 class MemberAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
-    list_display = ["display_name", "user", "joined", "active", "is_bot"]
+    """A member's own details; a computer player's flag and his login are not edited here
+    (a bot is never staked: turning one into a member would stake his past tables)."""
+
+    list_display = ["display_name", "user", "joined", "active", "is_bot", "is_guest"]
     list_filter = ["active", "is_bot"]
     search_fields = ["display_name", "user__username"]
+    form = MemberForm
+    readonly_fields = ["user", "is_bot", "is_guest", "joined"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False  # members join through the Members page (their login and account)
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False  # a member with books is never deleted; "active" retires him
+
+    def save_model(self, request: HttpRequest, obj: Any, form: Any, change: bool) -> None:
+        super().save_model(request, obj, form, change)
+        changed = ", ".join(form.changed_data) or "nothing"
+        audit.record(
+            request.user, AuditEntry.MEMBER, f"Member {obj} edited in the admin: {changed}"
+        )
 
 
-class ArrivalInline(admin.TabularInline):  # type: ignore[type-arg]
+class ArrivalInline(ReadOnlyInline):
     model = models.Arrival
-    extra = 0
     fields = ["order", "member", "arrived_at", "left_at", "queue_table", "queue_seq"]
 
 
-class TableInline(admin.TabularInline):  # type: ignore[type-arg]
+class TableInline(ReadOnlyInline):
     model = models.Table
-    extra = 0
     fields = ["number", "variant", "size", "mode", "status", "auto_redraw"]
     show_change_link = True
 
 
 @admin.register(models.ClubSession)
-class ClubSessionAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class ClubSessionAdmin(AppendOnlyAdmin):
     list_display = ["__str__", "stake", "status", "opened_at", "closed_at", "balanced_at"]
     list_filter = ["status"]
-    readonly_fields = ["status", "closed_at", "balanced_at", "balance_note", "settlement_method"]
     inlines = [ArrivalInline, TableInline]
 
 
-class SeatInline(admin.TabularInline):  # type: ignore[type-arg]
+class SeatInline(ReadOnlyInline):
     model = models.Seat
-    extra = 0
 
 
 class EventInline(ReadOnlyInline):
@@ -71,7 +114,7 @@ class EventInline(ReadOnlyInline):
 
 
 @admin.register(models.Table)
-class TableAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class TableAdmin(AppendOnlyAdmin):  # type: ignore[type-arg]
     list_display = ["__str__", "variant", "size", "mode", "status", "game_number", "next_redraw_at"]
     list_filter = ["status", "variant", "mode", "is_practice"]
     inlines = [SeatInline, EventInline]
@@ -89,13 +132,13 @@ class CutBatchAdmin(AppendOnlyAdmin):
 
 
 @admin.register(models.Substitution)
-class SubstitutionAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class SubstitutionAdmin(AppendOnlyAdmin):
     list_display = ["table", "leaver", "substitute", "game_number", "status"]
     list_filter = ["status"]
 
 
 @admin.register(models.RedrawDemand)
-class RedrawDemandAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class RedrawDemandAdmin(AppendOnlyAdmin):
     list_display = ["table", "member", "created_at", "applied_at"]
 
 

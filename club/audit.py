@@ -13,6 +13,7 @@ from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AnonymousUser
 
 from .models import AuditEntry, ClubSession, Table
+from .services.base import clean_reason
 
 
 def record(
@@ -24,7 +25,8 @@ def record(
     session: ClubSession | None = None,
     table: Table | None = None,
 ) -> AuditEntry:
-    """Write one entry; ``action`` is one of `AuditEntry.ACTIONS`."""
+    """Write one entry; ``action`` is one of `AuditEntry.ACTIONS`. The reason is cleaned
+    of characters that do not show as themselves (issue 53, item 7), as names are."""
     if action not in dict(AuditEntry.ACTIONS):
         raise ValueError(f"unknown audit action {action!r}")
     if session is None and table is not None:
@@ -33,7 +35,7 @@ def record(
         actor=actor if isinstance(actor, AbstractBaseUser) else None,
         action=action,
         what=what[:300],
-        why=why[:200],
+        why=clean_reason(why),
         session=session,
         table=table,
     )

@@ -36,6 +36,9 @@ def rules_choice(label: str, empty: str, help_text: str) -> forms.ModelChoiceFie
     )
 
 
+MONEY_INPUT = forms.TextInput(attrs={"inputmode": "decimal", "autocomplete": "off"})
+
+
 class OpenSessionForm(forms.Form):
     name = forms.CharField(
         max_length=80,
@@ -43,15 +46,21 @@ class OpenSessionForm(forms.Form):
         help_text='What members will see on their statements, e.g. "Tuesday".',
         error_messages={"required": "Give the evening a name."},
     )
-    stake = forms.DecimalField(initial=Decimal("0.05"))
+    # Money is read as text by money.check_stake / check_amount (club.numbers: ASCII
+    # digits and a point only): a DecimalField takes "1e30" and "٣" (issue 53, item 3).
+    stake = forms.CharField(initial="0.05", max_length=30, widget=MONEY_INPUT)
     default_variant = forms.ChoiceField(choices=variant_choices, initial=default_variant)
     house_rules = rules_choice(
         "The evening's house rules",
         "the club's defaults",
         "Its tables of that game start from this set.",
     )
-    fee_member = forms.DecimalField(label="Table fee, member", required=False)
-    fee_guest = forms.DecimalField(label="Table fee, guest", required=False)
+    fee_member = forms.CharField(
+        label="Table fee, member", required=False, max_length=30, widget=MONEY_INPUT
+    )
+    fee_guest = forms.CharField(
+        label="Table fee, guest", required=False, max_length=30, widget=MONEY_INPUT
+    )
     second = forms.BooleanField(
         required=False,
         label="Open a second evening",
@@ -89,7 +98,7 @@ class OpenSessionForm(forms.Form):
 
     def _fee(self, field: str, what: str) -> Decimal:
         given = self.cleaned_data[field]
-        if given is None:  # left empty: the club's fee
+        if given in (None, ""):  # left empty: the club's fee
             given = self.fields[field].initial
         try:
             return money.check_amount(given, field=field, what=what, zero=True)
@@ -411,6 +420,12 @@ class PaymentForm(forms.Form):
     amount = forms.CharField(label="Amount", max_length=20)
     method = forms.ChoiceField(label="How", choices=Posting.METHODS, initial=Posting.CASH)
     note = forms.CharField(label="Note", max_length=120, required=False)
+    credit = forms.BooleanField(
+        required=False,
+        label="Credit on account",
+        help_text="To the club only: keep what is more than he owes it as a credit the club "
+        "owes him (refunded or set against his next fees).",
+    )
 
     def __init__(self, *args: Any, member: Member, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -434,6 +449,33 @@ class PaymentForm(forms.Form):
             )
         except ClubError as e:
             raise forms.ValidationError(str(e)) from None
+
+
+class RefundForm(forms.Form):
+    """The club pays a member back what it owes him (issue 53, item 2): at most his
+    credit with the club."""
+
+    amount = forms.CharField(label="Amount", max_length=20, widget=MONEY_INPUT)
+    method = forms.ChoiceField(label="How", choices=Posting.METHODS, initial=Posting.CASH)
+    note = forms.CharField(label="Note", max_length=120, required=False)
+
+    def clean_amount(self) -> Decimal:
+        try:
+            return money.check_amount(
+                self.cleaned_data["amount"], field="amount", what="the refund"
+            )
+        except ClubError as e:
+            raise forms.ValidationError(str(e)) from None
+
+
+class ReversalForm(forms.Form):
+    """A payment recorded by mistake is reversed with a reason (issue 53, item 2)."""
+
+    reason = forms.CharField(
+        label="Why is it reversed?",
+        max_length=120,
+        error_messages={"required": "Say why the payment is reversed."},
+    )
 
 
 class HouseRulesForm(OptionFields, forms.Form):

@@ -179,6 +179,16 @@ class ClubSession(models.Model):
     class Meta:
         ordering = ["-opened_at"]
         verbose_name = "session"
+        # What money depends on, kept by the database too (issue 53, item 1): no path
+        # (the admin, a shell, a script) can write a stake of nothing or less, or a
+        # negative fee. Migration 0016 also fixes stake and fees once the evening has a
+        # table (a trigger: a check cannot see other rows).
+        constraints = [
+            models.CheckConstraint(condition=Q(stake__gt=0), name="session_stake_positive"),
+            models.CheckConstraint(
+                condition=Q(fee_member__gte=0, fee_guest__gte=0), name="session_fees_not_negative"
+            ),
+        ]
 
     def __str__(self) -> str:
         return self.name or f"Session of {self.opened_at:%Y-%m-%d}"
@@ -533,6 +543,7 @@ class Posting(models.Model):
     """A double-entry transaction. Positive legs: the club owes the member more."""
 
     SESSION_BALANCE, PAYMENT, ADJUSTMENT, FEE = "session-balance", "payment", "adjustment", "fee"
+    REVERSAL, REFUND = "reversal", "refund"
     CASH, BANK = "cash", "bank"
     METHODS = [(CASH, "in cash"), (BANK, "by bank transfer")]
     kind = models.CharField(
@@ -545,6 +556,11 @@ class Posting(models.Model):
             (ADJUSTMENT, "adjustment"),
             # The evening's table fees: each member checked in pays the club (issue 42).
             (FEE, "table fee"),
+            # A payment recorded by mistake is reversed, never edited (issue 53): the
+            # opposite legs, the reason in the memo, `reverses` naming the payment.
+            (REVERSAL, "payment reversed"),
+            # The club pays a member back what it owes him (a credit on account).
+            (REFUND, "refund from the club"),
         ],
     )
     method = models.CharField(
@@ -563,6 +579,10 @@ class Posting(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
     )
     sealed = models.BooleanField(default=False)
+    # A reversal's payment (or refund): one reversal a payment, by the unique key.
+    reverses = models.OneToOneField(
+        "self", on_delete=models.PROTECT, null=True, blank=True, related_name="reversal"
+    )
 
     class Meta:
         ordering = ["created_at", "pk"]
@@ -575,6 +595,11 @@ class Posting(models.Model):
             ),
             models.UniqueConstraint(
                 fields=["session"], condition=Q(kind="fee"), name="one_fee_posting_per_session"
+            ),
+            models.CheckConstraint(
+                condition=Q(kind="reversal", reverses__isnull=False)
+                | (~Q(kind="reversal") & Q(reverses__isnull=True)),
+                name="a_reversal_names_its_payment",
             ),
         ]
 
@@ -641,6 +666,8 @@ class AuditEntry(models.Model):
     OPEN, FEE, CLOSE, CANCEL, VOID = "open", "fee", "close", "cancel", "void"
     PAYMENT = "payment"
     HOUSE_RULES = "house-rules"
+    MEMBER = "member"
+    REVERSAL, REFUND = "reversal", "refund"
     ACTIONS = [
         (CHECK_IN, "check-in"),
         (CHECK_OUT, "check-out"),
@@ -656,6 +683,9 @@ class AuditEntry(models.Model):
         (VOID, "evening voided"),
         (PAYMENT, "payment"),
         (HOUSE_RULES, "house rules"),
+        (MEMBER, "member edited"),
+        (REVERSAL, "payment reversed"),
+        (REFUND, "refund"),
     ]
 
     at = models.DateTimeField(default=timezone.now, db_index=True)

@@ -35,7 +35,9 @@ from .forms import (
     HouseRulesForm,
     OpenSessionForm,
     PaymentForm,
+    RefundForm,
     ResultForm,
+    ReversalForm,
     StandingsForm,
     SubstituteForm,
     VoidForm,
@@ -58,6 +60,7 @@ from .models import (
     WashbookEntry,
     WashbookLine,
 )
+from .numbers import parse_id
 from .services import ClubError, counted, house_rules, ledger
 
 View = Callable[..., HttpResponse]
@@ -96,13 +99,6 @@ def _refused(request: HttpRequest, error: Exception, back: str) -> HttpResponse:
 def _and(names: list[str]) -> str:
     """'Ann', 'Ann and Bob', 'Ann, Bob and Cat'."""
     return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
-
-
-def _int(value: Any) -> int:
-    try:
-        return int(value)
-    except (TypeError, ValueError) as e:
-        raise ClubError("a number was expected") from e
 
 
 # --- Home, sessions ------------------------------------------------------------------
@@ -1178,7 +1174,7 @@ def transfer_pay(request: HttpRequest, pk: int) -> HttpResponse:
     session_id = Transfer.objects.filter(pk=pk).values_list("session_id", flat=True).first()
     if session_id is None:
         given = request.POST.get("session", "")
-        session_id = _session(int(given) if given.isdigit() else 0).pk
+        session_id = _session(parse_id(given) or 0).pk
     back = reverse("club:settlement", args=[session_id])
     try:
         amount = request.POST.get("amount", "").strip()
@@ -1212,7 +1208,12 @@ def member_payment(request: HttpRequest, pk: int) -> HttpResponse:
         try:
             if to == "club":
                 posting = services.record_club_payment(
-                    member.pk, amount, method=method, note=note, by=request.user
+                    member.pk,
+                    amount,
+                    method=method,
+                    note=note,
+                    credit=form.cleaned_data["credit"],
+                    by=request.user,
                 )
             else:
                 transfer = services.record_payment(
@@ -1232,6 +1233,72 @@ def member_payment(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @staff_required
+@require_POST
+@transaction.atomic  # the action and its audit entry, or neither
+def member_refund(request: HttpRequest, pk: int) -> HttpResponse:
+    """The club pays the member back what it owes him (issue 53, item 2), at most his
+    credit; a refusal is shown beside its field, nothing changes."""
+    member = get_object_or_404(Member, pk=pk, is_bot=False)
+    form = RefundForm(request.POST)
+    if form.is_valid():
+        amount = form.cleaned_data["amount"]
+        try:
+            posting = services.record_refund(
+                member.pk,
+                amount,
+                method=form.cleaned_data["method"],
+                note=form.cleaned_data["note"],
+                by=request.user,
+            )
+        except ClubError as e:
+            _form_error(form, e)
+        else:
+            audit.record(
+                request.user, AuditEntry.REFUND, posting.memo, why=form.cleaned_data["note"]
+            )
+            messages.success(
+                request, f"Recorded: the club paid {member} {services.money.shown(amount)}."
+            )
+            return redirect("club:member", pk=member.pk)
+    return member_detail(request, member.pk, refund_form=form)
+
+
+@staff_required
+@require_POST
+@transaction.atomic  # the action and its audit entry, or neither
+def payment_reverse(request: HttpRequest, pk: int) -> HttpResponse:
+    """A payment or refund recorded by mistake is reversed with a reason (issue 53, item
+    2): the opposite posting, audited; the statement shows both. Back to the member's
+    page (the payer's for a payment between members)."""
+    posting = get_object_or_404(Posting.objects.filter(kind__in=services.ledger.REVERSIBLE), pk=pk)
+    member_id = (
+        posting.legs.filter(account__member__isnull=False)
+        .order_by("-amount")
+        .values_list("account__member_id", flat=True)
+        .first()
+    )
+    back = reverse("club:member", args=[member_id]) if member_id else reverse("club:home")
+    form = ReversalForm(request.POST)
+    if not form.is_valid():
+        return _refused(request, form.errors["reason"][0], back)
+    try:
+        reversal = services.reverse_payment(
+            posting.pk, reason=form.cleaned_data["reason"], by=request.user
+        )
+    except ClubError as e:
+        return _refused(request, e, back)
+    audit.record(
+        request.user,
+        AuditEntry.REVERSAL,
+        reversal.memo,
+        why=services.clean_reason(form.cleaned_data["reason"]),
+        session=reversal.session,
+    )
+    messages.success(request, f"Reversed: {posting.memo}.")
+    return redirect(back)
+
+
+@staff_required
 @transaction.atomic  # the action and its audit entry, or neither
 def house_rules_list(request: HttpRequest) -> HttpResponse:
     """The club's house rules (issue 43): each set with the options it changes, whether it
@@ -1241,7 +1308,7 @@ def house_rules_list(request: HttpRequest) -> HttpResponse:
     editing = None
     given = request.GET.get("edit") or request.POST.get("edit") or ""
     if given:
-        editing = get_object_or_404(HouseRules, pk=int(given) if given.isdigit() else 0)
+        editing = get_object_or_404(HouseRules, pk=parse_id(given) or 0)
     if request.method == "POST":
         form = HouseRulesForm(request.POST, rules=editing)
         if form.is_valid():
@@ -1292,7 +1359,7 @@ def audit_log(request: HttpRequest) -> HttpResponse:
     session = None
     given = request.GET.get("session", "")
     if given:
-        session = _session(int(given) if given.isdigit() else 0)
+        session = _session(parse_id(given) or 0)
         entries = entries.filter(session=session)
     return render(request, "club/audit.html", {"entries": entries[:500], "session": session})
 
@@ -1318,7 +1385,11 @@ def members(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def member_detail(
-    request: HttpRequest, pk: int, *, payment_form: PaymentForm | None = None
+    request: HttpRequest,
+    pk: int,
+    *,
+    payment_form: PaymentForm | None = None,
+    refund_form: RefundForm | None = None,
 ) -> HttpResponse:
     member = get_object_or_404(Member, pk=pk, is_bot=False)
     me = services.member_for(request.user)
@@ -1351,6 +1422,13 @@ def member_detail(
         (posting, _money_label(posting, own.get(posting.session_id), evening=True), amount, running)
         for posting, amount, running in history
     ]
+    staff = request.user.is_staff
+    reversed_ids = set(
+        Posting.objects.filter(
+            reverses__in=[p.pk for p, _, _ in history if p.kind in services.ledger.REVERSIBLE]
+        ).values_list("reverses_id", flat=True)
+    )
+    credit = services.with_club(member.pk)
     return render(
         request,
         "club/member.html",
@@ -1362,13 +1440,22 @@ def member_detail(
             "chart": books.chart([r for _, _, r in history]),
             "sessions_played": sessions_played,
             "owing": services.owing(member.pk),
-            "payment_form": payment_form
-            or (PaymentForm(member=member) if request.user.is_staff else None),
+            "payment_form": payment_form or (PaymentForm(member=member) if staff else None),
+            # The club pays him back what it owes him (his credit on account).
+            "credit": credit,
+            "refund_form": refund_form
+            or (RefundForm(initial={"amount": credit}) if staff and credit > 0 else None),
+            # Payments and refunds staff may reverse (each once).
+            "reversible": {
+                p.pk
+                for p, _, _ in history
+                if staff and p.kind in services.ledger.REVERSIBLE and p.pk not in reversed_ids
+            },
             "recent": WashbookEntry.objects.filter(member=member)
             .select_related("line__table__session", "line__reverses", "line__corrects")
             .order_by("-line__created_at", "-line__number")[:20],
         },
-        status=400 if payment_form is not None else 200,
+        status=400 if payment_form is not None or refund_form is not None else 200,
     )
 
 
@@ -1516,6 +1603,11 @@ def statement(request: HttpRequest, pk: int, session_pk: int) -> HttpResponse:
     )
 
 
+# Money paid between a member and anyone, as against money won or charged: what the
+# standings' "Payments" column sums, on the day it was paid.
+PAYMENT_KINDS = (Posting.PAYMENT, Posting.REFUND, Posting.REVERSAL)
+
+
 @login_required
 def standings(request: HttpRequest) -> HttpResponse:
     """Members' points from closed sessions at the tables balancing counts (never an
@@ -1544,7 +1636,7 @@ def standings(request: HttpRequest) -> HttpResponse:
     legs = _between(
         Leg.objects.filter(account__member__isnull=False).annotate(
             day=models.Case(
-                models.When(posting__kind=Posting.PAYMENT, then=TruncDate("posting__created_at")),
+                models.When(posting__kind__in=PAYMENT_KINDS, then=TruncDate("posting__created_at")),
                 default=TruncDate("posting__session__opened_at"),
             )
         ),
@@ -1567,7 +1659,7 @@ def standings(request: HttpRequest) -> HttpResponse:
             points=points.get(m.pk, 0),
             play=kinds(m.pk, Posting.SESSION_BALANCE, Posting.ADJUSTMENT),
             fees=kinds(m.pk, Posting.FEE),
-            payments=kinds(m.pk, Posting.PAYMENT),
+            payments=kinds(m.pk, *PAYMENT_KINDS),
             balance=accounts.get(m.pk, Decimal("0.00")),
         )
         for m in Member.objects.filter(
@@ -1575,10 +1667,22 @@ def standings(request: HttpRequest) -> HttpResponse:
         )
     ]
     rows.sort(key=lambda r: (-r.points, r.member.display_name))
+    # Who sees whose money (issue 53, item 6): the points and the money they came to are
+    # the club's, open to members; a member's fees, payments and balance are his own and
+    # the staff's.
+    me = services.member_for(request.user)
+    private = {
+        r.member.pk
+        for r in rows
+        if not request.user.is_staff and (me is None or me.pk != r.member.pk)
+    }
     status = 400 if form.is_bound and not form.is_valid() else 200
     dated = form.is_bound and form.is_valid() and any(form.cleaned_data.values())
     return render(
-        request, "club/standings.html", {"rows": rows, "form": form, "dated": dated}, status=status
+        request,
+        "club/standings.html",
+        {"rows": rows, "form": form, "dated": dated, "private": private},
+        status=status,
     )
 
 

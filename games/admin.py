@@ -1,20 +1,21 @@
+"""Deals in the admin, read-only: a deal is its seed and its log, changed only by the
+engine through games.services (issue 53, item 1: its players, dealer or finished flag
+edited here would bend the washbook it books)."""
+
 from django.contrib import admin
+
+from club.admin import AppendOnlyAdmin, ReadOnlyInline
 
 from .models import Deal, DealAction
 
 
-class DealActionInline(admin.TabularInline):
+class DealActionInline(ReadOnlyInline):
     model = DealAction
-    extra = 0
-    can_delete = False
     readonly_fields = ("index", "seat", "action", "client_token", "by_member_id", "created_at")
-
-    def has_add_permission(self, request, obj=None) -> bool:  # type: ignore[no-untyped-def]
-        return False
 
 
 @admin.register(Deal)
-class DealAdmin(admin.ModelAdmin):
+class DealAdmin(AppendOnlyAdmin):
     list_display = ("id", "table", "number", "variant", "players", "dealer", "version", "finished")
     list_filter = ("variant", "finished")
     readonly_fields = ("seed", "pack", "version", "outcome", "washbook_line_id")

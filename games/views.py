@@ -21,6 +21,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from club.db import one_snapshot, snapshot
 from club.models import Table
+from club.numbers import parse_whole
 from games.engine.errors import InvalidActionError
 from games.engine.variant import find_variant
 
@@ -194,13 +195,10 @@ def club_panel(request: HttpRequest, table_id: int) -> HttpResponse:
     return render(request, "games/table.html#club", ctx)
 
 
-def _int(value: str | None) -> int | None:
-    if value in (None, ""):
-        return None
-    try:
-        return int(value)  # type: ignore[arg-type]
-    except ValueError:
-        return None
+def _int(value: object) -> int | None:
+    """A seat, version, combination or deal from the request: ASCII digits only
+    (club.numbers; "²" passes isdigit and "٣" passes int), else None."""
+    return parse_whole(value)
 
 
 # An action's JSON is a few hundred characters (a meld of a double pack's cards included);

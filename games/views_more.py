@@ -10,6 +10,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods
 
+from club.numbers import parse_id, parse_whole
 from club.services import ClubError
 from games.engine.rules import VARIANTS, OptionValue
 
@@ -67,7 +68,8 @@ def rules_variant(request: HttpRequest, variant: str) -> HttpResponse:
     # ?table=N: the laws as a table of this game plays them, each option's value there
     # and its source (issue 43), house rules marked.
     given = request.GET.get("table", "")
-    table = club_api.table_rules(int(given), variant) if given.isdigit() else None
+    table_id = parse_id(given)
+    table = club_api.table_rules(table_id, variant) if table_id else None
     if table is not None:
         context |= {"table": table[0], "in_force": table[1]}
     return render(request, "games/rules.html", context)
@@ -101,17 +103,15 @@ def practice(request: HttpRequest) -> HttpResponse:
             or request.POST.get("players")
             or spec.default_players
         )
-        try:
-            players = int(raw)
-        except ValueError:
-            raise PracticeRefusal(
-                f"the number of players must be a whole number, not {raw!r}"
-            ) from None
+        players = parse_whole(str(raw)) or 0
+        if not players:
+            raise PracticeRefusal(f"the number of players must be a whole number, not {raw!r}")
         lo, hi = _players(variant, spec.min_players, spec.max_players)
         if not lo <= players <= hi:
             raise PracticeRefusal(f"{spec.title} is for {lo} to {hi} players")
         chosen = request.POST.get("house_rules", "")
-        rules = club_api.house_rules_for(int(chosen)) if chosen.isdigit() else None
+        rules_id = parse_id(chosen)
+        rules = club_api.house_rules_for(rules_id) if rules_id else None
         if chosen and rules is None:
             raise PracticeRefusal("those house rules are not the club's (any more)")
         options = (

@@ -38,7 +38,7 @@ from ..models import (
     WashbookEntry,
     WashbookLine,
 )
-from .base import Actor, ClubError, counted, recorded_user
+from .base import Actor, ClubError, clean_reason, counted, recorded_user
 from .money import shown
 from .money import unit as money_unit
 
@@ -71,6 +71,7 @@ def post(
     memo: str = "",
     method: str = "",
     by: Actor = None,
+    reverses: Posting | None = None,
 ) -> Posting:
     """Write a posting with one leg per member id, or `CLUB` for the club's own account
     (amounts in whole units of the club's money, summing to zero)."""
@@ -87,6 +88,7 @@ def post(
             memo=memo[:200],
             method=method,
             created_by=recorded_user(by),
+            reverses=reverses,
         )
         members = [m for m in legs if m != CLUB]
         accounts = {a.member_id: a for a in Account.objects.filter(member_id__in=members)}
@@ -473,7 +475,84 @@ def record_payment(
     return transfer
 
 
+def with_club(member_id: int) -> Decimal:
+    """What stands between the member and the club: positive when the club owes him (he
+    paid it more than his fees), negative when he owes it (fees not yet paid). Every
+    posting with a leg on the club's account counts: fees, payments to the club, refunds
+    and their reversals."""
+    total = (
+        Leg.objects.filter(account__member_id=member_id)
+        .filter(posting__legs__account__is_club=True)
+        .aggregate(s=Sum("amount"))["s"]
+    )
+    return (total or Decimal(0)).quantize(CENT)
+
+
+def _lock_account(member_id: int) -> None:
+    """Hold the member's account while a payment to or from the club is checked against
+    what stands between them, so that two at once cannot both pass the check."""
+    account_for(member_id)
+    list(Account.objects.select_for_update().filter(member_id=member_id))
+
+
+def _with_the_club(
+    member_id: int, amount: Decimal, method: str, what: str
+) -> tuple[Member, Decimal]:
+    """The member and the amount of a payment to or from the club, checked: made in cash
+    or by bank, more than nothing, in whole units of the club's money."""
+    if method not in dict(Posting.METHODS):
+        raise ClubError(f"{what} is made in cash or by bank transfer", field="method")
+    amount = Decimal(amount)
+    unit = money_unit()
+    if amount <= 0:
+        raise ClubError(f"{what} is more than nothing", field="amount")
+    if amount != amount.quantize(unit):
+        raise ClubError(f"{what} is a whole number of {shown(unit)}", field="amount")
+    member = Member.objects.filter(pk=member_id, is_bot=False).first()
+    if member is None:
+        raise ClubError("no such member")
+    return member, amount
+
+
 def record_club_payment(
+    member_id: int,
+    amount: Decimal,
+    *,
+    method: str = Posting.CASH,
+    note: str = "",
+    credit: bool = False,
+    by: Actor = None,
+) -> Posting:
+    """A member paid the club (his table fees, or anything he owes it) in cash or by
+    bank: the club's account is paid, his balance rises by ``amount``. More than he owes
+    the club is refused, saying what he owes (a typing slip of £100,000 stayed in the
+    books for good), unless ``credit`` says the rest is a credit on his account
+    (issue 53, item 2)."""
+    member, amount = _with_the_club(member_id, amount, method, "the amount paid")
+    note = clean_reason(note)
+    with transaction.atomic():
+        _lock_account(member_id)
+        owed = -with_club(member_id)
+        if amount > owed and not credit:
+            raise ClubError(
+                f"{member} owes the club {shown(max(owed, Decimal(0)))}: a payment of "
+                f'{shown(amount)} is more. Record what he owes, or tick "credit on '
+                'account" to keep the rest as a credit the club owes him',
+                field="amount",
+            )
+        words = f"{member} paid the club {shown(amount)} {dict(Posting.METHODS)[method]}"
+        if amount > owed:
+            words += f" ({shown(amount - max(owed, Decimal(0)))} on account)"
+        return post(
+            Posting.PAYMENT,
+            {member_id: amount, CLUB: -amount},
+            memo=f"{words}: {note}" if note else words,
+            method=method,
+            by=by,
+        )
+
+
+def record_refund(
     member_id: int,
     amount: Decimal,
     *,
@@ -481,27 +560,72 @@ def record_club_payment(
     note: str = "",
     by: Actor = None,
 ) -> Posting:
-    """A member paid the club (his table fees, or anything he owes it) in cash or by
-    bank: the club's account is paid, his balance rises by ``amount``."""
-    if method not in dict(Posting.METHODS):
-        raise ClubError("a payment is made in cash or by bank transfer")
-    amount = Decimal(amount)
-    unit = money_unit()
-    if amount <= 0:
-        raise ClubError("the amount paid is more than nothing")
-    if amount != amount.quantize(unit):
-        raise ClubError(f"an amount is a whole number of {shown(unit)}")
-    member = Member.objects.filter(pk=member_id, is_bot=False).first()
-    if member is None:
-        raise ClubError("no such member")
-    words = f"{member} paid the club {shown(amount)} {dict(Posting.METHODS)[method]}"
-    return post(
-        Posting.PAYMENT,
-        {member_id: amount, CLUB: -amount},
-        memo=f"{words}: {note}" if note else words,
-        method=method,
-        by=by,
-    )
+    """The club pays a member back (issue 53, item 2): at most what it owes him (a credit
+    on his account, from paying it more than his fees). His balance falls by ``amount``,
+    the club's account rises."""
+    member, amount = _with_the_club(member_id, amount, method, "a refund")
+    note = clean_reason(note)
+    with transaction.atomic():
+        _lock_account(member_id)
+        credit = with_club(member_id)
+        if amount > credit:
+            raise ClubError(
+                f"the club owes {member} {shown(max(credit, Decimal(0)))}: a refund is at "
+                "most that",
+                field="amount",
+            )
+        words = f"The club refunded {member} {shown(amount)} {dict(Posting.METHODS)[method]}"
+        return post(
+            Posting.REFUND,
+            {member_id: -amount, CLUB: amount},
+            memo=f"{words}: {note}" if note else words,
+            method=method,
+            by=by,
+        )
+
+
+REVERSIBLE = (Posting.PAYMENT, Posting.REFUND)
+
+
+def reverse_payment(posting_id: int, *, reason: str, by: Actor = None) -> Posting:
+    """A payment (or refund) recorded by mistake is reversed, never edited (issue 53,
+    item 2): a posting of the opposite legs, naming it, with the reason; the statement
+    shows both. A payment of a settlement's transfer leaves the transfer unpaid again, on
+    the settlement and on both balances. Once only."""
+    reason = clean_reason(reason)
+    if not reason:
+        raise ClubError("say why the payment is reversed", field="reason")
+    with transaction.atomic():
+        # The evening, then the transfer, as record_payment takes them.
+        head = Posting.objects.filter(pk=posting_id).values_list("kind", "session_id").first()
+        if head is None or head[0] not in REVERSIBLE:
+            raise ClubError("only a payment or a refund is reversed")
+        if head[1] is not None:
+            ClubSession.objects.select_for_update().filter(pk=head[1]).first()
+        transfer = Transfer.objects.select_for_update().filter(payment_id=posting_id).first()
+        payment = Posting.objects.select_for_update().get(pk=posting_id)
+        if Posting.objects.filter(reverses_id=posting_id).exists():
+            raise ClubError("that payment is already reversed")
+        legs = {
+            (CLUB if leg.account.is_club else leg.account.member_id): -leg.amount
+            for leg in payment.legs.select_related("account")
+        }
+        members = [m for m in legs if m != CLUB]
+        for m in sorted(members):
+            _lock_account(m)
+        posting = post(
+            Posting.REVERSAL,
+            legs,
+            session=payment.session,
+            memo=f"Reversed: {payment.memo}"[:160] + f" (why: {reason})",
+            method=payment.method,
+            by=by,
+            reverses=payment,
+        )
+        if transfer is not None:  # the transfer is owed again
+            transfer.payment = None
+            transfer.save(update_fields=["payment"])
+    return posting
 
 
 @dataclass(frozen=True)
@@ -537,11 +661,9 @@ def owing(member_id: int) -> list[Owing]:
             lines.append(Owing(t.payee.display_name, t.payee, -t.amount, t.session))
         else:
             lines.append(Owing(t.payer.display_name, t.payer, t.amount, t.session))
-    with_club = Leg.objects.filter(
-        account__member_id=member_id, posting__kind__in=(Posting.FEE, Posting.PAYMENT)
-    ).filter(posting__legs__account__is_club=True).aggregate(s=Sum("amount"))["s"] or Decimal(0)
-    if with_club:
-        lines.append(Owing("the club", None, with_club, None))
+    club = with_club(member_id)
+    if club:
+        lines.append(Owing("the club", None, club, None))
     rest = balance_of(member_id) - sum((o.amount for o in lines), Decimal(0))
     if rest:
         lines.append(Owing("", None, rest, None))

@@ -10,10 +10,11 @@ columns hold two decimal places, so the currency has 0, 1 or 2.
 
 from __future__ import annotations
 
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 
 from django.conf import settings
 
+from ..numbers import parse_money
 from .base import ClubError
 
 #: The largest stake a point the form and the service accept: with the ledger's twelve
@@ -46,11 +47,13 @@ def check_stake(value: object) -> Decimal:
     :data:`MAX_STAKE`: a stake of 0.0049 would make a 30-point win 0.147, which cannot be
     paid, and two equal losers would pay different amounts."""
     try:
-        stake = Decimal(value)  # type: ignore[arg-type]
-    except (InvalidOperation, TypeError, ValueError) as e:
-        raise ClubError("the stake must be a number, e.g. 0.05", field="stake") from e
+        stake = _plain(value)
+    except ValueError as e:
+        raise ClubError(
+            "the stake must be an amount like 0.05, in digits and a point", field="stake"
+        ) from e
     u = unit()
-    if not stake.is_finite() or stake <= 0:
+    if stake <= 0:
         raise ClubError(f"the stake must be at least {shown(u)} a point", field="stake")
     if stake != stake.quantize(u):
         raise ClubError(
@@ -69,11 +72,13 @@ def check_amount(value: object, *, field: str, what: str, zero: bool = False) ->
     unit, at most :data:`MAX_AMOUNT`; more than nothing unless ``zero`` allows nothing.
     Anything else is :class:`ClubError` beside ``field``, saying why."""
     try:
-        amount = Decimal(str(value).strip())
-    except (InvalidOperation, TypeError, ValueError) as e:
-        raise ClubError(f"{what} must be an amount, e.g. 2.50", field=field) from e
+        amount = _plain(value)
+    except ValueError as e:
+        raise ClubError(
+            f"{what} must be an amount like {example()}, in digits and a point", field=field
+        ) from e
     u = unit()
-    if not amount.is_finite() or amount < 0 or (amount == 0 and not zero):
+    if amount < 0 or (amount == 0 and not zero):
         least = "nothing or more" if zero else f"at least {shown(u)}"
         raise ClubError(f"{what} must be {least}", field=field)
     if amount != amount.quantize(u):
@@ -85,6 +90,25 @@ def check_amount(value: object, *, field: str, what: str, zero: bool = False) ->
     if amount > MAX_AMOUNT:
         raise ClubError(f"{what} must be at most {shown(MAX_AMOUNT)}", field=field)
     return amount.quantize(u)
+
+
+def _plain(value: object) -> Decimal:
+    """A number of money from a request or a service's caller, read strictly
+    (:func:`club.numbers.parse_money`: ASCII digits and a point, no exponent, NaN or
+    infinity); a leading minus is read so that the caller can say "at least". Up to six
+    decimal places are read, so that a stake of 0.0049 is told why it cannot be paid
+    rather than that it is no number."""
+    if isinstance(value, bool) or not isinstance(value, (str, int, Decimal)):
+        raise ValueError(f"{type(value).__name__} is not an amount")
+    text = str(value).strip()
+    negative = text.startswith("-")
+    amount = parse_money(text[1:] if negative else text, places=6)
+    return -amount if negative else amount
+
+
+def example() -> str:
+    """An amount as a member would type it: "2.50" (two places), "3" (none)."""
+    return f"{Decimal(250).scaleb(-2):.{places()}f}"
 
 
 def default_fees() -> tuple[Decimal, Decimal]:

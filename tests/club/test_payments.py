@@ -99,7 +99,12 @@ def test_an_evening_without_fees_posts_none_and_the_clubs_default_fills_the_form
     [
         ("0.005", "a member&#x27;s table fee must be a whole number of £0.01"),
         ("-1", "a member&#x27;s table fee must be nothing or more"),
-        ("lots", "Enter a number."),
+        ("lots", "a member&#x27;s table fee must be an amount like 2.50"),
+        # issue 53, item 3: each of these answered 500 (decimal.InvalidOperation)
+        ("1e30", "a member&#x27;s table fee must be an amount like 2.50"),
+        ("1E+2", "a member&#x27;s table fee must be an amount like 2.50"),
+        ("Infinity", "a member&#x27;s table fee must be an amount like 2.50"),
+        ("\u0663", "a member&#x27;s table fee must be an amount like 2.50"),
         ("100001", "a member&#x27;s table fee must be at most £100,000.00"),
     ],
 )

@@ -31,6 +31,8 @@ RECORDED = {
     "club:line_correct": (AuditEntry.CORRECTION, True),
     "club:transfer_pay": (AuditEntry.PAYMENT, False),
     "club:member_payment": (AuditEntry.PAYMENT, False),
+    "club:member_refund": (AuditEntry.REFUND, True),
+    "club:payment_reverse": (AuditEntry.REVERSAL, True),
     "club:session_open": (AuditEntry.OPEN, False),
     "club:house_rules": (AuditEntry.HOUSE_RULES, False),
     "club:table_create": (AuditEntry.TABLE, False),

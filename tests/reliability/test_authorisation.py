@@ -20,7 +20,7 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from django.utils import timezone
 
-from club.models import ClubSession, Table
+from club.models import ClubSession, Posting, Table
 from games import services as game_services
 
 from .conftest import PASSWORD, World, state_snapshot
@@ -65,6 +65,17 @@ def _act_data(w: World) -> dict[str, Any]:
     }
 
 
+def _last_payment() -> int:
+    """The newest payment not yet reversed (0 before there is one: no such page)."""
+    return (
+        Posting.objects.filter(kind=Posting.PAYMENT, reversal__isnull=True)
+        .order_by("-pk")
+        .values_list("pk", flat=True)
+        .first()
+        or 0
+    )
+
+
 def _mover(w: World) -> Any:
     deal = game_services.current_deal(w.online.pk)
     return w.online_players[deal.to_move]
@@ -96,7 +107,12 @@ ACTIONS = [
            lambda w: {"reason": "misread", "reverse_only": "on"}),
     Action("club:transfer_pay", "staff", lambda w: [w.transfer.pk], lambda w: w.secretary, lambda w: {}),
     Action("club:member_payment", "staff", lambda w: [w.players[0].pk], lambda w: w.secretary,
-           lambda w: {"to": "club", "amount": "2.00", "method": "cash"}),
+           lambda w: {"to": "club", "amount": "2.00", "method": "cash", "credit": "on"}),
+    # Issue 53, item 2: the club pays back part of that credit; a payment is reversed.
+    Action("club:member_refund", "staff", lambda w: [w.players[0].pk], lambda w: w.secretary,
+           lambda w: {"amount": "1.00", "method": "cash", "note": "change"}),
+    Action("club:payment_reverse", "staff", lambda w: [_last_payment()], lambda w: w.secretary,
+           lambda w: {"reason": "recorded twice"}),
     Action("club:house_rules", "staff", lambda w: [], lambda w: w.secretary,
            lambda w: {"name": "Club rules", "variant": "foster", "opt-foster-splash": "25"}),
     Action("club:session_open", "staff", lambda w: [], lambda w: w.secretary,
@@ -194,6 +210,7 @@ def test_members_cannot_do_the_secretarys_work(world: World) -> None:
     assert {a.name for a in staff_actions} == {
         "club:session_open", "club:session_close", "club:table_create", "club:table_result",
         "club:line_correct", "club:transfer_pay", "club:member_payment", "club:house_rules",
+        "club:member_refund", "club:payment_reverse",
         "club:table_cancel",
         "club:session_cancel",
         "club:arrival_add", "club:arrival_leave", "club:table_void", "club:session_void",
