@@ -8,6 +8,7 @@ when it is off, cookies are secure, HSTS and a strict Content Security Policy ar
 
 from __future__ import annotations
 
+import ipaddress
 import os
 from datetime import timedelta
 from pathlib import Path
@@ -222,6 +223,11 @@ AXES_CLIENT_IP_CALLABLE = "club.auth.client_ip"
 AXES_LOCKOUT_CALLABLE = "club.auth.locked_out"
 AXES_VERBOSE = False
 TRUSTED_PROXIES = env_list("TRUSTED_PROXIES")  # addresses or networks, e.g. 10.0.0.0/8
+for _proxy in TRUSTED_PROXIES:
+    try:
+        ipaddress.ip_network(_proxy, strict=False)
+    except ValueError as _e:
+        raise ImproperlyConfigured(f"TRUSTED_PROXIES: {_e}") from None
 
 # --- I18N / static -------------------------------------------------------------------
 LANGUAGE_CODE = "en-gb"
@@ -265,6 +271,16 @@ SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "31536000" if _s
 SECURE_HSTS_INCLUDE_SUBDOMAINS = _secure
 SECURE_HSTS_PRELOAD = _secure
 if env_bool("BEHIND_PROXY"):
+    # Behind a proxy every request's REMOTE_ADDR is the proxy's: unless it is named, each
+    # login seems to come from it, and ten wrong passwords for the secretary lock him out
+    # for everyone (issue 53, item 4). The app will not start so.
+    if not TRUSTED_PROXIES:
+        raise ImproperlyConfigured(
+            "BEHIND_PROXY is set but TRUSTED_PROXIES is empty: every login would seem to "
+            "come from the proxy, and ten wrong passwords for one member would lock him "
+            "out for everyone. Set TRUSTED_PROXIES to the proxy's address or network "
+            "(docker-compose.yml's proxy is 172.30.53.2)."
+        )
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 _connect = [CSP.SELF]
 if EVENTS_URL:

@@ -91,3 +91,21 @@ def test_check_deploy_is_clean_with_the_environment_compose_gives() -> None:
     )  # fmt: skip
     assert r.returncode == 0, r.stdout + r.stderr
     assert "no issues (0 silenced)" in r.stdout
+
+
+def test_the_proxy_is_the_only_way_in_and_the_app_trusts_it_alone() -> None:
+    """Issue 53, item 4: the app believes X-Forwarded-For from the proxy's fixed address
+    on the club's network and no other, so a login lockout is per client address."""
+    import ipaddress
+
+    doc = compose()
+    services = doc["services"]
+    address = services["proxy"]["networks"]["club"]["ipv4_address"]
+    (subnet,) = [c["subnet"] for c in doc["networks"]["club"]["ipam"]["config"]]
+    assert ipaddress.ip_address(address) in ipaddress.ip_network(subnet)
+    env = doc["x-app"]["environment"]
+    assert env["BEHIND_PROXY"] == "${BEHIND_PROXY:-1}"
+    assert env["TRUSTED_PROXIES"] == "${TRUSTED_PROXIES:-" + address + "}"
+    for name in ("web", "events"):  # reached through the proxy only
+        assert "ports" not in services[name], name
+    assert {p.split(":")[0] for p in services["proxy"]["ports"]} == {"80", "443", "8001"}

@@ -40,6 +40,20 @@ def test_it_refuses_to_start_without_a_secret_when_debug_is_off() -> None:
     assert "SECRET_KEY must be set" in r.stderr
 
 
+def test_it_refuses_to_start_behind_a_proxy_it_is_not_told_the_address_of() -> None:
+    """Issue 53, item 4: with BEHIND_PROXY and no TRUSTED_PROXIES every login seemed to
+    come from the proxy, and ten wrong passwords for the secretary locked him out for
+    everyone, again and again."""
+    secret = {"SECRET_KEY": "x9!" + "k" * 60 + "Q7z#pL2", "BEHIND_PROXY": "1"}
+    r = manage("check", **secret, TRUSTED_PROXIES="")
+    assert r.returncode != 0
+    assert "BEHIND_PROXY is set but TRUSTED_PROXIES is empty" in r.stderr
+    r = manage("check", **secret, TRUSTED_PROXIES="the proxy")
+    assert r.returncode != 0 and "TRUSTED_PROXIES: " in r.stderr
+    r = manage("check", **secret, TRUSTED_PROXIES="172.30.53.2")
+    assert r.returncode == 0, r.stderr
+
+
 def test_debug_defaults_off(settings) -> None:  # type: ignore[no-untyped-def]
     import club.settings as s
 

@@ -389,6 +389,28 @@ def test_x_forwarded_for_is_believed_only_from_a_trusted_proxy(
                   HTTP_X_FORWARDED_FOR="203.0.113.6") == 302  # fmt: skip
 
 
+def test_behind_the_compose_proxy_ten_failures_from_one_client_lock_out_only_that_client(
+    make_members: Callable[..., list[Any]], settings: Any
+) -> None:
+    """Issue 53, item 4: every request comes from the proxy's address; with the compose
+    file's proxy trusted, the client is the address the proxy saw, and ten wrong
+    passwords from one place lock the secretary out from there only."""
+    import yaml
+
+    from tests.foundation.test_compose import compose
+
+    proxy = compose()["services"]["proxy"]["networks"]["club"]["ipv4_address"]
+    default = str(yaml.safe_dump(compose()["x-app"]["environment"]["TRUSTED_PROXIES"]))
+    assert proxy in default
+    settings.TRUSTED_PROXIES = [proxy]
+    (secretary,) = make_members(1, "prx", staff=True)
+    name = secretary.user.username
+    for _ in range(settings.AXES_FAILURE_LIMIT):
+        _login(Client(), name, "wrong", ip=proxy, HTTP_X_FORWARDED_FOR="198.51.100.7")
+    assert _login(Client(), name, PASSWORD, ip=proxy, HTTP_X_FORWARDED_FOR="198.51.100.7") == 429
+    assert _login(Client(), name, PASSWORD, ip=proxy, HTTP_X_FORWARDED_FOR="203.0.113.9") == 302
+
+
 def test_login_needs_csrf_and_logout_needs_post(make_members: Callable[..., list[Any]]) -> None:
     (m,) = make_members(1, "csrf")
     c = Client(enforce_csrf_checks=True)
