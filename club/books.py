@@ -23,6 +23,7 @@ class Cell:
     plus: int | None
     minus: int | None
     total: int  # the running total carried down (net)
+    present: bool = False  # the member has an entry on this line (0 points included)
 
 
 @dataclass
@@ -103,6 +104,7 @@ def build(lines: QuerySet[WashbookLine], seat_order: list[int] | None = None) ->
                     plus=p if present[i] and p > 0 else None,
                     minus=-p if present[i] and p < 0 else None,
                     total=running[i],
+                    present=present[i],
                 )
             )
         book.rows.append(
@@ -172,19 +174,32 @@ class SafeWriter:
         self._w.writerow([safe_cell(v) for v in row])
 
 
-def to_csv(book: Book) -> str:
+def to_csv(book: Book, unstaked: dict[int, str] | None = None) -> str:
     """The washbook for a spreadsheet: each line's date, table, line, kind, game, deal
     number, dealer (where the deal was dealt here), winner, value, each member's plus,
-    minus and running total, the rules its table played under (issue 43) and its notes (a
-    physical result's note, a correction's reason); then the proof row. Text cells are escaped (:func:`safe_cell`)."""
+    minus and running total, whether its table is staked (``unstaked``: the tables
+    balancing leaves out, and why), the rules its table played under (issue 43) and its
+    notes (a physical result's note, a correction's reason); then the proof row. Text
+    cells are escaped (:func:`safe_cell`).
+
+    A spreadsheet can total it (issue 53, item 5): running totals are carried per table
+    (an evening's CSV holds several; a member has no total at a table he has not played
+    at), "staked" says which rows are money ("no" rows: a computer player's table, a
+    voided or practice one), and the proof row sits under the plus and minus columns:
+    each member's plus and minus summed, his net under his total, and in its notes the
+    sums of all plus and all minus columns, which are equal."""
+    unstaked = unstaked or {}
     out = io.StringIO()
     w = SafeWriter(out)
     head = ["date", "table", "line", "kind", "game", "deal", "dealer", "winner", "value"]
     for m in book.columns:
         head += [f"{m.display_name} +", f"{m.display_name} -", f"{m.display_name} total"]
-    w.writerow([*head, "rules", "notes"])
+    w.writerow([*head, "staked", "rules", "notes"])
     rules: dict[int, str] = {}
     names = {m.pk: m.display_name for m in book.columns}
+    running: dict[tuple[int, int], int] = {}  # (table, column) -> total at that table
+    plus = [0] * len(book.columns)
+    minus = [0] * len(book.columns)
     for row in book.rows:
         line = row.line
         best = max((c.plus or 0 for c in row.cells), default=0)
@@ -201,14 +216,26 @@ def to_csv(book: Book) -> str:
             " and ".join(winners) if line.kind == WashbookLine.DEAL else "",
             line.value,
         ]
-        for c in row.cells:
-            rec += [c.plus or "", c.minus or "", c.total]
+        for i, c in enumerate(row.cells):
+            key = (line.table_id, i)
+            if c.present or key in running:
+                running[key] = running.get(key, 0) + (c.plus or 0) - (c.minus or 0)
+            plus[i] += c.plus or 0
+            minus[i] += c.minus or 0
+            rec += [c.plus or "", c.minus or "", running.get(key, "")]
         if line.table_id not in rules:
             rules[line.table_id] = _rules(line.table)
-        w.writerow([*rec, rules[line.table_id], _notes(line)])
+        why = unstaked.get(line.table_id)
+        note = _notes(line)
+        if why:
+            note = f"not staked: {why}" + (f"; {note}" if note else "")
+        w.writerow([*rec, "no" if why else "yes", rules[line.table_id], note])
+    proof: list[object] = ["proof", *([""] * 8)]
+    for i, total in enumerate(book.totals):
+        proof += [plus[i], minus[i], total]
     w.writerow(
-        ["proof", *([""] * 7), book.total_plus, *([""] * (3 * len(book.columns) - 1)),
-         book.total_minus]
+        [*proof, "", "", f"plus columns {sum(plus)} = minus columns {sum(minus)}; "
+         f"final totals +{book.total_plus} = -{book.total_minus}"]
     )  # fmt: skip
     return out.getvalue()
 

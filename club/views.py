@@ -1020,7 +1020,9 @@ def washbook(request: HttpRequest, pk: int) -> HttpResponse:
     table = _table(pk)
     book = books.build(WashbookLine.objects.filter(table=table), books.seat_order(table.pk))
     if request.GET.get("format") == "csv":
-        response = HttpResponse(books.to_csv(book), content_type="text/csv; charset=utf-8")
+        response = HttpResponse(
+            books.to_csv(book, _unstaked([table])), content_type="text/csv; charset=utf-8"
+        )
         response["Content-Disposition"] = f'attachment; filename="washbook-table-{table.pk}.csv"'
         return response
     unstaked = (
@@ -1062,7 +1064,10 @@ def session_washbook(request: HttpRequest, pk: int) -> HttpResponse:
     )
     book = books.build(lines)
     if request.GET.get("format") == "csv":
-        response = HttpResponse(books.to_csv(book), content_type="text/csv; charset=utf-8")
+        response = HttpResponse(
+            books.to_csv(book, _unstaked(list(session.tables.all()))),
+            content_type="text/csv; charset=utf-8",
+        )
         response["Content-Disposition"] = (
             f'attachment; filename="washbook-session-{session.pk}.csv"'
         )
@@ -1120,6 +1125,16 @@ def _unstaked_tables(session: ClubSession) -> list[tuple[int, str]]:
         for t in session.tables.order_by("number")
         if t.pk not in staked
     ]
+
+
+def _unstaked(tables: list[Table]) -> dict[int, str]:
+    """The tables balancing leaves out, each with why (for the washbook's CSV)."""
+    staked = set(
+        ledger.staked(Table.objects.filter(pk__in=[t.pk for t in tables])).values_list(
+            "pk", flat=True
+        )
+    )
+    return {t.pk: _why_unstaked(t) for t in tables if t.pk not in staked}
 
 
 def _why_unstaked(table: Table) -> str:

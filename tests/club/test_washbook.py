@@ -7,6 +7,8 @@ from collections.abc import Callable
 import pytest
 from django.db import IntegrityError, InternalError, connection, transaction
 from django.db.utils import DatabaseError
+from django.test import Client
+from django.urls import reverse
 
 from club import books, services
 from club.models import ClubSession, Member, Seat, Table, WashbookLine
@@ -231,3 +233,70 @@ def test_the_csv_escapes_a_name_a_spreadsheet_would_read_as_a_formula(
     # the winner's name is escaped in its column too; a result from real cards names no
     # dealer
     assert first[7] == "'=1+1" and first[6] == ""
+
+
+def test_the_evenings_csv_totals_per_table_says_what_is_staked_and_proves_under_its_columns(
+    staff: Client, session: ClubSession, make_members: Callable[..., list[Member]]
+) -> None:
+    """Issue 53, item 5: the proof row sat under the wrong columns (the total plus under
+    "value", the total minus under the last player's total); the evening's CSV carried
+    running totals across tables (a member showed -15 on rows of a table he never sat
+    at) and had no column saying which rows are staked money."""
+    import csv as csv_module
+    import io
+
+    players = make_members(8)
+    for m in players:
+        services.check_in(session, m)
+    one = services.form_table(
+        session, variant="foster", size=4, mode=Table.PHYSICAL, candidates=players[:4]
+    )
+    two = services.form_table(
+        session, variant="foster", size=4, mode=Table.PHYSICAL, candidates=players[4:]
+    )
+    at_one = [s.member for s in Seat.objects.filter(table=one).order_by("position")]
+    at_two = [s.member for s in Seat.objects.filter(table=two).order_by("position")]
+    services.enter_physical_result(
+        one.pk,
+        PhysicalResult(
+            winner_id=at_one[0].pk, losses={at_one[1].pk: 15, at_one[2].pk: 5, at_one[3].pk: 0}
+        ),
+    )
+    services.enter_physical_result(
+        two.pk,
+        PhysicalResult(
+            winner_id=at_two[0].pk, losses={at_two[1].pk: 7, at_two[2].pk: 0, at_two[3].pk: 2}
+        ),
+    )
+    services.enter_physical_result(
+        one.pk,
+        PhysicalResult(
+            winner_id=at_one[2].pk, losses={at_one[0].pk: 4, at_one[1].pk: 6, at_one[3].pk: 1}
+        ),
+    )
+    services.void_table(two.pk, "the wrong game")
+    r = staff.get(reverse("club:session_washbook", args=[session.pk]), {"format": "csv"})
+    head, *rows, proof = list(csv_module.reader(io.StringIO(r.content.decode())))
+    col = {name: i for i, name in enumerate(head)}
+    loser = at_one[1].display_name
+    # Running totals per table: the loser at table 1 has none on table 2's row.
+    by_table = {(row[col["table"]], row[col["line"]]): row for row in rows}
+    assert by_table[(str(one.number), "1")][col[f"{loser} total"]] == "-15"
+    assert by_table[(str(two.number), "1")][col[f"{loser} total"]] == ""
+    assert by_table[(str(one.number), "2")][col[f"{loser} total"]] == "-21"
+    assert by_table[(str(two.number), "1")][col[f"{at_two[3].display_name} total"]] == "-2"
+    # Staked: table 2 was voided, its row is no money.
+    assert by_table[(str(one.number), "1")][col["staked"]] == "yes"
+    assert by_table[(str(two.number), "1")][col["staked"]] == "no"
+    assert by_table[(str(two.number), "1")][col["notes"]].startswith(
+        "not staked: voided: the wrong game"
+    )
+    # The proof row: each member's plus and minus summed under his own columns.
+    assert proof[0] == "proof" and proof[col["value"]] == ""
+    assert (proof[col[f"{loser} +"]], proof[col[f"{loser} -"]]) == ("0", "21")
+    assert proof[col[f"{loser} total"]] == "-21"
+    shown = [m for m in players if f"{m.display_name} +" in col]
+    plus = sum(int(proof[col[f"{m.display_name} +"]]) for m in shown)
+    minus = sum(int(proof[col[f"{m.display_name} -"]]) for m in shown)
+    assert plus == minus == sum(int(row[col["value"]]) for row in rows)
+    assert proof[col["notes"]].startswith(f"plus columns {plus} = minus columns {minus}")
