@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from games.engine.errors import InvalidActionError
@@ -96,6 +96,14 @@ def save(
     values = checked_options(variant, options)
     try:
         with transaction.atomic():
+            # One save of a game's sets at a time (issue 53, item 7): two sets saved as
+            # the default at once both found no other default to clear, and the second's
+            # insert broke the one-default rule, refused as a name taken. Now the later
+            # waits, then takes the default from the earlier.
+            with connection.cursor() as cursor:
+                cursor.execute(
+                    "SELECT pg_advisory_xact_lock(hashtext(%s))", [f"house-rules:{variant}"]
+                )
             if default:
                 HouseRules.objects.select_for_update().filter(
                     variant=variant, is_default=True
@@ -107,10 +115,16 @@ def save(
             target.updated_by = recorded_user(by)
             target.save()
     except IntegrityError as e:
+        constraint = getattr(getattr(e.__cause__, "diag", None), "constraint_name", None)
+        if constraint == "house_rules_name_once_a_game":
+            raise ClubError(
+                f"the club's house rules for {VARIANTS[variant].club_label} already have a "
+                f"set called {name}",
+                field="name",
+            ) from e
         raise ClubError(
-            f"the club's house rules for {VARIANTS[variant].club_label} already have a set "
-            f"called {name}",
-            field="name",
+            f"another set was saved for {VARIANTS[variant].club_label} at the same moment; "
+            "nothing was saved: look at the house rules again and save once more",
         ) from e
     return target
 

@@ -29,6 +29,7 @@ games.engine.errors.InvalidActionError: unknown variant 'chess'; one of foster, 
 from __future__ import annotations
 
 import importlib
+import threading
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
@@ -289,12 +290,27 @@ class _Registry(Mapping[str, Variant]):
     def __init__(self) -> None:
         self._by_name: dict[str, Variant] = {}
         self._loaded = False
+        self._loading = False
+        self._lock = threading.RLock()
 
     def _load(self) -> None:
-        if not self._loaded:
-            self._loaded = True
-            for module in BUILT_IN:
-                importlib.import_module(module)
+        """Import the built-in games once. Another thread waits until all are in: the
+        first requests of a threaded server at once saw three games of six (the flag was
+        set before the imports ran), and a form built then lacked the others' fields. A
+        game's module that reads the registry while it is imported (the same thread)
+        sees the games imported so far."""
+        if self._loaded:
+            return
+        with self._lock:
+            if self._loaded or self._loading:
+                return
+            self._loading = True
+            try:
+                for module in BUILT_IN:
+                    importlib.import_module(module)
+                self._loaded = True
+            finally:
+                self._loading = False
 
     def __getitem__(self, name: str) -> Variant:
         self._load()

@@ -87,6 +87,35 @@ def test_standings_leave_out_staff_practice_and_the_open_evening(
     assert re.search(rf"{own}<td class=\"num\">39</td>", body)
 
 
+def test_standings_show_a_member_his_own_money_and_everyones_points(
+    client: Client, secretary: Member, evening: dict
+) -> None:  # type: ignore[type-arg]
+    """Issue 53, item 6: the standings' "Balance now", fees and payments of every member
+    were open to any member. Points (and the money play came to) stay the club's; a
+    member's fees, payments and balance are his own and the staff's."""
+    session, (ann, bob, *_) = evening["session"], evening["members"]
+    _close_and_balance(session)
+    services.record_club_payment(
+        bob.pk, services.money.check_amount("7", field="a", what="a"), credit=True
+    )
+    client.force_login(ann.user)
+    r = client.get(reverse("club:standings"))
+    rows = {row.member.pk: row for row in r.context["rows"]}
+    body = r.content.decode()
+    assert set(r.context["private"]) == set(rows) - {ann.pk}
+    bob_row = body[body.index(f"<td>{bob.display_name}</td>") :].split("</tr>")[0]
+    assert ">private<" in bob_row and "£7.00" not in bob_row
+    assert f'<td class="num">{rows[bob.pk].points}</td>' in bob_row  # his points are shown
+    ann_row = body[body.index(f'/members/{ann.pk}/">{ann.display_name}</a></td>') :]
+    ann_row = ann_row.split("</tr>")[0]
+    assert "private" not in ann_row and "£1.95" in ann_row  # her own balance: 39 x 0.05
+    # The secretary sees every member's money.
+    client.force_login(secretary.user)
+    r = client.get(reverse("club:standings"))
+    assert r.context["private"] == set()
+    assert "£7.00" in r.content.decode()
+
+
 def test_standings_filter_by_date_and_a_bad_date_is_told_in_place(
     client: Client, evening: dict
 ) -> None:  # type: ignore[type-arg]

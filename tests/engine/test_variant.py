@@ -65,6 +65,34 @@ def test_the_registry_lists_todays_games_in_todays_order() -> None:
     assert list(VARIANTS) == ["foster", "foster-three", "conquian", "colonel", "tonk", "tunk"]
 
 
+def test_threads_reading_the_registry_at_once_all_see_every_game() -> None:
+    """Found racing two house-rule saves (issue 53): the first requests of a threaded
+    server at once saw 3 games of 6, the flag set before the imports ran, and a form built
+    then lacked the other games' fields (a KeyError, 500). A fresh interpreter each round,
+    eight threads at a barrier reading the registry while it loads."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = (
+        "import threading\n"
+        "from games.engine.variant import VARIANTS\n"
+        "b = threading.Barrier(8); seen = []\n"
+        "def run():\n"
+        "    b.wait(); seen.append(tuple(VARIANTS))\n"
+        "ts = [threading.Thread(target=run) for _ in range(8)]\n"
+        "[t.start() for t in ts]; [t.join() for t in ts]\n"
+        "print(len(set(seen)), len(seen[0]))\n"
+    )
+    root = Path(__file__).resolve().parents[2]
+    for _ in range(3):
+        out = subprocess.run(
+            [sys.executable, "-c", script], cwd=root, capture_output=True, text=True, timeout=60
+        )
+        assert out.returncode == 0, out.stderr
+        assert out.stdout.split() == ["1", str(len(VARIANTS))]
+
+
 @pytest.mark.parametrize("name", list(PINNED))
 def test_each_game_is_pinned_to_what_the_layers_said_before(name: str) -> None:
     v = find_variant(name)

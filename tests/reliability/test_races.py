@@ -261,3 +261,27 @@ def test_a_newcomer_added_twice_at_once_is_one_member(make_members: Make) -> Non
         assert Member.objects.filter(display_name=name).count() == 1
         assert Arrival.objects.filter(session=session).count() == 1
         invariants()
+
+
+def test_two_sets_saved_as_the_games_default_at_once_both_save_and_one_is_the_default(
+    make_members: Make,
+) -> None:
+    """Issue 53, item 7: two house-rule sets saved as the game's default at once: the
+    second broke the one-default rule and was refused as "already have a set called …",
+    which it had not. Now the later waits for the earlier and takes the default."""
+    from club.models import HouseRules
+
+    for n in range(ROUNDS):
+        (secretary,) = make_members(1, f"hr{n}", staff=True)
+        url = reverse("club:house_rules")
+        data = {"variant": "tonk", "is_default": "on"}
+        results = race([
+            partial(_client(secretary).post, url, data | {"name": f"Early {n}"}),
+            partial(_client(secretary).post, url, data | {"name": f"Late {n}"}),
+        ])  # fmt: skip
+        assert statuses(results) == [302, 302], [r.content[-3000:] for r in results]
+        saved = HouseRules.objects.filter(name__in=[f"Early {n}", f"Late {n}"])
+        assert saved.count() == 2
+        assert HouseRules.objects.filter(variant="tonk", is_default=True).count() == 1
+        assert saved.filter(is_default=True).exists()
+        HouseRules.objects.filter(variant="tonk").delete()
