@@ -239,18 +239,20 @@ def shown_name(text: str, *, field: str, what: str = "a name") -> str:
     return " ".join(text.split())
 
 
-def clean_reason(text: str, *, limit: int = 200) -> str:
+def clean_reason(text: str, *, limit: int | None = None) -> str:
     """A free-text reason or note as people read it (issue 53, item 7): characters that do
     not show as themselves (controls, direction overrides, zero-width and unassigned
     ones) become spaces, spaces are tidied, and it is cut to ``limit``; names are refused
     for the same characters (`shown_name`), a reason is cleaned, since what it says
-    matters more than its form.
+    matters more than its form. ``limit``: cut to that many characters (None: not cut; a
+    service refuses a reason too long, saying so).
 
     >>> clean_reason("  wrong\x00 amount\u202e\n typed ")
     'wrong amount typed'
     """
     kept = "".join(" " if unicodedata.category(c) in HIDDEN else c for c in str(text))
-    return " ".join(kept.split())[:limit]
+    cleaned = " ".join(kept.split())
+    return cleaned if limit is None else cleaned[:limit]
 
 
 BOT_NAMES = ["Alfa", "Bravo", "Charlie", "Delta", "Echo", "Foxtrot", "Golf"]

@@ -309,7 +309,7 @@ def waive_fee(
     been (or was cancelled or voided): the books are not rewritten; a refund is a payment.
     The evening's row is locked, as the balancing's claim takes it: a waiver and the
     balancing never overlap, and a waiver that came first is charged as such."""
-    why = why.strip()
+    why = clean_reason(why)
     if waived and not why:
         raise ClubError("say why the fee is waived, e.g. “left before playing”", field="why")
     if len(why) > 200:

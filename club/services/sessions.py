@@ -204,7 +204,7 @@ def close_session(session_id: int, *, by: Actor = None, queue: bool = True, note
     from .. import tasks  # here: tasks import services
 
     with transaction.atomic():
-        note = " ".join(note.split())[:200]
+        note = base.clean_reason(note, limit=200)
         claimed = ClubSession.objects.filter(pk=session_id, status=ClubSession.OPEN).update(
             status=ClubSession.CLOSING, closed_at=timezone.now(), close_note=note
         )
@@ -227,7 +227,7 @@ def close_when_deals_end(session_id: int, *, by: Actor = None, note: str = "") -
     deal in progress is booked (`finish_close_if_due`, called as each deal ends and by
     the minute sweep). Closes at once when none is in progress. A conditional UPDATE:
     False if the evening is not open or already waiting to close."""
-    note = " ".join(note.split())[:200]
+    note = base.clean_reason(note, limit=200)
     with transaction.atomic():
         claimed = ClubSession.objects.filter(
             pk=session_id, status=ClubSession.OPEN, close_requested_at__isnull=True
@@ -325,7 +325,7 @@ def void_session(session_id: int, reason: str, *, by: Actor = None) -> ClubSessi
     change (a conditional UPDATE from a voidable status) so that it never races the
     balancing: whichever comes first wins, the other finds nothing to do. Before any
     play, an evening is cancelled instead; after balancing, its money is corrected."""
-    reason = " ".join(str(reason or "").split())
+    reason = base.clean_reason(str(reason or ""))
     if not reason:
         raise ClubError("give the reason for voiding the evening", field="reason")
     if len(reason) > 200:

@@ -31,7 +31,7 @@ from ..models import (
     variant_seats,
 )
 from . import base
-from .base import Actor, ClubError, counted, log, record_cut, recorded_user
+from .base import Actor, ClubError, clean_reason, counted, log, record_cut, recorded_user
 
 HOUR = timedelta(hours=1)
 REDRAW_WINDOW = timedelta(minutes=10)
@@ -808,7 +808,7 @@ def void_table(table_id: int, reason: str, *, by: Actor = None) -> Table:
     Before any play, a table is cancelled instead (`cancel_table`)."""
     from .sessions import played_at
 
-    reason = " ".join(str(reason or "").split())
+    reason = clean_reason(str(reason or ""))
     if not reason:
         raise ClubError("give the reason for voiding the table", field="reason")
     if len(reason) > 200:

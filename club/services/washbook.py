@@ -20,7 +20,7 @@ from games.engine.rules import Rules, make_rules
 from games.engine.variant import find_variant, first_variant
 
 from ..models import ClubSession, Member, Posting, Seat, Table, WashbookEntry, WashbookLine
-from .base import Actor, ClubError, recorded_user
+from .base import Actor, ClubError, clean_reason, recorded_user
 
 
 def count_pips(cards: str | Iterable[str], variant: str | None = None) -> int:
@@ -466,7 +466,7 @@ def correct_line(
     """
     from . import ledger
 
-    reason = " ".join(str(reason or "").split())
+    reason = clean_reason(str(reason or ""))
     if not reason:
         raise ClubError("give the reason for the correction", field="reason")
     if len(reason) > 200:

@@ -341,3 +341,54 @@ def test_digits_that_are_not_ascii_are_a_400_or_a_message_never_a_500(
         assert r.status_code == 400, odd
         assert "must be an amount like 2.50" in field_error(r.content.decode(), "amount"), odd
     assert not Transfer.objects.filter(session=session, payment__isnull=False).exists()
+
+
+# --- 7. Every free-text reason is cleaned of hidden characters ------------------------
+
+
+def test_every_free_text_reason_is_cleaned_of_characters_that_do_not_show(
+    secretary: Member, make_members: Callable[[int], list[Member]]
+) -> None:
+    """A fee waiver's reason kept the control characters names are cleaned of (a bell, an
+    escape, a right-to-left override): each reason a service keeps is cleaned so."""
+    from club.models import Arrival
+    from club.services import PhysicalResult
+
+    dirty = "left\x07 early\x1b[2J \u202eafter\u200b one deal"
+    clean = "left early [2J after one deal"
+    session = services.open_session(stake=Decimal("0.05"), by=secretary.user, fee_member="1.00")
+    players = make_members(8)
+    for m in players:
+        services.check_in(session, m)
+    services.waive_fee(session.pk, players[0].pk, why=dirty)
+    assert Arrival.objects.get(session=session, member=players[0]).fee_waived_why == clean
+    one = services.form_table(
+        session, variant="foster", size=4, mode=Table.PHYSICAL, candidates=players[:4]
+    )
+    two = services.form_table(
+        session, variant="foster", size=4, mode=Table.PHYSICAL, candidates=players[4:]
+    )
+    for t in (one, two):
+        seated = [s.member_id for s in Seat.objects.filter(table=t).order_by("position")]
+        services.enter_physical_result(
+            t.pk, PhysicalResult(winner_id=seated[0], losses={m: 3 for m in seated[1:]})
+        )
+    services.void_table(two.pk, dirty)
+    assert Table.objects.get(pk=two.pk).void_reason == clean
+    line = WashbookLine.objects.get(table=one)
+    services.correct_line(line.pk, reason=dirty)
+    corrected = WashbookLine.objects.filter(table=one).latest("number")
+    assert corrected.detail["reason"] == clean
+    assert services.close_session(session.pk, queue=False, note=dirty)
+    assert ClubSession.objects.get(pk=session.pk).close_note == clean
+    other = services.open_session(stake=Decimal("0.05"), by=secretary.user, second=True)
+    more = make_members(4)
+    for m in more:
+        services.check_in(other, m)
+    t = services.form_table(other, variant="foster", size=4, mode=Table.PHYSICAL, candidates=more)
+    seated = [s.member_id for s in Seat.objects.filter(table=t).order_by("position")]
+    services.enter_physical_result(
+        t.pk, PhysicalResult(winner_id=seated[0], losses={m: 2 for m in seated[1:]})
+    )
+    services.void_session(other.pk, dirty)
+    assert ClubSession.objects.get(pk=other.pk).void_reason == clean
