@@ -47,12 +47,21 @@ FIELDS = [
     "deals", "substitute", "agree", "version", "deal", "token", "action", "intent", "cards",
     "combination", "seat", "players-conquian", "username", "password", "since", "until",
     "only_reverse", "void-session-reason", "q", "o", "p", "_save", "action_checkbox",
+    # issue 53: money, payments, refunds, reversals, waivers, the admin's member form
+    "amount", "method", "to", "credit", "fee_member", "fee_guest", "why", "waive", "edit",
+    "session", "table", "display_name", "active", "is_default", "players",
 ]  # fmt: skip
+# What a GET's query string carries: ids and dates, filters, the CSV switch.
+QUERY = ["session", "table", "edit", "format", "since", "until", "page", "next"]
 DEEP = "[" * 10_000 + "]" * 10_000
 HOSTILE = [
     "", " ", "0", "-1", "1e20", "NaN", "Infinity", "-0.0001", "99999999999999999999",
     "x" * 1_000_000, DEEP, '{"type": "discard", "card": "AS"}', "%00", "\x00", "\u202e",
     "[]", "{}", "true", "null", "1;DROP TABLE club_member", "<script>alert(1)</script>",
+    # issue 53, item 3: digits isdigit() admits and int() refuses or misreads, exponents,
+    # signs and huge values ("²" and "1e30" answered 500)
+    "²", "٣", "１２", "߀", "1e30", "1E+2", "-1e-30", "+5", "-0", "+0.5", "0x10", "1_000",
+    "9" * 40, "1" + "0" * 30 + ".00", "2.555", "1,000.00", "-Infinity", "sNaN", "nan",
 ]  # fmt: skip
 
 
@@ -101,6 +110,20 @@ def body(rng: random.Random, ids: list[int]) -> dict[str, Any]:
     return data
 
 
+def query(rng: random.Random, ids: list[int]) -> dict[str, Any]:
+    """A GET's query string: hostile values, ids, or ids written in other digits."""
+    data: dict[str, Any] = {}
+    for field in rng.sample(QUERY, k=rng.randint(0, 3)):
+        choice = rng.random()
+        if choice < 0.3:
+            data[field] = str(rng.choice(ids))
+        elif choice < 0.5:  # a real id in Arabic-Indic digits: isdigit() is True
+            data[field] = str(rng.choice(ids)).translate(str.maketrans("0123456789", "٠١٢٣٤٥٦٧٨٩"))
+        else:
+            data[field] = rng.choice([h for h in HOSTILE if len(h) < 1000])
+    return data
+
+
 def world(make_members: Any) -> tuple[list[int], dict[str, Client]]:
     """An evening with a real-cards table and its lines, a browser table with a deal, a
     balanced evening with transfers, a substitute: something behind every kind of id."""
@@ -115,6 +138,11 @@ def world(make_members: Any) -> tuple[list[int], dict[str, Client]]:
     )
     services.close_session(past.pk, queue=False)
     services.balance_session(past.pk)
+    # A payment, a credit refunded in part, a payment reversed: ids behind /club/payments/.
+    paid = services.record_club_payment(members[0].pk, Decimal("3.00"), credit=True)
+    services.record_refund(members[0].pk, Decimal("1.00"))
+    services.record_club_payment(members[1].pk, Decimal("2.00"), credit=True)
+    services.reverse_payment(paid.pk, reason="typed twice")
     tonight = services.open_session(stake=Decimal("0.05"), by=secretary.user, second=True)
     for m in members:
         services.check_in(tonight, m)
@@ -130,7 +158,8 @@ def world(make_members: Any) -> tuple[list[int], dict[str, Client]]:
         cur.execute(
             "SELECT id FROM club_member UNION SELECT id FROM club_table UNION "
             "SELECT id FROM club_clubsession UNION SELECT id FROM club_washbookline UNION "
-            "SELECT id FROM club_transfer UNION SELECT id FROM games_deal"
+            "SELECT id FROM club_transfer UNION SELECT id FROM games_deal UNION "
+            "SELECT id FROM club_posting UNION SELECT id FROM club_houserules"
         )
         ids = sorted({row[0] for row in cur.fetchall()})
     player = Client(raise_request_exception=False)
@@ -157,7 +186,7 @@ def test_no_url_answers_500_to_hostile_input(
                 if path is None:
                     continue
                 for method in ("get", "post", "post"):
-                    data = body(rng, ids) if method == "post" else {}
+                    data = body(rng, ids) if method == "post" else query(rng, ids)
                     headers = {"HX-Request": "true"} if rng.random() < 0.3 else {}
                     r = getattr(client, method)(path, data, headers=headers)
                     sent += 1
