@@ -453,8 +453,11 @@ class PaymentForm(forms.Form):
 
 class RefundForm(forms.Form):
     """The club pays a member back what it owes him (issue 53, item 2): at most his
-    credit with the club."""
+    credit with the club (a credit on his account, from paying it more than his fees).
+    Its fields are prefixed: the member's page holds the payment's form too, and ids
+    must not clash."""
 
+    prefix = "refund"
     amount = forms.CharField(label="Amount", max_length=20, widget=MONEY_INPUT)
     method = forms.ChoiceField(label="How", choices=Posting.METHODS, initial=Posting.CASH)
     note = forms.CharField(label="Note", max_length=120, required=False)

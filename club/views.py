@@ -1460,6 +1460,7 @@ def member_detail(
             "credit": credit,
             "refund_form": refund_form
             or (RefundForm(initial={"amount": credit}) if staff and credit > 0 else None),
+            "reversed": reversed_ids,
             # Payments and refunds staff may reverse (each once).
             "reversible": {
                 p.pk

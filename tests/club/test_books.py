@@ -208,13 +208,16 @@ def test_a_refund_clears_a_credit_and_no_more(
     page = staff.get(reverse("club:member", args=[d.pk])).content.decode()
     assert "Pay back his credit" in page and "The club owes" in page
     url = reverse("club:member_refund", args=[d.pk])
-    r = staff.post(url, {"amount": "2.01", "method": "cash"})
+    r = staff.post(url, {"refund-amount": "2.01", "refund-method": "cash"})
     assert r.status_code == 400
     assert "The club owes Player 3 £2.00: a refund is at most that" in field_error(
-        r.content.decode(), "amount"
+        r.content.decode(), "refund-amount"
     )
     assert services.balance_of(d) == Decimal("2.00")
-    r = staff.post(url, {"amount": "2.00", "method": "bank", "note": "by bank\x07 to him"})
+    r = staff.post(
+        url,
+        {"refund-amount": "2.00", "refund-method": "bank", "refund-note": "by bank\x07 to him"},
+    )
     assert r.status_code == 302
     assert services.balance_of(d) == Decimal("0.00") and services.owing(d.pk) == []
     refund = Posting.objects.latest("pk")

@@ -110,7 +110,7 @@ ACTIONS = [
            lambda w: {"to": "club", "amount": "2.00", "method": "cash", "credit": "on"}),
     # Issue 53, item 2: the club pays back part of that credit; a payment is reversed.
     Action("club:member_refund", "staff", lambda w: [w.players[0].pk], lambda w: w.secretary,
-           lambda w: {"amount": "1.00", "method": "cash", "note": "change"}),
+           lambda w: {"refund-amount": "1.00", "refund-method": "cash", "refund-note": "change"}),
     Action("club:payment_reverse", "staff", lambda w: [_last_payment()], lambda w: w.secretary,
            lambda w: {"reason": "recorded twice"}),
     Action("club:house_rules", "staff", lambda w: [], lambda w: w.secretary,

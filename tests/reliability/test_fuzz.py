@@ -49,7 +49,8 @@ FIELDS = [
     "only_reverse", "void-session-reason", "q", "o", "p", "_save", "action_checkbox",
     # issue 53: money, payments, refunds, reversals, waivers, the admin's member form
     "amount", "method", "to", "credit", "fee_member", "fee_guest", "why", "waive", "edit",
-    "session", "table", "display_name", "active", "is_default", "players",
+    "session", "table", "display_name", "active", "is_default", "players", "refund-amount",
+    "refund-method",
 ]  # fmt: skip
 # What a GET's query string carries: ids and dates, filters, the CSV switch.
 QUERY = ["session", "table", "edit", "format", "since", "until", "page", "next"]
