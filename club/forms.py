@@ -46,7 +46,7 @@ class OpenSessionForm(forms.Form):
         help_text='What members will see on their statements, e.g. "Tuesday".',
         error_messages={"required": "Give the evening a name."},
     )
-    # Money is read as text by money.check_stake / check_amount (club.numbers: ASCII
+    # Money is read as text by money.check_stake / check_amount (club.inputs: ASCII
     # digits and a point only): a DecimalField takes "1e30" and "٣" (issue 53, item 3).
     stake = forms.CharField(initial="0.05", max_length=30, widget=MONEY_INPUT)
     default_variant = forms.ChoiceField(choices=variant_choices, initial=default_variant)

@@ -42,6 +42,7 @@ from .forms import (
     SubstituteForm,
     VoidForm,
 )
+from .inputs import parse_id
 from .models import (
     Account,
     Arrival,
@@ -60,7 +61,6 @@ from .models import (
     WashbookEntry,
     WashbookLine,
 )
-from .numbers import parse_id
 from .services import ClubError, counted, house_rules, ledger
 
 View = Callable[..., HttpResponse]

@@ -20,8 +20,8 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
 from club.db import one_snapshot, snapshot
+from club.inputs import parse_whole
 from club.models import Table
-from club.numbers import parse_whole
 from games.engine.errors import InvalidActionError
 from games.engine.variant import find_variant
 
@@ -197,7 +197,7 @@ def club_panel(request: HttpRequest, table_id: int) -> HttpResponse:
 
 def _int(value: object) -> int | None:
     """A seat, version, combination or deal from the request: ASCII digits only
-    (club.numbers; "²" passes isdigit and "٣" passes int), else None."""
+    (club.inputs; "²" passes isdigit and "٣" passes int), else None."""
     return parse_whole(value)
 
 

@@ -240,7 +240,7 @@ def shown_name(text: str, *, field: str, what: str = "a name") -> str:
 
 
 def clean_reason(text: str, *, limit: int | None = None) -> str:
-    """A free-text reason or note as people read it (issue 53, item 7): characters that do
+    r"""A free-text reason or note as people read it (issue 53, item 7): characters that do
     not show as themselves (controls, direction overrides, zero-width and unassigned
     ones) become spaces, spaces are tidied, and it is cut to ``limit``; names are refused
     for the same characters (`shown_name`), a reason is cleaned, since what it says

@@ -534,10 +534,17 @@ def record_club_payment(
         _lock_account(member_id)
         owed = -with_club(member_id)
         if amount > owed and not credit:
+            if owed > 0:
+                raise ClubError(
+                    f"{member} owes the club {shown(owed)}: a payment of {shown(amount)} is "
+                    'more. Record what he owes, or tick "credit on account" to keep the '
+                    "rest as a credit the club owes him",
+                    field="amount",
+                )
             raise ClubError(
-                f"{member} owes the club {shown(max(owed, Decimal(0)))}: a payment of "
-                f'{shown(amount)} is more. Record what he owes, or tick "credit on '
-                'account" to keep the rest as a credit the club owes him',
+                f"{member} owes the club nothing: what he owes members is paid to them, by "
+                'the settlement. Tick "credit on account" to keep this payment as a credit '
+                "the club owes him",
                 field="amount",
             )
         words = f"{member} paid the club {shown(amount)} {dict(Posting.METHODS)[method]}"

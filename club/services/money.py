@@ -14,7 +14,7 @@ from decimal import Decimal
 
 from django.conf import settings
 
-from ..numbers import parse_money
+from ..inputs import parse_money
 from .base import ClubError
 
 #: The largest stake a point the form and the service accept: with the ledger's twelve
@@ -50,7 +50,7 @@ def check_stake(value: object) -> Decimal:
         stake = _plain(value)
     except ValueError as e:
         raise ClubError(
-            "the stake must be an amount like 0.05, in digits and a point", field="stake"
+            "the stake must be written like 0.05: digits and a point only", field="stake"
         ) from e
     u = unit()
     if stake <= 0:
@@ -75,7 +75,7 @@ def check_amount(value: object, *, field: str, what: str, zero: bool = False) ->
         amount = _plain(value)
     except ValueError as e:
         raise ClubError(
-            f"{what} must be an amount like {example()}, in digits and a point", field=field
+            f"{what} must be written like {example()}: digits and a point only", field=field
         ) from e
     u = unit()
     if amount < 0 or (amount == 0 and not zero):
@@ -94,7 +94,7 @@ def check_amount(value: object, *, field: str, what: str, zero: bool = False) ->
 
 def _plain(value: object) -> Decimal:
     """A number of money from a request or a service's caller, read strictly
-    (:func:`club.numbers.parse_money`: ASCII digits and a point, no exponent, NaN or
+    (:func:`club.inputs.parse_money`: ASCII digits and a point, no exponent, NaN or
     infinity); a leading minus is read so that the caller can say "at least". Up to six
     decimal places are read, so that a stake of 0.0049 is told why it cannot be paid
     rather than that it is no number."""

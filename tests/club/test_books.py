@@ -189,6 +189,15 @@ def test_a_payment_to_the_club_above_what_he_owes_is_refused_with_what_he_owes(
     assert r.status_code == 400
     error = field_error(r.content.decode(), "amount")
     assert "owes the club £1.00: a payment of £100,000.00 is more" in error
+    # One who owes the club nothing (his fee paid; his debts are to members) is told so.
+    services.record_club_payment(a.pk, Decimal("1.00"))
+    before = list(Posting.objects.values_list("pk", flat=True))
+    r = staff.post(
+        reverse("club:member_payment", args=[a.pk]), {"to": "club", "amount": "5", "method": "cash"}
+    )
+    assert "Player 0 owes the club nothing: what he owes members is paid to them" in field_error(
+        r.content.decode(), "amount"
+    )
     assert list(Posting.objects.values_list("pk", flat=True)) == before
     assert services.balance_of(d) == Decimal("-1.00")
     # Ticked "credit on account", the rest is kept as the club's debt to him.
@@ -342,7 +351,7 @@ def test_digits_that_are_not_ascii_are_a_400_or_a_message_never_a_500(
     for odd in ("1e30", "9" * 19, "NaN", "-Infinity", "١٠"):
         r = staff.post(transfer_url, {"to": f"t{transfer.pk}", "amount": odd, "method": "cash"})
         assert r.status_code == 400, odd
-        assert "must be an amount like 2.50" in field_error(r.content.decode(), "amount"), odd
+        assert "must be written like 2.50" in field_error(r.content.decode(), "amount"), odd
     assert not Transfer.objects.filter(session=session, payment__isnull=False).exists()
 
 

@@ -34,13 +34,13 @@ def test_an_evening_needs_a_name_told_beside_the_field(staff: Client) -> None:
 @pytest.mark.parametrize(
     ("stake", "message"),
     [("", "This field is required."),
-     ("abc", "the stake must be an amount like 0.05, in digits and a point"),
+     ("abc", "the stake must be written like 0.05: digits and a point only"),
      # issue 53, item 3: amounts Decimal() took and quantize() then raised on (500), or
      # digits that are not ASCII
-     ("1e30", "the stake must be an amount like 0.05"),
-     ("NaN", "the stake must be an amount like 0.05"),
-     ("0.0\u0665", "the stake must be an amount like 0.05"),
-     ("9" * 29, "the stake must be an amount like 0.05"),
+     ("1e30", "the stake must be written like 0.05"),
+     ("NaN", "the stake must be written like 0.05"),
+     ("0.0\u0665", "the stake must be written like 0.05"),
+     ("9" * 29, "the stake must be written like 0.05"),
      ("0", "the stake must be at least £0.01 a point"),
      # issue 42: a stake the club's money (two places) could not pay a point's
      # difference in: 0.0049 turned a 30-point win into 0.147

@@ -99,12 +99,12 @@ def test_an_evening_without_fees_posts_none_and_the_clubs_default_fills_the_form
     [
         ("0.005", "a member&#x27;s table fee must be a whole number of £0.01"),
         ("-1", "a member&#x27;s table fee must be nothing or more"),
-        ("lots", "a member&#x27;s table fee must be an amount like 2.50"),
+        ("lots", "a member&#x27;s table fee must be written like 2.50"),
         # issue 53, item 3: each of these answered 500 (decimal.InvalidOperation)
-        ("1e30", "a member&#x27;s table fee must be an amount like 2.50"),
-        ("1E+2", "a member&#x27;s table fee must be an amount like 2.50"),
-        ("Infinity", "a member&#x27;s table fee must be an amount like 2.50"),
-        ("\u0663", "a member&#x27;s table fee must be an amount like 2.50"),
+        ("1e30", "a member&#x27;s table fee must be written like 2.50"),
+        ("1E+2", "a member&#x27;s table fee must be written like 2.50"),
+        ("Infinity", "a member&#x27;s table fee must be written like 2.50"),
+        ("\u0663", "a member&#x27;s table fee must be written like 2.50"),
         ("100001", "a member&#x27;s table fee must be at most £100,000.00"),
     ],
 )
@@ -175,7 +175,7 @@ def test_a_member_pays_the_club_his_fee_in_cash(
 @pytest.mark.parametrize(
     ("amount", "error"),
     [
-        ("abc", "the amount must be an amount"),
+        ("abc", "the amount must be written like 2.50"),
         ("0", "the amount must be at least £0.01"),
         ("0.001", "the amount must be a whole number of £0.01"),
         ("", "This field is required."),
