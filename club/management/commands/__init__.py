@@ -1,0 +1,1 @@
+"""manage.py commands: the demo club, the import of a club kept in SQLite."""
