@@ -101,10 +101,11 @@ from .conquian_melds import (
 )
 from .errors import IllegalActionError, InvalidActionError
 from .protocol import Adjustment, Outcome
-from .records import Kind, LogView, Record
+from .records import Kind, Record
 from .rules import Rules, make_rules
 from .snapshot import SNAPSHOT_VERSION, check_version
 from .variant import Capabilities, Law, OptionSpec, PlayerRange, Variant, register
+from .words import LogView
 
 if TYPE_CHECKING:
     from .from_view import Hidden

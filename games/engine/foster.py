@@ -40,11 +40,12 @@ from .moves import (
     TakeBack,
 )
 from .protocol import Outcome
-from .records import Kind, LogView, Record
+from .records import Kind, Record
 from .rules import Rules, make_rules
 from .snapshot import SnapshotError, check_version
 from .validate import canonical
 from .variant import Capabilities, Law, OptionSpec, PlayerRange, Variant, register
+from .words import LogView
 
 if TYPE_CHECKING:
     from .from_view import Hidden

@@ -25,8 +25,9 @@ from typing import TYPE_CHECKING, Any
 from .cards import Card, PackKind, make_pack
 from .combinations import CARDS, SUIT_INDEX, Combination, Placed, TableCard, cid_at, cid_of
 from .errors import InvalidActionError
-from .records import Kind, LogView
+from .records import Kind
 from .rules import make_rules
+from .words import LogView
 
 if TYPE_CHECKING:
     from .conquian import ConquianDeal

@@ -18,7 +18,6 @@ True
 from __future__ import annotations
 
 from enum import StrEnum
-from functools import lru_cache
 from typing import Any, NamedTuple
 
 
@@ -163,45 +162,3 @@ def _codes(codes: Any) -> tuple[str, ...]:
     if not all(type(c) is str for c in out):
         raise ValueError(f"not card codes: {codes!r}")
     return out
-
-
-class LogView:
-    """A deal's log as its viewers see it, each record's entry made once and kept for the
-    next view (a view is asked for at every turn of every computer player's search).
-
-    Entries are kept against the records themselves (``is``), so a log replaced, cut or
-    shared by a copy of the deal is always seen as it is. Each view gets its own dicts;
-    their ``cards`` lists are shared: read them, do not change them.
-    """
-
-    __slots__ = ("_made",)
-
-    def __init__(self) -> None:
-        self._made: list[tuple[Record, dict[str, Any]]] = []
-
-    def of(self, log: list[Record], viewer: int | None) -> list[dict[str, Any]]:
-        """The log as ``viewer`` (a seat, ``None``: a spectator) may see it."""
-        made = self._made
-        out = []
-        for i, r in enumerate(log):
-            if i < len(made) and made[i][0] is r:
-                entry = made[i][1]
-            else:
-                del made[i:]
-                entry = _entry(r.seen_by(None))
-                made.append((r, entry))
-            if r.secret and viewer is not None and r.seat == viewer:
-                entry = _entry(r)
-            out.append(entry.copy())
-        return out
-
-
-@lru_cache(maxsize=16384)
-def _entry(seen: Record) -> dict[str, Any]:
-    """A redacted record's view entry, with its words (copied by the caller)."""
-    from .words import sentence
-
-    entry = seen.to_json()
-    entry.pop("secret", None)
-    entry["text"] = sentence(seen)
-    return entry

@@ -20,6 +20,7 @@ from __future__ import annotations
 import gettext
 from collections.abc import Callable
 from functools import lru_cache
+from typing import Any
 
 from .cards import Card
 from .records import Kind, Record
@@ -182,3 +183,46 @@ def sentence(r: Record, *, spelled: bool = False) -> str:
     """The words of a record, as its viewer may see it (redact it first: ``seen_by``);
     ``spelled``: cards written out ("the seven of clubs"), as the table shows them."""
     return _SENTENCES[r.kind](r, _SPELLED if spelled else _CODES)
+
+
+# --- The log as its viewers see it (records with their words) -----------------------
+
+
+class LogView:
+    """A deal's log as its viewers see it, each record's entry made once and kept for the
+    next view (a view is asked for at every turn of every computer player's search).
+
+    Entries are kept against the records themselves (``is``), so a log replaced, cut or
+    shared by a copy of the deal is always seen as it is. Each view gets its own dicts;
+    their ``cards`` lists are shared: read them, do not change them.
+    """
+
+    __slots__ = ("_made",)
+
+    def __init__(self) -> None:
+        self._made: list[tuple[Record, dict[str, Any]]] = []
+
+    def of(self, log: list[Record], viewer: int | None) -> list[dict[str, Any]]:
+        """The log as ``viewer`` (a seat, ``None``: a spectator) may see it."""
+        made = self._made
+        out = []
+        for i, r in enumerate(log):
+            if i < len(made) and made[i][0] is r:
+                entry = made[i][1]
+            else:
+                del made[i:]
+                entry = _entry(r.seen_by(None))
+                made.append((r, entry))
+            if r.secret and viewer is not None and r.seat == viewer:
+                entry = _entry(r)
+            out.append(entry.copy())
+        return out
+
+
+@lru_cache(maxsize=16384)
+def _entry(seen: Record) -> dict[str, Any]:
+    """A redacted record's view entry, with its words (copied by the caller)."""
+    entry = seen.to_json()
+    entry.pop("secret", None)
+    entry["text"] = sentence(seen)
+    return entry

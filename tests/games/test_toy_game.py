@@ -41,7 +41,7 @@ from games.engine import (
     registered,
 )
 from games.engine.protocol import Outcome
-from games.engine.records import Kind, LogView, Record
+from games.engine.records import Kind, Record
 from games.engine.rules import Rules
 from games.engine.snapshot import (
     SNAPSHOT_VERSION,
@@ -52,6 +52,7 @@ from games.engine.snapshot import (
     outcome_from_json,
 )
 from games.engine.variant import Capabilities, Law, PlayerRange, Variant
+from games.engine.words import LogView
 from games.models import Deal
 
 # --- the game: its notation ---------------------------------------------------------------

@@ -18,10 +18,11 @@ from ..cards import IN_ORDER, Card
 from ..combinations import Combination, Placed, TableCard
 from ..errors import IllegalActionError, InvalidActionError
 from ..protocol import Outcome
-from ..records import Kind, LogView, Record
+from ..records import Kind, Record
 from ..rules import Rules, make_rules
 from ..snapshot import check_version
 from ..spreads import count, hit_spread, hits_for, make_spread, spreads_in
+from ..words import LogView
 from .actions import TONK_ACTIONS, Call, Discard, DrawPack, Drop, Hit, NoCall, Pluck, Refuse, Spread
 from .scoring import settle
 

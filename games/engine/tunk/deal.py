@@ -20,9 +20,10 @@ from ..cards import IN_ORDER, Card
 from ..combinations import Combination, Placed
 from ..errors import IllegalActionError, InvalidActionError
 from ..protocol import Outcome
-from ..records import Kind, LogView, Record
+from ..records import Kind, Record
 from ..rules import Rules, make_rules
 from ..snapshot import check_version
+from ..words import LogView
 from .actions import TUNK_ACTIONS, Discard, DrawPack, Pluck, Tunk
 from .melds import Groupings, last_turn, tunk_discards, tunker_melds
 from .scoring import OUT_AT, settle
