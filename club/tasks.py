@@ -10,6 +10,7 @@ from celery import shared_task
 from django.conf import settings
 from django.utils import timezone
 
+from . import dispatch
 from . import redis as club_redis
 from .celery import add_periodic
 
@@ -60,7 +61,7 @@ def balance_pending_sessions() -> list[int]:
         )
     )
     for pk in ids:
-        queue_balance(pk)
+        dispatch.queue_balance(pk)
     return ids
 
 
@@ -71,11 +72,3 @@ def finish_due_closes() -> list[int]:
     from .services import sessions
 
     return sessions.finish_due_closes()
-
-
-def queue_balance(session_id: int) -> None:
-    """Queue the balancing task; with the broker down, the minute sweep will do it."""
-    try:
-        balance_session.delay(session_id)
-    except Exception:  # the session stays "closing"; the sweep retries
-        logger.exception("could not queue balancing of session %s", session_id)

@@ -21,6 +21,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from club import redis as club_redis
+from club.celery import app as celery_app
 from club.services import ClubError
 from games.bots import choose
 from games.engine.actions import Action
@@ -462,11 +463,12 @@ def bot_delay() -> float:
     return random.uniform(lo_f, float(hi or lo_f))
 
 
-def schedule_bot(deal_id: int, version: int) -> None:
-    from .tasks import bot_move
+BOT_MOVE = "games.tasks.bot_move"  # queued by name: the tasks call this module, not back
 
+
+def schedule_bot(deal_id: int, version: int) -> None:
     try:
-        bot_move.apply_async((deal_id, version), countdown=bot_delay())
+        celery_app.send_task(BOT_MOVE, args=[deal_id, version], countdown=bot_delay())
     except Exception:  # the periodic sweep picks it up again
         log.warning("could not queue bot move for deal %s", deal_id, exc_info=True)
 

@@ -20,12 +20,12 @@ from . import services
 add_periodic("games-bot-sweep", "games.tasks.bot_sweep", settings.GAMES_BOT_SWEEP_SECONDS)
 
 
-@shared_task(ignore_result=True)
+@shared_task(name="games.tasks.bot_move", ignore_result=True)
 def bot_move(deal_id: int, version: int) -> bool:
     return services.play_bot(deal_id, version)
 
 
-@shared_task(ignore_result=True)
+@shared_task(name="games.tasks.bot_sweep", ignore_result=True)
 def bot_sweep() -> int:
     """Deals stuck on a computer player's turn (a lost message, a restarted worker) move
     again: every one quiet for GAMES_BOT_QUIET_SECONDS, the quietest first, whatever their

@@ -201,7 +201,7 @@ def close_session(session_id: int, *, by: Actor = None, queue: bool = True, note
     or concurrent close). With ``queue=False`` the caller balances it himself (the demo
     loader, tests).
     """
-    from .. import tasks  # here: tasks import services
+    from .. import dispatch  # queues by the task's name: tasks import services, not back
 
     with transaction.atomic():
         note = base.clean_reason(note, limit=200)
@@ -217,7 +217,7 @@ def close_session(session_id: int, *, by: Actor = None, queue: bool = True, note
         )
         base.stop_play(ids, f"The evening was closed{': ' + note if note else ''}.")
         if queue:
-            transaction.on_commit(lambda: tasks.queue_balance(session_id))
+            transaction.on_commit(lambda: dispatch.queue_balance(session_id))
     return True
 
 

@@ -74,9 +74,8 @@ def session(secretary: Member) -> ClubSession:
 def no_queue(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
     """Record balancing tasks instead of sending them to the broker."""
     queued: list[int] = []
-    from club import tasks
 
-    monkeypatch.setattr(tasks, "queue_balance", queued.append)
+    monkeypatch.setattr("club.dispatch.queue_balance", queued.append)
     yield queued
 
 

@@ -329,9 +329,8 @@ def play_physical(session: Any, members: list[Any], deals: int = 4) -> Any:
 def no_queue(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """Record balancing tasks instead of sending them to the broker."""
     queued: list[int] = []
-    from club import tasks
 
-    monkeypatch.setattr(tasks, "queue_balance", queued.append)
+    monkeypatch.setattr("club.dispatch.queue_balance", queued.append)
     return queued
 
 

@@ -79,7 +79,7 @@ def test_tasks_ack_late_only_where_idempotent_and_queue_after_commit(
         if name.startswith(("club.", "games.")) and task.acks_late:
             assert name == "club.tasks.balance_session", f"{name} acks late: is it idempotent?"
     queued: list[int] = []
-    monkeypatch.setattr(tasks, "queue_balance", queued.append)
+    monkeypatch.setattr("club.dispatch.queue_balance", queued.append)
     session = services.open_session(stake="0.05", by=secretary.user)
     with pytest.raises(RuntimeError), transaction.atomic():
         assert services.close_session(session.pk)

@@ -175,7 +175,7 @@ def test_no_url_answers_500_to_hostile_input(
     make_members: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr("games.services.schedule_bot", lambda d, v: None)
-    monkeypatch.setattr("club.tasks.queue_balance", lambda s: None)
+    monkeypatch.setattr("club.dispatch.queue_balance", lambda s: None)
     ids, clients = world(make_members)
     rng = random.Random(3707)
     routes = patterns()

@@ -47,7 +47,7 @@ def quiet_bots(monkeypatch: pytest.MonkeyPatch) -> None:
 def quick_worker(monkeypatch: pytest.MonkeyPatch) -> None:
     """The balancing runs the moment the close commits, as a worker with nothing else to
     do would: a void that commits after it is then caught by the money invariant."""
-    monkeypatch.setattr("club.tasks.queue_balance", ledger.balance_session)
+    monkeypatch.setattr("club.dispatch.queue_balance", ledger.balance_session)
 
 
 def statuses(results: list[Any]) -> list[int]:

@@ -1,0 +1,25 @@
+"""Queueing background work by the task's name (issue 54, item 2).
+
+The services queue work here and never import a tasks module: the tasks call the
+services, one direction only. A task is named explicitly where it is defined
+(``@shared_task(name=...)``), so queued work and the beat schedule outlive a move of its
+module."""
+
+from __future__ import annotations
+
+import logging
+
+from .celery import app
+
+logger = logging.getLogger(__name__)
+
+BALANCE_SESSION = "club.tasks.balance_session"
+
+
+def queue_balance(session_id: int) -> None:
+    """Queue the balancing of a closed evening; with the broker down, the worker's minute
+    sweep (``club.tasks.balance_pending_sessions``) does it."""
+    try:
+        app.send_task(BALANCE_SESSION, args=[session_id])
+    except Exception:  # the session stays "closing"; the sweep retries
+        logger.exception("could not queue balancing of session %s", session_id)
