@@ -50,7 +50,7 @@ install: $(STAMP)
 
 .PHONY: run
 run: $(STAMP)
-	@exec $(PY) -m club.run
+	@exec $(PY) -m club.runner.run
 
 # Debian packages the suite needs: chromium (browser tests), docker-compose (validates
 # docker-compose.yml; no Docker engine is needed for `config`).

@@ -3,7 +3,7 @@
 Safe production defaults: DEBUG is off unless DEBUG=1, a real SECRET_KEY is required
 when it is off, cookies are secure, HSTS and a strict Content Security Policy are on.
 `make run` keeps DEBUG off too, with a generated secret key, the embedded defaults
-(an embedded PostgreSQL and a bundled Redis) and plain http on the local network (club/local.py).
+(an embedded PostgreSQL and a bundled Redis) and plain http on the local network (club/runner/local.py).
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ def env_list(name: str, default: str = "") -> list[str]:
 
 DEBUG = env_bool("DEBUG")
 TESTING = env_bool("TESTING")
-# `make run` on a local network: plain http, so nothing that needs TLS (club/local.py).
+# `make run` on a local network: plain http, so nothing that needs TLS (club/runner/local.py).
 PLAIN_HTTP = env_bool("PLAIN_HTTP")
 
 SECRET_KEY = os.environ.get("SECRET_KEY", "")
@@ -98,7 +98,7 @@ TEMPLATES = [
     },
 ]
 
-# --- Database: DATABASE_URL, or the embedded PostgreSQL of `make run` (club/postgres.py:
+# --- Database: DATABASE_URL, or the embedded PostgreSQL of `make run` (club/runner/postgres.py:
 # its socket under RUN_DIR, so `manage.py` reaches it while `make run` runs) -----------
 DATABASE_URL = os.environ.get("DATABASE_URL") or (
     f"postgres://postgres@{quote(str(RUN_DIR / 'pg-socket'), safe='')}/cooncan"

@@ -73,7 +73,7 @@ def _env() -> dict[str, str]:
 
 
 def _start(env: dict[str, str]) -> tuple[list[subprocess.Popen[bytes]], int, int]:
-    from club.processes import commands
+    from club.runner.processes import commands
 
     web_port, events_port = _port(), _port()
     cmds = commands(port=web_port, events_port=events_port)

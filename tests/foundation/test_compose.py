@@ -11,7 +11,7 @@ from pathlib import Path
 
 import yaml
 
-from club.processes import commands
+from club.runner.processes import commands
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -1,4 +1,4 @@
-"""`make run`'s safe defaults (club/local.py): a private secret key kept between runs,
+"""`make run`'s safe defaults (club/runner/local.py): a private secret key kept between runs,
 loopback only unless HOST says otherwise, and with HOST=0.0.0.0 the machine's own
 addresses admitted as hosts and form origins, so phones on the club's Wi-Fi can play."""
 
@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 from django.test import RequestFactory
 
-from club import local
-from club.processes import commands
+from club.runner import local
+from club.runner.processes import commands
 from games.events import events_base, events_url
 
 

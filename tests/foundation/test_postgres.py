@@ -1,4 +1,4 @@
-"""club/postgres.py against the real PostgreSQL: `make run` with DATABASE_URL naming a
+"""club/runner/postgres.py against the real PostgreSQL: `make run` with DATABASE_URL naming a
 database that does not exist makes it, or says in one line what to run; a server that
 does not answer is said in one line too (not a traceback after a long wait)."""
 
@@ -14,7 +14,7 @@ import psycopg
 import pytest
 from psycopg import sql
 
-from club import postgres
+from club.runner import postgres
 
 
 def server() -> dict[str, str]:

@@ -22,7 +22,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from club import local
+from club.runner import local
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from club.supervisor import Supervisor
+from club.runner.supervisor import Supervisor
 
 
 class Output(io.StringIO):

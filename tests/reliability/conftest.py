@@ -24,7 +24,7 @@ from typing import Any
 
 import pytest
 
-from club import postgres
+from club.runner import postgres
 
 ROOT = Path(__file__).resolve().parents[2]
 VENV_BIN = Path(sys.executable).parent
@@ -244,7 +244,7 @@ def private_postgres() -> Iterator[PgCluster]:
 def start_web(
     env: dict[str, str], *, workers: int = 1, threads: int = 4
 ) -> tuple[subprocess.Popen[bytes], int]:
-    """gunicorn with the flags of club.processes (fewer workers: a 2-core machine)."""
+    """gunicorn with the flags of club.runner.processes (fewer workers: a 2-core machine)."""
     port = free_port()
     cmd = [
         str(VENV_BIN / "gunicorn"), "club.wsgi:application", "--bind", f"127.0.0.1:{port}",

