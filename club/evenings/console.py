@@ -1,0 +1,470 @@
+"""The secretary's console: the evening live on one page, and the actions taken from it (check members in and out, waive a fee, form, cancel and void tables, void the evening)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from django.contrib import messages
+from django.db import models, transaction
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from .. import audit, services, streams
+from ..forms import (
+    CheckInForm,
+    FormTableForm,
+    VoidForm,
+)
+from ..models import (
+    Account,
+    Arrival,
+    AuditEntry,
+    ClubSession,
+    Member,
+    RedrawDemand,
+    Seat,
+    Substitution,
+    Table,
+    WashbookEntry,
+)
+from ..services import ClubError, house_rules
+from ..web import _and, _form_error, _refused, _session, _table, staff_required
+
+
+@dataclass(frozen=True)
+class ConsoleTable:
+    """A table as the console shows it: seats, the deal in progress, what is pending."""
+
+    table: Table
+    seats: list[Seat]
+    queue: list[Any]
+    demands: list[RedrawDemand]
+    substitutions: list[Substitution]
+    progress: str
+    cancellable: bool
+    voidable: bool
+    void_form: VoidForm
+
+
+def _progress(table: Table, seats: list[Seat], deal: services.DealProgress | None) -> str:
+    """ "Game 2, deal 3: Ann to play (14 moves)", from the games app's report; no card."""
+    if table.voided_at is not None:
+        return f"Voided: {table.void_reason}"
+    if table.status != Table.PLAYING:
+        return table.get_status_display()
+    if table.mode == Table.PHYSICAL:
+        return f"Game {table.game_number}, deal {table.deal_in_game + 1}, played with real cards"
+    if deal is None or deal.finished:
+        return f"Game {table.game_number}, deal {table.deal_in_game + 1}: not dealt yet"
+    names = {s.position: s.member.display_name for s in seats}
+    who = names.get(deal.to_move) if deal.to_move is not None else None
+    moves = f"{deal.actions} move{'s' if deal.actions != 1 else ''}"
+    turn = f"{who} to play" if who else "in play"
+    return f"Game {deal.game_number}, deal {deal.deal_in_game + 1}: {turn} ({moves})"
+
+
+def _console_context(
+    request: HttpRequest,
+    session: ClubSession,
+    bound: VoidForm | None = None,
+    *,
+    said: bool = False,
+) -> dict[str, Any]:
+    """The console's context; ``bound`` is a void form sent back with its errors;
+    ``said``: what was just done is read (and spent) for the page to tell it by its
+    form (the live part's refreshes leave it for the page)."""
+
+    def void_form(prefix: str) -> VoidForm:
+        return bound if bound is not None and bound.prefix == prefix else VoidForm(prefix=prefix)
+
+    tables = list(
+        session.tables.order_by("number").prefetch_related(
+            "seats__member",
+            models.Prefetch(
+                "redraw_demands",
+                RedrawDemand.objects.filter(applied_at=None).select_related("member"),
+                to_attr="pending_demands",
+            ),
+            models.Prefetch(
+                "substitutions",
+                Substitution.objects.filter(
+                    status__in=[Substitution.PROPOSED, Substitution.ACTIVE]
+                ).select_related("leaver", "substitute"),
+                to_attr="live_substitutions",
+            ),
+        )
+    )
+    progress = services.deal_progress([t.pk for t in tables if t.mode == Table.ONLINE])
+    rows = []
+    for t in tables:
+        seats = list(t.seats.all())
+        playing = t.status == Table.PLAYING
+        played = playing and services.played_at(table_id=t.pk)
+        rows.append(
+            ConsoleTable(
+                table=t,
+                seats=seats,
+                queue=services.table_queue(t) if playing else [],
+                demands=t.pending_demands,  # type: ignore[attr-defined]
+                substitutions=t.live_substitutions,  # type: ignore[attr-defined]
+                progress=_progress(t, seats, progress.get(t.pk)),
+                cancellable=playing and not played,
+                voidable=played and session.is_open,
+                void_form=void_form(f"void-{t.pk}"),
+            )
+        )
+    arrivals = list(session.arrivals.select_related("member", "queue_table").order_by("order"))
+    here = [a for a in arrivals if a.left_at is None]
+    waiting = services.waiting_members(session) if session.is_open else []
+    carried = _carried([a.member for a in here])
+    for a in waiting:
+        a.carried = carried.get(a.member_id, "")  # type: ignore[attr-defined]
+    playing = [r for r in rows if r.table.status == Table.PLAYING]
+    session_voidable = session.status in services.VOIDABLE and services.played_at(
+        session_id=session.pk
+    )
+    return {
+        "session": session,
+        "rows": rows,
+        "open_tables": len(playing),
+        "here": len(here),
+        "seated": sum(1 for r in playing for s in r.seats if not s.member.is_bot),
+        "waiting": waiting,
+        "gone": [a for a in arrivals if a.left_at is not None],
+        "carried": [(a.member, carried[a.member_id]) for a in here if a.member_id in carried],
+        "table_form": FormTableForm(initial={"variant": session.default_variant}, session=session),
+        "checkin_form": CheckInForm(session=session),
+        "cancellable": session.is_open and not services.played_at(session_id=session.pk),
+        "voidable": session_voidable,
+        "void_form": void_form("void-session"),
+        "console_error": _unshown_errors(bound, rows, session_voidable),
+        "said": _said(request) if said else {},
+        "fees": (fees := _fees(session, arrivals)),
+        "fees_waived": sum(1 for f in fees if f.arrival.fee_waived),
+        "events_url": streams.session_events_url(request, session.pk, request.user.pk)
+        if session.is_open
+        else "",
+    }
+
+
+@dataclass(frozen=True)
+class FeeRow:
+    """One player's table fee on the console: what he pays (nothing if waived), and
+    whether he has played a deal this evening (a fee is often waived for one who has not)."""
+
+    arrival: Arrival
+    fee: Decimal
+    played: bool
+
+
+def _fees(session: ClubSession, arrivals: list[Arrival]) -> list[FeeRow]:
+    """Each player's fee, while the fees can still be waived (`services.waive_fee`)."""
+    if session.status not in services.FEES_OPEN or not (session.fee_member or session.fee_guest):
+        return []
+    played = set(
+        WashbookEntry.objects.filter(line__table__session=session).values_list(
+            "member_id", flat=True
+        )
+    )
+    return [
+        FeeRow(
+            arrival=a,
+            fee=session.fee_for(a.member.is_guest),
+            played=a.member_id in played,
+        )
+        for a in arrivals
+        if not a.member.is_bot
+    ]
+
+
+def _carried(members: list[Member]) -> dict[int, str]:
+    """What each of ``members`` brings from past evenings, in words, where his balance is
+    not nil: "owes £0.30" (unpaid: carried until paid), "is owed £1.20" (issue 42, item 2)."""
+    balances = Account.objects.filter(member__in=members).exclude(balance=0)
+    return {
+        m: f"owes {services.money.shown(-b)}" if b < 0 else f"is owed {services.money.shown(b)}"
+        for m, b in balances.values_list("member_id", "balance")
+    }
+
+
+def _said(request: HttpRequest) -> dict[str, str]:
+    """The messages for the console, by the section that tells them."""
+    said: dict[str, str] = {}
+    for m in messages.get_messages(request):
+        place = m.extra_tags if m.extra_tags in SAID_PLACES else "top"
+        said[place] = f"{said[place]} {m}" if place in said else str(m)
+    return said
+
+
+def _unshown_errors(
+    bound: VoidForm | None, rows: list[ConsoleTable], session_voidable: bool
+) -> str:
+    """A refusal the page would not show beside a field: one that belongs to no field,
+    or any, when its form is not on the page (the table or the evening can no longer be
+    voided)."""
+    if bound is None:
+        return ""
+    shown = (bound.prefix == "void-session" and session_voidable) or any(
+        r.voidable and r.void_form is bound for r in rows
+    )
+    if shown:
+        return " ".join(bound.non_field_errors())
+    return " ".join(str(m) for errors in bound.errors.values() for m in errors)
+
+
+@staff_required
+def console(request: HttpRequest, pk: int) -> HttpResponse:
+    """The secretary's console: the whole evening on one page, live (`club.live`)."""
+    session = _session(pk)
+    if request.htmx and request.htmx.target != "console-body":
+        # The live part's refresh: that part only; what was done is told by the whole page.
+        return render(request, "club/console.html#live", _console_context(request, session))
+    return render(request, "club/console.html", _console_context(request, session, said=True))
+
+
+def _console(session: ClubSession) -> HttpResponse:
+    return redirect("club:console", session.pk)
+
+
+# Where on the console a done thing is told: beside the form that did it, where the eye
+# already is (the message's extra tag names the section).
+SAID_PLACES = ("top", "waiting", "checkin", "form", "tables", "fees")
+
+
+def _console_done(
+    request: HttpRequest, session: ClubSession, message: str, place: str
+) -> HttpResponse:
+    """Done from the console: told beside the form that did it. A form sent by htmx gets
+    the console back in place (no reload, the scroll kept, the sections as folded); a
+    plain form post is redirected to it."""
+    assert place in SAID_PLACES
+    messages.success(request, message, extra_tags=place)
+    if request.htmx:
+        session.refresh_from_db()
+        return render(request, "club/console.html", _console_context(request, session, said=True))
+    return _console(session)
+
+
+def _console_refused(
+    request: HttpRequest, session: ClubSession, error: ClubError, back: str
+) -> HttpResponse:
+    """Refused from the console: sent by htmx, the console again with the reason at its
+    top (nothing changed); a plain post, the refusal page."""
+    if request.htmx:
+        session.refresh_from_db()
+        context = _console_context(request, session) | {"console_error": str(error)}
+        return render(request, "club/console.html", context, status=400)
+    return _refused(request, error, back)
+
+
+@transaction.atomic  # the action and its audit entry, or neither
+def _void(
+    request: HttpRequest,
+    session: ClubSession,
+    prefix: str,
+    void: Callable[[str], object],
+    done: tuple[str, str],
+    audited: tuple[str, Table | None],
+) -> HttpResponse:
+    """Void with the reason the form gives; refused: the console again, the message in
+    place (or at its top when the form is no longer shown), nothing changed."""
+    form = VoidForm(request.POST, prefix=prefix)
+    if form.is_valid():
+        try:
+            void(form.cleaned_data["reason"])
+        except ClubError as e:
+            _form_error(form, e)
+        else:
+            action, table = audited
+            audit.record(
+                request.user,
+                action,
+                done[0],
+                why=form.cleaned_data["reason"],
+                session=session,
+                table=table,
+            )
+            return _console_done(request, session, *done)
+    session.refresh_from_db()
+    context = _console_context(request, session, bound=form)
+    return render(request, "club/console.html", context, status=400)
+
+
+@staff_required
+@require_POST
+def table_void(request: HttpRequest, pk: int) -> HttpResponse:
+    """A table played in error, voided with a reason (its lines kept, left out of money)."""
+    table = _table(pk)
+    if table.session is None:
+        raise Http404
+    return _void(
+        request,
+        table.session,
+        f"void-{table.pk}",
+        lambda reason: services.void_table(table.pk, reason, by=request.user),
+        (f"Table {table.number} voided: its lines stay in the washbook, struck through.", "tables"),
+        (AuditEntry.TABLE_VOID, table),
+    )
+
+
+@staff_required
+@require_POST
+def session_void(request: HttpRequest, pk: int) -> HttpResponse:
+    """An evening played in error, voided with a reason before it is balanced."""
+    session = _session(pk)
+    return _void(
+        request,
+        session,
+        "void-session",
+        lambda reason: services.void_session(session.pk, reason, by=request.user),
+        ("The evening is voided: it will not be balanced.", "top"),
+        (AuditEntry.VOID, None),
+    )
+
+
+@staff_required
+@require_POST
+@transaction.atomic  # the action and its audit entry, or neither
+def arrival_add(request: HttpRequest, pk: int) -> HttpResponse:
+    """The secretary checks a member in for him, or adds a new member and checks him in."""
+    session = _session(pk)
+    if not session.is_open:
+        return _refused(request, ClubError("the evening is not open"), session.get_absolute_url())
+    form = CheckInForm(request.POST, session=session)
+    if form.is_valid():
+        try:
+            chosen = sorted(form.cleaned_data["member"], key=lambda m: m.display_name)
+            if chosen:
+                services.check_in_many(session, chosen)
+                owing = _carried(chosen)
+                names = [
+                    m.display_name
+                    + (f" ({owing[m.pk]} from past evenings)" if m.pk in owing else "")
+                    for m in chosen
+                ]
+            else:
+                guest = form.cleaned_data["guest"]
+                newcomer = services.add_newcomer(
+                    session, form.cleaned_data["new_name"], guest=guest
+                )
+                names = [f"{newcomer.display_name} (new{', a guest' if guest else ''})"]
+        except ClubError as e:
+            _form_error(form, e)
+        else:
+            what = f"Checked in: {_and(names)}."
+            audit.record(request.user, AuditEntry.CHECK_IN, what, session=session)
+            return _console_done(request, session, what, "checkin")
+    context = _console_context(request, session) | {"checkin_form": form}
+    return render(request, "club/console.html", context, status=400)
+
+
+@staff_required
+@require_POST
+@transaction.atomic  # the action and its audit entry, or neither
+def arrival_leave(request: HttpRequest, pk: int, member_pk: int) -> HttpResponse:
+    """The secretary checks a member out for him."""
+    session = _session(pk)
+    member = get_object_or_404(Member, pk=member_pk)
+    try:
+        services.check_out(session, member)
+    except ClubError as e:
+        return _console_refused(request, session, e, reverse("club:console", args=[session.pk]))
+    what = f"{member.display_name} checked out."
+    audit.record(request.user, AuditEntry.CHECK_OUT, what, session=session)
+    return _console_done(request, session, what, "waiting")
+
+
+@staff_required
+@require_POST
+@transaction.atomic  # the action and its audit entry, or neither
+def arrival_fee(request: HttpRequest, pk: int, member_pk: int) -> HttpResponse:
+    """The secretary waives a player's table fee for the evening, saying why, or charges
+    it again (``waive`` 0)."""
+    session = _session(pk)
+    member = get_object_or_404(Member, pk=member_pk)
+    waive = request.POST.get("waive", "1") != "0"
+    why = request.POST.get("why", "")
+    fee = session.fee_for(member.is_guest)
+    try:
+        arrival = services.waive_fee(session.pk, member.pk, waived=waive, why=why, by=request.user)
+    except ClubError as e:
+        return _console_refused(request, session, e, reverse("club:console", args=[session.pk]))
+    what = f"{member.display_name}'s table fee ({services.money.shown(fee)}) " + (
+        "waived" if arrival.fee_waived else "charged again"
+    )
+    audit.record(request.user, AuditEntry.FEE, what, why=why.strip(), session=session)
+    return _console_done(request, session, f"{what}.", "fees")
+
+
+@staff_required
+@require_POST
+@transaction.atomic  # the action and its audit entry, or neither
+def table_cancel(request: HttpRequest, pk: int) -> HttpResponse:
+    """A table formed by mistake, cancelled while nothing has been played at it."""
+    table = _table(pk)
+    try:
+        services.cancel_table(table.pk, by=request.user)
+    except ClubError as e:
+        if table.session:
+            return _console_refused(request, table.session, e, table.get_club_url())
+        return _refused(request, e, table.get_club_url())
+    message = f"{table.label} cancelled: its players wait again."
+    audit.record(request.user, AuditEntry.TABLE_CANCEL, message, table=table)
+    if table.session is None:
+        return redirect(table.get_club_url())
+    return _console_done(request, table.session, message, "tables")
+
+
+@staff_required
+@require_POST
+@transaction.atomic  # the action and its audit entry, or neither
+def table_create(request: HttpRequest, pk: int) -> HttpResponse:
+    session = _session(pk)
+    if not session.is_open:
+        return _refused(request, ClubError("the evening is not open"), session.get_absolute_url())
+    form = FormTableForm(request.POST, session=session)
+    if form.is_valid():
+        data = form.cleaned_data
+        chosen = list(data["players"]) or None  # none ticked: everyone waiting
+        rules = data["house_rules"]
+        try:
+            # A set of house rules, as it is now; else the options the form gives, each
+            # checked beside its field and then together by the engine.
+            options = (
+                None
+                if rules is not None
+                else house_rules.checked_options(
+                    data["variant"], form.chosen_options(data["variant"])
+                )
+            )
+            table = services.form_table(
+                session,
+                variant=data["variant"],
+                size=data["size"],
+                mode=data["mode"],
+                options=options,
+                auto_redraw=data["auto_redraw"],
+                computer_players=data["computers"] or 0,
+                candidates=chosen,
+                house_rules=rules,
+            )
+        except ClubError as e:
+            _form_error(form, e)
+        else:
+            seats = table.seats.select_related("member").order_by("position")
+            message = f"Table {table.number} formed: {_and([str(s.member) for s in seats])}."
+            rules_said = f", {table.house_rules_name}" if table.house_rules_name else ""
+            what = (
+                f"{message[:-1]} ({table.get_variant_display()}, {table.get_mode_display()}"
+                f"{rules_said})."
+            )
+            audit.record(request.user, AuditEntry.TABLE, what, table=table)
+            return _console_done(request, table.session or session, message, "form")
+    # The console again, the form with each message beside its field; no table made.
+    context = _console_context(request, session) | {"table_form": form}
+    return render(request, "club/console.html", context, status=400)

@@ -1,0 +1,247 @@
+"""The evening's pages: home, the evenings' list, opening one, its page, check-in and out by a member, closing (with its confirmation) and cancelling."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.decorators import login_required
+from django.db import transaction
+from django.db.models import Sum
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from .. import audit, services
+from ..forms import (
+    CloseForm,
+    OpenSessionForm,
+)
+from ..models import (
+    AuditEntry,
+    ClubSession,
+    Table,
+    WashbookEntry,
+)
+from ..services import ClubError, counted
+from ..washbooks.views import _why_unstaked
+from ..web import _form_error, _member, _refused, _session, staff_required
+from .console import _console, _console_done, _console_refused
+
+
+def home(request: HttpRequest) -> HttpResponse:
+    member = services.member_for(request.user)
+    current = ClubSession.objects.filter(status=ClubSession.OPEN).first()
+    balance = services.balance_of(member) if member else None
+    return render(
+        request,
+        "club/home.html",
+        {
+            "member": member,
+            "current": current,
+            "balance": balance,
+            "seat": services.current_seat(member),
+            "practice": services.practice_tables(member),
+        },
+    )
+
+
+@login_required
+def sessions(request: HttpRequest) -> HttpResponse:
+    form = OpenSessionForm()
+    return render(
+        request,
+        "club/sessions.html",
+        {"sessions": ClubSession.objects.all()[:50], "form": form},
+    )
+
+
+@staff_required
+@require_POST
+@transaction.atomic  # the action and its audit entry, or neither
+def session_open(request: HttpRequest) -> HttpResponse:
+    form = OpenSessionForm(request.POST)
+    if form.is_valid():
+        try:
+            session = services.open_session(
+                stake=form.cleaned_data["stake"],
+                default_variant=form.cleaned_data["default_variant"],
+                name=form.cleaned_data["name"],
+                second=form.cleaned_data["second"],
+                fee_member=form.cleaned_data["fee_member"],
+                fee_guest=form.cleaned_data["fee_guest"],
+                house_rules=form.cleaned_data["house_rules"],
+                by=request.user,
+            )
+        except ClubError as e:
+            _form_error(form, e)
+        else:
+            audit.record(
+                request.user,
+                AuditEntry.OPEN,
+                f"Opened {session}: {services.money.shown(session.stake)} a point, "
+                f"{session.get_default_variant_display()}",
+                session=session,
+            )
+            if session.fee_member or session.fee_guest:
+                audit.record(
+                    request.user,
+                    AuditEntry.FEE,
+                    f"Table fees for {session}: {services.money.shown(session.fee_member)} a "
+                    f"member, {services.money.shown(session.fee_guest)} a guest",
+                    session=session,
+                )
+            return redirect(session)
+    # The form again with each message beside its field; nothing was created.
+    return render(
+        request,
+        "club/sessions.html",
+        {"sessions": ClubSession.objects.all()[:50], "form": form},
+        status=400,
+    )
+
+
+def _dashboard_context(request: HttpRequest, session: ClubSession) -> dict[str, Any]:
+    member = services.member_for(request.user)
+    tables = list(session.tables.prefetch_related("seats__member").order_by("number"))
+    queues = {t.pk: services.table_queue(t) for t in tables if t.status == Table.PLAYING}
+    arrivals = list(session.arrivals.select_related("member", "queue_table").order_by("order"))
+    waiting = services.waiting_members(session) if session.is_open else []
+    return {
+        "session": session,
+        "member": member,
+        "tables": [(t, queues.get(t.pk, [])) for t in tables],
+        "arrivals": arrivals,
+        "waiting": waiting,
+        "checked_in": bool(
+            member and any(a.member_id == member.pk and not a.left_at for a in arrivals)
+        ),
+    }
+
+
+@login_required
+def session_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    session = _session(pk)
+    context = _dashboard_context(request, session)
+    if request.htmx:
+        return render(request, "club/session.html#live", context)
+    return render(request, "club/session.html", context)
+
+
+@login_required
+@require_POST
+def session_check_in(request: HttpRequest, pk: int) -> HttpResponse:
+    session = _session(pk)
+    try:
+        services.check_in(session, _member(request))
+    except ClubError as e:
+        return _refused(request, e, session.get_absolute_url())
+    return redirect(session)
+
+
+@login_required
+@require_POST
+def session_check_out(request: HttpRequest, pk: int) -> HttpResponse:
+    session = _session(pk)
+    try:
+        services.check_out(session, _member(request))
+    except ClubError as e:
+        return _refused(request, e, session.get_absolute_url())
+    return redirect(session)
+
+
+def _close_context(session: ClubSession, form: CloseForm) -> dict[str, Any]:
+    """What closing will do: each table's totals, the deals still being played."""
+    tables = list(session.tables.order_by("number"))
+    totals: dict[int, list[tuple[str, int]]] = {t.pk: [] for t in tables}
+    rows = (
+        WashbookEntry.objects.filter(line__table__session=session)
+        .values("line__table_id", "member__display_name")
+        .annotate(points=Sum("points"))
+        .order_by("line__table_id", "-points", "member__display_name")
+    )
+    for r in rows:
+        totals[r["line__table_id"]].append((r["member__display_name"], int(r["points"])))
+    in_progress = services.deals_in_progress(session.pk)
+    staked = set(services.staked_tables(session.pk))
+    return {
+        "session": session,
+        "form": form,
+        "tables": [
+            {
+                "table": t,
+                "totals": totals[t.pk],
+                "deal": in_progress.get(t.pk),
+                "staked": t.pk in staked,
+                "why": "" if t.pk in staked else _why_unstaked(t),
+            }
+            for t in tables
+        ],
+        "in_progress": in_progress,
+    }
+
+
+@staff_required
+def session_close_confirm(request: HttpRequest, pk: int) -> HttpResponse:
+    """Before "Close and balance": each table's totals, the deals in progress and what
+    will become of them."""
+    session = _session(pk)
+    return render(request, "club/close.html", _close_context(session, CloseForm()))
+
+
+@staff_required
+@require_POST
+@transaction.atomic  # the action and its audit entry, or neither
+def session_close(request: HttpRequest, pk: int) -> HttpResponse:
+    session = _session(pk)
+    if not session.is_open:
+        return _refused(request, ClubError("the session is not open"), session.get_absolute_url())
+    form = CloseForm(request.POST)
+    if form.is_valid():
+        in_progress = services.deals_in_progress(session.pk)
+        choice, note = form.cleaned_data["deals"], form.cleaned_data["note"]
+        if in_progress and not choice:
+            numbers = ", ".join(
+                str(t.number) for t in session.tables.filter(pk__in=in_progress).order_by("number")
+            )
+            form.add_error(
+                "deals",
+                f"{len(in_progress)} deal{'s are' if len(in_progress) != 1 else ' is'} in "
+                f"progress (table {numbers}): choose to wait for them, or to end them now, "
+                "unscored.",
+            )
+        elif in_progress and choice == CloseForm.WAIT:
+            if services.close_when_deals_end(session.pk, by=request.user, note=note):
+                what = f"{session} closes when its deals in progress end"
+                audit.record(request.user, AuditEntry.CLOSE, what, why=note, session=session)
+                return _console(session)
+            form.add_error(
+                "deals",
+                "The evening already closes when its deals end: to close it now, end them.",
+            )
+        elif not services.close_session(session.pk, by=request.user, note=note):
+            return _refused(
+                request, ClubError("the session is not open"), session.get_absolute_url()
+            )
+        else:
+            ended = (
+                f" ({counted(len(in_progress), 'deal')} in progress ended)" if in_progress else ""
+            )
+            what = f"Closed {session} and queued its balancing{ended}"
+            audit.record(request.user, AuditEntry.CLOSE, what, why=note, session=session)
+            return _console(session)
+    return render(request, "club/close.html", _close_context(session, form), status=400)
+
+
+@staff_required
+@require_POST
+@transaction.atomic  # the action and its audit entry, or neither
+def session_cancel(request: HttpRequest, pk: int) -> HttpResponse:
+    """An evening opened by mistake, cancelled while nothing has been played."""
+    session = _session(pk)
+    try:
+        services.cancel_session(session.pk, by=request.user)
+    except ClubError as e:
+        return _console_refused(request, session, e, reverse("club:console", args=[session.pk]))
+    audit.record(request.user, AuditEntry.CANCEL, f"Cancelled {session}.", session=session)
+    return _console_done(request, session, "The evening is cancelled.", "top")

@@ -1,0 +1,266 @@
+"""Members: the list with balances (and its CSV), a member's page, his statements."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.db.models import F, Q, Sum
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+
+from .. import books, services
+from ..forms import (
+    PaymentForm,
+    RefundForm,
+)
+from ..models import (
+    Account,
+    Leg,
+    Member,
+    Posting,
+    WashbookEntry,
+)
+from ..washbooks.views import _why_unstaked
+from ..web import _session, staff_required
+
+
+@staff_required
+def members(request: HttpRequest) -> HttpResponse:
+    """The secretary's list of members: each a link to his page and statements, with his
+    balance as it stands (what he owes the club's members, or is owed), guests marked;
+    ``?format=csv``: the member-balances CSV for the treasurer's spreadsheet."""
+    accounts = dict(Account.objects.values_list("member_id", "balance"))
+    rows = [
+        (m, accounts.get(m.pk, Decimal("0.00")))
+        for m in Member.objects.filter(is_bot=False, user__is_staff=False)
+        .select_related("user")
+        .order_by("-active", "display_name")
+    ]
+    if request.GET.get("format") == "csv":
+        response = HttpResponse(books.balances_csv(rows), content_type="text/csv; charset=utf-8")
+        response["Content-Disposition"] = 'attachment; filename="member-balances.csv"'
+        return response
+    return render(request, "club/members.html", {"rows": rows})
+
+
+@login_required
+def member_detail(
+    request: HttpRequest,
+    pk: int,
+    *,
+    payment_form: PaymentForm | None = None,
+    refund_form: RefundForm | None = None,
+) -> HttpResponse:
+    member = get_object_or_404(Member, pk=pk, is_bot=False)
+    me = services.member_for(request.user)
+    if not (request.user.is_staff or (me and me.pk == member.pk)):
+        raise PermissionDenied("members see only their own page")
+    history = services.member_history(member.pk)
+    # The member's own points in each session (never the session's total).
+    sessions_played = [
+        {"pk": r["line__table__session"], "name": r["line__table__session__name"],
+         "opened_at": r["line__table__session__opened_at"], "points": r["points"],
+         "balanced": r["balanced"]}
+        for r in WashbookEntry.objects.filter(
+            member=member, line__table__session__isnull=False, line__table__is_practice=False
+        )
+        .values(
+            "line__table__session", "line__table__session__name", "line__table__session__opened_at"
+        )
+        .annotate(
+            # His points when the evening was balanced (a line corrected later is its
+            # own adjustment), then now: first, before "points" names the sum.
+            balanced=Sum(
+                "points", filter=Q(line__created_at__lte=F("line__table__session__balanced_at"))
+            ),
+            points=Sum("points"),
+        )
+        .order_by("-line__table__session__opened_at")
+    ]  # fmt: skip
+    own = {s["pk"]: s["balanced"] or 0 for s in sessions_played}
+    money = [
+        (posting, _money_label(posting, own.get(posting.session_id), evening=True), amount, running)
+        for posting, amount, running in history
+    ]
+    staff = request.user.is_staff
+    reversed_ids = set(
+        Posting.objects.filter(
+            reverses__in=[p.pk for p, _, _ in history if p.kind in services.ledger.REVERSIBLE]
+        ).values_list("reverses_id", flat=True)
+    )
+    credit = services.with_club(member.pk)
+    return render(
+        request,
+        "club/member.html",
+        {
+            "member": member,
+            "balance": services.balance_of(member),
+            "history": history,
+            "money": money,
+            "chart": books.chart([r for _, _, r in history]),
+            "sessions_played": sessions_played,
+            "owing": services.owing(member.pk),
+            "payment_form": payment_form or (PaymentForm(member=member) if staff else None),
+            # The club pays him back what it owes him (his credit on account).
+            "credit": credit,
+            "refund_form": refund_form
+            or (RefundForm(initial={"amount": credit}) if staff and credit > 0 else None),
+            "reversed": reversed_ids,
+            # Payments and refunds staff may reverse (each once).
+            "reversible": {
+                p.pk
+                for p, _, _ in history
+                if staff and p.kind in services.ledger.REVERSIBLE and p.pk not in reversed_ids
+            },
+            "recent": WashbookEntry.objects.filter(member=member)
+            .select_related("line__table__session", "line__reverses", "line__corrects")
+            .order_by("-line__created_at", "-line__number")[:20],
+        },
+        status=400 if payment_form is not None or refund_form is not None else 200,
+    )
+
+
+@login_required
+def member_statement(request: HttpRequest, pk: int) -> HttpResponse:
+    """The member's full statement (issue 42, item 4): every evening, each with his deals
+    (points, the line, the table) and the balancing that made them money; every fee,
+    payment and adjustment; a running balance after each; every amount with the currency.
+    Evenings not balanced yet end it, their points not yet money."""
+    member = get_object_or_404(Member, pk=pk, is_bot=False)
+    me = services.member_for(request.user)
+    if not (request.user.is_staff or (me and me.pk == member.pk)):
+        raise PermissionDenied("members see only their own statements")
+    entries = list(
+        WashbookEntry.objects.filter(
+            member=member, line__table__session__isnull=False, line__table__is_practice=False
+        )
+        .select_related("line__table__session", "line__reverses", "line__corrects")
+        .order_by("line__created_at", "line__pk")
+    )
+    staked: dict[int, set[int]] = {}
+
+    def counts(e: WashbookEntry) -> bool:
+        session_id = e.line.table.session_id
+        assert session_id is not None
+        if session_id not in staked:
+            staked[session_id] = set(services.staked_tables(session_id))
+        return e.line.table_id in staked[session_id]
+
+    deals = [e for e in entries if counts(e)]
+    shown: set[int] = set()
+    lines: list[books.StatementLine] = []
+    for posting, amount, running in services.member_history(member.pk):
+        session = posting.session
+        own = None
+        # A balancing lists the evening's deals it counted; an adjustment, the lines of
+        # the correction it posts (the reversal and the corrected line).
+        if posting.kind in (Posting.SESSION_BALANCE, Posting.ADJUSTMENT) and session:
+            mine = [
+                e
+                for e in deals
+                if e.line.table.session_id == session.pk
+                and e.line.created_at <= posting.created_at
+                and e.pk not in shown
+            ]
+            shown.update(e.pk for e in mine)
+            own = sum(e.points for e in mine)
+            lines += [_statement_deal(e) for e in mine]
+        lines.append(
+            books.StatementLine(
+                when=posting.created_at,
+                evening=str(session) if session else "",
+                table="",
+                text=_money_label(posting, own),
+                amount=amount,
+                running=running,
+            )
+        )
+    pending = [e for e in deals if e.pk not in shown]
+    return render(
+        request,
+        "club/member_statement.html",
+        {
+            "member": member,
+            "lines": lines,
+            "pending": [_statement_deal(e) for e in pending],
+            "pending_points": sum(e.points for e in pending),
+            "balance": services.balance_of(member),
+        },
+    )
+
+
+def _statement_deal(entry: WashbookEntry) -> books.StatementLine:
+    line = entry.line
+    return books.StatementLine(
+        when=line.created_at,
+        evening=str(line.table.session),
+        table=line.table.label,
+        text=books.deal_text(line),
+        points=entry.points,
+    )
+
+
+def _money_label(posting: Posting, own_points: int | None, *, evening: bool = False) -> str:
+    """What a posting was, in the member's own terms: a session's balancing says his own
+    points at the stake (its memo holds the whole session's); an adjustment, which line
+    was corrected and why (and, where postings of many evenings are listed, which)."""
+    if posting.kind == Posting.SESSION_BALANCE and posting.session is not None:
+        points = own_points if own_points is not None else 0
+        stake = services.money.shown(posting.session.stake)
+        return f"{posting.session}: your {points:+d} points at {stake} a point"
+    if posting.kind == Posting.FEE and posting.session is not None:
+        return f"{posting.session}: table fee"
+    if posting.kind == Posting.ADJUSTMENT and evening and posting.session is not None:
+        return f"{posting.session}: {posting.memo}"
+    return posting.memo
+
+
+@login_required
+def statement(request: HttpRequest, pk: int, session_pk: int) -> HttpResponse:
+    member = get_object_or_404(Member, pk=pk, is_bot=False)
+    me = services.member_for(request.user)
+    if not (request.user.is_staff or (me and me.pk == member.pk)):
+        raise PermissionDenied("members see only their own statements")
+    session = _session(session_pk)
+    entries = (
+        WashbookEntry.objects.filter(member=member, line__table__session=session)
+        .select_related("line__table")
+        .order_by("line__created_at")
+    )
+    legs = Leg.objects.filter(account__member=member, posting__session=session).select_related(
+        "posting__session"
+    )
+    # Lines at a table balancing leaves out (voided, a computer player's, practice) are
+    # listed, marked, and left out of his points, as they are of his money.
+    staked = set(services.staked_tables(session.pk))
+    rows = [(e, "" if e.line.table_id in staked else _why_unstaked(e.line.table)) for e in entries]
+    counted = [e for e, why in rows if not why]
+    points = sum(e.points for e in counted)
+    # A balancing's label gives his points as they were when it was posted: a line
+    # corrected later shows as its own adjustment, with its reason.
+    money = [
+        (
+            leg,
+            _money_label(
+                leg.posting,
+                sum(e.points for e in counted if e.line.created_at <= leg.posting.created_at),
+            ),
+        )
+        for leg in legs
+    ]
+    return render(
+        request,
+        "club/statement.html",
+        {
+            "member": member,
+            "session": session,
+            "entries": rows,
+            "uncounted": sum(e.points for e, why in rows if why),
+            "legs": legs,
+            "money": money,
+            "points": points,
+            "net": sum((leg.amount for leg in legs), Decimal(0)),
+        },
+    )

@@ -1,0 +1,314 @@
+"""Money: the settlement, payments (on the settlement, from a member's page, to the club), refunds, reversals, the standings."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.db import models, transaction
+from django.db.models import F, Sum
+from django.db.models.functions import TruncDate
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from .. import audit, services
+from ..forms import (
+    PaymentForm,
+    RefundForm,
+    ReversalForm,
+    StandingsForm,
+)
+from ..inputs import parse_id
+from ..members.views import member_detail
+from ..models import (
+    Account,
+    AuditEntry,
+    ClubSession,
+    Leg,
+    Member,
+    Posting,
+    Table,
+    Transfer,
+    WashbookEntry,
+)
+from ..services import ClubError, ledger
+from ..web import _form_error, _refused, _session, staff_required
+
+
+@login_required
+def settlement(request: HttpRequest, pk: int) -> HttpResponse:
+    session = _session(pk)
+    # The balancing's transfers, then each adjustment's in the order they were posted.
+    transfers = list(
+        session.transfers.select_related("payer", "payee", "payment", "adjustment").order_by(
+            F("adjustment_id").asc(nulls_first=True), "-amount", "pk"
+        )
+    )
+    money = services.session_money(session.pk)
+    members = Member.objects.in_bulk(list(money))
+    rows = sorted(((members[m], a) for m, a in money.items()), key=lambda r: -r[1])
+    paid = sum(1 for t in transfers if t.paid)
+    # Counted from the transfers as they stand (a correction settles the evening again).
+    header = (
+        f"{services.counted(len(services.staked_tables(session.pk)), 'staked table')}, "
+        f"{services.counted(len(money), 'member')}: "
+        f"{services.counted(len(transfers), 'transfer')}" + (f", {paid} paid" if paid else "")
+    )
+    return render(
+        request,
+        "club/settlement.html",
+        {
+            "session": session,
+            "header": header,
+            "transfers": transfers,
+            "money": rows,
+            "adjusted": any(t.adjustment_id for t in transfers),
+        },
+    )
+
+
+@staff_required
+@require_POST
+@transaction.atomic  # the action and its audit entry, or neither
+def transfer_pay(request: HttpRequest, pk: int) -> HttpResponse:
+    # The transfer may have gone since the page was shown (settled again after a
+    # correction): the form names its evening, so the refusal can lead back to it.
+    session_id = Transfer.objects.filter(pk=pk).values_list("session_id", flat=True).first()
+    if session_id is None:
+        given = request.POST.get("session", "")
+        session_id = _session(parse_id(given) or 0).pk
+    back = reverse("club:settlement", args=[session_id])
+    try:
+        amount = request.POST.get("amount", "").strip()
+        transfer = services.record_payment(
+            pk,
+            amount=services.money.check_amount(amount, field="amount", what="the amount paid")
+            if amount
+            else None,
+            method=request.POST.get("method", Posting.CASH),
+            by=request.user,
+        )
+    except ClubError as e:
+        return _refused(request, e, back)
+    assert transfer.payment is not None
+    audit.record(request.user, AuditEntry.PAYMENT, transfer.payment.memo, session=transfer.session)
+    return redirect(back)
+
+
+@staff_required
+@require_POST
+@transaction.atomic  # the action and its audit entry, or neither
+def member_payment(request: HttpRequest, pk: int) -> HttpResponse:
+    """The secretary records a payment the member made, in cash or by bank: to a member
+    he owes (a settlement's transfer, in full or in part) or to the club. A refusal is
+    shown beside its field on the member's page; nothing changes."""
+    member = get_object_or_404(Member, pk=pk, is_bot=False)
+    form = PaymentForm(request.POST, member=member)
+    if form.is_valid():
+        to, amount = form.cleaned_data["to"], form.cleaned_data["amount"]
+        method, note = form.cleaned_data["method"], form.cleaned_data["note"]
+        try:
+            if to == "club":
+                posting = services.record_club_payment(
+                    member.pk,
+                    amount,
+                    method=method,
+                    note=note,
+                    credit=form.cleaned_data["credit"],
+                    by=request.user,
+                )
+            else:
+                transfer = services.record_payment(
+                    int(to[1:]), amount=amount, method=method, by=request.user
+                )
+                assert transfer.payment is not None
+                posting = transfer.payment
+            audit.record(
+                request.user, AuditEntry.PAYMENT, posting.memo, why=note, session=posting.session
+            )
+        except ClubError as e:
+            _form_error(form, e)
+        else:
+            messages.success(request, f"Recorded: {member} paid {services.money.shown(amount)}.")
+            return redirect("club:member", pk=member.pk)
+    return member_detail(request, member.pk, payment_form=form)
+
+
+@staff_required
+@require_POST
+@transaction.atomic  # the action and its audit entry, or neither
+def member_refund(request: HttpRequest, pk: int) -> HttpResponse:
+    """The club pays the member back what it owes him (issue 53, item 2), at most his
+    credit; a refusal is shown beside its field, nothing changes."""
+    member = get_object_or_404(Member, pk=pk, is_bot=False)
+    form = RefundForm(request.POST)
+    if form.is_valid():
+        amount = form.cleaned_data["amount"]
+        try:
+            posting = services.record_refund(
+                member.pk,
+                amount,
+                method=form.cleaned_data["method"],
+                note=form.cleaned_data["note"],
+                by=request.user,
+            )
+        except ClubError as e:
+            _form_error(form, e)
+        else:
+            audit.record(
+                request.user, AuditEntry.REFUND, posting.memo, why=form.cleaned_data["note"]
+            )
+            messages.success(
+                request, f"Recorded: the club paid {member} {services.money.shown(amount)}."
+            )
+            return redirect("club:member", pk=member.pk)
+    return member_detail(request, member.pk, refund_form=form)
+
+
+@staff_required
+@require_POST
+@transaction.atomic  # the action and its audit entry, or neither
+def payment_reverse(request: HttpRequest, pk: int) -> HttpResponse:
+    """A payment or refund recorded by mistake is reversed with a reason (issue 53, item
+    2): the opposite posting, audited; the statement shows both. Back to the member's
+    page (the payer's for a payment between members)."""
+    posting = get_object_or_404(Posting.objects.filter(kind__in=services.ledger.REVERSIBLE), pk=pk)
+    member_id = (
+        posting.legs.filter(account__member__isnull=False)
+        .order_by("-amount")
+        .values_list("account__member_id", flat=True)
+        .first()
+    )
+    back = reverse("club:member", args=[member_id]) if member_id else reverse("club:home")
+    form = ReversalForm(request.POST)
+    if not form.is_valid():
+        return _refused(request, form.errors["reason"][0], back)
+    try:
+        reversal = services.reverse_payment(
+            posting.pk, reason=form.cleaned_data["reason"], by=request.user
+        )
+    except ClubError as e:
+        return _refused(request, e, back)
+    audit.record(
+        request.user,
+        AuditEntry.REVERSAL,
+        reversal.memo,
+        why=services.clean_reason(form.cleaned_data["reason"]),
+        session=reversal.session,
+    )
+    messages.success(request, f"Reversed: {posting.memo}.")
+    return redirect(back)
+
+
+# Money paid between a member and anyone, as against money won or charged: what the
+# standings' "Payments" column sums, on the day it was paid.
+PAYMENT_KINDS = (Posting.PAYMENT, Posting.REFUND, Posting.REVERSAL)
+
+
+@login_required
+def standings(request: HttpRequest) -> HttpResponse:
+    """Members' points from closed sessions at the tables balancing counts (never an
+    open, cancelled or voided evening; never a voided table, a practice table or one a
+    computer player sat at: `ledger.staked`), between two dates if asked; the secretary
+    and other staff, and guests, are left out. A bad date is shown beside its field and
+    the standings stay unfiltered."""
+    form = StandingsForm(request.GET or None)
+    counted = ledger.staked(
+        Table.objects.filter(session__isnull=False).exclude(
+            session__status__in=[ClubSession.OPEN, ClubSession.CANCELLED, ClubSession.VOIDED]
+        )
+    )
+    entries = WashbookEntry.objects.filter(
+        line__table__in=counted.values("pk"), member__is_bot=False
+    )
+    entries = _between(entries, form, "line__table__session__opened_at__date")
+    accounts = {a.member_id: a.balance for a in Account.objects.filter(is_club=False)}
+    points = dict(
+        entries.values_list("member").annotate(p=Sum("points")).values_list("member", "p")
+    )
+    # Money beside points (issue 42, item 4): what play brought (the evenings' balancing
+    # and adjustments, over the same dates), the fees, the payments made and received.
+    # A payment counts on the day it was made (a payment to the club has no evening at
+    # all, and dropped out of a dated view); play and fees on their evening's day.
+    legs = _between(
+        Leg.objects.filter(account__member__isnull=False).annotate(
+            day=models.Case(
+                models.When(posting__kind__in=PAYMENT_KINDS, then=TruncDate("posting__created_at")),
+                default=TruncDate("posting__session__opened_at"),
+            )
+        ),
+        form,
+        "day",
+    )
+    money: dict[tuple[int, str], Decimal] = {
+        (m, kind): total
+        for m, kind, total in legs.values_list("account__member_id", "posting__kind")
+        .annotate(total=Sum("amount"))
+        .values_list("account__member_id", "posting__kind", "total")
+    }
+
+    def kinds(member_id: int, *names: str) -> Decimal:
+        return sum((money.get((member_id, k), Decimal(0)) for k in names), Decimal("0.00"))
+
+    rows = [
+        Standing(
+            member=m,
+            points=points.get(m.pk, 0),
+            play=kinds(m.pk, Posting.SESSION_BALANCE, Posting.ADJUSTMENT),
+            fees=kinds(m.pk, Posting.FEE),
+            payments=kinds(m.pk, *PAYMENT_KINDS),
+            balance=accounts.get(m.pk, Decimal("0.00")),
+        )
+        for m in Member.objects.filter(
+            is_bot=False, is_guest=False, active=True, user__is_staff=False
+        )
+    ]
+    rows.sort(key=lambda r: (-r.points, r.member.display_name))
+    # Who sees whose money (issue 53, item 6): the points and the money they came to are
+    # the club's, open to members; a member's fees, payments and balance are his own and
+    # the staff's.
+    me = services.member_for(request.user)
+    private = {
+        r.member.pk
+        for r in rows
+        if not request.user.is_staff and (me is None or me.pk != r.member.pk)
+    }
+    status = 400 if form.is_bound and not form.is_valid() else 200
+    dated = form.is_bound and form.is_valid() and any(form.cleaned_data.values())
+    return render(
+        request,
+        "club/standings.html",
+        {"rows": rows, "form": form, "dated": dated, "private": private},
+        status=status,
+    )
+
+
+def _between[M: models.Model](
+    rows: models.QuerySet[M], form: StandingsForm, date: str
+) -> models.QuerySet[M]:
+    """``rows`` whose evening's ``date`` lies between the form's dates, when it has any."""
+    if form.is_bound and form.is_valid():
+        since, until = form.cleaned_data["since"], form.cleaned_data["until"]
+        if since:
+            rows = rows.filter(**{f"{date}__gte": since})
+        if until:
+            rows = rows.filter(**{f"{date}__lte": until})
+    return rows
+
+
+@dataclass(frozen=True)
+class Standing:
+    """A row of the standings: points and the money they came to, side by side, so that
+    a member on top of the points with a balance below nothing is explained (fees, or
+    payments he received)."""
+
+    member: Member
+    points: int
+    play: Decimal  # money from play: balancing and adjustments
+    fees: Decimal  # table fees (negative)
+    payments: Decimal  # paid (positive) less received (negative)
+    balance: Decimal  # now, whatever the dates

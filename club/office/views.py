@@ -1,0 +1,86 @@
+"""The secretary's office: the club's house rules and the audit log."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.db import models, transaction
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+
+from .. import audit
+from ..forms import (
+    HouseRulesForm,
+)
+from ..inputs import parse_id
+from ..models import (
+    AuditEntry,
+    HouseRules,
+)
+from ..services import ClubError, house_rules
+from ..web import _form_error, _session, staff_required
+
+
+@staff_required
+@transaction.atomic  # the action and its audit entry, or neither
+def house_rules_list(request: HttpRequest) -> HttpResponse:
+    """The club's house rules (issue 43): each set with the options it changes, whether it
+    is the club's default for its game and how many tables were formed with it; a form to
+    save a new set, or (``?edit=N``) to change one. A refusal is shown beside its field;
+    nothing is saved. A set changed never changes a table already formed."""
+    editing = None
+    given = request.GET.get("edit") or request.POST.get("edit") or ""
+    if given:
+        editing = get_object_or_404(HouseRules, pk=parse_id(given) or 0)
+    if request.method == "POST":
+        form = HouseRulesForm(request.POST, rules=editing)
+        if form.is_valid():
+            data = form.cleaned_data
+            try:
+                saved = house_rules.save(
+                    name=data["name"],
+                    variant=data["variant"],
+                    options=form.chosen_options(data["variant"]),
+                    default=data["is_default"],
+                    rules=editing,
+                    by=request.user,
+                )
+            except ClubError as e:
+                _form_error(form, e)
+            else:
+                what = (
+                    f"{'Changed' if editing else 'Saved'} house rules {saved.name} for "
+                    f"{saved.get_variant_display()}: "
+                    f"{house_rules.described(saved.variant, saved.options)}"
+                    + (" (the club's default)" if saved.is_default else "")
+                )
+                audit.record(request.user, AuditEntry.HOUSE_RULES, what)
+                messages.success(request, f"{what}.")
+                return redirect("club:house_rules")
+        status = 400
+    else:
+        form, status = HouseRulesForm(rules=editing), 200
+    sets = [
+        (r, house_rules.described(r.variant, r.options))
+        for r in HouseRules.objects.annotate(formed=models.Count("tables")).order_by(
+            "variant", "name"
+        )
+    ]
+    return render(
+        request,
+        "club/house_rules.html",
+        {"form": form, "sets": sets, "editing": editing},
+        status=status,
+    )
+
+
+@staff_required
+def audit_log(request: HttpRequest) -> HttpResponse:
+    """What the secretary did (issue 42, item 7), newest first: who, when, what and why;
+    ``?session=N``: one evening's. Staff only."""
+    entries = AuditEntry.objects.select_related("actor", "session", "table")
+    session = None
+    given = request.GET.get("session", "")
+    if given:
+        session = _session(parse_id(given) or 0)
+        entries = entries.filter(session=session)
+    return render(request, "club/audit.html", {"entries": entries[:500], "session": session})

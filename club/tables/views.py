@@ -1,0 +1,177 @@
+"""A table's pages: its page, redraw demands, joining its queue, substitutes, a result from real cards, a cut's record."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.db import transaction
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+
+from games.engine.variant import find_variant
+
+from .. import audit, services
+from ..forms import (
+    ResultForm,
+    SubstituteForm,
+)
+from ..models import (
+    AuditEntry,
+    CutBatch,
+    Substitution,
+    Table,
+)
+from ..services import ClubError
+from ..web import _form_error, _member, _refused, _table, staff_required
+
+
+@login_required
+def table_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    context = _table_context(request, _table(pk))
+    if request.htmx:
+        return render(request, "club/table.html#live", context)
+    return render(request, "club/table.html", context)
+
+
+def _table_context(
+    request: HttpRequest, table: Table, result_form: ResultForm | None = None
+) -> dict[str, Any]:
+    member = services.member_for(request.user)
+    seats = list(table.seats.select_related("member"))
+    players = [s.member for s in seats]
+    subs = list(
+        table.substitutions.filter(status__in=[Substitution.PROPOSED, Substitution.ACTIVE])
+        .select_related("leaver", "substitute")
+        .prefetch_related("consents")
+    )
+    context = {
+        "table": table,
+        "member": member,
+        "seats": services.table_seating(table.pk),
+        "seated": bool(member and member in players),
+        "cuts": table.cuts.prefetch_related("draws__member").order_by("-created_at")[:6],
+        "events": table.events.all()[:20],
+        "queue": services.table_queue(table) if table.session_id else [],
+        "subs": [
+            (s, {m.pk for m in s.consents.all()}, member and member.pk in s.required) for s in subs
+        ],
+        "result_form": result_form or ResultForm(players=players, game=find_variant(table.variant)),
+        "cancellable": table.status != Table.CLOSED
+        and table.session_id is not None
+        and not table.is_practice
+        and not services.played_at(table_id=table.pk),
+        "sub_form": SubstituteForm(),
+        "lines": table.lines.order_by("-number")[:5],
+    }
+    return context
+
+
+@login_required
+@require_POST
+def table_demand_redraw(request: HttpRequest, pk: int) -> HttpResponse:
+    table = _table(pk)
+    try:
+        services.demand_redraw(table, _member(request))
+    except ClubError as e:
+        return _refused(request, e, table.get_club_url())
+    return redirect(table.get_club_url())
+
+
+@login_required
+@require_POST
+def table_join(request: HttpRequest, pk: int) -> HttpResponse:
+    table = _table(pk)
+    try:
+        services.join_queue(table, _member(request))
+    except ClubError as e:
+        return _refused(request, e, table.get_club_url())
+    return redirect(table.get_club_url())
+
+
+@login_required
+@require_POST
+def table_substitute(request: HttpRequest, pk: int) -> HttpResponse:
+    table = _table(pk)
+    form = SubstituteForm(request.POST)
+    if not form.is_valid():
+        return _refused(request, ClubError("choose a member"), table.get_club_url())
+    try:
+        services.propose_substitute(table, _member(request), form.cleaned_data["substitute"])
+    except ClubError as e:
+        return _refused(request, e, table.get_club_url())
+    return redirect(table.get_club_url())
+
+
+@login_required
+@require_POST
+def substitute_consent(request: HttpRequest, pk: int) -> HttpResponse:
+    sub = get_object_or_404(Substitution.objects.select_related("table"), pk=pk)
+    try:
+        services.consent_substitute(sub, _member(request), request.POST.get("agree") == "yes")
+    except ClubError as e:
+        return _refused(request, e, sub.table.get_club_url())
+    return redirect(sub.table.get_club_url())
+
+
+def _result_from_form(form: ResultForm) -> services.PhysicalResult:
+    data = form.cleaned_data
+    losses, cards, extra = {}, {}, {}
+    for m in form.players:  # the winner's too: the service says what cannot be
+        if data.get(f"cards_{m.pk}"):
+            cards[m.pk] = data[f"cards_{m.pk}"]
+        if data.get(f"pips_{m.pk}") is not None:
+            losses[m.pk] = data[f"pips_{m.pk}"]
+        if data.get(f"extra_{m.pk}"):
+            extra[m.pk] = data[f"extra_{m.pk}"]
+    return services.PhysicalResult(
+        winner_id=data["winner"],
+        losses=losses,
+        cards=cards,
+        extra=extra,
+        note=data["note"],
+        ending=data.get("ending") or "",
+    )
+
+
+@staff_required
+@require_POST
+@transaction.atomic  # the action and its audit entry, or neither
+def table_result(request: HttpRequest, pk: int) -> HttpResponse:
+    table = _table(pk)
+    if table.mode != Table.PHYSICAL or table.status != Table.PLAYING:
+        return _refused(
+            request,
+            ClubError("results are entered at a physical table in play"),
+            table.get_club_url(),
+        )
+    players = [s.member for s in table.seats.select_related("member")]
+    form = ResultForm(request.POST, players=players, game=find_variant(table.variant))
+    if form.is_valid():
+        try:
+            line = services.enter_physical_result(
+                table.pk, _result_from_form(form), by=request.user
+            )
+        except ClubError as e:
+            _form_error(form, e)
+        else:  # confirmed with its line: who won what
+            won = ", ".join(
+                f"{e.member} {e.points:+d}"
+                for e in line.entries.select_related("member").order_by("-points")
+            )
+            said = f"Line {line.number} posted to the washbook: {won or 'a drawn deal, no points'}."
+            messages.success(request, said)
+            audit.record(request.user, AuditEntry.RESULT, f"{table.label}: {said}", table=table)
+            return redirect(table.get_club_url())
+    # The table page again, each message beside its field; no line was posted.
+    return render(request, "club/table.html", _table_context(request, table, form), status=400)
+
+
+@login_required
+def cut_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    batch = get_object_or_404(CutBatch.objects.prefetch_related("draws__member"), pk=pk)
+    if batch.table_id is None:
+        raise Http404
+    return render(request, "club/cut.html", {"batch": batch})

@@ -1,0 +1,70 @@
+"""What every page of the club shares: access helpers answering 404 and 403 (`_member`, `_session`, `_table`, `staff_required`) and a service's refusal shown on the page or beside its field (`_refused`, `_form_error`)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
+from django import forms
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+
+from . import services
+from .models import (
+    ClubSession,
+    Member,
+    Table,
+)
+from .services import ClubError
+
+View = Callable[..., HttpResponse]
+
+
+View = Callable[..., HttpResponse]
+
+
+def staff_required(view: View) -> View:
+    @wraps(view)
+    @login_required
+    def inner(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if not request.user.is_staff:
+            raise PermissionDenied("the secretary only")
+        return view(request, *args, **kwargs)
+
+    return inner
+
+
+def _member(request: HttpRequest) -> Member:
+    member = services.member_for(request.user)
+    if member is None:
+        raise PermissionDenied("you have no member profile")
+    return member
+
+
+def _session(pk: int) -> ClubSession:
+    return get_object_or_404(ClubSession, pk=pk)
+
+
+def _table(pk: int) -> Table:
+    return get_object_or_404(Table.objects.select_related("session"), pk=pk)
+
+
+def _refused(request: HttpRequest, error: Exception, back: str) -> HttpResponse:
+    return render(request, "club/refused.html", {"error": str(error), "back": back}, status=400)
+
+
+def _and(names: list[str]) -> str:
+    """'Ann', 'Ann and Bob', 'Ann, Bob and Cat'."""
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+def _form_error(form: forms.Form, error: ClubError) -> None:
+    """A service's refusal shown on the form: each of its problems beside its field when
+    it names one (all at once: three mistakes, one submit)."""
+    for problem in error.each():
+        message = str(problem)[:1].upper() + str(problem)[1:]
+        field = problem.field if problem.field in form.fields else None
+        form.add_error(field, message if message.endswith(".") else message + ".")
