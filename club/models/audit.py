@@ -1,0 +1,86 @@
+"""The audit log: what the secretary did, who, when, what and why."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+
+from .evenings import ClubSession
+from .tables import Table
+
+
+class AuditEntry(models.Model):
+    """One thing the secretary did (issue 42, item 7): who, when, what, and why where the
+    action takes a reason. Written by `club.audit.record` beside the action; append-only
+    and read by staff at /club/audit/ and in the admin.
+
+    Our own model rather than django-auditlog: that library logs model saves through
+    signals, and the books are written with bulk_create and conditional UPDATEs, which
+    send none; nor has it a place for the secretary's reason. An action log is what the
+    club reads ("Checked in: Ann", "Table 2 voided: the wrong game")."""
+
+    CHECK_IN, CHECK_OUT = "check-in", "check-out"
+    TABLE, TABLE_CANCEL, TABLE_VOID = "table", "table-cancel", "table-void"
+    RESULT, CORRECTION = "result", "correction"
+    OPEN, FEE, CLOSE, CANCEL, VOID = "open", "fee", "close", "cancel", "void"
+    PAYMENT = "payment"
+    HOUSE_RULES = "house-rules"
+    MEMBER = "member"
+    REVERSAL, REFUND = "reversal", "refund"
+    ACTIONS = [
+        (CHECK_IN, "check-in"),
+        (CHECK_OUT, "check-out"),
+        (TABLE, "table formed"),
+        (TABLE_CANCEL, "table cancelled"),
+        (TABLE_VOID, "table voided"),
+        (RESULT, "result entered"),
+        (CORRECTION, "line corrected"),
+        (OPEN, "evening opened"),
+        (FEE, "table fees"),
+        (CLOSE, "evening closed"),
+        (CANCEL, "evening cancelled"),
+        (VOID, "evening voided"),
+        (PAYMENT, "payment"),
+        (HOUSE_RULES, "house rules"),
+        (MEMBER, "member edited"),
+        (REVERSAL, "payment reversed"),
+        (REFUND, "refund"),
+    ]
+
+    at = models.DateTimeField(default=timezone.now, db_index=True)
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    action = models.CharField(max_length=20, choices=ACTIONS)
+    what = models.CharField(max_length=300)
+    why = models.CharField(max_length=200, blank=True)
+    # No database constraint on these two: an entry is written in the transaction of the
+    # action it records, and a constraint's check would take a key-share lock on the
+    # evening while the action may hold only a table (out of the app's lock order: a
+    # deadlock with closing). Evenings and tables are never deleted (PROTECT still holds
+    # in the ORM).
+    session = models.ForeignKey(
+        ClubSession,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="audit",
+        db_constraint=False,
+    )
+    table = models.ForeignKey(
+        Table,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="audit",
+        db_constraint=False,
+    )
+
+    class Meta:
+        ordering = ["-at", "-pk"]
+        verbose_name = "audit entry"
+        verbose_name_plural = "audit log"
+
+    def __str__(self) -> str:
+        return f"{self.at:%Y-%m-%d %H:%M} {self.actor}: {self.what}"
