@@ -87,7 +87,7 @@ def member_detail(
     staff = request.user.is_staff
     reversed_ids = set(
         Posting.objects.filter(
-            reverses__in=[p.pk for p, _, _ in history if p.kind in services.ledger.REVERSIBLE]
+            reverses__in=[p.pk for p, _, _ in history if p.kind in services.REVERSIBLE]
         ).values_list("reverses_id", flat=True)
     )
     credit = services.with_club(member.pk)
@@ -112,7 +112,7 @@ def member_detail(
             "reversible": {
                 p.pk
                 for p, _, _ in history
-                if staff and p.kind in services.ledger.REVERSIBLE and p.pk not in reversed_ids
+                if staff and p.kind in services.REVERSIBLE and p.pk not in reversed_ids
             },
             "recent": WashbookEntry.objects.filter(member=member)
             .select_related("line__table__session", "line__reverses", "line__corrects")

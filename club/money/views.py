@@ -176,7 +176,7 @@ def payment_reverse(request: HttpRequest, pk: int) -> HttpResponse:
     """A payment or refund recorded by mistake is reversed with a reason (issue 53, item
     2): the opposite posting, audited; the statement shows both. Back to the member's
     page (the payer's for a payment between members)."""
-    posting = get_object_or_404(Posting.objects.filter(kind__in=services.ledger.REVERSIBLE), pk=pk)
+    posting = get_object_or_404(Posting.objects.filter(kind__in=services.REVERSIBLE), pk=pk)
     member_id = (
         posting.legs.filter(account__member__isnull=False)
         .order_by("-amount")
