@@ -45,9 +45,9 @@ def balance_session(session_id: int) -> str:
 
 @shared_task(name="club.tasks.open_due_redraw_windows", ignore_result=True)
 def open_due_redraw_windows() -> list[int]:
-    from .services import tables
+    from .services import seats
 
-    return tables.open_due_redraw_windows()
+    return seats.open_due_redraw_windows()
 
 
 @shared_task(name="club.tasks.balance_pending_sessions", ignore_result=True)

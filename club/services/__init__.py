@@ -49,6 +49,13 @@ from .payments import (
     reverse_payment,
     with_club,
 )
+from .practice import close_practice_tables, create_practice_table, practice_tables
+from .seats import (
+    consent_substitute,
+    demand_redraw,
+    open_due_redraw_windows,
+    propose_substitute,
+)
 from .sessions import (
     VOIDABLE,
     add_newcomer,
@@ -70,17 +77,10 @@ from .tables import (
     TableTurn,
     advance_after_deal,
     cancel_table,
-    close_practice_tables,
-    consent_substitute,
-    create_practice_table,
     current_dealer,
     current_seat,
-    demand_redraw,
     form_table,
     join_queue,
-    open_due_redraw_windows,
-    practice_tables,
-    propose_substitute,
     table_queue,
     table_seating,
     void_table,

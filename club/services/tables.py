@@ -7,12 +7,11 @@ The games app calls `table_seating`, `current_dealer`, `advance_after_deal` and
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import timedelta
 from functools import lru_cache
 from typing import Any
 
 from django.db import connection, transaction
-from django.db.models import F, Max, Q
+from django.db.models import F, Max
 from django.utils import timezone
 
 from .. import cutting
@@ -32,9 +31,7 @@ from ..models import (
 )
 from . import base
 from .base import Actor, ClubError, clean_reason, counted, log, record_cut, recorded_user
-
-HOUR = timedelta(hours=1)
-REDRAW_WINDOW = timedelta(minutes=10)
+from .seats import HOUR, IN_PLAY, _lapse_substitutes
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,9 +121,6 @@ def current_dealer(table_id: int) -> int:
     return int(Table.objects.values_list("dealer_position", flat=True).get(pk=table_id))
 
 
-IN_PLAY = [Table.FORMING, Table.PLAYING]
-
-
 def current_seat(member: Member | None) -> Seat | None:
     """Where the member sits tonight: his seat at a table of an open evening still in
     play (the latest, if the secretary seated him twice), or None."""
@@ -142,17 +136,6 @@ def current_seat(member: Member | None) -> Seat | None:
         .select_related("table")
         .order_by("-table__created_at")
         .first()
-    )
-
-
-def practice_tables(member: Member | None, limit: int = 5) -> list[Table]:
-    """The member's practice tables still open, the latest first: a list to return to."""
-    if member is None:
-        return []
-    return list(
-        Table.objects.filter(is_practice=True, status=Table.PLAYING, seats__member=member).order_by(
-            "-created_at"
-        )[:limit]
     )
 
 
@@ -514,173 +497,6 @@ def _rotate(table: Table) -> tuple[bool, list[str]]:
     return True, [*events, log(table, f"Rotation (L5): {text}.")]
 
 
-# --- The hourly redraw (L4) ---------------------------------------------------------------
-
-
-def open_due_redraw_windows(now: Any = None) -> list[int]:
-    """Claim every playing table whose hour has ended and open its demand window.
-
-    Each claim is a conditional UPDATE on the old ``next_redraw_at``: a second worker (or
-    the same task run again) updates nothing and does nothing. Tables set to redraw
-    automatically get the club's own demand at once. Returns the claimed table ids.
-    """
-    now = now or timezone.now()
-    claimed: list[int] = []
-    due = Table.objects.filter(status=Table.PLAYING, next_redraw_at__lte=now).values_list(
-        "pk", "next_redraw_at", "auto_redraw"
-    )
-    for pk, due_at, auto in due:
-        next_at = due_at + HOUR
-        while next_at <= now:  # the beat was down for hours: no backlog of windows
-            next_at += HOUR
-        with transaction.atomic():
-            got = Table.objects.filter(pk=pk, next_redraw_at=due_at, status=Table.PLAYING).update(
-                next_redraw_at=next_at, redraw_window_until=now + REDRAW_WINDOW
-            )
-            if not got:
-                continue
-            table = Table.objects.get(pk=pk)
-            if auto:
-                RedrawDemand.objects.create(table=table, member=None)
-                log(table, "The hour is up: seats are drawn again after this deal (club custom).")
-            else:
-                log(table, "The hour is up: any player may demand a redraw for seats (L4).")
-        claimed.append(pk)
-    return claimed
-
-
-def demand_redraw(table: Table, member: Member) -> RedrawDemand:
-    """A seated player demands a redraw while the window is open; applied between deals."""
-    if not Seat.objects.filter(table=table, member=member).exists():
-        raise ClubError("only a player at the table may demand a redraw")
-    with transaction.atomic():
-        # Lock the table: a double-submitted demand (or two at once) records one demand,
-        # and a deal ending at the same instant (advance_after_deal) sees it or not at all.
-        table = Table.objects.select_for_update().get(pk=table.pk)
-        now = timezone.now()
-        if not (table.redraw_window_until and table.redraw_window_until >= now):
-            raise ClubError("a redraw may be demanded only at the end of an hour (L4)")
-        pending = RedrawDemand.objects.filter(table=table, applied_at=None).first()
-        if pending:
-            return pending
-        demand = RedrawDemand.objects.create(table=table, member=member)
-        log(table, f"{member} demands a redraw for seats; it takes effect after this deal.")
-        return demand
-
-
-# --- Substitutes (L6) ------------------------------------------------------------------
-
-
-def propose_substitute(table: Table, leaver: Member, substitute: Member) -> Substitution:
-    """The leaver names a substitute; every other seated player must consent. Only at a
-    table in play of an evening still open, checked under their locks (issue 36)."""
-    with transaction.atomic():
-        session, table = base.lock_table(table.pk)
-        if session is not None and not session.is_open:
-            raise ClubError(f"the evening is {session.get_status_display()}: no substitute")
-        if table.status != Table.PLAYING:
-            raise ClubError("the table is not playing: no substitute")
-        return _propose_substitute(table, leaver, substitute)
-
-
-def _propose_substitute(table: Table, leaver: Member, substitute: Member) -> Substitution:
-    live = Substitution.objects.filter(
-        table=table, leaver=leaver, status__in=[Substitution.PROPOSED, Substitution.ACTIVE]
-    ).first()
-    if live is not None:  # one live appointment per leaver (a 500 before, IntegrityError)
-        if live.substitute_id == substitute.pk:
-            return live  # the same proposal again: a double submit
-        raise ClubError(
-            f"you have already appointed {live.substitute} ({live.status}): one substitute a game"
-        )
-    seats = list(Seat.objects.filter(table=table))
-    seated = {s.member_id for s in seats}
-    if leaver.pk not in seated:
-        raise ClubError("only a seated player may appoint a substitute")
-    if substitute.pk in seated or substitute.is_bot:
-        raise ClubError("the substitute must be a member not at this table")
-    if (
-        table.session_id
-        and Seat.objects.filter(
-            table__session=table.session_id, member=substitute, table__status__in=IN_PLAY
-        ).exists()
-    ):
-        raise ClubError("the substitute is playing at another table")
-    if (
-        Substitution.objects.filter(table=table, substitute=substitute)
-        .filter(status__in=[Substitution.PROPOSED, Substitution.ACTIVE])
-        .exists()
-    ):
-        raise ClubError("that member is already a substitute here")
-    required = sorted(m for m in seated if m != leaver.pk)
-    sub = Substitution.objects.create(
-        table=table,
-        leaver=leaver,
-        substitute=substitute,
-        game_number=table.game_number,
-        required=required,
-    )
-    log(table, f"{leaver} proposes {substitute} as substitute for this game (L6).")
-    _activate_if_consented(sub)
-    return sub
-
-
-def consent_substitute(sub: Substitution, member: Member, agree: bool = True) -> Substitution:
-    if sub.status != Substitution.PROPOSED:
-        raise ClubError("this appointment is not awaiting consent")
-    if member.pk not in sub.required:
-        raise ClubError("only the other players at the table consent")
-    if not agree:
-        Substitution.objects.filter(pk=sub.pk).update(status=Substitution.REFUSED)
-        sub.refresh_from_db()
-        log(sub.table, f"{member} refuses {sub.substitute} as substitute.")
-        return sub
-    sub.consents.add(member)
-    log(sub.table, f"{member} consents to {sub.substitute} as substitute.")
-    _activate_if_consented(sub)
-    sub.refresh_from_db()
-    return sub
-
-
-def _activate_if_consented(sub: Substitution) -> None:
-    given = set(sub.consents.values_list("pk", flat=True))
-    if set(sub.required) <= given:
-        Substitution.objects.filter(pk=sub.pk, status=Substitution.PROPOSED).update(
-            status=Substitution.ACTIVE
-        )
-        sub.status = Substitution.ACTIVE
-        log(sub.table, f"{sub.substitute} plays for {sub.leaver} until the game ends (L6).")
-
-
-def _lapse_substitutes(table: Table) -> list[str]:
-    """L6: the appointment becomes void at the end of the game."""
-    events = []
-    live = Substitution.objects.filter(
-        table=table, status__in=[Substitution.ACTIVE, Substitution.PROPOSED]
-    ).select_related("leaver", "substitute")
-    for sub in live:
-        was = sub.status
-        sub.status = Substitution.LAPSED
-        sub.lapsed_at = timezone.now()
-        sub.save(update_fields=["status", "lapsed_at"])
-        if was != Substitution.ACTIVE:
-            continue
-        arrivals = Arrival.objects.filter(session=table.session_id, member=sub.leaver)
-        left = (
-            table.session_id is not None
-            and arrivals.exists()
-            and not arrivals.filter(left_at=None).exists()
-        )
-        if left:  # the leaver has left the evening: his substitute keeps the seat
-            Seat.objects.filter(table=table, member=sub.leaver).update(
-                member=sub.substitute, consecutive_games=0, seated_at=timezone.now()
-            )
-            events.append(log(table, f"{sub.leaver} has left: {sub.substitute} keeps the seat."))
-        else:
-            events.append(log(table, f"{sub.substitute}'s appointment for {sub.leaver} lapses."))
-    return events
-
-
 # --- Practice tables ---------------------------------------------------------------------
 
 
@@ -701,75 +517,6 @@ def with_house_rules(
     changed = {k: v for k, v in (options or {}).items() if house_rules.options.get(k) != v}
     name = house_rules.name + (" (changed)" if changed else "")
     return dict(house_rules.options) | (options or {}), name
-
-
-def create_practice_table(
-    member: Member,
-    variant: str,
-    players: int,
-    options: dict[str, Any] | None = None,
-    house_rules: HouseRules | None = None,
-) -> Table:
-    """A session-less online table: ``member`` in seat 0, bots in the others. Unstaked.
-    A member has at most PRACTICE_TABLES_MAX open (the sweep closes idle ones). It may
-    start from a set of house rules, as a club table does."""
-    from django.conf import settings
-
-    _check_variant(variant, players)
-    options, rules_name = with_house_rules(house_rules, variant, options)
-    wrong = cutting.options_error(variant, options)
-    if wrong:
-        raise ClubError(f"these options do not fit the game: {wrong}")
-    with transaction.atomic():
-        Member.objects.select_for_update().filter(pk=member.pk).first()  # one at a time
-        most = settings.PRACTICE_TABLES_MAX
-        if len(practice_tables(member, limit=most)) >= most:
-            idle = settings.GAMES_PRACTICE_IDLE.total_seconds() / 3600
-            raise ClubError(
-                f"you have {most} practice tables open: play on at one of them (the home page "
-                f"lists them); one left for {idle:g} hours without a move closes by itself"
-            )
-        # Numbered among the member's own practice tables, so he can tell them apart.
-        top = Table.objects.filter(is_practice=True, seats__member=member).aggregate(
-            n=Max("number")
-        )["n"]
-        table = Table.objects.create(
-            session=None,
-            number=(top or 0) + 1,
-            variant=variant,
-            size=players,
-            mode=Table.ONLINE,
-            options=options,
-            house_rules=house_rules,
-            house_rules_name=rules_name,
-            is_practice=True,
-            status=Table.PLAYING,
-            started_at=timezone.now(),
-        )
-        seats = [member, *base.bots(players - 1)]
-        Seat.objects.bulk_create(
-            [Seat(table=table, position=i, member=m) for i, m in enumerate(seats)]
-        )
-        log(table, f"Practice table for {member} with {counted(players - 1, 'bot')}.")
-    return table
-
-
-def close_practice_tables(table_ids: list[int], why: str) -> None:
-    """Close these practice tables (left idle): play stops there, with ``why``."""
-    with transaction.atomic():
-        ids = [t.pk for t in base.lock_tables(table_ids) if t.is_practice]
-        Table.objects.filter(pk__in=ids, status=Table.PLAYING).update(status=Table.CLOSED)
-        base.stop_play(ids, why)
-
-
-def tables_with_bots() -> Q:
-    """Tables excluded from money: practice tables and any table a bot has played at."""
-    return (
-        Q(is_practice=True)
-        | Q(had_computer_players=True)
-        | Q(seats__member__is_bot=True)
-        | Q(lines__entries__member__is_bot=True)
-    )
 
 
 def cancel_table(table_id: int, *, by: Actor = None) -> Table:

@@ -35,7 +35,7 @@ def _pause() -> None:
 
 
 def install(point: str) -> None:
-    from club.services import ledger, tables
+    from club.services import ledger, seats
 
     if point == "balance":
         original = ledger._update_cached_balances
@@ -48,7 +48,7 @@ def install(point: str) -> None:
     elif point.startswith("redraw:"):
         nth = int(point.split(":", 1)[1])
         calls = {"n": 0}
-        original_log = tables.log
+        original_log = seats.log
 
         def log(table: Any, text: str) -> str:
             calls["n"] += 1
@@ -56,7 +56,7 @@ def install(point: str) -> None:
                 _pause()
             return original_log(table, text)
 
-        tables.log = log  # type: ignore[assignment]
+        seats.log = log  # type: ignore[assignment]
     elif point == "slow-balance":
         original_balance = ledger.balance_session
         original_staked = ledger.staked_tables
