@@ -92,10 +92,12 @@ from .conquian_actions import (
     card_key,
 )
 from .conquian_melds import (
+    _CARDS,
+    _INDEX,
+    _KINDS,
     Combo,
     fits,
     new_combinations,
-    pack_cards,
     pieces_after_borrow,
     pip_value,
 )
@@ -127,11 +129,6 @@ LAW_TRADE = "how-to (card trade)"
 
 def _codes(cards: tuple[Card, ...]) -> tuple[str, ...]:
     return tuple(c.code for c in cards)
-
-
-_KINDS = {"forty": PackKind.FORTY_FOSTER, "spanish": PackKind.FORTY_SPANISH}
-_CARDS = {k: pack_cards(k) for k in _KINDS.values()}
-_INDEX = {k: {c: i for i, c in enumerate(cs)} for k, cs in _CARDS.items()}
 
 
 def new_conquian_deal(

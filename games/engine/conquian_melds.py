@@ -39,6 +39,13 @@ def pack_cards(kind: PackKind) -> tuple[Card, ...]:
     return tuple(out)
 
 
+# The packs by the option's name, and each card's place in its pack (Conquián's deal,
+# its snapshot and a state built from a view read them).
+_KINDS = {"forty": PackKind.FORTY_FOSTER, "spanish": PackKind.FORTY_SPANISH}
+_CARDS = {k: pack_cards(k) for k in _KINDS.values()}
+_INDEX = {k: {c: i for i, c in enumerate(cs)} for k, cs in _CARDS.items()}
+
+
 def pip_value(card: Card) -> int:
     """What a card left in the loser's hand pays under pips scoring.
 

@@ -513,6 +513,12 @@ class RummyDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
 
     # -- views and copies --------------------------------------------------------------
 
+    @staticmethod
+    def table_of(rules: Rules) -> Table:
+        """The :class:`Table` of ``rules`` (:func:`table_for`), for :mod:`.from_view`,
+        which is handed this class and does not import its module."""
+        return table_for(rules)
+
     @classmethod
     def from_view(cls, view: Mapping[str, Any], hidden: Hidden) -> RummyDeal:
         """A deal that ``view`` (a seat's, during play) is a view of, with the cards

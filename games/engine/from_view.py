@@ -63,13 +63,11 @@ _PLAYING = ("draw", "play", "challenge")
 def rummy_from_view(cls: type[RummyDeal], view: Mapping[str, Any], hidden: Hidden) -> RummyDeal:
     """A :class:`~.foster.RummyDeal` that ``view`` (of a seat) is a view of, with the
     hidden cards where ``hidden`` puts them."""
-    from .foster import table_for
-
     phase = str(view.get("phase"))
     if phase not in _PLAYING or view.get("seat") is None:
         raise ViewMismatch(f"a state is built from a seat's view during play, not {phase!r}")
     rules = make_rules(str(view["variant"]), dict(view.get("options") or {}))
-    table = table_for(rules)
+    table = cls.table_of(rules)  # the deal's class says: this module does not import it
     n = int(view["players"])
     seat = int(view["seat"])
     counts = [int(k) for k in view["hand_counts"]]
@@ -274,7 +272,7 @@ def conquian_from_view(
 ) -> ConquianDeal:
     """A :class:`~.conquian.ConquianDeal` that ``view`` (of a seat) is a view of, the
     other hand and the pack as ``hidden`` gives them."""
-    from .conquian import _CARDS, _INDEX, _KINDS
+    from .conquian_melds import _CARDS, _INDEX, _KINDS
 
     phase = str(view.get("phase"))
     if phase not in ("say", "turn", "discard") or view.get("seat") is None:
