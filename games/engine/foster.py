@@ -15,16 +15,13 @@ Cards are kept as ids (see :mod:`.combinations`) for speed; the public API speak
 
 from __future__ import annotations
 
-import random
-from abc import abstractmethod
-from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from . import generate, snapshot
 from .actions import Action
-from .cards import Card, PackKind, make_pack
+from .cards import Card, PackKind
 from .combinations import CARDS, Combination, TableCard, build, cid_at, cid_of
 from .errors import IllegalActionError, InvalidActionError
 from .moves import (
@@ -44,7 +41,6 @@ from .records import Kind, Record
 from .rules import Rules, make_rules
 from .snapshot import SnapshotError, check_version
 from .validate import canonical
-from .variant import Capabilities, Law, OptionSpec, PlayerRange, Variant, register
 from .words import LogView
 
 if TYPE_CHECKING:
@@ -82,11 +78,12 @@ class Table:
 
 
 def table_for(rules: Rules) -> Table:
-    """The :class:`Table` of a rummy variant's rules (each variant says, :class:`RummyVariant`)."""
-    variant = rules.spec
-    if not isinstance(variant, RummyVariant):
+    """The :class:`Table` of a rummy variant's rules: each variant says
+    (:class:`~.foster_games.RummyVariant`, which this module does not import)."""
+    table = getattr(rules.spec, "table", None)
+    if table is None:
         raise ValueError(f"not a rummy variant: {rules.variant}")
-    return variant.table(rules)
+    return cast(Table, table(rules))
 
 
 def pip_value(cid: int, pips: str) -> int:
@@ -714,222 +711,3 @@ def _combination(data: dict[str, Any]) -> Combination:
         int(data["id"]), int(data["owner"]), kind, cards,
         int(data["suit"]), int(data["rank"]), int(data["lo"]),
     )  # fmt: skip
-
-
-# --- the games: Foster's Cooncan for four to seven, for three, and Colonel -----------------
-
-
-class RummyVariant(Variant):
-    """A game played by :class:`RummyDeal`, which reads it as a :class:`Table`."""
-
-    actions = RUMMY_ACTIONS
-
-    @abstractmethod
-    def table(self, rules: Rules) -> Table: ...
-
-    def capabilities(self, rules: Rules) -> Capabilities:
-        t = self.table(rules)
-        return Capabilities(
-            wild_cards=t.wild != "none",
-            wild=t.wild,
-            low_aces=t.pips == "colonel",
-            double_pack=t.pack in (PackKind.DOUBLE_WITH_JOKERS, PackKind.DOUBLE_NO_JOKERS),
-            exposed_stock=t.stock == "exposed",
-            challenge=t.challenge,
-            take_back=True,
-        )
-
-    def pack(self, rules: Rules) -> list[Card]:
-        return make_pack(self.table(rules).pack)
-
-    def hand_size(self, rules: Rules, players: int) -> int:
-        return self.table(rules).hand_size
-
-    def deal(
-        self,
-        rules: Rules,
-        players: int,
-        dealer: int,
-        *,
-        seed: int | None,
-        pack: list[Card] | None,
-        carry_in: int,
-        scores_in: tuple[int, ...] = (),
-    ) -> RummyDeal:
-        if scores_in:
-            raise InvalidActionError(f"a deal of {self.name} does not depend on the game's scores")
-        if carry_in:
-            raise InvalidActionError(f"nothing carries into a deal of {self.name}")
-        if pack is None:
-            if seed is None:
-                seed = random.SystemRandom().randrange(2**63)
-            cards = self.pack(rules)
-            random.Random(seed).shuffle(cards)
-        else:
-            cards = list(pack)
-            if not all(isinstance(c, Card) for c in cards) or Counter(cards) != Counter(
-                self.pack(rules)
-            ):
-                raise InvalidActionError(f"the pack is not a full {rules.variant} pack")
-        return RummyDeal(rules, players, dealer, cards, seed)
-
-    def load(self, data: dict[str, Any], what: str) -> RummyDeal:
-        return RummyDeal.from_json(data, what=what)
-
-    def from_view(self, view: Mapping[str, Any], hidden: Hidden) -> RummyDeal:
-        return RummyDeal.from_view(view, hidden)
-
-
-_SPLASH = OptionSpec(
-    "splash", (0, 25, 50), 0,
-    "bonus from each other player to a player who lays out a whole hand at once",
-    "book p.11", "Splash bonus",
-)  # fmt: skip
-_RATTING = OptionSpec(
-    "ratting", ("free", "none", "six", "penalty30"), "free",
-    "showing down part of a hand early: free (Foster); none (all at once); a first show "
-    "of at least six cards; or free but a ratter who does not win pays 30 more, unless "
-    "someone else had ratted first",
-    "Dalton", "Ratting",
-)  # fmt: skip
-_MAX_TURNOVERS = OptionSpec(
-    "max_turnovers", (100, 10, 0), 100,
-    "club safety cap, not from the sources: the deal is abandoned (nothing paid) when the "
-    "pack would be made up from the stock more than this many times (0: no cap); the "
-    "default never triggers in normal play",
-    "club; L25 sets no limit", "Most turnovers of the stock",
-)  # fmt: skip
-
-
-class Foster(RummyVariant):
-    name = "foster"
-    order = 1
-    title = "Cooncan for four to seven (Foster's laws L1-L25)"
-    club_label = "Foster (4–7 players, double pack)"
-    players = PlayerRange(2, 7, 5)
-    seats = PlayerRange(4, 7, 5)
-    options = (
-        _SPLASH,
-        _RATTING,
-        OptionSpec(
-            "jokers",
-            ("jokers", "spade-twos"),
-            "jokers",
-            "two jokers in the double pack, or no jokers and the two 2S act as jokers",
-            "L1, Dalton",
-            "Jokers",
-        ),  # fmt: skip
-        _MAX_TURNOVERS,
-    )
-    summary = (
-        "Double pack and two jokers, ten cards each, draw from pack or stock, lay out, "
-        "add to anyone's combinations, discard; first out collects the others' pips."
-    )
-    laws = (
-        Law("L1", "Two 52-card packs shuffled together with two jokers: 106 cards."),
-        Law("L2", "Cutting: king high down to the two, then the ace; the joker is lowest."),
-        Law("L5", "A game is one round of deals: every player deals once."),
-        Law("L7–L8", "The dealer gives ten cards each, one at a time from his left; the next "
-                     "card is turned face up to start the stock; the rest is the pack."),
-        Law("L11", "In turn from the dealer's left, each player draws the top card of the "
-                   "pack (unseen) or the top card of the stock."),
-        Law("L15", "After drawing he may lay out sequences (three or more in suit and order) "
-                   "and sets (three or more of a rank), and add cards to any combination on "
-                   "the table, his own or another's. Then he discards one card on the stock."),
-        Law("L16", "The ace is below the two or above the king, never round the corner."),
-        Law("L17", "A joker may stand for any card; the player says which when he lays it out."),
-        Law("L18", "A joker at an open end of a sequence may be moved once, by any player in "
-                   "his turn, to the other end, if he then plays a card that fits. A moved "
-                   "joker lies crossways and never moves again; a joker inside a sequence or "
-                   "in a set never moves."),
-        Law("L19", "Nobody must take the stock card, but nobody can refuse a card another "
-                   "player adds to his combination."),
-        Law("L21–L22", "The first player rid of all his cards wins the deal; play stops at "
-                       "once. He may go out by laying out his last cards without a discard."),
-        Law("L23–L24", "The others show their hands and each pays the winner his pips: joker "
-                       "15, ace 11, court cards 10, others their face value."),
-        Law("L25", "When the pack runs out, the stock is turned down and becomes the pack."),
-    )  # fmt: skip
-
-    def table(self, rules: Rules) -> Table:
-        twos = rules.opt("jokers") == "spade-twos"
-        return Table(
-            self.name, 10, PackKind.DOUBLE_NO_JOKERS if twos else PackKind.DOUBLE_WITH_JOKERS,
-            "spade-twos" if twos else "jokers", "buried", "foster", True, False,
-            int(rules.opt("splash")), str(rules.opt("ratting")), int(rules.opt("max_turnovers")),
-        )  # fmt: skip
-
-    def cutting_pack(self, rules: Rules) -> list[str]:
-        """L2 cuts with the jokers (the lowest cards) whatever the jokers option deals."""
-        return [c.code for c in make_pack(PackKind.DOUBLE_WITH_JOKERS)]
-
-
-class FosterThree(RummyVariant):
-    name = "foster-three"
-    order = 2
-    title = "Cooncan for three (Foster's special laws)"
-    club_label = "Foster, three players"
-    players = PlayerRange(3, 3, 3)
-    seats = PlayerRange(3, 3, 3)
-    options = (
-        OptionSpec("joker", (False, True), False, "one joker added to the 52-card pack",
-                   "3-hand law 1", "A joker"),
-        OptionSpec("stock", ("buried", "exposed"), "buried",
-                   "each discard covers the last, or every discard stays exposed and the "
-                   "drawer may take any one of them", "book p.36", "Stock"),
-        _SPLASH,
-        _RATTING,
-        _MAX_TURNOVERS,
-    )  # fmt: skip
-    summary = "One pack (with or without a joker), seven cards each, otherwise as for five."
-    laws = (
-        Law("3-hand law 1", "One 52-card pack, with or without one joker; seven cards each."),
-        Law("book p.36", "The stock is either buried (each discard covers the last) or exposed "
-                         "(every discard stays in view and the drawer may take any one)."),
-        Law("L11–L25", "Otherwise as for four or five players: draw, lay out, add, discard; "
-                       "the joker moves once (L18); first out collects the others' pips."),
-    )  # fmt: skip
-
-    def table(self, rules: Rules) -> Table:
-        joker = rules.opt("joker") is True
-        return Table(
-            self.name, 7, PackKind.SINGLE_WITH_JOKER if joker else PackKind.SINGLE,
-            "jokers" if joker else "none", str(rules.opt("stock")), "foster", True, False,
-            int(rules.opt("splash")), str(rules.opt("ratting")), int(rules.opt("max_turnovers")),
-        )  # fmt: skip
-
-    def cutting_pack(self, rules: Rules) -> list[str]:
-        """The pack the table deals from, its joker (the lowest card, L2) if it has one."""
-        return [c.code for c in self.pack(rules)]
-
-
-class Colonel(RummyVariant):
-    name = "colonel"
-    order = 4
-    title = "Colonel (two-handed, encyclopedia)"
-    club_label = "Colonel (two players)"
-    players = PlayerRange(2, 2, 2)
-    seats = PlayerRange(2, 2, 2)
-    options = ()
-    summary = (
-        "Full pack, ten each, lay off on either side, challenge; the lower hand wins a "
-        "challenge or an exhausted pack."
-    )
-    laws = (
-        Law("encyclopedia", "Full 52-card pack, ten each, the next card turned up."),
-        Law("encyclopedia", "Draw the turn-up or the top of the pack, meld, lay off on either "
-                            "side's combinations, discard. Out scores the other's pips."),
-        Law("encyclopedia", "Challenge: if accepted, the lower hand wins the other's pips; if "
-                            "the pack runs out, the lower hand wins the difference."),
-    )  # fmt: skip
-
-    def table(self, rules: Rules) -> Table:
-        return Table(
-            self.name, 10, PackKind.SINGLE, "none", "buried", "colonel", False, True, 0,
-            "free", 0,
-        )  # fmt: skip
-
-
-FOSTER = register(Foster())
-FOSTER_THREE = register(FosterThree())
-COLONEL = register(Colonel())

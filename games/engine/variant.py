@@ -277,7 +277,7 @@ class Variant(ABC):
 # The modules that register today's games when they are imported: a new game is one
 # module and one line here.
 BUILT_IN = (
-    "games.engine.foster",
+    "games.engine.foster_games",
     "games.engine.conquian",
     "games.engine.tonk",
     "games.engine.tunk",

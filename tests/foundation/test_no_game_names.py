@@ -24,6 +24,7 @@ GAME_MODULES = {
     "games/engine/conquian_melds.py",
     "games/engine/conquian_why.py",
     "games/engine/foster.py",
+    "games/engine/foster_games.py",
     "games/engine/scoring.py",
     "games/engine/variant.py",
 }
