@@ -16,12 +16,11 @@ Cards are kept as ids (see :mod:`.combinations`) for speed; the public API speak
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 from . import generate, snapshot
 from .actions import Action
-from .cards import Card, PackKind
+from .cards import Card
 from .combinations import CARDS, Combination, TableCard, build, cid_at, cid_of
 from .errors import IllegalActionError, InvalidActionError
 from .moves import (
@@ -39,57 +38,24 @@ from .moves import (
 from .protocol import Outcome
 from .records import Kind, Record
 from .rules import Rules, make_rules
-from .snapshot import SnapshotError, check_version
+from .rummy_parts import (
+    _DISCARDS,
+    _FIELDS,
+    Table,
+    _combination,
+    _combination_json,
+    _counted_codes,
+    _counts,
+    _moved,
+    _simple,
+    table_for,
+)
+from .snapshot import check_version
 from .validate import canonical
 from .words import LogView
 
 if TYPE_CHECKING:
     from .from_view import Hidden
-
-#: Interned draw/discard/bare actions, keyed by their fields.
-_SIMPLE: dict[tuple[object, ...], Action] = {}
-
-
-def _simple(key: tuple[object, ...], make: Any) -> Any:
-    a = _SIMPLE.get(key)
-    if a is None:
-        a = _SIMPLE[key] = make()
-    return a
-
-
-_DISCARDS: list[list[Discard]] = [[Discard(seat, c) for c in CARDS] for seat in range(16)]
-
-
-@dataclass(frozen=True, slots=True)
-class Table:
-    """A variant as data: what differs between foster, foster-three and colonel."""
-
-    variant: str
-    hand_size: int
-    pack: PackKind
-    wild: str  # "none", "jokers", "spade-twos"
-    stock: str  # "buried" (each discard covers the last) or "exposed"
-    pips: str  # "foster" (L24) or "colonel" (ace 1)
-    turnover: bool  # L25: the stock becomes the pack; else the deal ends (colonel)
-    challenge: bool  # colonel
-    splash: int
-    ratting: str
-    max_turnovers: int  # 0: no cap (see docs/replay-format.md)
-
-
-def table_for(rules: Rules) -> Table:
-    """The :class:`Table` of a rummy variant's rules: each variant says
-    (:class:`~.foster_games.RummyVariant`, which this module does not import)."""
-    table = getattr(rules.spec, "table", None)
-    if table is None:
-        raise ValueError(f"not a rummy variant: {rules.variant}")
-    return cast(Table, table(rules))
-
-
-def pip_value(cid: int, pips: str) -> int:
-    """L24 (joker 15, ace 11, courts 10) or Colonel's (courts 10, ace 1, others face)."""
-    card = CARDS[cid]
-    return card.pips if pips == "foster" else min(card.rank, 10)
 
 
 class RummyDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
@@ -636,78 +602,3 @@ class RummyDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
         return (
             f"<RummyDeal {self.rules.variant} v{self.version} {self._phase} seat {self.to_move()}>"
         )
-
-
-_FIELDS = [
-    "_log_view",  # shared by copies: it keeps its entries against the records themselves
-    "rules",
-    "table",
-    "players",
-    "dealer",
-    "seed",
-    "pack_order",
-    "version",
-    "_turn",
-    "_phase",
-    "_shown",
-    "_snapshot",
-    "_first_ratter",
-    "_turnovers",
-    "_challenged",
-    "_pack_out",
-    "_outcome",
-    "_legal_key",
-    "_legal",
-    "_legal_by_id",
-    "_legal_frozen",
-]
-
-
-def _moved(c: Combination, jend: str, pos: int, card: Card, named: Card) -> Combination:
-    """The sequence after an L18 joker move from end ``jend``, ``card`` played at ``pos``."""
-    s = c.suit
-    if jend == "low":
-        j = c.cards[0]
-        cards = list(c.cards[1:]) + [TableCard(j.card, CARDS[cid_at(s, c.hi + 1)], True)]
-        lo = c.lo + 1
-    else:
-        j = c.cards[-1]
-        cards = [TableCard(j.card, CARDS[cid_at(s, c.lo - 1)], True)] + list(c.cards[:-1])
-        lo = c.lo - 1
-    tc = TableCard(card, named)
-    if pos < lo:
-        cards.insert(0, tc)
-        lo = pos
-    else:
-        cards.append(tc)
-    return Combination(c.id, c.owner, "sequence", tuple(cards), suit=s, lo=lo)
-
-
-def _counted_codes(counts: list[int]) -> list[str]:
-    """A hand's counts by card id as codes, a card held twice listed twice."""
-    return [CARDS[i].code for i, k in enumerate(counts) for _ in range(k)]
-
-
-def _counts(codes: list[str]) -> list[int]:
-    out = [0] * len(CARDS)
-    for c in codes:
-        out[cid_of(snapshot.card(c))] += 1
-    return out
-
-
-def _combination_json(c: Combination) -> dict[str, object]:
-    return c.to_json() | {"suit": c.suit, "rank": c.rank, "lo": c.lo}
-
-
-def _combination(data: dict[str, Any]) -> Combination:
-    cards = tuple(
-        TableCard(snapshot.card(t["card"]), snapshot.card(t["as"]), bool(t["crossways"]))
-        for t in data["cards"]
-    )
-    kind = str(data["kind"])
-    if kind not in ("sequence", "set"):
-        raise SnapshotError(f"a combination is a sequence or a set, not {kind!r}")
-    return Combination(
-        int(data["id"]), int(data["owner"]), kind, cards,
-        int(data["suit"]), int(data["rank"]), int(data["lo"]),
-    )  # fmt: skip

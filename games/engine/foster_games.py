@@ -12,9 +12,10 @@ from typing import TYPE_CHECKING, Any
 
 from .cards import Card, PackKind, make_pack
 from .errors import InvalidActionError
-from .foster import RummyDeal, Table
+from .foster import RummyDeal
 from .moves import RUMMY_ACTIONS
 from .rules import Rules
+from .rummy_parts import Table
 from .variant import Capabilities, Law, OptionSpec, PlayerRange, Variant, register
 
 if TYPE_CHECKING:

@@ -1,6 +1,6 @@
 """Deals saved before the house moved into rooms still load (issue 54, acceptance).
 
-`tests/data/engine/snapshots_before_rooms.json` was written by the engine at 42519e8,
+`tests/data/snapshots_before_rooms.json` was written by the engine at 42519e8,
 before any module of it moved: for Foster's Cooncan (four and five players), for three,
 Colonel, Conquián, Tonk and Tunk, a seeded deal played twelve random legal moves (or to
 its end), then its snapshot, the mover's legal actions, every seat's view and the
@@ -25,7 +25,7 @@ import pytest
 
 from games.engine_api import from_snapshot, to_snapshot
 
-DATA = Path(__file__).resolve().parents[1] / "data" / "engine" / "snapshots_before_rooms.json"
+DATA = Path(__file__).resolve().parents[1] / "data" / "snapshots_before_rooms.json"
 DEALS: list[dict[str, Any]] = json.loads(DATA.read_text())["deals"]
 
 

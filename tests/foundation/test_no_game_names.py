@@ -25,6 +25,7 @@ GAME_MODULES = {
     "games/engine/conquian_why.py",
     "games/engine/foster.py",
     "games/engine/foster_games.py",
+    "games/engine/rummy_parts.py",
     "games/engine/scoring.py",
     "games/engine/variant.py",
 }
