@@ -281,7 +281,10 @@ def play_practice_deal(
     first = Deal.objects.get(table_id=table_id, number=1)
     assert first.finished, "the deal did not end in time"
     assert first.options == services.current_deal(table_id).options
-    assert bot_updates > 1
+    # Each bot move was seen live on the page (wait_stamp above fails otherwise); a deal
+    # may end after the bot's first turn (a Tonk deal of random length did in CI: a bot
+    # that drops or goes out at once), so one seen is what every deal can promise.
+    assert bot_updates >= 1
     page.wait_for_selector("#club [data-lines='1']", timeout=6000)
     assert "Game 1, deal 1:" in page.locator("#club").inner_text()
     page.screenshot(path=str(ARTIFACTS / shot), full_page=True)
