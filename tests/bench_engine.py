@@ -10,7 +10,7 @@ import time
 from typing import Any
 
 from games.engine import Draw, make_rules, new_deal
-from games.engine.foster import RummyDeal
+from games.engine.rummy.deal import RummyDeal
 
 
 def _jokers_on_table(view: dict[str, Any]) -> int:

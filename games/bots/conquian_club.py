@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 from games.engine.actions import Action
 from games.engine.cards import Card, PackKind
-from games.engine.conquian_actions import (
+from games.engine.conquian.actions import (
     ForceAction,
     MeldAction,
     PassAction,
@@ -30,7 +30,7 @@ from games.engine.conquian_actions import (
     TradeAction,
     UseAction,
 )
-from games.engine.conquian_melds import pack_cards
+from games.engine.conquian.melds import pack_cards
 from games.engine.records import Kind
 
 from .base import View

@@ -14,7 +14,7 @@ from collections import Counter
 
 from games.engine.cards import Card, PackKind
 from games.engine.combinations import CARD_ID, CARDS
-from games.engine.conquian_melds import pack_cards
+from games.engine.conquian.melds import pack_cards
 from games.engine.deal import deal_from_view
 from games.engine.from_view import Hidden
 from games.engine.protocol import DealState

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from games.engine.actions import Action
-from games.engine.conquian_actions import (
+from games.engine.conquian.actions import (
     ForceAction,
     MeldAction,
     PassAction,

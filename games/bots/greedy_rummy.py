@@ -5,7 +5,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from games.engine.actions import Action
-from games.engine.moves import Accept, Add, Challenge, Decline, Discard, Draw, Layout, MoveJoker
+from games.engine.rummy.moves import (
+    Accept,
+    Add,
+    Challenge,
+    Decline,
+    Discard,
+    Draw,
+    Layout,
+    MoveJoker,
+)
 
 from .base import View, cards_of, wild_mode
 from .greedy_common import highest_discard, stock_top, text_of

@@ -12,9 +12,9 @@ import random
 
 from games.engine.actions import Action
 from games.engine.combinations import CARD_ID, CARDS, wild_id
-from games.engine.foster import RummyDeal
-from games.engine.moves import Accept, Add, Decline, Discard, Draw, Layout, MoveJoker
 from games.engine.protocol import DealState
+from games.engine.rummy.deal import RummyDeal
+from games.engine.rummy.moves import Accept, Add, Decline, Discard, Draw, Layout, MoveJoker
 
 from .base import Bot
 

@@ -20,11 +20,11 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from games.engine import generate
 from games.engine.actions import Action
 from games.engine.cards import Card
 from games.engine.combinations import CARD_ID, CARDS, Combination, cid_at, wild_id
-from games.engine.moves import (
+from games.engine.rummy import generate
+from games.engine.rummy.moves import (
     Accept,
     Add,
     Challenge,

@@ -17,7 +17,7 @@ from games.engine.combinations import CARD_ID, CARDS, Combination
 from games.engine.from_view import combination_from_view
 from games.engine.records import Kind
 from games.engine.rules import make_rules
-from games.engine.rummy_parts import table_for
+from games.engine.rummy.parts import table_for
 
 from .base import View
 

@@ -6,18 +6,18 @@
 (1, [7, 7, 7])
 """
 
-from . import conquian_actions  # noqa: F401 - registers Conquián's action types
 from .actions import Action, ActionTable
 from .cards import JOKER, Card, PackKind, Suit, make_pack, parse_cards
 from .combinations import Combination, Placed, TableCard
+from .conquian import actions as _conquian_actions  # noqa: F401 - registers Conquián's action types
 from .deal import deal_from_view, new_deal
 from .errors import IllegalActionError, InvalidActionError
-from .foster import RummyDeal
 from .from_view import Hidden, ViewMismatch
-from .moves import Accept, Add, Challenge, Decline, Discard, Draw, Layout, MoveJoker, TakeBack
 from .protocol import Adjustment, DealState, Outcome
 from .replay import ReplayResult, record, replay
 from .rules import VARIANTS, Rules, make_rules
+from .rummy.deal import RummyDeal
+from .rummy.moves import Accept, Add, Challenge, Decline, Discard, Draw, Layout, MoveJoker, TakeBack
 from .variant import Capabilities, OptionSpec, PlayerRange, Variant, find_variant, registered
 
 __all__ = [

@@ -30,8 +30,8 @@ from .rules import make_rules
 from .words import LogView
 
 if TYPE_CHECKING:
-    from .conquian import ConquianDeal
-    from .foster import RummyDeal
+    from .conquian.deal import ConquianDeal
+    from .rummy.deal import RummyDeal
 
 
 @dataclass(frozen=True)
@@ -272,7 +272,7 @@ def conquian_from_view(
 ) -> ConquianDeal:
     """A :class:`~.conquian.ConquianDeal` that ``view`` (of a seat) is a view of, the
     other hand and the pack as ``hidden`` gives them."""
-    from .conquian_melds import _CARDS, _INDEX, _KINDS
+    from .conquian.melds import _CARDS, _INDEX, _KINDS
 
     phase = str(view.get("phase"))
     if phase not in ("say", "turn", "discard") or view.get("seat") is None:

@@ -277,8 +277,8 @@ class Variant(ABC):
 # The modules that register today's games when they are imported: a new game is one
 # module and one line here.
 BUILT_IN = (
-    "games.engine.foster_games",
-    "games.engine.conquian",
+    "games.engine.rummy.variants",
+    "games.engine.conquian.deal",
     "games.engine.tonk",
     "games.engine.tunk",
 )

@@ -220,7 +220,7 @@ class _Broken:
 
     def choose(self, view: Any, legal: Any, rng: random.Random) -> Action:
         from games.engine.cards import Card
-        from games.engine.moves import Discard
+        from games.engine.rummy.moves import Discard
 
         return Discard(99, Card.from_code("AS"))  # seat 99: never legal
 
@@ -276,7 +276,7 @@ def test_holding_playouts_time_laying_out_as_the_club_player_does() -> None:
     deal, as Foster advises, where the plain greedy playout lays it out at once; both
     play every deal to its end."""
     from games.bots.playout import greedy_on_state, playout
-    from games.engine.moves import Discard, Layout
+    from games.engine.rummy.moves import Discard, Layout
 
     rules = make_rules("foster", {})
     d = new_deal(rules, 5, 0, seed=0)

@@ -7,8 +7,8 @@ from typing import Any
 
 from games.engine.actions import Action
 from games.engine.cards import Card, PackKind, make_pack, parse_cards
-from games.engine.conquian import ConquianDeal, new_conquian_deal
-from games.engine.conquian_actions import action_from_text
+from games.engine.conquian.actions import action_from_text
+from games.engine.conquian.deal import ConquianDeal, new_conquian_deal
 from games.engine.rules import OptionValue, make_rules
 
 

@@ -6,9 +6,9 @@ import random
 from collections import Counter
 
 from games.engine import Action, Card, RummyDeal, make_pack, make_rules, new_deal, parse_cards
-from games.engine.moves import action_from_text
 from games.engine.rules import OptionValue
-from games.engine.rummy_parts import table_for
+from games.engine.rummy.moves import action_from_text
+from games.engine.rummy.parts import table_for
 
 
 def arrange(

@@ -6,7 +6,7 @@ import pytest
 
 from games.engine import Card, IllegalActionError, InvalidActionError
 from games.engine.combinations import Placed, build
-from games.engine.moves import action_from_json, action_from_text
+from games.engine.rummy.moves import action_from_json, action_from_text
 
 
 @pytest.mark.parametrize("code", ["1H", "TH", "10h", "11S", "KX", "", "JK=JK", "AS=", "JK=", " AS"])

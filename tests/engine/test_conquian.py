@@ -14,8 +14,8 @@ sys.path.insert(0, str(Path(__file__).parent))
 from conquian_helpers import deal, play, texts, views
 
 from games.engine.cards import Card, parse_cards
-from games.engine.conquian import ConquianDeal, new_conquian_deal, next_dealer
-from games.engine.conquian_actions import TurnAction, UseAction, action_from_json, action_from_text
+from games.engine.conquian.actions import TurnAction, UseAction, action_from_json, action_from_text
+from games.engine.conquian.deal import ConquianDeal, new_conquian_deal, next_dealer
 from games.engine.errors import IllegalActionError, InvalidActionError
 from games.engine.rules import OptionValue, make_rules
 

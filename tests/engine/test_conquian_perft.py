@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 from games.engine.cards import Card
-from games.engine.conquian import new_conquian_deal
-from games.engine.conquian_actions import action_from_text
+from games.engine.conquian.actions import action_from_text
+from games.engine.conquian.deal import new_conquian_deal
 from games.engine.rules import make_rules
 
 DATA = Path(__file__).parent.parent / "data" / "engine" / "conquian_perft.json"

@@ -23,8 +23,7 @@ from conquian_helpers import random_play, views
 
 from games.engine.actions import Action
 from games.engine.cards import Card
-from games.engine.conquian import ConquianDeal, new_conquian_deal
-from games.engine.conquian_actions import (
+from games.engine.conquian.actions import (
     ForceAction,
     MeldAction,
     PassAction,
@@ -35,7 +34,8 @@ from games.engine.conquian_actions import (
     action_from_json,
     action_from_text,
 )
-from games.engine.conquian_melds import is_combination
+from games.engine.conquian.deal import ConquianDeal, new_conquian_deal
+from games.engine.conquian.melds import is_combination
 from games.engine.errors import IllegalActionError, InvalidActionError
 from games.engine.rules import make_rules
 

@@ -23,7 +23,7 @@ def test_there_are_examples() -> None:
 def test_example_replays(block: str) -> None:
     data = json.loads(block)
     if data["rules"]["variant"] == "conquian":
-        pytest.importorskip("games.engine.conquian")
+        pytest.importorskip("games.engine.conquian.deal")
     result = replay(data)
     assert result.error is None and result.applied == len(data["actions"])
 

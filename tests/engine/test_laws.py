@@ -395,5 +395,5 @@ def test_double_pack_sets_may_hold_duplicates() -> None:
 def test_rules_reject_bad_options() -> None:
     with pytest.raises(InvalidActionError):
         make_rules("foster", ratting="sometimes")
-    assert len(make_pack(make_rules("foster").spec and __import__("games.engine.rummy_parts", fromlist=["x"]).table_for(make_rules("foster")).pack)) == 106  # fmt: skip
+    assert len(make_pack(make_rules("foster").spec and __import__("games.engine.rummy.parts", fromlist=["x"]).table_for(make_rules("foster")).pack)) == 106  # fmt: skip
     assert CARD_ID is not None

@@ -18,8 +18,8 @@ from typing import Any
 import pytest
 
 from games.engine import make_rules, new_deal
-from games.engine.moves import TakeBack
 from games.engine.protocol import DealState
+from games.engine.rummy.moves import TakeBack
 from games.engine.variant import VARIANTS, OptionValue, Variant
 
 

@@ -30,8 +30,8 @@ from games.engine import (
     replay,
 )
 from games.engine.combinations import CARDS, Placed
-from games.engine.moves import Accept, Challenge, Decline, TakeBack
-from games.engine.validate import canonical
+from games.engine.rummy.moves import Accept, Challenge, Decline, TakeBack
+from games.engine.rummy.validate import canonical
 
 CONFIGS: list[tuple[str, int, dict[str, Any]]] = [
     ("foster", 5, {}),

@@ -17,10 +17,10 @@ from typing import Any
 import pytest
 
 from games.bots import get_bot
-from games.engine.conquian import ConquianDeal, new_conquian_deal
+from games.engine.conquian.deal import ConquianDeal, new_conquian_deal
 from games.engine.deal import deal_from_json, new_deal
-from games.engine.foster import RummyDeal
 from games.engine.rules import VARIANTS, make_rules
+from games.engine.rummy.deal import RummyDeal
 from games.engine.snapshot import SNAPSHOT_VERSION, SnapshotError
 
 DEALS = int(os.environ.get("SNAPSHOT_DEALS", "80"))

@@ -19,14 +19,14 @@ ROOT = Path(__file__).resolve().parents[2]
 # The modules that define today's games (their engine code, action types and scoring),
 # and the registry's one line per built-in game's module or package.
 GAME_MODULES = {
-    "games/engine/conquian.py",
-    "games/engine/conquian_actions.py",
-    "games/engine/conquian_melds.py",
-    "games/engine/conquian_why.py",
-    "games/engine/foster.py",
-    "games/engine/foster_games.py",
-    "games/engine/rummy_parts.py",
-    "games/engine/scoring.py",
+    "games/engine/conquian/deal.py",
+    "games/engine/conquian/actions.py",
+    "games/engine/conquian/melds.py",
+    "games/engine/conquian/why.py",
+    "games/engine/rummy/deal.py",
+    "games/engine/rummy/variants.py",
+    "games/engine/rummy/parts.py",
+    "games/engine/rummy/scoring.py",
     "games/engine/variant.py",
 }
 # A game that is one package (Tonk, issue 40; Tunk, issue 41) is allowed its whole package.

@@ -22,8 +22,8 @@ LIMIT = 600
 # Still to mend (issue 54): each entry goes when its module is split or its circle
 # broken. Nothing is added here.
 STILL_LONG = {
-    "games/engine/foster.py",
-    "games/engine/conquian.py",
+    "games/engine/rummy/deal.py",
+    "games/engine/conquian/deal.py",
 }
 STILL_CIRCLES: set[frozenset[str]] = set()  # every circle is broken: keep it so
 

@@ -178,7 +178,7 @@ def test_a_computer_player_that_fails_raises_and_plays_nothing_in_its_place(
     worker logs it) and the deal stays where it was, for the sweep to try again."""
     from games.bots import LEVELS, BotError
     from games.engine.cards import Card
-    from games.engine.moves import Discard
+    from games.engine.rummy.moves import Discard
 
     class Broken:
         def choose(self, view: Any, legal: Any, rng: Any) -> Any:

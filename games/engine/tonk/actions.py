@@ -19,7 +19,7 @@ from typing import Any, ClassVar
 from ..actions import Action, ActionTable, BareAction, Role, register_bare
 from ..combinations import Placed
 from ..errors import InvalidActionError
-from ..moves import Discard, discard_from_json, discard_from_text
+from ..rummy.moves import Discard, discard_from_json, discard_from_text
 
 __all__ = ["TONK_ACTIONS", "Call", "Discard", "DrawPack", "Drop", "Hit", "NoCall", "Pluck",
            "Refuse", "Spread"]  # fmt: skip

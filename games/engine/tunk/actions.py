@@ -17,7 +17,7 @@ from typing import Any, ClassVar
 from ..actions import Action, ActionTable, BareAction, Role, register_bare
 from ..cards import Card
 from ..errors import InvalidActionError
-from ..moves import Discard, discard_from_json, discard_from_text
+from ..rummy.moves import Discard, discard_from_json, discard_from_text
 
 __all__ = ["TUNK_ACTIONS", "Discard", "DrawPack", "Pluck", "Tunk"]
 

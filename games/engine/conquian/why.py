@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .actions import Action
-from .cards import Card
-from .conquian_actions import (
+from ..actions import Action
+from ..cards import Card
+from .actions import (
     ForceAction,
     MeldAction,
     PassAction,
@@ -19,10 +19,10 @@ from .conquian_actions import (
     TurnAction,
     UseAction,
 )
-from .conquian_melds import borrow_ok, fits, is_combination
+from .melds import borrow_ok, fits, is_combination
 
 if TYPE_CHECKING:
-    from .conquian import ConquianDeal
+    from .deal import ConquianDeal
 
 L_PACK = "L1 (two players)"
 L_TOUCH = "L11 (two players)"

@@ -76,10 +76,17 @@ import random
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from . import snapshot
-from .actions import Action
-from .cards import Card, PackKind, make_pack
-from .conquian_actions import (
+from .. import snapshot
+from ..actions import Action
+from ..cards import Card, PackKind, make_pack
+from ..errors import IllegalActionError, InvalidActionError
+from ..protocol import Adjustment, Outcome
+from ..records import Kind, Record
+from ..rules import Rules, make_rules
+from ..snapshot import SNAPSHOT_VERSION, check_version
+from ..variant import Capabilities, Law, OptionSpec, PlayerRange, Variant, register
+from ..words import LogView
+from .actions import (
     CONQUIAN_ACTIONS,
     CONQUIAN_NOTATION,
     ForceAction,
@@ -91,7 +98,7 @@ from .conquian_actions import (
     UseAction,
     card_key,
 )
-from .conquian_melds import (
+from .melds import (
     _CARDS,
     _INDEX,
     _KINDS,
@@ -101,16 +108,9 @@ from .conquian_melds import (
     pieces_after_borrow,
     pip_value,
 )
-from .errors import IllegalActionError, InvalidActionError
-from .protocol import Adjustment, Outcome
-from .records import Kind, Record
-from .rules import Rules, make_rules
-from .snapshot import SNAPSHOT_VERSION, check_version
-from .variant import Capabilities, Law, OptionSpec, PlayerRange, Variant, register
-from .words import LogView
 
 if TYPE_CHECKING:
-    from .from_view import Hidden
+    from ..from_view import Hidden
 
 __all__ = ["CONQUIAN", "Conquian", "ConquianDeal", "new_conquian_deal", "next_dealer"]
 
@@ -144,7 +144,7 @@ def new_conquian_deal(
     ``deal.pack_order`` (and the seed in ``deal.seed``, also when a pack is given with the
     seed it was shuffled from) for replay.
 
-    >>> from .rules import make_rules
+    >>> from ..rules import make_rules
     >>> d = new_conquian_deal(make_rules("conquian"), 0, seed=1)
     >>> d.to_move(), len(d.player_view(1)["hand"]), d.player_view(1)["pack_count"]
     (1, 10, 19)
@@ -233,7 +233,7 @@ class ConquianDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
 
     @property
     def log(self) -> list[Record]:
-        """The deal's log (:mod:`.records`), whole: redact it per viewer (``seen_by``)."""
+        """The deal's log (:mod:`..records`), whole: redact it per viewer (``seen_by``)."""
         return list(self._log)
 
     def to_move(self) -> int | None:
@@ -605,7 +605,7 @@ class ConquianDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
     # ------------------------------------------------------------ why not
 
     def _why(self, a: Action) -> IllegalActionError:
-        from .conquian_why import why_illegal
+        from .why import why_illegal
 
         reason, law = why_illegal(self, a)
         return IllegalActionError(reason, law=law)
@@ -615,8 +615,8 @@ class ConquianDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
     @classmethod
     def from_view(cls, view: Mapping[str, Any], hidden: Hidden) -> ConquianDeal:
         """A deal that ``view`` (a seat's, during play) is a view of, the other hand and
-        the pack as ``hidden`` gives them (:mod:`.from_view`)."""
-        from .from_view import conquian_from_view
+        the pack as ``hidden`` gives them (:mod:`..from_view`)."""
+        from ..from_view import conquian_from_view
 
         return conquian_from_view(cls, view, hidden)
 

@@ -1,11 +1,11 @@
 """One deal of the rummy variants: ``foster`` (L1-L25), ``foster-three``, ``colonel``.
 
 One class, :class:`RummyDeal`, parametrised by a :class:`Table` (the variant as data).
-Cards are kept as ids (see :mod:`.combinations`) for speed; the public API speaks
-:class:`~.cards.Card` and :class:`~.actions.Action`.
+Cards are kept as ids (see :mod:`..combinations`) for speed; the public API speaks
+:class:`~..cards.Card` and :class:`~..actions.Action`.
 
->>> from .deal import new_deal
->>> from .rules import make_rules
+>>> from ..deal import new_deal
+>>> from ..rules import make_rules
 >>> d = new_deal(make_rules("foster"), 5, 0, seed=1)
 >>> d.to_move(), d.phase, [len(h) for h in d.hands]
 (1, 'draw', [10, 10, 10, 10, 10])
@@ -18,11 +18,17 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from . import generate, snapshot
-from .actions import Action
-from .cards import Card
-from .combinations import CARDS, Combination, TableCard, build, cid_at, cid_of
-from .errors import IllegalActionError, InvalidActionError
+from .. import snapshot
+from ..actions import Action
+from ..cards import Card
+from ..combinations import CARDS, Combination, TableCard, build, cid_at, cid_of
+from ..errors import IllegalActionError, InvalidActionError
+from ..protocol import Outcome
+from ..records import Kind, Record
+from ..rules import Rules, make_rules
+from ..snapshot import check_version
+from ..words import LogView
+from . import generate
 from .moves import (
     RUMMY_ACTIONS,
     Accept,
@@ -35,10 +41,7 @@ from .moves import (
     MoveJoker,
     TakeBack,
 )
-from .protocol import Outcome
-from .records import Kind, Record
-from .rules import Rules, make_rules
-from .rummy_parts import (
+from .parts import (
     _DISCARDS,
     _FIELDS,
     Table,
@@ -50,16 +53,14 @@ from .rummy_parts import (
     _simple,
     table_for,
 )
-from .snapshot import check_version
 from .validate import canonical
-from .words import LogView
 
 if TYPE_CHECKING:
-    from .from_view import Hidden
+    from ..from_view import Hidden
 
 
 class RummyDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
-    """A deal in play (implements :class:`~.protocol.DealState`)."""
+    """A deal in play (implements :class:`~..protocol.DealState`)."""
 
     carry_in = 0  # nothing carries from one rummy deal to the next
 
@@ -141,7 +142,7 @@ class RummyDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
 
     @property
     def log(self) -> list[Record]:
-        """The deal's log (:mod:`.records`), whole: redact it per viewer (``seen_by``)."""
+        """The deal's log (:mod:`..records`), whole: redact it per viewer (``seen_by``)."""
         return list(self._log)
 
     @property
@@ -478,16 +479,16 @@ class RummyDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
 
     @staticmethod
     def table_of(rules: Rules) -> Table:
-        """The :class:`Table` of ``rules`` (:func:`table_for`), for :mod:`.from_view`,
+        """The :class:`Table` of ``rules`` (:func:`table_for`), for :mod:`..from_view`,
         which is handed this class and does not import its module."""
         return table_for(rules)
 
     @classmethod
     def from_view(cls, view: Mapping[str, Any], hidden: Hidden) -> RummyDeal:
         """A deal that ``view`` (a seat's, during play) is a view of, with the cards
-        the view does not show where ``hidden`` puts them (:mod:`.from_view`): what a
+        the view does not show where ``hidden`` puts them (:mod:`..from_view`): what a
         computer player plays candidate actions out on."""
-        from .from_view import rummy_from_view
+        from ..from_view import rummy_from_view
 
         return rummy_from_view(cls, view, hidden)
 

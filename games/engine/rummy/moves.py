@@ -16,10 +16,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from .actions import Action, ActionTable, BareAction, Role, register_bare
-from .cards import Card
-from .combinations import Placed
-from .errors import InvalidActionError
+from ..actions import Action, ActionTable, BareAction, Role, register_bare
+from ..cards import Card
+from ..combinations import Placed
+from ..errors import InvalidActionError
 
 __all__ = [
     "Accept",

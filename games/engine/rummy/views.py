@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .foster import RummyDeal
+    from .deal import RummyDeal
 
 
 def view(d: RummyDeal, seat: int | None) -> dict[str, Any]:

@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING
 
-from .actions import Action
-from .combinations import (
+from ..actions import Action
+from ..combinations import (
     CARD_ID,
     Placed,
     build,
@@ -21,12 +21,12 @@ from .combinations import (
     check_wilds,
     cid_at,
 )
-from .errors import IllegalActionError, InvalidActionError
+from ..errors import IllegalActionError, InvalidActionError
 from .generate import joker_options
 from .moves import Accept, Add, Challenge, Decline, Discard, Draw, Layout, MoveJoker, TakeBack
 
 if TYPE_CHECKING:
-    from .foster import RummyDeal
+    from .deal import RummyDeal
 
 _KINDS = (Accept, Add, Challenge, Decline, Discard, Draw, Layout, MoveJoker, TakeBack)
 

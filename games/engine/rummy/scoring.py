@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .cards import Card
-from .combinations import CARDS
-from .protocol import Adjustment, Outcome
+from ..cards import Card
+from ..combinations import CARDS
+from ..protocol import Adjustment, Outcome
 
 if TYPE_CHECKING:
-    from .foster import RummyDeal
+    from .deal import RummyDeal
 
 RATTING_PENALTY = 30
 

@@ -1,12 +1,12 @@
 """Fast enumeration of the layouts, additions and joker moves open to a hand.
 
-Works on card-id counts (see :mod:`.combinations`) and interns the action objects,
+Works on card-id counts (see :mod:`..combinations`) and interns the action objects,
 because bots call ``legal_actions`` many thousands of times a second. Every function
 returns *canonical* actions (sequences low to high, a set's wild cards shown as a free
 suit), one per meaningful choice: duplicate cards of a double pack give one action.
 
->>> from .combinations import CARD_ID
->>> from .cards import parse_cards
+>>> from ..combinations import CARD_ID
+>>> from ..cards import parse_cards
 >>> cnt = [0] * 53
 >>> for c in parse_cards("7H 8H 9H 9S 9C"):
 ...     cnt[CARD_ID[c]] += 1
@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .combinations import (
+from ..combinations import (
     SUIT_INDEX,
     Combination,
     cid_at,

@@ -1,6 +1,6 @@
 """Foster's Cooncan for four to seven players, for three, and Colonel: the variant
 objects of the rummy family (laws, options, capabilities), each registered. Their deal is
-:class:`~.foster.RummyDeal`, which imports nothing of this module."""
+:class:`~.deal.RummyDeal`, which imports nothing of this module."""
 
 from __future__ import annotations
 
@@ -10,16 +10,16 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from .cards import Card, PackKind, make_pack
-from .errors import InvalidActionError
-from .foster import RummyDeal
+from ..cards import Card, PackKind, make_pack
+from ..errors import InvalidActionError
+from ..rules import Rules
+from ..variant import Capabilities, Law, OptionSpec, PlayerRange, Variant, register
+from .deal import RummyDeal
 from .moves import RUMMY_ACTIONS
-from .rules import Rules
-from .rummy_parts import Table
-from .variant import Capabilities, Law, OptionSpec, PlayerRange, Variant, register
+from .parts import Table
 
 if TYPE_CHECKING:
-    from .from_view import Hidden
+    from ..from_view import Hidden
 
 # --- the games: Foster's Cooncan for four to seven, for three, and Colonel -----------------
 

@@ -1,4 +1,4 @@
-"""The actions of two-player Conquián (see :mod:`games.engine.conquian` for the rules).
+"""The actions of two-player Conquián (see :mod:`games.engine.conquian.deal` for the rules).
 
 Every action names the seat making it and the card(s) it moves, as codes in JSON and
 in the one-line text form ``"<seat> <type> <args>"``:
@@ -20,7 +20,7 @@ throw      ``0 throw 2C``                              discard: ends the turn, c
 Lists of cards are kept in a canonical order (by suit, then rank), so two actions that
 do the same thing are equal.
 
->>> from .conquian_actions import action_from_text
+>>> from .actions import action_from_text
 >>> a = action_from_text("0 use 5H with 6H 4H")
 >>> a.text, a.to_json()["hand"]
 ('0 use 5H with 4H 6H', ['4H', '6H'])
@@ -34,9 +34,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from .actions import Action, ActionTable, Role
-from .cards import Card
-from .errors import InvalidActionError
+from ..actions import Action, ActionTable, Role
+from ..cards import Card
+from ..errors import InvalidActionError
 
 #: Conquián's action notation (its names are its own: its discard is a "throw").
 CONQUIAN_NOTATION = ActionTable("Conquián")

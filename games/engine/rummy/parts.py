@@ -1,22 +1,22 @@
 """The rummy family's parts that are data, not play: a variant as a :class:`Table` of
 settings (what differs between Foster's games and Colonel), the pips of a card (L24),
 interned actions, and how a deal's combinations and counts are written in its snapshot.
-The deal (:mod:`.foster`) uses them; nothing here knows the deal."""
+The deal (:mod:`.deal`) uses them; nothing here knows the deal."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
 
-from . import snapshot
-from .actions import Action
-from .cards import Card, PackKind
-from .combinations import CARDS, Combination, TableCard, cid_at, cid_of
+from .. import snapshot
+from ..actions import Action
+from ..cards import Card, PackKind
+from ..combinations import CARDS, Combination, TableCard, cid_at, cid_of
+from ..rules import Rules
+from ..snapshot import SnapshotError
 from .moves import (
     Discard,
 )
-from .rules import Rules
-from .snapshot import SnapshotError
 
 if TYPE_CHECKING:
     pass
@@ -55,7 +55,7 @@ class Table:
 
 def table_for(rules: Rules) -> Table:
     """The :class:`Table` of a rummy variant's rules: each variant says
-    (:class:`~.foster_games.RummyVariant`, which this module does not import)."""
+    (:class:`~.variants.RummyVariant`, which this module does not import)."""
     table = getattr(rules.spec, "table", None)
     if table is None:
         raise ValueError(f"not a rummy variant: {rules.variant}")

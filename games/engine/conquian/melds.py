@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Sequence
 from itertools import combinations
 
-from .cards import SUITS, Card, PackKind, make_pack
+from ..cards import SUITS, Card, PackKind, make_pack
 
 # A combination on the table: (owner, is_sequence, cards in order).
 Combo = tuple[int, bool, tuple[int, ...]]
