@@ -278,7 +278,7 @@ class Variant(ABC):
 # module and one line here.
 BUILT_IN = (
     "games.engine.rummy.variants",
-    "games.engine.conquian.deal",
+    "games.engine.conquian.variants",
     "games.engine.tonk",
     "games.engine.tunk",
 )

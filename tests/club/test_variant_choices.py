@@ -15,7 +15,7 @@ from club.forms import FormTableForm, OpenSessionForm
 from club.models import ClubSession, Table, default_size, variant_choices, variant_seats
 from club.services import ClubError
 from games.engine import PlayerRange, registered
-from games.engine.conquian.deal import Conquian
+from games.engine.conquian.variants import Conquian
 
 
 class Quartet(Conquian):

@@ -161,7 +161,7 @@ def test_a_physical_hand_is_counted_by_its_games_physical_pips() -> None:
     from collections.abc import Iterable
 
     from games.engine import registered
-    from games.engine.conquian.deal import Conquian
+    from games.engine.conquian.variants import Conquian
 
     class Doubled(Conquian):
         name = "doubled"

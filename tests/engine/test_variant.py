@@ -23,7 +23,7 @@ from games.engine import (
     new_deal,
     registered,
 )
-from games.engine.conquian.deal import Conquian
+from games.engine.conquian.variants import Conquian
 from games.engine.protocol import Outcome
 
 # name: (club label, engine players, club seats, engine title)

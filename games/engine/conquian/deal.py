@@ -1,74 +1,5 @@
-"""Two-player Conquián (Foster 1913, "Description of the game for two players" and the
-special laws for two players; options from the encyclopedia and the modern how-to).
-
-Laws are cited as "L21 (two players)" for Foster's special laws for two, numbered like
-the full code (L1 pack, L5 each deal a game, L8 deal, L9-L10 irregular deals and hands,
-L11 touching the pack, L12 cards turned are never taken into the hand, L21 eleven down
-and the tableau); "L15", "L16", "L19" are the general laws that still apply (laying
-out, the ace, forcing); "book p.NN" is the page of the two-player description.
-
-How a deal runs (see ``../shared/RULES.md``, Variant 3):
-
-- Pack (L1 (two players)): 40 cards, A..10 of each suit, sequences A..10, the ace low
-  only; or (option ``pack="spanish"``) A..7 J Q K with J following 7, so 6-7-J and J-Q-K
-  are sequences and K-A-2 never is. No joker.
-- Deal (L8 (two players)): ten each, two at a time, the pone first: with the pack given
-  top first, the pone gets cards 1-2, 5-6, ..., the dealer 3-4, 7-8, ... With
-  ``upcard=True`` the 21st card is turned up on the pack and the pone has the first say
-  to it (book p.51); with ``upcard=False`` the pone begins by turning the top card.
-- Card trade (option ``trade=True``, how-to): before anything else each player passes
-  one card face down, the pone choosing first; the cards change hands when both have
-  chosen. The upcard, when there is one, is already face up during the trade.
-- The say (book p.51-52, L12 (two players)): the card in play is never taken into the
-  hand. The player with the say ``use``-s it (adds it to one of his own combinations, or
-  lays it down as a new combination with cards from his hand and/or borrowed cards),
-  ``force``-s it onto an adversary's combination it fits, or ``pass``-es it. A card
-  turned from the pack is said to first by the player who turned it (the pone, for the
-  upcard), then by the other; a discard is said to only by the discarder's adversary.
-  The second refusal turns the card down (dead for the deal) and the refuser ``turn``-s
-  the next card and has the first say to it (L11 (two players): turning is a separate
-  action, the card cannot be reclaimed once he turns). If the pack is empty then, the
-  deal is a tableau.
-- After using a card, or being forced, the player (book p.50, p.53-54, how-to) may
-  ``meld`` more from his hand (a new combination of hand cards, with borrowing; or one
-  hand card added to his own combination), and must then ``discard`` a card face up or
-  ``force`` a hand card onto an adversary's combination it fits (book p.52: he may force
-  "a card that he discards"). Hand plus laid-out cards stay at ten. (The discard's action
-  type is ``throw``: ``discard`` is registered by the four/five-hand game.)
-- Forcing (L19, book p.52-53): a forced player must accept the card and discard in its
-  place. Interpretation: whoever has the say to a face-up card may force it, so a player
-  who passes a card that fits his own combination may be forced with it by the other,
-  and a discard that fits the discarder's own combination may be forced back on him.
-  Forcing needs a combination the card fits (book p.56: "if he has not laid down
-  anything, it is impossible to force him").
-- Borrowing (book p.53-54): only within the placing player's own combinations, never
-  the adversary's, never back into the hand. Interpretation: borrowed cards go into the
-  new combination being laid down (``use ... borrow``, ``meld ... borrow``); every
-  combination borrowed from must still be complete: a set keeps three, a sequence keeps
-  one or more pieces of three or more (an end card of a four, the middle of a seven,
-  never the middle of a six), and is never emptied. A meld contains at least one hand
-  card (pure rearranging lays nothing down, and could loop forever). A ``use`` needs
-  two more cards for a new combination, from the hand or borrowed in any mix (Foster's
-  8S + 9S from the hand + 10S borrowed); with an empty hand, borrowing alone can still
-  take the eleventh card. A combination split by borrowing keeps its id for the lower
-  piece; the upper piece gets a new id.
-- Winning (L21 (two players), book p.48, p.54-55): eleven cards down wins at once; so
-  the last card must be used, never discarded. A player forced while holding no card has
-  eleven down and wins; one forced while holding cards must discard (Foster's forced 7H
-  example), unless he melds his last cards first.
-- Tableau (L21 (two players), book p.55): pack exhausted with nobody out. Nothing is
-  paid; with ``carry=True`` Outcome.carried = carry_in + 1 goes to the next deal's
-  winner (pass it as ``carry_in``); with ``carry=False`` nothing carries (and carry_in
-  must be 0). :func:`next_dealer`: the deal alternates (how-to); after a tableau the
-  tableau's non-dealer deals (book p.55), which is the same seat.
-- Scoring (book p.55): ``game-points``: the winner gets 1 + carry_in from the loser.
-  ``pips``: the loser pays the pip value of his hand (Foster's pack A 1 .. 10 face value;
-  Spanish pack A 1 .. 7 face value, J Q K 10), times (1 + carry_in): under pips a carried
-  tableau, having no pips of its own, is read as "this deal counts again" for each tableau
-  carried in. The carried part is listed as a "tableau-carry" adjustment on both seats.
-- Not modelled (online play makes them impossible): faced cards / exposed cards in the
-  deal (L9), wrong number of cards (L10), more than one card faced (L12).
-"""
+"""One deal of two-player Conquián: :class:`ConquianDeal` and :func:`new_conquian_deal`.
+How a deal runs, law by law, is told in the package's docstring (:mod:`games.engine.conquian`)."""
 
 from __future__ import annotations
 
@@ -78,13 +9,12 @@ from typing import TYPE_CHECKING, Any
 
 from .. import snapshot
 from ..actions import Action
-from ..cards import Card, PackKind, make_pack
+from ..cards import Card, make_pack
 from ..errors import IllegalActionError, InvalidActionError
 from ..protocol import Adjustment, Outcome
 from ..records import Kind, Record
 from ..rules import Rules, make_rules
 from ..snapshot import SNAPSHOT_VERSION, check_version
-from ..variant import Capabilities, Law, OptionSpec, PlayerRange, Variant, register
 from ..words import LogView
 from .actions import (
     CONQUIAN_ACTIONS,
@@ -108,11 +38,12 @@ from .melds import (
     pieces_after_borrow,
     pip_value,
 )
+from .views import view
 
 if TYPE_CHECKING:
     from ..from_view import Hidden
 
-__all__ = ["CONQUIAN", "Conquian", "ConquianDeal", "new_conquian_deal", "next_dealer"]
+__all__ = ["ConquianDeal", "new_conquian_deal", "next_dealer"]
 
 LAW_PACK = "L1 (two players)"
 LAW_DEAL = "L8 (two players)"
@@ -616,7 +547,7 @@ class ConquianDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
     def from_view(cls, view: Mapping[str, Any], hidden: Hidden) -> ConquianDeal:
         """A deal that ``view`` (a seat's, during play) is a view of, the other hand and
         the pack as ``hidden`` gives them (:mod:`..from_view`)."""
-        from ..from_view import conquian_from_view
+        from .from_view import conquian_from_view
 
         return conquian_from_view(cls, view, hidden)
 
@@ -633,47 +564,7 @@ class ConquianDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
         return self._view(None)
 
     def _view(self, seat: int | None) -> dict[str, Any]:
-        cards = self._cards
-        c = self._card
-        in_play = cards[c].code if c >= 0 else None
-        beside = c >= 0 and (self._refusals > 0 or not self._from_pack)
-        combos = [
-            {
-                "id": cid,
-                "owner": o,
-                "kind": "sequence" if is_seq else "set",
-                "cards": [{"card": cards[x].code, "as": None, "crossways": False} for x in cs],
-            }
-            for cid, (o, is_seq, cs) in sorted(self._combos.items())
-        ]
-        out = self._outcome
-        return {
-            "variant": "conquian",
-            "options": dict(self.rules.options),
-            "players": 2,
-            "seat": seat,
-            "dealer": self.dealer,
-            "version": self.version,
-            "to_move": self.to_move(),
-            "phase": self._phase,
-            "hand": [cards[x].code for x in self._hands[seat]] if seat is not None else [],
-            "hand_counts": [len(h) for h in self._hands],
-            "down_counts": [
-                sum(len(cs) for o, _, cs in self._combos.values() if o == s) for s in (0, 1)
-            ],  # fmt: skip
-            "pack_count": len(self._pack),
-            "stock": [in_play] if beside else [],
-            "stock_count": 1 if beside else 0,
-            "combinations": combos,
-            "log": self._log_view.of(self._log, seat),
-            "outcome": out.to_json() if out is not None else None,
-            "turned": in_play,
-            "say": self._say if self._phase == "say" else None,
-            "turned_by": self._turned_by if c >= 0 else None,
-            "dead_count": len(self._dead),
-            "carry_in": self.carry_in,
-            "trade_done": [t >= 0 for t in self._trade] if self._phase == "trade" else None,
-        }
+        return view(self, seat)
 
     # ------------------------------------------------------------ helpers for checks
 
@@ -686,92 +577,3 @@ class ConquianDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
             "dead": len(self._dead),
             "in_play": 1 if self._card >= 0 else 0,
         }
-
-
-# --- the game ------------------------------------------------------------------------------
-
-
-class Conquian(Variant):
-    """Conquián for two (Foster's laws for two players), as a registry entry."""
-
-    name = "conquian"
-    order = 3
-    title = "Conquian for two (Foster's laws for two players)"
-    club_label = "Conquián (two players)"
-    actions = CONQUIAN_NOTATION
-    players = PlayerRange(2, 2, 2)
-    seats = PlayerRange(2, 2, 2)
-    options = (
-        OptionSpec("pack", ("forty", "spanish"), "forty",
-                   "A-10 of each suit (Foster) or the Spanish 40, A-7 J Q K with J "
-                   "following 7", "2-hand law 1, encyclopedia", "Pack"),
-        OptionSpec("upcard", (True, False), True,
-                   "the 21st card turned up, or no initial upcard (the pone turns the "
-                   "first card)", "book p.49, how-to", "Turn up the 21st card"),
-        OptionSpec("trade", (False, True), False,
-                   "each player passes one card face down before the first turn",
-                   "how-to", "Card trade"),
-        OptionSpec("scoring", ("game-points", "pips"), "game-points",
-                   "one game point a deal, or the loser's pips", "book p.55", "Scoring"),
-        OptionSpec("carry", (True, False), True,
-                   "a tableau's point goes to the next deal's winner (each tableau "
-                   "raises the next win by one)", "2-hand law 21, how-to", "Tableaux carry"),
-    )  # fmt: skip
-    summary = (
-        "Forty cards, ten each; turned cards are used at once or passed, never taken "
-        "into the hand; eleven down wins."
-    )
-    laws = (
-        Law("L1 (two players)", "Forty cards: ace to ten of each suit (or the Spanish forty)."),
-        Law("L8 (two players)", "Ten cards each, two at a time, the pone first; the 21st card "
-                                "is turned up and the pone has the first say to it."),
-        Law("L12 (two players)", "A turned card is never taken into the hand: the player with "
-                                 "the say uses it at once with cards from his hand, or adds it "
-                                 "to one of his own combinations, or passes it."),
-        Law("book p.51", "A card both players refuse is turned down; the second to refuse "
-                         "turns up the next card and has the first say to it."),
-        Law("book p.50", "Using a card obliges a discard, to which the adversary has the say."),
-        Law("L19", "Forcing: a player may put the card in play on his adversary's combination "
-                   "it fits; the adversary must accept it and discard."),
-        Law("book p.54", "Borrowing: cards may move between a player's own combinations when "
-                         "every combination left is still complete."),
-        Law("L21 (two players)", "Eleven cards down wins. If the pack runs out first the deal "
-                                 "is a tableau, and the next deal's winner scores it too."),
-    )  # fmt: skip
-
-    def capabilities(self, rules: Rules) -> Capabilities:
-        return Capabilities(say=True, forcing=True, carries=rules.opt("carry") is True)
-
-    def pack(self, rules: Rules) -> list[Card]:
-        return make_pack(_KINDS[str(rules.opt("pack"))])
-
-    def cutting_pack(self, rules: Rules) -> list[str]:
-        """Conquián tables cut with Foster's forty (ace to ten), whatever pack they deal."""
-        return [c.code for c in make_pack(PackKind.FORTY_FOSTER)]
-
-    def hand_size(self, rules: Rules, players: int) -> int:
-        return 10
-
-    def deal(
-        self,
-        rules: Rules,
-        players: int,
-        dealer: int,
-        *,
-        seed: int | None,
-        pack: list[Card] | None,
-        carry_in: int,
-        scores_in: tuple[int, ...] = (),
-    ) -> ConquianDeal:
-        if scores_in:
-            raise InvalidActionError(f"a deal of {self.name} does not depend on the game's scores")
-        return new_conquian_deal(rules, dealer, seed=seed, pack=pack, carry_in=carry_in)
-
-    def load(self, data: dict[str, Any], what: str) -> ConquianDeal:
-        return ConquianDeal.from_json(data, what=what)
-
-    def from_view(self, view: Mapping[str, Any], hidden: Hidden) -> ConquianDeal:
-        return ConquianDeal.from_view(view, hidden)
-
-
-CONQUIAN = register(Conquian())

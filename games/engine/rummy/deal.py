@@ -25,12 +25,10 @@ from ..combinations import CARDS, Combination, TableCard, build, cid_at, cid_of
 from ..errors import IllegalActionError, InvalidActionError
 from ..protocol import Outcome
 from ..records import Kind, Record
-from ..rules import Rules, make_rules
-from ..snapshot import check_version
+from ..rules import Rules
 from ..words import LogView
-from . import generate
+from . import generate, saved
 from .moves import (
-    RUMMY_ACTIONS,
     Accept,
     Add,
     Challenge,
@@ -45,10 +43,6 @@ from .parts import (
     _DISCARDS,
     _FIELDS,
     Table,
-    _combination,
-    _combination_json,
-    _counted_codes,
-    _counts,
     _moved,
     _simple,
     table_for,
@@ -488,7 +482,7 @@ class RummyDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
         """A deal that ``view`` (a seat's, during play) is a view of, with the cards
         the view does not show where ``hidden`` puts them (:mod:`..from_view`): what a
         computer player plays candidate actions out on."""
-        from ..from_view import rummy_from_view
+        from .from_view import rummy_from_view
 
         return rummy_from_view(cls, view, hidden)
 
@@ -517,87 +511,18 @@ class RummyDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
         self._copy_history(new)
         return new
 
-    # -- snapshot ----------------------------------------------------------------------
+    # -- snapshot (:mod:`.saved`) -------------------------------------------------------
 
     def to_json(self) -> dict[str, Any]:
         """The deal as a versioned JSON snapshot (games/engine/snapshot.py): cards by
         code, no caches. ``RummyDeal.from_json(d.to_json()) == d``."""
-        snap = self._snapshot
-        return self.snapshot_header() | {
-            "hands": [_counted_codes(c) for c in self._cnt],
-            "sizes": list(self._size),
-            "stock": [CARDS[i].code for i in self._stock],
-            "pack": [CARDS[i].code for i in self._pack],
-            "combinations": [_combination_json(c) for c in self._combos],
-            "turn": self._turn,
-            "phase": self._phase,
-            "shown": self._shown,
-            "taken_back_to": None
-            if snap is None
-            else {
-                "hand": _counted_codes(snap[0]),
-                "size": snap[1],
-                "combinations": [_combination_json(c) for c in snap[2]],
-            },
-            "has_shown": list(self._has_shown),
-            "first_ratter": self._first_ratter,
-            "turnovers": self._turnovers,
-            "challenged": self._challenged,
-            "pack_out": self._pack_out,
-            "log": [r.to_row() for r in self._log],
-            "outcome": None if self._outcome is None else self._outcome.to_json(),
-        }
+        return saved.write(self)
 
     @classmethod
     def from_json(cls, data: dict[str, Any], *, what: str = "a deal") -> RummyDeal:
         """The deal a :meth:`to_json` snapshot describes; :class:`SnapshotError` (naming
         ``what`` and the version) for an unknown version or a malformed snapshot."""
-        check_version(data, what)
-        try:
-            rules = make_rules(str(data["rules"]["variant"]), data["rules"]["options"])
-            new = cls.__new__(cls)
-            new.rules, new.table = rules, table_for(rules)
-            new.players = n = int(data["players"])
-            new.dealer = int(data["dealer"])
-            new.seed = None if data["seed"] is None else int(data["seed"])
-            new.pack_order = tuple(snapshot.card(c) for c in data["pack_order"])
-            new._load_history(data["history"], n, what, RUMMY_ACTIONS)
-            new.version = int(data["version"])
-            new._cnt = [_counts(h) for h in data["hands"]]
-            new._size = [int(s) for s in data["sizes"]]
-            new._stock = [cid_of(snapshot.card(c)) for c in data["stock"]]
-            new._pack = [cid_of(snapshot.card(c)) for c in data["pack"]]
-            new._combos = [_combination(c) for c in data["combinations"]]
-            new._turn = int(data["turn"])
-            new._phase = str(data["phase"])
-            new._shown = int(data["shown"])
-            back = data["taken_back_to"]
-            new._snapshot = (
-                None
-                if back is None
-                else (
-                    _counts(back["hand"]),
-                    int(back["size"]),
-                    [_combination(c) for c in back["combinations"]],
-                )
-            )
-            new._has_shown = [bool(x) for x in data["has_shown"]]
-            ratter = data["first_ratter"]
-            new._first_ratter = None if ratter is None else int(ratter)
-            new._turnovers = int(data["turnovers"])
-            new._challenged = bool(data["challenged"])
-            new._pack_out = bool(data["pack_out"])
-            new._log = [Record.from_row(e) for e in data["log"]]
-            new._log_view = LogView()
-            new._outcome = snapshot.outcome_from_json(data["outcome"])
-        except snapshot.LOAD_ERRORS as e:
-            raise snapshot.malformed(what, data, e) from None
-        if new.history_len() != new.version or not (
-            len(new._cnt) == len(new._size) == len(new._has_shown) == n
-        ):
-            raise snapshot.malformed(what, data, "its seats or its history do not match")
-        new._legal_key, new._legal, new._legal_by_id, new._legal_frozen = -1, [], {}, None
-        return new
+        return saved.read(cls, data, what)
 
     def __repr__(self) -> str:
         return (

@@ -1,0 +1,106 @@
+"""Conquián as a registry entry: its laws, options and capabilities (:class:`Conquian`),
+registered under the name stored deals carry. Its deal is :class:`~.deal.ConquianDeal`."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from ..cards import Card, PackKind, make_pack
+from ..errors import InvalidActionError
+from ..rules import Rules
+from ..variant import Capabilities, Law, OptionSpec, PlayerRange, Variant, register
+from .actions import CONQUIAN_NOTATION
+from .deal import ConquianDeal, new_conquian_deal
+from .melds import _KINDS
+
+if TYPE_CHECKING:
+    from ..from_view import Hidden
+
+__all__ = ["CONQUIAN", "Conquian"]
+
+
+class Conquian(Variant):
+    """Conquián for two (Foster's laws for two players), as a registry entry."""
+
+    name = "conquian"
+    order = 3
+    title = "Conquian for two (Foster's laws for two players)"
+    club_label = "Conquián (two players)"
+    actions = CONQUIAN_NOTATION
+    players = PlayerRange(2, 2, 2)
+    seats = PlayerRange(2, 2, 2)
+    options = (
+        OptionSpec("pack", ("forty", "spanish"), "forty",
+                   "A-10 of each suit (Foster) or the Spanish 40, A-7 J Q K with J "
+                   "following 7", "2-hand law 1, encyclopedia", "Pack"),
+        OptionSpec("upcard", (True, False), True,
+                   "the 21st card turned up, or no initial upcard (the pone turns the "
+                   "first card)", "book p.49, how-to", "Turn up the 21st card"),
+        OptionSpec("trade", (False, True), False,
+                   "each player passes one card face down before the first turn",
+                   "how-to", "Card trade"),
+        OptionSpec("scoring", ("game-points", "pips"), "game-points",
+                   "one game point a deal, or the loser's pips", "book p.55", "Scoring"),
+        OptionSpec("carry", (True, False), True,
+                   "a tableau's point goes to the next deal's winner (each tableau "
+                   "raises the next win by one)", "2-hand law 21, how-to", "Tableaux carry"),
+    )  # fmt: skip
+    summary = (
+        "Forty cards, ten each; turned cards are used at once or passed, never taken "
+        "into the hand; eleven down wins."
+    )
+    laws = (
+        Law("L1 (two players)", "Forty cards: ace to ten of each suit (or the Spanish forty)."),
+        Law("L8 (two players)", "Ten cards each, two at a time, the pone first; the 21st card "
+                                "is turned up and the pone has the first say to it."),
+        Law("L12 (two players)", "A turned card is never taken into the hand: the player with "
+                                 "the say uses it at once with cards from his hand, or adds it "
+                                 "to one of his own combinations, or passes it."),
+        Law("book p.51", "A card both players refuse is turned down; the second to refuse "
+                         "turns up the next card and has the first say to it."),
+        Law("book p.50", "Using a card obliges a discard, to which the adversary has the say."),
+        Law("L19", "Forcing: a player may put the card in play on his adversary's combination "
+                   "it fits; the adversary must accept it and discard."),
+        Law("book p.54", "Borrowing: cards may move between a player's own combinations when "
+                         "every combination left is still complete."),
+        Law("L21 (two players)", "Eleven cards down wins. If the pack runs out first the deal "
+                                 "is a tableau, and the next deal's winner scores it too."),
+    )  # fmt: skip
+
+    def capabilities(self, rules: Rules) -> Capabilities:
+        return Capabilities(say=True, forcing=True, carries=rules.opt("carry") is True)
+
+    def pack(self, rules: Rules) -> list[Card]:
+        return make_pack(_KINDS[str(rules.opt("pack"))])
+
+    def cutting_pack(self, rules: Rules) -> list[str]:
+        """Conquián tables cut with Foster's forty (ace to ten), whatever pack they deal."""
+        return [c.code for c in make_pack(PackKind.FORTY_FOSTER)]
+
+    def hand_size(self, rules: Rules, players: int) -> int:
+        return 10
+
+    def deal(
+        self,
+        rules: Rules,
+        players: int,
+        dealer: int,
+        *,
+        seed: int | None,
+        pack: list[Card] | None,
+        carry_in: int,
+        scores_in: tuple[int, ...] = (),
+    ) -> ConquianDeal:
+        if scores_in:
+            raise InvalidActionError(f"a deal of {self.name} does not depend on the game's scores")
+        return new_conquian_deal(rules, dealer, seed=seed, pack=pack, carry_in=carry_in)
+
+    def load(self, data: dict[str, Any], what: str) -> ConquianDeal:
+        return ConquianDeal.from_json(data, what=what)
+
+    def from_view(self, view: Mapping[str, Any], hidden: Hidden) -> ConquianDeal:
+        return ConquianDeal.from_view(view, hidden)
+
+
+CONQUIAN = register(Conquian())
