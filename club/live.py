@@ -4,7 +4,7 @@ the tables (Redis pub/sub, served by the events process, `club.streams`).
 Whatever changes an evening (an arrival, a table formed or cancelled, a seat, a cut, a
 redraw demand, a substitute, a washbook line, the session itself) publishes a notice on
 the session's channel after its transaction commits; an online table's moves publish
-there too (`games.services.publish`). A notice carries a time, never a name or a card:
+there too (`games.play.services.publish`). A notice carries a time, never a name or a card:
 each console then fetches its own fragment.
 
 Publishing is hooked to the models' ``post_save`` (`connect`, from ``ClubConfig.ready``),

@@ -186,7 +186,7 @@ GAMES_BOT_QUIET_SECONDS = float(os.environ.get("GAMES_BOT_QUIET_SECONDS", "10"))
 GAMES_PRACTICE_IDLE = timedelta(hours=float(os.environ.get("GAMES_PRACTICE_IDLE_HOURS", "6")))
 PRACTICE_TABLES_MAX = int(os.environ.get("PRACTICE_TABLES_MAX", "5"))
 
-# --- Computer players (games/services.py) --------------------------------------------
+# --- Computer players (games/play/services.py) --------------------------------------------
 GAMES_BOT_LEVEL = os.environ.get("GAMES_BOT_LEVEL", "greedy")  # a level of games.bots.LEVELS
 # A computer player's pace: it waits a random time in [lo, hi] seconds before each move,
 # long enough for the screens to show the move before it, short enough that a round of
@@ -251,6 +251,8 @@ WHITENOISE_USE_FINDERS = DEBUG or TESTING
 WHITENOISE_AUTOREFRESH = DEBUG or TESTING
 
 # --- Live updates: the SSE endpoint (ASGI) may live on another origin ----------------
+# The benchmark's yardstick view (tests/bench_games.py) is a URL only where this is on.
+GAMES_BENCH = env_bool("GAMES_BENCH")
 EVENTS_URL = os.environ.get("EVENTS_URL", "")  # e.g. https://events.example.org; "" = same origin
 # Or, with no EVENTS_URL: the stream is on this port of the host the page was loaded from
 # (`make run`: a phone that opened http://192.168.1.20:8000/ streams from :8001).

@@ -2,7 +2,7 @@
 
 The machinery every live page shares: where a page finds the stream (`events_base`), the
 cross-origin answer (`cors`), and the stream of one channel (`stream`). The tables'
-stream is the games app's (`games.events`); the evening's, for the secretary's console,
+stream is the games app's (`games.play.events`); the evening's, for the secretary's console,
 is here (`session_events`; `club.live` publishes on it). A page gets a short-lived
 signed token so that a stream needs no database session lookup.
 

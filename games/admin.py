@@ -1,5 +1,5 @@
 """Deals in the admin, read-only: a deal is its seed and its log, changed only by the
-engine through games.services (issue 53, item 1: its players, dealer or finished flag
+engine through games.play.services (issue 53, item 1: its players, dealer or finished flag
 edited here would bend the washbook it books)."""
 
 from django.contrib import admin

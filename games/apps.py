@@ -50,8 +50,8 @@ def _stop_deals(table_ids: list[int], reason: str) -> None:
     from django.db import transaction
     from django.utils import timezone
 
-    from . import services
     from .models import Deal
+    from .play import services
 
     stopped = list(
         Deal.objects.filter(table_id__in=table_ids, finished=False).values_list(
@@ -68,8 +68,8 @@ def _stop_deals(table_ids: list[int], reason: str) -> None:
 def _tell_tables(table_ids: list[int]) -> None:
     """Refresh every screen at these tables (the club told them their evening changed):
     the latest deal's stamp is published again, so each browser reloads its club panel."""
-    from . import services
     from .models import Deal
+    from .play import services
 
     rows = (
         Deal.objects.filter(table_id__in=table_ids)

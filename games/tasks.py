@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from club.celery import add_periodic
 
-from . import services
+from .play import services
 
 add_periodic("games-bot-sweep", "games.tasks.bot_sweep", settings.GAMES_BOT_SWEEP_SECONDS)
 

@@ -194,7 +194,7 @@ async def _listen(
 
 def _event_delay(events_base: str, player: Player, actions: int = 20) -> dict[str, Any]:
     from club.streams import grant_for
-    from games.events import event_token
+    from games.play.events import event_token
 
     url = f"{events_base}/events/tables/{player.table.pk}/?t={event_token(0, player.table.pk, grant_for(0))}"
     received: list[list[float]] = [[] for _ in range(LISTENERS)]

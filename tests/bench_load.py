@@ -99,7 +99,7 @@ def _setup(n_tables: int) -> tuple[Any, list[dict[str, Any]]]:
 
     from club import services
     from club.models import Table
-    from games import services as game_services
+    from games.play import services as game_services
 
     secretary = services.create_member("load-secretary", "Load Secretary", is_staff=True)
     session = services.open_session(stake="0.01", by=secretary.user, name="Load")
@@ -137,9 +137,9 @@ def _actor(
     import httpx
     from django.db import connection
 
-    from games import services as game_services
     from games.bots import choose
-    from games.club_api import table_seating
+    from games.play import services as game_services
+    from games.play.club_api import table_seating
 
     rng = random.Random(seed)
     clients: dict[tuple[int, int], httpx.Client] = {}
@@ -219,8 +219,8 @@ def _check(session: Any, tables: list[dict[str, Any]], stats: Stats) -> dict[str
     from django.db.models import Sum
 
     from club.models import ClubSession, Leg, Posting, WashbookEntry
-    from games import services as game_services
     from games.models import Deal, DealAction
+    from games.play import services as game_services
 
     deals = list(Deal.objects.filter(table_id__in=[t["id"] for t in tables]))
     bad_cards = 0
@@ -270,7 +270,7 @@ def run(quick: bool = False) -> dict[str, Any]:
     from club import services
     from club.models import ClubSession
     from club.streams import grant_for
-    from games.events import event_token
+    from games.play.events import event_token
 
     n_tables, seconds = (5, 15) if quick else (50, 120)
     os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")

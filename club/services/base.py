@@ -94,7 +94,7 @@ def deal_progress(table_ids: list[int]) -> dict[int, DealProgress]:
 # games app's Deal). Every service that changes more than one of them takes its row locks
 # in that order, and re-reads what it checks from the locked rows (never from a row
 # fetched before the lock: `select_for_update(of=("self",))` with `select_related` locks
-# the table but hands back the evening as it was). A player's move (`games.services.act`)
+# the table but hands back the evening as it was). A player's move (`games.play.services.act`)
 # locks the table, then the deal, and never the evening; closing, voiding and cancelling
 # lock the evening, then its tables, then stop their deals. Two paths that took the table
 # and the deal in opposite orders deadlocked (issue 36); one order cannot.

@@ -8,7 +8,7 @@ from django import template
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
-from games.presenters import CardFace, face
+from games.play.presenters import CardFace, face
 
 register = template.Library()
 

@@ -12,7 +12,7 @@ register = template.Library()
 
 @register.simple_tag
 def practice_variants() -> list[dict[str, Any]]:
-    from games.views_more import variant_choices
+    from games.play.pages import variant_choices
 
     return variant_choices()
 
@@ -31,6 +31,6 @@ def option_word(value: Any) -> str:
 @register.simple_tag
 def house_rule_sets() -> list[Any]:
     """The club's house rules, for the practice form to start from (issue 43)."""
-    from games import club_api
+    from games.play import club_api
 
     return club_api.house_rule_sets()

@@ -71,9 +71,9 @@ def test_an_online_deal_with_a_move_counts_as_play(
     session: ClubSession, evening: list[Member], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The games app tells the club about online play (a deal with an applied action)."""
-    from games import services as game_services
+    from games.play import services as game_services
 
-    monkeypatch.setattr("games.services.schedule_bot", lambda d, v: None)
+    monkeypatch.setattr("games.play.services.schedule_bot", lambda d, v: None)
     table = services.form_table(session, variant="conquian", size=2, mode=Table.ONLINE)
     deal = game_services.ensure_deal(table.pk)
     assert deal is not None and not services.played_at(table_id=table.pk)

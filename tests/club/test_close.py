@@ -16,8 +16,8 @@ from club import redis as club_redis
 from club import services
 from club.models import ClubSession, Member, Table
 from club.services import PhysicalResult
-from games import services as games
 from games.models import Deal
+from games.play import services as games
 from tests.games.helpers import move_for_mover
 
 from .conftest import field_error

@@ -14,7 +14,7 @@ from django.urls import reverse
 from club import services
 from club.models import ClubSession, Member, Table
 from club.streams import SESSION_SALT, check_token
-from games import services as games
+from games.play import services as games
 
 from .conftest import field_error
 

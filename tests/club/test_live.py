@@ -17,7 +17,7 @@ from club import live, services
 from club import redis as club_redis
 from club.models import ClubSession, Member
 from club.streams import grant_for, session_token
-from games.events import event_token
+from games.play.events import event_token
 from tests.e2e.servers import free_port, uvicorn
 
 

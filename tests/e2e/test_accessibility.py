@@ -20,8 +20,8 @@ from django.urls import reverse
 from club import services as club
 from club.models import ClubSession, Table, WashbookLine
 from club.services import PhysicalResult, house_rules
-from games import services as games
 from games.engine.variant import VARIANTS
+from games.play import services as games
 
 from .conftest import ARTIFACTS, login
 

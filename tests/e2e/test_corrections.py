@@ -19,8 +19,8 @@ from django.db.models import Sum
 from club import services as club
 from club.models import Leg, Posting, Table, WashbookLine
 from club.services import PhysicalResult
-from games import services
 from games.models import Deal
+from games.play import services
 from tests.games.helpers import move_for_mover
 
 from .conftest import ARTIFACTS, login, wait_balanced

@@ -16,8 +16,8 @@ import pytest
 
 from club import services as club
 from club.models import ClubSession, Member, Table, WashbookLine
-from games import services
 from games.models import Deal
+from games.play import services
 
 from .conftest import ARTIFACTS, login
 from .test_play import choose_conquian, play, stamp, wait_stamp

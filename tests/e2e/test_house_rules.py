@@ -17,7 +17,7 @@ from django.urls import reverse
 
 from club import services
 from club.models import HouseRules, Table
-from games import services as games
+from games.play import services as games
 
 from .conftest import ARTIFACTS, CHROMIUM_ARGS, login
 

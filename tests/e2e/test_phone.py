@@ -14,9 +14,9 @@ from typing import Any
 import pytest
 
 from club import services as club
-from games import services
 from games.engine.variant import VARIANTS
 from games.models import Deal
+from games.play import services
 
 from .conftest import ARTIFACTS, login
 from .test_play import (

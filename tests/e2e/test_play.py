@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from games import services
 from games.models import Deal
+from games.play import services
 
 from .conftest import ARTIFACTS, login
 

@@ -125,7 +125,7 @@ def test_dalton_six_a_short_first_show_is_not_offered() -> None:
 def test_dalton_six_the_table_says_why_no_discard_is_offered() -> None:
     """After a first show of three that can still reach six, the mover's status names the
     rule and what is missing, instead of "then discard" with no discard offered."""
-    from games.presenters import build
+    from games.play.presenters import build
 
     from .helpers import arrange, play, texts
 

@@ -23,7 +23,7 @@ from typing import Any
 
 import pytest
 
-from games.engine_api import from_snapshot, to_snapshot
+from games.play.engine_api import from_snapshot, to_snapshot
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "snapshots_before_rooms.json"
 DEALS: list[dict[str, Any]] = json.loads(DATA.read_text())["deals"]

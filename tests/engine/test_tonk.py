@@ -480,7 +480,7 @@ def test_the_table_offers_tonks_moves_in_its_own_words() -> None:
     """The page reads each action's role (issue 40): the call round and the drop asked
     clearly, the drop confirmed with what it risks, spreads and hits offered on selected
     cards, and why the plucked card is not a discard (TO6) or a drop is barred (TO8)."""
-    from games.presenters import build
+    from games.play.presenters import build
 
     d = arrange(["JC QC KC JD QD KD JH", "2C 3C 4C 5C 6C 7C 8C"], "9S", "KH", dealer=1)
     page = build(d.player_view(0), d.legal_actions(0), [], me=0)
@@ -560,7 +560,7 @@ def test_impossible_physical_results_are_refused(
 def test_the_deals_end_is_told_in_tonks_words() -> None:
     """The end of a deal names how it ended (T4, T8, T9, T10, TO4) and shows counts
     (T11), not the rummy games' "went out" and pips (L23, L24)."""
-    from games import presenters
+    from games.play import presenters
 
     seats = [{"position": p, "name": n} for p, n in enumerate(["Ann", "Bob", "Cy"])]
     hands = [parse_cards("9S"), parse_cards("KH 3C"), parse_cards("5D")]

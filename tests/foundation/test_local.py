@@ -14,7 +14,7 @@ from django.test import RequestFactory
 
 from club.runner import local
 from club.runner.processes import commands
-from games.events import events_base, events_url
+from games.play.events import events_base, events_url
 
 
 def test_the_secret_key_is_made_once_kept_0600_and_reused(tmp_path: Path) -> None:

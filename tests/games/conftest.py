@@ -16,7 +16,7 @@ _n = itertools.count(1)
 def no_celery(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, int]]:
     """Bot moves are recorded, not sent to a broker; tests play them with play_bot."""
     queued: list[tuple[int, int]] = []
-    monkeypatch.setattr("games.services.schedule_bot", lambda d, v: queued.append((d, v)))
+    monkeypatch.setattr("games.play.services.schedule_bot", lambda d, v: queued.append((d, v)))
     return queued
 
 

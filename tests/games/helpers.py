@@ -6,8 +6,8 @@ import random
 import re
 from typing import Any
 
-from games import engine_api, services
 from games.models import Deal, DealAction
+from games.play import engine_api, services
 
 
 def snapshot(deal_id: int) -> tuple[int, int, Any, Any]:

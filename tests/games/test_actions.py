@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from games.intents import base
 from games.models import Deal, DealAction
+from games.play.intents import base
 
 from .helpers import deal_from_seed, find_script, play_script, snapshot, state_of
 

@@ -8,7 +8,7 @@ from typing import Any
 from django.conf import settings
 
 from club import settings as defaults
-from games import services
+from games.play import services
 
 from .helpers import deal_from_seed
 

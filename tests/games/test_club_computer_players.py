@@ -12,8 +12,8 @@ from django.db.models import Sum
 
 from club import services as club
 from club.models import WashbookLine
-from games import services
 from games.models import Deal
+from games.play import services
 
 from .helpers import state_of
 

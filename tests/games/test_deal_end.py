@@ -9,8 +9,8 @@ import re
 from typing import Any
 
 from club.models import WashbookLine
-from games import services
 from games.models import Deal
+from games.play import services
 
 from .helpers import state_of
 

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from django.template.loader import render_to_string
 
-from games.presenters import _recent, outcome_context
+from games.play.presenters import _recent, outcome_context
 
 SEATS = [{"position": 0, "name": "Ann"}, {"position": 1, "name": "Bot Alfa"}]
 

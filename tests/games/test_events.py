@@ -11,8 +11,8 @@ import httpx
 import pytest
 
 from club.streams import grant_for
-from games import services
-from games.events import event_token
+from games.play import services
+from games.play.events import event_token
 from tests.e2e.servers import free_port, uvicorn
 
 

@@ -11,8 +11,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from club.models import WashbookLine
-from games import services
 from games.models import Deal
+from games.play import services
 
 from .helpers import deal_from_seed, state_of
 
@@ -237,7 +237,7 @@ def test_the_rules_pages_read_each_games_laws_and_option_labels_from_the_registr
 
 def _ends_with_seat(variant: str, seat: int) -> int:
     """A seed whose deal, played by ``_pick`` from a Random(seed), ends on ``seat``'s move."""
-    from games import engine_api
+    from games.play import engine_api
 
     for seed in range(200):
         state = engine_api.new_state(variant, {}, 2, 0, seed=seed)

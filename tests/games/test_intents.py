@@ -1,10 +1,10 @@
-"""Intents: what a player clicked, resolved against the legal actions (games/intents.py)."""
+"""Intents: what a player clicked, resolved against the legal actions (games/play/intents.py)."""
 
 from __future__ import annotations
 
 import pytest
 
-from games.intents import AmbiguousActionError, IntentError, resolve
+from games.play.intents import AmbiguousActionError, IntentError, resolve
 from tests.engine.helpers import arrange, play
 
 

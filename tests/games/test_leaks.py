@@ -18,9 +18,9 @@ from typing import Any
 import pytest
 
 from club import redis as club_redis
-from games import services
 from games.engine.records import Record
 from games.models import Deal
+from games.play import services
 
 from .helpers import CARD_RE, state_of
 

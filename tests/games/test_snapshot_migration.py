@@ -19,8 +19,8 @@ import pytest
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
-from games import engine_api, services
 from games.models import Deal
+from games.play import engine_api, services
 
 from .helpers import deal_from_seed, play_script
 

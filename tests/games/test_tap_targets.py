@@ -4,7 +4,7 @@ apart from the ordinary moves with what it risks."""
 
 from __future__ import annotations
 
-from games.presenters import build
+from games.play.presenters import build
 from tests.engine.helpers import arrange, play
 
 

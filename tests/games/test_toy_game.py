@@ -26,7 +26,6 @@ import pytest
 
 from club import redis as club_redis
 from club.models import WashbookLine
-from games import services
 from games.engine import (
     Action,
     ActionTable,
@@ -54,6 +53,7 @@ from games.engine.snapshot import (
 from games.engine.variant import Capabilities, Law, PlayerRange, Variant
 from games.engine.words import LogView
 from games.models import Deal
+from games.play import services
 
 # --- the game: its notation ---------------------------------------------------------------
 

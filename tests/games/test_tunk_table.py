@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
-from games import engine_api, services
 from games.engine import make_rules
 from games.engine.tunk.deal import TunkDeal
 from games.models import Deal
+from games.play import engine_api, services
 
 RULES = make_rules("tunk")
 

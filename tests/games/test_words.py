@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from games import services
-from games.presenters import PHASES, spell_cards
+from games.play import services
+from games.play.presenters import PHASES, spell_cards
 
 from .helpers import state_of
 

@@ -379,7 +379,7 @@ class World:
 
         from club import services
         from club.models import Seat, Table
-        from games import services as game_services
+        from games.play import services as game_services
 
         self.secretary = secretary
         self.players = make_members(4, "player")
@@ -428,7 +428,7 @@ def world(
     no_queue: list[int],
     monkeypatch: pytest.MonkeyPatch,
 ) -> World:
-    monkeypatch.setattr("games.services.schedule_bot", lambda d, v: None)
+    monkeypatch.setattr("games.play.services.schedule_bot", lambda d, v: None)
     return World(make_members, secretary)
 
 

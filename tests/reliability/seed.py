@@ -22,7 +22,7 @@ def main() -> None:
     from club import services
     from club.models import Seat, Table
     from club.services import PhysicalResult
-    from games import services as game_services
+    from games.play import services as game_services
 
     tag = uuid.uuid4().hex[:6]
 

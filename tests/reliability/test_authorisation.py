@@ -21,7 +21,7 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from django.utils import timezone
 
 from club.models import ClubSession, Posting, Table
-from games import services as game_services
+from games.play import services as game_services
 
 from .conftest import PASSWORD, World, state_snapshot
 

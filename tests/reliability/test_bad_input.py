@@ -15,8 +15,8 @@ from django.urls import reverse
 
 from club import services
 from club.models import ClubSession, Member, Substitution, Table
-from games import services as game_services
 from games.models import DealAction
+from games.play import services as game_services
 
 from .test_concurrency import _client, _online_table
 
@@ -27,7 +27,7 @@ Make = Callable[..., list[Any]]
 
 @pytest.fixture
 def quiet_bots(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("games.services.schedule_bot", lambda d, v: None)
+    monkeypatch.setattr("games.play.services.schedule_bot", lambda d, v: None)
 
 
 def test_a_second_substitute_proposal_by_the_same_leaver_is_refused_or_counted_once(

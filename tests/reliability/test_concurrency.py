@@ -33,9 +33,9 @@ from club.models import (
     TableEvent,
     WashbookLine,
 )
-from games import engine_api
-from games import services as game_services
 from games.models import Deal, DealAction
+from games.play import engine_api
+from games.play import services as game_services
 
 from .conftest import books_consistent, play_physical
 
@@ -211,7 +211,7 @@ def _log_replays(deal: Deal) -> None:
 
 @pytest.fixture
 def quiet_bots(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("games.services.schedule_bot", lambda d, v: None)
+    monkeypatch.setattr("games.play.services.schedule_bot", lambda d, v: None)
 
 
 def test_identical_actions_from_two_browsers_apply_once(
@@ -314,7 +314,7 @@ def _near_end(
 
 
 def _deal_at(table: Table, seed: int, script: list[dict[str, Any]], members: list[Any]) -> Deal:
-    """The deal of ``seed`` after ``script``, stored as ``games.services.act`` leaves it
+    """The deal of ``seed`` after ``script``, stored as ``games.play.services.act`` leaves it
     (the log, the version, the snapshot): built at once rather than by an ``act`` a move,
     which cost the races most of their time. ``_log_replays`` holds for it."""
     state = engine_api.new_state(table.variant, {}, table.size, 0, seed=seed)

@@ -28,8 +28,8 @@ from django.utils import timezone
 from club import services
 from club.models import ClubSession, Posting, Table
 from club.runner.processes import commands
-from games import services as game_services
 from games.models import Deal, DealAction
+from games.play import services as game_services
 
 from .conftest import (
     ROOT,

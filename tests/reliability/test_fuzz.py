@@ -30,7 +30,7 @@ from django.urls import URLPattern, URLResolver, get_resolver
 from club import services
 from club.models import Table
 from club.services import PhysicalResult
-from games import services as game_services
+from games.play import services as game_services
 
 from .conftest import books_consistent
 
@@ -174,7 +174,7 @@ def world(make_members: Any) -> tuple[list[int], dict[str, Client]]:
 def test_no_url_answers_500_to_hostile_input(
     make_members: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("games.services.schedule_bot", lambda d, v: None)
+    monkeypatch.setattr("games.play.services.schedule_bot", lambda d, v: None)
     monkeypatch.setattr("club.dispatch.queue_balance", lambda s: None)
     ids, clients = world(make_members)
     rng = random.Random(3707)

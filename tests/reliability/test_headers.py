@@ -17,7 +17,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import services as game_services
+from games.play import services as game_services
 
 from .conftest import ROOT, World
 
@@ -147,7 +147,7 @@ def test_every_page_and_fragment_that_carries_a_hand_is_never_stored(
         "act page": c.post(act, {"version": deal.version + 9, "deal": deal.pk, "action": legal}),
         "practice form": c.get(reverse("games:practice")),
     }
-    monkeypatch.setattr("games.services.schedule_bot", lambda d, v: None)
+    monkeypatch.setattr("games.play.services.schedule_bot", lambda d, v: None)
     started = c.post(reverse("games:practice"), {"variant": "conquian"}, follow=True)
     responses["practice table"] = started
     assert responses["act applied"].status_code == 200
@@ -214,7 +214,7 @@ def test_the_table_page_works_under_the_policy_in_chromium(
 
     from club.models import Seat, Table
 
-    monkeypatch.setattr("games.services.schedule_bot", lambda d, v: None)
+    monkeypatch.setattr("games.play.services.schedule_bot", lambda d, v: None)
     a, b = make_members(2, "browser")
     table = Table.objects.create(variant="conquian", size=2, mode="online", status="playing")
     for i, m in enumerate((a, b)):

@@ -22,9 +22,9 @@ from django.urls import reverse
 
 from club.models import Seat, Table
 from club.streams import grant_for
-from games import services as game_services
-from games.events import event_token
 from games.models import Deal
+from games.play import services as game_services
+from games.play.events import event_token
 
 pytestmark = pytest.mark.django_db
 
@@ -66,7 +66,7 @@ def _client(member: Any) -> Client:
 
 @pytest.fixture(autouse=True)
 def quiet_bots(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("games.services.schedule_bot", lambda d, v: None)
+    monkeypatch.setattr("games.play.services.schedule_bot", lambda d, v: None)
 
 
 def test_logged_out_visitors_see_no_cards_and_no_table(

@@ -40,7 +40,7 @@ Make = Callable[..., list[Any]]
 
 @pytest.fixture
 def quiet_bots(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("games.services.schedule_bot", lambda d, v: None)
+    monkeypatch.setattr("games.play.services.schedule_bot", lambda d, v: None)
 
 
 @pytest.fixture(autouse=True)

@@ -15,9 +15,9 @@ from django.utils import timezone
 
 from club import services
 from club.models import Seat, Table
-from games import services as game_services
 from games import tasks
 from games.models import Deal
+from games.play import services as game_services
 
 from .test_concurrency import _online_table
 

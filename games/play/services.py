@@ -29,9 +29,9 @@ from games.engine.errors import IllegalActionError, InvalidActionError
 from games.engine.protocol import DealState
 from games.engine.snapshot import SnapshotError
 
+from ..models import Deal, DealAction
 from . import club_api, engine_api
 from .intents import AmbiguousActionError, IntentError, resolve
-from .models import Deal, DealAction
 
 log = logging.getLogger(__name__)
 

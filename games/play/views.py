@@ -25,9 +25,9 @@ from club.models import Table
 from games.engine.errors import InvalidActionError
 from games.engine.variant import find_variant
 
+from ..models import Deal
 from . import club_api, presenters, services
 from .events import events_url
-from .models import Deal
 
 
 def _live(

@@ -28,7 +28,7 @@ from club.streams import (
 
 __all__ = ["MAX_AGE", "check_token", "event_token", "events_base", "events_url", "table_events"]
 
-SALT = "games.events"
+SALT = "games.play.events"
 
 
 def event_token(user_id: int, table_id: int, grant: str) -> str:
