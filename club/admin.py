@@ -14,8 +14,9 @@ from django import forms
 from django.contrib import admin
 from django.http import HttpRequest
 
-from . import audit, models
+from . import models
 from .models import AuditEntry
+from .office import audit
 from .services.base import ClubError, reserved_name, shown_name
 
 

@@ -14,12 +14,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from .. import audit, services, streams
-from ..forms import (
-    CheckInForm,
-    FormTableForm,
-    VoidForm,
-)
+from .. import services, streams
 from ..models import (
     Account,
     Arrival,
@@ -32,8 +27,11 @@ from ..models import (
     Table,
     WashbookEntry,
 )
+from ..office import audit
 from ..services import ClubError, house_rules
+from ..tables.forms import FormTableForm
 from ..web import _and, _form_error, _refused, _session, _table, staff_required
+from .forms import CheckInForm, VoidForm
 
 
 @dataclass(frozen=True)
@@ -223,8 +221,12 @@ def console(request: HttpRequest, pk: int) -> HttpResponse:
     session = _session(pk)
     if request.htmx and request.htmx.target != "console-body":
         # The live part's refresh: that part only; what was done is told by the whole page.
-        return render(request, "club/console.html#live", _console_context(request, session))
-    return render(request, "club/console.html", _console_context(request, session, said=True))
+        return render(
+            request, "club/evenings/console.html#live", _console_context(request, session)
+        )
+    return render(
+        request, "club/evenings/console.html", _console_context(request, session, said=True)
+    )
 
 
 def _console(session: ClubSession) -> HttpResponse:
@@ -246,7 +248,9 @@ def _console_done(
     messages.success(request, message, extra_tags=place)
     if request.htmx:
         session.refresh_from_db()
-        return render(request, "club/console.html", _console_context(request, session, said=True))
+        return render(
+            request, "club/evenings/console.html", _console_context(request, session, said=True)
+        )
     return _console(session)
 
 
@@ -258,7 +262,7 @@ def _console_refused(
     if request.htmx:
         session.refresh_from_db()
         context = _console_context(request, session) | {"console_error": str(error)}
-        return render(request, "club/console.html", context, status=400)
+        return render(request, "club/evenings/console.html", context, status=400)
     return _refused(request, error, back)
 
 
@@ -292,7 +296,7 @@ def _void(
             return _console_done(request, session, *done)
     session.refresh_from_db()
     context = _console_context(request, session, bound=form)
-    return render(request, "club/console.html", context, status=400)
+    return render(request, "club/evenings/console.html", context, status=400)
 
 
 @staff_required
@@ -360,7 +364,7 @@ def arrival_add(request: HttpRequest, pk: int) -> HttpResponse:
             audit.record(request.user, AuditEntry.CHECK_IN, what, session=session)
             return _console_done(request, session, what, "checkin")
     context = _console_context(request, session) | {"checkin_form": form}
-    return render(request, "club/console.html", context, status=400)
+    return render(request, "club/evenings/console.html", context, status=400)
 
 
 @staff_required
@@ -467,4 +471,4 @@ def table_create(request: HttpRequest, pk: int) -> HttpResponse:
             return _console_done(request, table.session or session, message, "form")
     # The console again, the form with each message beside its field; no table made.
     context = _console_context(request, session) | {"table_form": form}
-    return render(request, "club/console.html", context, status=400)
+    return render(request, "club/evenings/console.html", context, status=400)

@@ -12,21 +12,19 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from .. import audit, services
-from ..forms import (
-    CloseForm,
-    OpenSessionForm,
-)
+from .. import services
 from ..models import (
     AuditEntry,
     ClubSession,
     Table,
     WashbookEntry,
 )
+from ..office import audit
 from ..services import ClubError, counted
 from ..washbooks.views import _why_unstaked
 from ..web import _form_error, _member, _refused, _session, staff_required
 from .console import _console, _console_done, _console_refused
+from .forms import CloseForm, OpenSessionForm
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -35,7 +33,7 @@ def home(request: HttpRequest) -> HttpResponse:
     balance = services.balance_of(member) if member else None
     return render(
         request,
-        "club/home.html",
+        "club/evenings/home.html",
         {
             "member": member,
             "current": current,
@@ -51,7 +49,7 @@ def sessions(request: HttpRequest) -> HttpResponse:
     form = OpenSessionForm()
     return render(
         request,
-        "club/sessions.html",
+        "club/evenings/sessions.html",
         {"sessions": ClubSession.objects.all()[:50], "form": form},
     )
 
@@ -95,7 +93,7 @@ def session_open(request: HttpRequest) -> HttpResponse:
     # The form again with each message beside its field; nothing was created.
     return render(
         request,
-        "club/sessions.html",
+        "club/evenings/sessions.html",
         {"sessions": ClubSession.objects.all()[:50], "form": form},
         status=400,
     )
@@ -124,8 +122,8 @@ def session_detail(request: HttpRequest, pk: int) -> HttpResponse:
     session = _session(pk)
     context = _dashboard_context(request, session)
     if request.htmx:
-        return render(request, "club/session.html#live", context)
-    return render(request, "club/session.html", context)
+        return render(request, "club/evenings/session.html#live", context)
+    return render(request, "club/evenings/session.html", context)
 
 
 @login_required
@@ -186,7 +184,7 @@ def session_close_confirm(request: HttpRequest, pk: int) -> HttpResponse:
     """Before "Close and balance": each table's totals, the deals in progress and what
     will become of them."""
     session = _session(pk)
-    return render(request, "club/close.html", _close_context(session, CloseForm()))
+    return render(request, "club/evenings/close.html", _close_context(session, CloseForm()))
 
 
 @staff_required
@@ -230,7 +228,7 @@ def session_close(request: HttpRequest, pk: int) -> HttpResponse:
             what = f"Closed {session} and queued its balancing{ended}"
             audit.record(request.user, AuditEntry.CLOSE, what, why=note, session=session)
             return _console(session)
-    return render(request, "club/close.html", _close_context(session, form), status=400)
+    return render(request, "club/evenings/close.html", _close_context(session, form), status=400)
 
 
 @staff_required

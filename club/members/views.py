@@ -10,11 +10,7 @@ from django.db.models import F, Q, Sum
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
-from .. import books, services
-from ..forms import (
-    PaymentForm,
-    RefundForm,
-)
+from .. import services
 from ..models import (
     Account,
     Leg,
@@ -22,6 +18,8 @@ from ..models import (
     Posting,
     WashbookEntry,
 )
+from ..money.forms import PaymentForm, RefundForm
+from ..washbooks import books
 from ..washbooks.views import _why_unstaked
 from ..web import _session, staff_required
 
@@ -42,7 +40,7 @@ def members(request: HttpRequest) -> HttpResponse:
         response = HttpResponse(books.balances_csv(rows), content_type="text/csv; charset=utf-8")
         response["Content-Disposition"] = 'attachment; filename="member-balances.csv"'
         return response
-    return render(request, "club/members.html", {"rows": rows})
+    return render(request, "club/members/members.html", {"rows": rows})
 
 
 @login_required
@@ -93,7 +91,7 @@ def member_detail(
     credit = services.with_club(member.pk)
     return render(
         request,
-        "club/member.html",
+        "club/members/member.html",
         {
             "member": member,
             "balance": services.balance_of(member),
@@ -180,7 +178,7 @@ def member_statement(request: HttpRequest, pk: int) -> HttpResponse:
     pending = [e for e in deals if e.pk not in shown]
     return render(
         request,
-        "club/member_statement.html",
+        "club/members/member_statement.html",
         {
             "member": member,
             "lines": lines,
@@ -252,7 +250,7 @@ def statement(request: HttpRequest, pk: int, session_pk: int) -> HttpResponse:
     ]
     return render(
         request,
-        "club/statement.html",
+        "club/members/statement.html",
         {
             "member": member,
             "session": session,

@@ -15,13 +15,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from .. import audit, services
-from ..forms import (
-    PaymentForm,
-    RefundForm,
-    ReversalForm,
-    StandingsForm,
-)
+from .. import services
 from ..inputs import parse_id
 from ..members.views import member_detail
 from ..models import (
@@ -35,8 +29,10 @@ from ..models import (
     Transfer,
     WashbookEntry,
 )
+from ..office import audit
 from ..services import ClubError, ledger
 from ..web import _form_error, _refused, _session, staff_required
+from .forms import PaymentForm, RefundForm, ReversalForm, StandingsForm
 
 
 @login_required
@@ -60,7 +56,7 @@ def settlement(request: HttpRequest, pk: int) -> HttpResponse:
     )
     return render(
         request,
-        "club/settlement.html",
+        "club/money/settlement.html",
         {
             "session": session,
             "header": header,
@@ -281,7 +277,7 @@ def standings(request: HttpRequest) -> HttpResponse:
     dated = form.is_bound and form.is_valid() and any(form.cleaned_data.values())
     return render(
         request,
-        "club/standings.html",
+        "club/money/standings.html",
         {"rows": rows, "form": form, "dated": dated, "private": private},
         status=status,
     )

@@ -7,10 +7,6 @@ from django.db import models, transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 
-from .. import audit
-from ..forms import (
-    HouseRulesForm,
-)
 from ..inputs import parse_id
 from ..models import (
     AuditEntry,
@@ -18,6 +14,8 @@ from ..models import (
 )
 from ..services import ClubError, house_rules
 from ..web import _form_error, _session, staff_required
+from . import audit
+from .forms import HouseRulesForm
 
 
 @staff_required
@@ -67,7 +65,7 @@ def house_rules_list(request: HttpRequest) -> HttpResponse:
     ]
     return render(
         request,
-        "club/house_rules.html",
+        "club/office/house_rules.html",
         {"form": form, "sets": sets, "editing": editing},
         status=status,
     )
@@ -83,4 +81,4 @@ def audit_log(request: HttpRequest) -> HttpResponse:
     if given:
         session = _session(parse_id(given) or 0)
         entries = entries.filter(session=session)
-    return render(request, "club/audit.html", {"entries": entries[:500], "session": session})
+    return render(request, "club/office/audit.html", {"entries": entries[:500], "session": session})

@@ -25,7 +25,6 @@ from django.db import transaction
 from django.db.models import Count, F, Q, QuerySet, Sum
 from django.utils import timezone
 
-from .. import settlement as settle_algo
 from ..models import (
     Account,
     Arrival,
@@ -38,6 +37,7 @@ from ..models import (
     WashbookEntry,
     WashbookLine,
 )
+from ..money import settlement as settle_algo
 from .base import Actor, ClubError, clean_reason, counted, recorded_user
 from .money import unit as money_unit
 

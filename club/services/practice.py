@@ -10,13 +10,13 @@ from django.db import transaction
 from django.db.models import Max, Q
 from django.utils import timezone
 
-from .. import cutting
 from ..models import (
     HouseRules,
     Member,
     Seat,
     Table,
 )
+from ..tables import cutting
 from . import base
 from .base import ClubError, counted, log
 from .tables import _check_variant, with_house_rules

@@ -14,7 +14,6 @@ from django.db import connection, transaction
 from django.db.models import F, Max
 from django.utils import timezone
 
-from .. import cutting
 from ..models import (
     Arrival,
     ClubSession,
@@ -29,6 +28,7 @@ from ..models import (
     variant_choices,
     variant_seats,
 )
+from ..tables import cutting
 from . import base
 from .base import Actor, ClubError, clean_reason, counted, log, record_cut, recorded_user
 from .seats import HOUR, IN_PLAY, _lapse_substitutes

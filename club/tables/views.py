@@ -13,27 +13,25 @@ from django.views.decorators.http import require_POST
 
 from games.engine.variant import find_variant
 
-from .. import audit, services
-from ..forms import (
-    ResultForm,
-    SubstituteForm,
-)
+from .. import services
 from ..models import (
     AuditEntry,
     CutBatch,
     Substitution,
     Table,
 )
+from ..office import audit
 from ..services import ClubError
 from ..web import _form_error, _member, _refused, _table, staff_required
+from .forms import ResultForm, SubstituteForm
 
 
 @login_required
 def table_detail(request: HttpRequest, pk: int) -> HttpResponse:
     context = _table_context(request, _table(pk))
     if request.htmx:
-        return render(request, "club/table.html#live", context)
-    return render(request, "club/table.html", context)
+        return render(request, "club/tables/table.html#live", context)
+    return render(request, "club/tables/table.html", context)
 
 
 def _table_context(
@@ -166,7 +164,9 @@ def table_result(request: HttpRequest, pk: int) -> HttpResponse:
             audit.record(request.user, AuditEntry.RESULT, f"{table.label}: {said}", table=table)
             return redirect(table.get_club_url())
     # The table page again, each message beside its field; no line was posted.
-    return render(request, "club/table.html", _table_context(request, table, form), status=400)
+    return render(
+        request, "club/tables/table.html", _table_context(request, table, form), status=400
+    )
 
 
 @login_required
@@ -174,4 +174,4 @@ def cut_detail(request: HttpRequest, pk: int) -> HttpResponse:
     batch = get_object_or_404(CutBatch.objects.prefetch_related("draws__member"), pk=pk)
     if batch.table_id is None:
         raise Http404
-    return render(request, "club/cut.html", {"batch": batch})
+    return render(request, "club/tables/cut.html", {"batch": batch})

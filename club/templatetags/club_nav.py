@@ -54,7 +54,7 @@ def member_link(context: dict[str, Any], member: Any) -> Any:
     return format_html('<a href="{}">{}</a>', reverse("club:member", args=[member.pk]), member)
 
 
-@register.inclusion_tag("club/_rules_in_force.html")
+@register.inclusion_tag("club/office/_rules_in_force.html")
 def rules_in_force(table: Any, open_: bool = False) -> dict[str, Any]:
     """The rules a table plays under (issue 43): its house rules' name as formed, and
     every option of its game with its value and source, house rules marked. A table whose

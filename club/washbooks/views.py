@@ -12,10 +12,7 @@ from django.urls import reverse
 
 from games.engine.variant import find_variant
 
-from .. import audit, books, services
-from ..forms import (
-    CorrectionForm,
-)
+from .. import services
 from ..models import (
     AuditEntry,
     ClubSession,
@@ -23,9 +20,12 @@ from ..models import (
     Table,
     WashbookLine,
 )
+from ..office import audit
 from ..services import ClubError, ledger
 from ..tables.views import _result_from_form
 from ..web import _form_error, _session, _table, staff_required
+from . import books
+from .forms import CorrectionForm
 
 
 def _line_as_entered(
@@ -112,7 +112,7 @@ def line_correct(request: HttpRequest, pk: int) -> HttpResponse:
     points = dict(line.entries.values_list("member_id", "points"))
     return render(
         request,
-        "club/correct.html",
+        "club/washbooks/correct.html",
         {
             "line": line,
             "table": line.table,
@@ -145,7 +145,7 @@ def washbook(request: HttpRequest, pk: int) -> HttpResponse:
     )
     return render(
         request,
-        "club/washbook.html",
+        "club/washbooks/washbook.html",
         {
             "table": table,
             "book": book,
@@ -187,7 +187,7 @@ def session_washbook(request: HttpRequest, pk: int) -> HttpResponse:
         return response
     return render(
         request,
-        "club/washbook.html",
+        "club/washbooks/washbook.html",
         {
             "session": session,
             "book": book,
@@ -226,7 +226,9 @@ def session_print(request: HttpRequest, pk: int) -> HttpResponse:
                 "booking": find_variant(table.variant).booking,
             }
         )
-    return render(request, "club/print.html", {"session": session, "pages": pages, "printed": True})
+    return render(
+        request, "club/washbooks/print.html", {"session": session, "pages": pages, "printed": True}
+    )
 
 
 def _unstaked_tables(session: ClubSession) -> list[tuple[int, str]]:

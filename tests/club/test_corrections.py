@@ -15,8 +15,8 @@ from django.urls import reverse
 
 from club import services
 from club.models import ClubSession, Leg, Member, Posting, Seat, Table, Transfer, WashbookLine
+from club.money.settlement import minimum_transfers
 from club.services import ClubError, PhysicalResult
-from club.settlement import minimum_transfers
 
 from .conftest import field_error
 

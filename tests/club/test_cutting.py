@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from club.cutting import cut, lower_of, pack_for, rank
+from club.tables.cutting import cut, lower_of, pack_for, rank
 from games.engine.errors import InvalidActionError
 from tests.club.conftest import ScriptedRandom
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 
-from club.settlement import greedy, minimum_transfers, settle
+from club.money.settlement import greedy, minimum_transfers, settle
 
 
 def partitions(items: list[int]) -> Iterator[list[list[int]]]:

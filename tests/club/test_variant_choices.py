@@ -11,9 +11,10 @@ import pytest
 from django.core.management import call_command
 
 from club import services
-from club.forms import FormTableForm, OpenSessionForm
+from club.evenings.forms import OpenSessionForm
 from club.models import ClubSession, Table, default_size, variant_choices, variant_seats
 from club.services import ClubError
+from club.tables.forms import FormTableForm
 from games.engine import PlayerRange, registered
 from games.engine.conquian.variants import Conquian
 

@@ -10,9 +10,10 @@ from django.db.utils import DatabaseError
 from django.test import Client
 from django.urls import reverse
 
-from club import books, services
+from club import services
 from club.models import ClubSession, Member, Seat, Table, WashbookLine
 from club.services import ClubError, PhysicalResult
+from club.washbooks import books
 
 pytestmark = pytest.mark.django_db
 

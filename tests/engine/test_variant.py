@@ -1,7 +1,7 @@
 """The variant registry (games/engine/variant.py): one object per game.
 
 The pins below are today's games as the other layers spelled them before the registry
-(club/models.py VARIANTS and VARIANT_PLAYERS, club/cutting.py pack_for,
+(club/models.py VARIANTS and VARIANT_PLAYERS, club/tables/cutting.py pack_for,
 games/rules_text.py, the engine's rules.py), so moving those layers onto the registry
 changes nothing a member sees. Two deliberate changes are marked where they are pinned.
 """
@@ -55,7 +55,7 @@ LAWS = {
 # (dealing pack size, jokers in it, hand size) with default options
 PACKS = {"foster": (106, 2, 10), "foster-three": (52, 0, 7), "conquian": (40, 0, 10),
          "colonel": (52, 0, 10)}  # fmt: skip
-# The cutting packs of club/cutting.py pack_for: (size, jokers), with default options.
+# The cutting packs of club/tables/cutting.py pack_for: (size, jokers), with default options.
 CUTTING = {"foster": (106, 2), "conquian": (40, 0), "colonel": (52, 0),
            # was always 53 with a joker: now the pack the table deals, joker or not
            "foster-three": (52, 0)}  # fmt: skip

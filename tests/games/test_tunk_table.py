@@ -93,8 +93,8 @@ def test_a_two_handed_table_counts_the_game_to_100_not_each_deal(make_table: Any
     import csv
     import io
 
-    from club import books
     from club.models import WashbookLine
+    from club.washbooks import books
 
     book = books.build(WashbookLine.objects.filter(table=table))
     head, first, *_ = csv.reader(io.StringIO(books.to_csv(book)))

@@ -12,8 +12,8 @@ from __future__ import annotations
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AnonymousUser
 
-from .models import AuditEntry, ClubSession, Table
-from .services.base import clean_reason
+from ..models import AuditEntry, ClubSession, Table
+from ..services.base import clean_reason
 
 
 def record(

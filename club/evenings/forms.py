@@ -1,0 +1,170 @@
+"""Forms of the evening: opening it, check-in, voiding a deal, closing.
+
+Validation only: the services decide."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import TYPE_CHECKING, Any
+
+from django import forms
+
+from ..models import (
+    Member,
+    default_variant,
+    variant_choices,
+)
+from ..money.forms import MONEY_INPUT
+from ..office.forms import rules_choice
+from ..services import money
+from ..services.base import ClubError
+
+if TYPE_CHECKING:
+    pass
+
+
+class OpenSessionForm(forms.Form):
+    name = forms.CharField(
+        max_length=80,
+        label="Name of the evening",
+        help_text='What members will see on their statements, e.g. "Tuesday".',
+        error_messages={"required": "Give the evening a name."},
+    )
+    # Money is read as text by money.check_stake / check_amount (club.inputs: ASCII
+    # digits and a point only): a DecimalField takes "1e30" and "٣" (issue 53, item 3).
+    stake = forms.CharField(initial="0.05", max_length=30, widget=MONEY_INPUT)
+    default_variant = forms.ChoiceField(choices=variant_choices, initial=default_variant)
+    house_rules = rules_choice(
+        "The evening's house rules",
+        "the club's defaults",
+        "Its tables of that game start from this set.",
+    )
+    fee_member = forms.CharField(
+        label="Table fee, member", required=False, max_length=30, widget=MONEY_INPUT
+    )
+    fee_guest = forms.CharField(
+        label="Table fee, guest", required=False, max_length=30, widget=MONEY_INPUT
+    )
+    second = forms.BooleanField(
+        required=False,
+        label="Open a second evening",
+        help_text="Only if another evening is open and both should run at once.",
+    )
+
+    def clean_name(self) -> str:
+        name = str(self.cleaned_data["name"]).strip()
+        if not name:
+            raise forms.ValidationError("Give the evening a name.")
+        return name
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["stake"].help_text = (
+            f"Money a point in {money.symbol()}, at most {money.places()} decimal places "
+            f"(so that every difference can be paid), up to {money.shown(money.MAX_STAKE)}."
+        )
+        member_fee, guest_fee = money.default_fees()
+        for name, fee, who in (
+            ("fee_member", member_fee, "member"),
+            ("fee_guest", guest_fee, "guest"),
+        ):
+            self.fields[name].initial = fee
+            self.fields[name].help_text = (
+                f"What each {who} checked in pays the club for the evening, charged when "
+                f"it is balanced; 0 for none. The club's is {money.shown(fee)}."
+            )
+
+    def clean_fee_member(self) -> Decimal:
+        return self._fee("fee_member", "a member's table fee")
+
+    def clean_fee_guest(self) -> Decimal:
+        return self._fee("fee_guest", "a guest's table fee")
+
+    def _fee(self, field: str, what: str) -> Decimal:
+        given = self.cleaned_data[field]
+        if given in (None, ""):  # left empty: the club's fee
+            given = self.fields[field].initial
+        try:
+            return money.check_amount(given, field=field, what=what, zero=True)
+        except ClubError as e:
+            raise forms.ValidationError(str(e)) from None
+
+    def clean_stake(self) -> Decimal:
+        try:
+            return money.check_stake(self.cleaned_data["stake"])
+        except ClubError as e:
+            raise forms.ValidationError(str(e)) from None
+
+
+class CheckInForm(forms.Form):
+    """The secretary checks members in for them (they need not log in, or own a phone),
+    several at once as they come through the door, or adds a new member by name and
+    checks him in."""
+
+    member = forms.ModelMultipleChoiceField(
+        queryset=Member.objects.none(), required=False, label="Members arriving",
+        widget=forms.CheckboxSelectMultiple, help_text="Tick everyone who has come in.",
+    )  # fmt: skip
+    new_name = forms.CharField(
+        max_length=60, required=False, label="or a new member's name",
+        help_text="Adds the newcomer to the club and checks the newcomer in.",
+    )  # fmt: skip
+    guest = forms.BooleanField(
+        required=False, label="a guest, not a member",
+        help_text="A guest plays and settles like a member but is left out of the standings.",
+    )  # fmt: skip
+
+    def __init__(self, *args: Any, session: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        here = session.arrivals.filter(left_at=None).values("member_id")
+        self.fields["member"].queryset = (  # type: ignore[attr-defined]
+            Member.objects.filter(is_bot=False, active=True, user__is_staff=False)
+            .exclude(pk__in=here)
+            .order_by("display_name")
+        )
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        chosen, name = list(data.get("member") or []), str(data.get("new_name") or "").strip()
+        data["new_name"] = name
+        if not chosen and not name:
+            self.add_error("member", "Choose a member, or give a new member's name.")
+        elif chosen and name:
+            self.add_error("new_name", "Choose members or give a new name, not both.")
+        elif chosen and data.get("guest"):
+            self.add_error("guest", "A guest is added by name; a member on the list is a member.")
+        return data
+
+
+class VoidForm(forms.Form):
+    """Voiding a table or an evening after play: the reason is kept and shown."""
+
+    reason = forms.CharField(
+        max_length=200, label="Reason",
+        help_text="Kept with the washbook, e.g. \"played the wrong game\".",
+        error_messages={"required": "Give the reason."},
+    )  # fmt: skip
+
+    def clean_reason(self) -> str:
+        reason = " ".join(str(self.cleaned_data["reason"]).split())
+        if not reason:
+            raise forms.ValidationError("Give the reason.")
+        return reason
+
+
+class CloseForm(forms.Form):
+    """Closing an evening: what becomes of the online deals still being played."""
+
+    WAIT, END = "wait", "end"
+    deals = forms.ChoiceField(
+        required=False, widget=forms.RadioSelect, label="The deals in progress",
+        choices=[
+            (WAIT, "Wait for them: no new deal is dealt, and the evening closes and is "
+                   "balanced by itself when the last one ends"),
+            (END, "End them now, unscored"),
+        ],
+    )  # fmt: skip
+    note = forms.CharField(
+        max_length=200, required=False, label="Note for the players",
+        help_text="Shown at the tables when the evening closes, e.g. \"the room closes at eleven\".",
+    )  # fmt: skip

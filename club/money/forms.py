@@ -1,0 +1,107 @@
+"""Forms of money: payments, refunds, reversals, the standings' period.
+
+Validation only: the services decide."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import TYPE_CHECKING, Any
+
+from django import forms
+
+from ..models import (
+    Member,
+    Posting,
+    Transfer,
+)
+from ..services import money
+from ..services.base import ClubError
+
+if TYPE_CHECKING:
+    pass
+
+
+MONEY_INPUT = forms.TextInput(attrs={"inputmode": "decimal", "autocomplete": "off"})
+
+
+class StandingsForm(forms.Form):
+    """The standings between two dates (the sessions' opening dates), both optional."""
+
+    since = forms.DateField(required=False, label="From", widget=forms.DateInput({"type": "date"}))
+    until = forms.DateField(required=False, label="To", widget=forms.DateInput({"type": "date"}))
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        since, until = data.get("since"), data.get("until")
+        if since and until and since > until:
+            self.add_error("until", "The end date comes before the start date.")
+        return data
+
+
+class PaymentForm(forms.Form):
+    """The secretary records a payment a member made (issue 42, item 2): to a member he
+    owes by a settlement's transfer, in full or in part, or to the club (his fees)."""
+
+    to = forms.ChoiceField(label="Paid to")
+    amount = forms.CharField(label="Amount", max_length=20)
+    method = forms.ChoiceField(label="How", choices=Posting.METHODS, initial=Posting.CASH)
+    note = forms.CharField(label="Note", max_length=120, required=False)
+    credit = forms.BooleanField(
+        required=False,
+        label="Credit on account",
+        help_text="To the club only: keep what is more than he owes it as a credit the club "
+        "owes him (refunded or set against his next fees).",
+    )
+
+    def __init__(self, *args: Any, member: Member, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.member = member
+        choices = [
+            (f"t{t.pk}", f"{t.payee} for {t.session} ({money.shown(t.amount)} unpaid)")
+            for t in Transfer.objects.filter(payer=member, payment__isnull=True)
+            .select_related("payee", "session")
+            .order_by("session__opened_at", "pk")
+        ]
+        self.fields["to"].choices = [*choices, ("club", "the club (table fees)")]
+        self.fields["amount"].widget.attrs.update(inputmode="decimal", autocomplete="off")
+        self.fields[
+            "amount"
+        ].help_text = f"In {money.symbol()}; less than a transfer pays part of it."
+
+    def clean_amount(self) -> Decimal:
+        try:
+            return money.check_amount(
+                self.cleaned_data["amount"], field="amount", what="the amount"
+            )
+        except ClubError as e:
+            raise forms.ValidationError(str(e)) from None
+
+
+class RefundForm(forms.Form):
+    """The club pays a member back what it owes him (issue 53, item 2): at most his
+    credit with the club (a credit on his account, from paying it more than his fees).
+    Its fields are prefixed: the member's page holds the payment's form too, and ids
+    must not clash."""
+
+    prefix = "refund"
+    amount = forms.CharField(label="Amount", max_length=20, widget=MONEY_INPUT)
+    method = forms.ChoiceField(label="How", choices=Posting.METHODS, initial=Posting.CASH)
+    note = forms.CharField(label="Note", max_length=120, required=False)
+
+    def clean_amount(self) -> Decimal:
+        try:
+            return money.check_amount(
+                self.cleaned_data["amount"], field="amount", what="the refund"
+            )
+        except ClubError as e:
+            raise forms.ValidationError(str(e)) from None
+
+
+class ReversalForm(forms.Form):
+    """A payment recorded by mistake is reversed with a reason (issue 53, item 2)."""
+
+    reason = forms.CharField(
+        label="Why is it reversed?",
+        max_length=120,
+        error_messages={"required": "Say why the payment is reversed."},
+    )

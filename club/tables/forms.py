@@ -1,0 +1,128 @@
+"""Forms of a table: forming one, a physical deal's result, a substitute.
+
+Validation only: the services decide."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from django import forms
+
+from games.engine.variant import first_variant
+
+from ..models import (
+    Member,
+    Table,
+    variant_choices,
+)
+from ..office.forms import OptionFields, add_option_fields, rules_choice
+from ..services import house_rules
+
+if TYPE_CHECKING:
+    from games.engine.variant import Variant
+
+
+class FormTableForm(OptionFields, forms.Form):
+    variant = forms.ChoiceField(choices=variant_choices, label="Game")
+    players = forms.ModelMultipleChoiceField(
+        queryset=Member.objects.none(), required=False, label="Who plays",
+        widget=forms.CheckboxSelectMultiple,
+        help_text="Tick who sits together (L3 lets the club choose); none ticked: everyone "
+        "waiting, in order of arrival, and the cut decides when there are more than places.",
+    )  # fmt: skip
+    size = forms.IntegerField(
+        min_value=2, max_value=7, required=False, label="Players",
+        help_text="Empty: as many as the game usually seats.",
+    )  # fmt: skip
+    mode = forms.ChoiceField(choices=[(Table.ONLINE, "online"), (Table.PHYSICAL, "real cards")])
+    computers = forms.IntegerField(
+        min_value=0, max_value=6, required=False, initial=0, label="Computer players",
+        help_text="Online tables only: seats the members leave empty. Such a table is not staked.",
+    )  # fmt: skip
+    auto_redraw = forms.BooleanField(required=False, label="Redraw seats every hour")
+    house_rules = rules_choice(
+        "House rules",
+        "none: the options below",
+        "A set the club saved; the table copies it as it is now.",
+    )
+
+    def __init__(self, *args: Any, session: Any = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        start = house_rules.default_for(
+            session.default_variant if session else first_variant().name, session
+        )
+        self.fields["house_rules"].initial = start.pk if start else None
+        add_option_fields(self, session)
+        if session is not None:  # the members waiting now (the service checks again)
+            from ..services import waiting_members
+
+            waiting = [a.member_id for a in waiting_members(session)]
+            self.fields["players"].queryset = Member.objects.filter(  # type: ignore[attr-defined]
+                pk__in=waiting
+            ).order_by("display_name")
+
+
+class ResultForm(forms.Form):
+    """A physical deal: the winner, and for each other player his pips or his cards."""
+
+    winner = forms.TypedChoiceField(coerce=int, label="Who went out")
+    note = forms.CharField(
+        max_length=200, required=False, label="Note", help_text="Kept on the washbook line."
+    )
+
+    def __init__(
+        self, *args: Any, players: list[Member], game: Variant | None = None, **kwargs: Any
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        self.players = players
+        self.fields["winner"].choices = [(m.pk, m.display_name) for m in players]
+        # A game whose deals end in more ways than one winner collecting (Tonk): how the
+        # deal ended, the player it names, and every player's count when it asks them.
+        self.endings = game.endings if game is not None else ()
+        word = "count" if self.endings else "pips"
+        for m in players:
+            name = m.display_name
+            self.fields[f"pips_{m.pk}"] = forms.IntegerField(
+                min_value=0, max_value=1000, required=False, label=f"{name}: {word} in hand",
+                error_messages={"invalid": f"{name}'s {word} is a whole number."},
+            )  # fmt: skip
+            self.fields[f"cards_{m.pk}"] = forms.CharField(
+                max_length=120,
+                required=False,
+                label="or the cards left in hand",
+                help_text="e.g. KS 5H JK",
+            )
+            if not self.endings:
+                self.fields[f"extra_{m.pk}"] = forms.IntegerField(
+                    min_value=0, max_value=1000, required=False,
+                    label="extra points paid (splash, ratting, foul hand)",
+                    error_messages={"invalid": f"{name}'s extra points are a whole number."},
+                )  # fmt: skip
+        if self.endings:
+            self.fields["ending"] = forms.ChoiceField(
+                label="How the deal ended",
+                choices=[("", "— choose —")] + [(e.name, f"{e.label} ({e.law})") for e in self.endings],
+                error_messages={"required": "Say how the deal ended."},
+            )  # fmt: skip
+            named = sorted({e.seat for e in self.endings if e.seat})
+            winner = self.fields["winner"]
+            winner.label = "Who: " + ", ".join(named)
+            winner.help_text = "Leave it at “nobody” when the deal ended with every hand counted."
+            winner.required = False
+            winner.choices = [("", "— nobody —"), *winner.choices]
+            winner.empty_value = None  # type: ignore[attr-defined]
+            for m in players:
+                self.fields[f"pips_{m.pk}"].help_text = "asked after a drop or an empty pack"
+            self.order_fields(["ending", "winner"])
+
+    def player_fields(self) -> list[tuple[Member, Any, Any, Any]]:
+        return [
+            (m, self[f"pips_{m.pk}"], self[f"cards_{m.pk}"], self._extra(m)) for m in self.players
+        ]
+
+    def _extra(self, m: Member) -> Any:
+        return self[f"extra_{m.pk}"] if f"extra_{m.pk}" in self.fields else None
+
+
+class SubstituteForm(forms.Form):
+    substitute = forms.ModelChoiceField(queryset=Member.objects.filter(is_bot=False, active=True))
