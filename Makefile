@@ -80,7 +80,7 @@ lint: $(STAMP)
 TEST_WORKERS ?= $(shell n=$$(nproc 2>/dev/null || echo 2); [ $$n -lt 2 ] && n=2; echo $$n)
 .PHONY: test
 test: $(STAMP) tools lint
-	$(WITH_SERVICES) $(VENV)/bin/pytest -n $(TEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
+	$(WITH_SERVICES) $(VENV)/bin/pytest -n $(TEST_WORKERS) --dist loadfile --durations=30 $(PYTEST_ARGS)
 
 # Extended runs kept out of `make test` for time (bots' strength duels, 1,000 deals a
 # configuration for the legality property, 1,000 deals a game for the snapshots, the

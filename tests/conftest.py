@@ -13,6 +13,37 @@ def pytest_configure(config: pytest.Config) -> None:
     os.environ.setdefault("TESTING", "1")
 
 
+# Where the suite's time goes (issue 55): each part's worker time (setup, call and
+# teardown of its tests, summed over the workers), printed at the end of every run.
+_PART_SECONDS: dict[str, float] = {}
+_PART_TESTS: dict[str, int] = {}
+
+
+def _part(nodeid: str) -> str:
+    parts = nodeid.split("::")[0].split("/")
+    return parts[1] if len(parts) > 2 and parts[0] == "tests" else parts[0]
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    part = _part(report.nodeid)
+    _PART_SECONDS[part] = _PART_SECONDS.get(part, 0.0) + report.duration
+    if report.when == "call":
+        _PART_TESTS[part] = _PART_TESTS.get(part, 0) + 1
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    if not _PART_SECONDS:
+        return
+    terminalreporter.section("time by part (worker seconds)")
+    total = sum(_PART_SECONDS.values())
+    for part, seconds in sorted(_PART_SECONDS.items(), key=lambda kv: -kv[1]):
+        terminalreporter.write_line(
+            f"{part:<14} {seconds:8.1f} s  {_PART_TESTS.get(part, 0):5d} tests  "
+            f"{100 * seconds / total:5.1f}%"
+        )
+    terminalreporter.write_line(f"{'all':<14} {total:8.1f} s")
+
+
 @pytest.fixture(scope="session", autouse=True)
 def _redis_cleanup() -> Iterator[None]:
     yield
