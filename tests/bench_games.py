@@ -35,7 +35,7 @@ from django.db import connection  # noqa: E402
 from django.test import Client  # noqa: E402
 from django.test.utils import CaptureQueriesContext  # noqa: E402
 
-from games import services  # noqa: E402
+from games.play import services  # noqa: E402
 from games.bots import choose  # noqa: E402
 from tests.e2e import servers  # noqa: E402
 
