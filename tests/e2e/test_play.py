@@ -311,15 +311,6 @@ def choose_rummy(legal: list[Any], my_moves: int) -> dict[str, Any]:
     return js[0]
 
 
-def test_a_member_plays_a_whole_foster_deal_against_four_bots(
-    live: dict[str, Any], browser: Any, make_member: Any
-) -> None:
-    play_practice_deal(
-        live, browser, make_member("Player One"), "foster", 5, {"max_turnovers": "10"}, choose_rummy,
-        "foster-vs-bots.png",
-    )  # fmt: skip
-
-
 def test_three_handed_with_an_exposed_stock_and_a_joker_against_two_bots(
     live: dict[str, Any], browser: Any, make_member: Any
 ) -> None:
@@ -393,16 +384,9 @@ def tonk_until(
             time.sleep(0.2)
 
 
-def test_a_member_plays_a_whole_tonk_deal_against_two_bots(
-    live: dict[str, Any], browser: Any, make_member: Any
-) -> None:
-    """Issue 40: a whole Tonk deal at a practice table, at a desktop's width."""
-    table_id = play_practice_deal(
-        live, browser, make_member("Player Tonk"), "tonk", 3, {}, choose_tonk,
-        "tonk-vs-bots.png",
-    )  # fmt: skip
-    deal = Deal.objects.get(table_id=table_id, number=1)
-    assert deal.outcome is not None and deal.finished
+# A whole deal of five-hand Foster, of Colonel and of Tonk against two computer players is
+# played once each, on a phone (tests/e2e/test_phone.py); the desktop's copies of those
+# deals were cut (issue 55: one whole deal a game in the browser).
 
 
 def test_a_whole_tonk_deal_by_the_keyboard_alone(
@@ -496,17 +480,6 @@ def test_a_member_plays_a_whole_tunk_game_against_a_bot_on_a_phone(
     page.goto(f"{live['url']}/club/tables/{table_id}/washbook/")
     assert "booked deal by deal" in page.locator(".booking").inner_text()
     assert my_moves >= 3 and inputs == {"mouse", "keys", "tap"}, (my_moves, inputs, len(deals))
-
-
-def test_a_member_plays_a_whole_colonel_deal_against_a_bot(
-    live: dict[str, Any], browser: Any, make_member: Any
-) -> None:
-    table_id = play_practice_deal(
-        live, browser, make_member("Player Two"), "colonel", None, {}, choose_colonel,
-        "colonel-vs-bot.png",
-    )  # fmt: skip
-    deal = Deal.objects.get(table_id=table_id, number=1)
-    assert deal.outcome is not None and deal.finished
 
 
 def test_a_substitute_takes_over_a_seat_and_plays_for_the_leaver(
