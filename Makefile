@@ -32,6 +32,7 @@ help:
 	@echo "make run    - install, migrate, load the demo club and start everything (web, events, worker, beat)"
 	@echo "             on 127.0.0.1 only; make run HOST=0.0.0.0 lets phones on the same Wi-Fi play"
 	@echo "make test   - the whole suite: ruff, mypy (engine), pytest against PostgreSQL, Redis, Chromium"
+	@echo "make test-fast - lint and the tests needing no browser or server process, for the loop while working"
 	@echo "make bench  - benchmarks; writes docs/benchmarks.md"
 	@echo "make lint   - ruff and mypy only"
 
@@ -81,6 +82,16 @@ TEST_WORKERS ?= $(shell n=$$(nproc 2>/dev/null || echo 2); [ $$n -lt 2 ] && n=2;
 .PHONY: test
 test: $(STAMP) tools lint
 	$(WITH_SERVICES) $(VENV)/bin/pytest -n $(TEST_WORKERS) --dist loadfile --durations=30 $(PYTEST_ARGS)
+
+# The loop while working (issue 55): lint, then every test that needs no browser and no
+# server process (the engine, the computer players, the club, the web side of play), the
+# property tests on a fifth of their random deals (TEST_SCALE). `make test` stays the
+# whole suite, at full counts, and is what CI runs.
+FAST_TESTS = tests/engine tests/bots tests/club tests/games
+.PHONY: test-fast
+test-fast: $(STAMP) lint
+	TEST_SCALE=0.2 $(WITH_SERVICES) $(VENV)/bin/pytest -n $(TEST_WORKERS) --dist loadfile \
+	  $(FAST_TESTS) $(PYTEST_ARGS)
 
 # Extended runs kept out of `make test` for time (bots' strength duels, 1,000 deals a
 # configuration for the legality property, 1,000 deals a game for the snapshots, the

@@ -35,8 +35,8 @@ from django.db import connection  # noqa: E402
 from django.test import Client  # noqa: E402
 from django.test.utils import CaptureQueriesContext  # noqa: E402
 
-from games.play import services  # noqa: E402
 from games.bots import choose  # noqa: E402
+from games.play import services  # noqa: E402
 from tests.e2e import servers  # noqa: E402
 
 LOAD_TABLES = int(os.environ.get("BENCH_LOAD_TABLES", "6"))

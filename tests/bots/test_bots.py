@@ -20,6 +20,7 @@ from games.bots.expert import ExpertBot
 from games.engine.actions import Action
 from games.engine.deal import new_deal
 from games.engine.rules import OptionValue, make_rules
+from tests.scale import scaled
 
 from .conftest import CONFIGS, play
 
@@ -59,7 +60,7 @@ def test_thousands_of_deals_of_every_variant_stay_legal(
     """Seeded deals in every configuration: 50 each in the suite (1,450 deals across the
     29 configurations); BOTS_LEGAL_DEALS=1000 for the long run (make test-long)."""
     variant, players, options = config
-    for seed in range(int(os.environ.get("BOTS_LEGAL_DEALS", "50"))):
+    for seed in range(int(os.environ.get("BOTS_LEGAL_DEALS", str(scaled(50))))):
         levels = [FAST[(seed + s) % 3] for s in range(players)]
         play(variant, players, options, 10_000 + seed, _lineup(levels), max_steps=2000)
 

@@ -17,6 +17,8 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.scale import scaled
+
 sys.path.insert(0, str(Path(__file__).parent))
 
 from conquian_helpers import random_play, views
@@ -48,7 +50,7 @@ OPTIONS = st.fixed_dictionaries(
         "carry": st.booleans(),
     }
 )
-SETTINGS = settings(max_examples=60, deadline=None)
+SETTINGS = settings(max_examples=scaled(60), deadline=None)
 
 
 def new_deal(options: dict[str, Any], seed: int, dealer: int, carry: int) -> ConquianDeal:

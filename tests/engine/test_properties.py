@@ -32,6 +32,7 @@ from games.engine import (
 from games.engine.combinations import CARDS, Placed
 from games.engine.rummy.moves import Accept, Challenge, Decline, TakeBack
 from games.engine.rummy.validate import canonical
+from tests.scale import scaled
 
 CONFIGS: list[tuple[str, int, dict[str, Any]]] = [
     ("foster", 5, {}),
@@ -45,7 +46,7 @@ CONFIGS: list[tuple[str, int, dict[str, Any]]] = [
     ("foster-three", 3, {"joker": True, "ratting": "six"}),
     ("colonel", 2, {}),
 ]
-SETTINGS = settings(max_examples=40, deadline=None, derandomize=True)
+SETTINGS = settings(max_examples=scaled(40), deadline=None, derandomize=True)
 deals = st.tuples(st.sampled_from(CONFIGS), st.integers(0, 2**32 - 1))
 CODE = re.compile(r"\b(?:JK|(?:10|[2-9AJQK])[CDHS])\b")
 
@@ -132,7 +133,7 @@ def test_random_play_ends_with_a_zero_sum_outcome(params: tuple[Any, int]) -> No
     assert d.spectator_view()["outcome"] == o.to_json()
 
 
-@settings(max_examples=40, deadline=None, derandomize=True)
+@settings(max_examples=scaled(40), deadline=None, derandomize=True)
 @given(st.tuples(st.sampled_from([c for c in CONFIGS if c[2].get("ratting") != "none"]),
                  st.integers(0, 2**32 - 1)))  # fmt: skip
 def test_invariants_views_and_legal_actions_along_random_play(params: tuple[Any, int]) -> None:

@@ -22,8 +22,9 @@ from games.engine.deal import deal_from_json, new_deal
 from games.engine.rules import VARIANTS, make_rules
 from games.engine.rummy.deal import RummyDeal
 from games.engine.snapshot import SNAPSHOT_VERSION, SnapshotError
+from tests.scale import scaled
 
-DEALS = int(os.environ.get("SNAPSHOT_DEALS", "80"))
+DEALS = int(os.environ.get("SNAPSHOT_DEALS", str(scaled(80))))
 GREEDY = get_bot("greedy")
 # With no turnover cap (max_turnovers 0) and Dalton's "six", a deal of three greedy players
 # can go round for ever with nobody able to show six: such a deal is checked this far.
