@@ -24,6 +24,8 @@ ROOT = Path(__file__).resolve().parents[2]
 MAKE_OLD_CLUB = """
 from club.settings import *  # noqa: F403
 DATABASES = {"default": {"ENGINE": "django.db.backends.sqlite3", "NAME": %(path)r}}
+# Its passwords hashed as a club's were (the suite's own MD5 is for TESTING only).
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.PBKDF2PasswordHasher"]
 """
 
 FILL = """
