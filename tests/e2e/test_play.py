@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from games.models import Deal
+from games.models import Deal, DealAction
 from games.play import services
 
 from .conftest import ARTIFACTS, login
@@ -261,30 +261,28 @@ def play_practice_deal(
     the browser, the bots moving through the real worker; returns the table's id."""
     page, table_id = open_practice(live, browser, member, variant, players, options, viewport)
     deadline = time.monotonic() + 240
-    bot_updates = my_moves = 0
+    my_moves = 0
     while time.monotonic() < deadline:
         deal = services.current_deal(table_id)
         if deal.number > 1:
             break
         state = services.load_state(deal)
-        seat = state.to_move()
-        if seat != 0:
-            before = stamp(page)
-            time.sleep(0.2)
-            if db_stamp(table_id) != before:
-                wait_stamp(page, db_stamp(table_id), timeout=3000)  # a bot moved: we see it live
-                bot_updates += 1
+        if state.to_move() != 0:
+            time.sleep(0.1)  # the bots move through the real worker
             continue
+        # Our turn: the page must show the state with the bots' actions since our last
+        # one, reached live (it is never reloaded); wait_stamp fails otherwise.
         wait_stamp(page, f"{deal.pk}:{deal.version}")
         play(page, choose(state.legal_actions(0), my_moves), keys)
         my_moves += 1
     first = Deal.objects.get(table_id=table_id, number=1)
     assert first.finished, "the deal did not end in time"
     assert first.options == services.current_deal(table_id).options
-    # Each bot move was seen live on the page (wait_stamp above fails otherwise); a deal
-    # may end after the bot's first turn (a Tonk deal of random length did in CI: a bot
-    # that drops or goes out at once), so one seen is what every deal can promise.
-    assert bot_updates >= 1
+    # The computer players did play (each of their actions before one of ours was seen
+    # live above; those that ended the deal are seen with its line below). Read from the
+    # deal's actions, not counted by a timed poll, which missed a bot's whole turn in CI
+    # ('assert 0 >= 1' at 664b748).
+    assert DealAction.objects.filter(deal=first).exclude(seat=0).exists()
     page.wait_for_selector("#club [data-lines='1']", timeout=6000)
     assert "Game 1, deal 1:" in page.locator("#club").inner_text()
     page.screenshot(path=str(ARTIFACTS / shot), full_page=True)
