@@ -6,11 +6,13 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 EXTRAS := dev,embedded
 
-# Test services: PostgreSQL and Redis on localhost, started embedded for the run when
-# they do not answer (never a developer's data: pytest-django creates and drops its own
-# database, Redis keys carry a per-run prefix).
-TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/cooncan
-TEST_REDIS_URL ?= redis://127.0.0.1:6379/14
+# Test services: by default the embedded PostgreSQL 18 and the bundled Redis that `make run`
+# gives a club, started for the run on ports of their own (issue 55: the suite tests the
+# major version a club runs, whatever the machine has). Name a server in TEST_DATABASE_URL /
+# TEST_REDIS_URL to use it instead (never a developer's data: pytest-django creates and
+# drops its own database, Redis keys carry a per-run prefix).
+TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5499/cooncan
+TEST_REDIS_URL ?= redis://127.0.0.1:6499/14
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
 # Find a Python 3.12+ that actually runs (pyenv shims answer `command -v` but may fail).
@@ -64,8 +66,8 @@ tools:
 	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing) >/dev/null || exit 1; \
 	  else echo "ERROR: missing$$missing; run: sudo apt-get install -y$$missing" >&2; exit 1; fi; fi
 
-# Runs a command with the suite's PostgreSQL and Redis: those on localhost when they
-# answer, otherwise embedded ones started for the run on the same ports (tests/services.py).
+# Runs a command with the suite's PostgreSQL and Redis: those the URLs name when they
+# answer, otherwise embedded ones started for the run on those ports (tests/services.py).
 WITH_SERVICES = TEST_DATABASE_URL=$(TEST_DATABASE_URL) TEST_REDIS_URL=$(TEST_REDIS_URL) \
   TESTING=1 DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) $(PY) -m tests.services --
 

@@ -70,3 +70,21 @@ def test_a_server_named_elsewhere_that_does_not_answer_is_an_error_said_plainly(
     done = run("postgres://postgres@192.0.2.1:5432/cooncan", os.environ["REDIS_URL"], "true")
     assert done.returncode == 1
     assert "ERROR: PostgreSQL is not reachable at postgres://postgres@192.0.2.1:5432" in done.stderr
+
+
+def makefile_default(name: str) -> str:
+    for line in (ROOT / "Makefile").read_text().splitlines():
+        if line.startswith(f"{name} ?= "):
+            return line.split("?= ", 1)[1].strip()
+    raise AssertionError(f"the Makefile gives no default {name}")
+
+
+def test_make_test_runs_by_default_on_the_postgresql_18_and_redis_a_club_runs() -> None:
+    """Issue 55, item 5: whatever the machine has (this kind runs PostgreSQL 15 on 5432),
+    the suite's default servers are the embedded PostgreSQL 18 and the bundled Redis, on
+    ports of their own: started for the run, or the very ones this run started."""
+    db, cache = makefile_default("TEST_DATABASE_URL"), makefile_default("TEST_REDIS_URL")
+    assert ":5432/" not in db and ":6379/" not in cache  # never the machine's own servers
+    done = run(db, cache, sys.executable, "-c", USE_BOTH)
+    assert done.returncode == 7, done.stderr
+    assert "postgres 18." in done.stdout and "redis v" in done.stdout
