@@ -19,7 +19,7 @@ from club import services
 from club.models import HouseRules, Table
 from games.play import services as games
 
-from .conftest import ARTIFACTS, CHROMIUM_ARGS, login
+from .conftest import ARTIFACTS, login
 
 pytestmark = pytest.mark.e2e
 
@@ -29,10 +29,8 @@ def _text(page: Any, selector: str = "main") -> str:
 
 
 def test_the_secretary_saves_dalton_rules_and_a_table_plays_under_them(
-    transactional_db: Any, live_server: Any
+    transactional_db: Any, live_server: Any, browser: Any
 ) -> None:
-    from playwright.sync_api import sync_playwright
-
     ARTIFACTS.mkdir(exist_ok=True)
     url = live_server.url
     secretary = services.create_member("secretary", "The Secretary", is_staff=True)
@@ -41,70 +39,67 @@ def test_the_secretary_saves_dalton_rules_and_a_table_plays_under_them(
     for m in players:
         services.check_in(session, m)
 
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
-        desk = browser.new_context(viewport={"width": 1280, "height": 900})
-        login(desk, url, secretary)
-        page = desk.new_page()
+    desk = browser.new_context(viewport={"width": 1280, "height": 900})
+    login(desk, url, secretary)
+    page = desk.new_page()
 
-        # The House rules page: a value the game has not is impossible to choose; a name
-        # left out is refused beside its field, then the set is saved.
-        page.goto(url + reverse("club:house_rules"))
-        page.select_option("#id_variant", "foster")
-        assert page.locator("fieldset[data-variant=tonk]").is_hidden()
-        page.select_option("#id_opt-foster-ratting", "six")
-        page.select_option("#id_opt-foster-jokers", "spade-twos")
-        page.get_by_role("button", name="Save the house rules").click()
-        page.wait_for_selector("#id_name_error")
-        assert "Give the house rules a name" in _text(page, "#id_name_error")
-        page.fill("#id_name", "Dalton rules")
-        page.select_option("#id_opt-foster-ratting", "six")
-        page.select_option("#id_opt-foster-jokers", "spade-twos")
-        page.get_by_role("button", name="Save the house rules").click()
-        page.wait_for_selector("text=Saved house rules Dalton rules")
-        rules = HouseRules.objects.get(name="Dalton rules")
-        assert rules.options["ratting"] == "six" and rules.options["jokers"] == "spade-twos"
-        assert "Ratting: six; Jokers: spade-twos" in _text(page)
+    # The House rules page: a value the game has not is impossible to choose; a name
+    # left out is refused beside its field, then the set is saved.
+    page.goto(url + reverse("club:house_rules"))
+    page.select_option("#id_variant", "foster")
+    assert page.locator("fieldset[data-variant=tonk]").is_hidden()
+    page.select_option("#id_opt-foster-ratting", "six")
+    page.select_option("#id_opt-foster-jokers", "spade-twos")
+    page.get_by_role("button", name="Save the house rules").click()
+    page.wait_for_selector("#id_name_error")
+    assert "Give the house rules a name" in _text(page, "#id_name_error")
+    page.fill("#id_name", "Dalton rules")
+    page.select_option("#id_opt-foster-ratting", "six")
+    page.select_option("#id_opt-foster-jokers", "spade-twos")
+    page.get_by_role("button", name="Save the house rules").click()
+    page.wait_for_selector("text=Saved house rules Dalton rules")
+    rules = HouseRules.objects.get(name="Dalton rules")
+    assert rules.options["ratting"] == "six" and rules.options["jokers"] == "spade-twos"
+    assert "Ratting: six; Jokers: spade-twos" in _text(page)
 
-        # The console: a browser table of the four, with Dalton rules. Choosing the set
-        # puts the option fields away (the table copies the set).
-        page.goto(url + reverse("club:console", args=[session.pk]))
-        page.select_option("#id_variant", "foster")
-        assert page.locator("fieldset[data-variant=foster]").is_visible()
-        page.select_option("#id_house_rules", label="Dalton rules")
-        assert page.locator("fieldset[data-variant=foster]").is_hidden()
-        page.fill("#id_size", "4")
-        page.select_option("#id_mode", "online")
-        page.get_by_role("button", name="Form and cut for seats").click()
-        page.wait_for_selector("[data-said]:has-text('Table 1 formed')")
-        table = Table.objects.get(session=session)
-        assert table.house_rules_name == "Dalton rules" and table.options == rules.options
-        assert "Rules: Dalton rules: Ratting: six; Jokers: spade-twos" in _text(page)
-        page.screenshot(path=str(ARTIFACTS / "house-rules-console.png"), full_page=True)
+    # The console: a browser table of the four, with Dalton rules. Choosing the set
+    # puts the option fields away (the table copies the set).
+    page.goto(url + reverse("club:console", args=[session.pk]))
+    page.select_option("#id_variant", "foster")
+    assert page.locator("fieldset[data-variant=foster]").is_visible()
+    page.select_option("#id_house_rules", label="Dalton rules")
+    assert page.locator("fieldset[data-variant=foster]").is_hidden()
+    page.fill("#id_size", "4")
+    page.select_option("#id_mode", "online")
+    page.get_by_role("button", name="Form and cut for seats").click()
+    page.wait_for_selector("[data-said]:has-text('Table 1 formed')")
+    table = Table.objects.get(session=session)
+    assert table.house_rules_name == "Dalton rules" and table.options == rules.options
+    assert "Rules: Dalton rules: Ratting: six; Jokers: spade-twos" in _text(page)
+    page.screenshot(path=str(ARTIFACTS / "house-rules-console.png"), full_page=True)
 
-        # A member at the table sees the rules; the deal is dealt under them.
-        member = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
-        seated = table.seats.order_by("position").first()
-        assert seated is not None
-        login(member, url, seated.member)
-        mpage = member.new_page()
-        mpage.goto(url + table.get_absolute_url())
-        summary = mpage.locator("details.rules-in-force summary")
-        assert "Rules: Dalton rules: Ratting: six; Jokers: spade-twos" in summary.inner_text()
-        summary.click()
-        assert "Jokers: spade-twos" in _text(mpage, "details.rules-in-force")
-        mpage.screenshot(path=str(ARTIFACTS / "house-rules-table.png"), full_page=True)
-        deal = games.current_deal(table.pk)
-        assert deal is not None
-        state = games.load_state(deal)
-        assert state.rules.opt("ratting") == "six" and state.rules.opt("jokers") == "spade-twos"
-        assert state.rules.spec.capabilities(state.rules).wild == "spade-twos"
-        # The laws in force, from the table page's link.
-        mpage.get_by_role("link", name="The laws in force").click()
-        assert "House rules: Dalton rules." in _text(mpage)
-        assert "Ratting: six (a house rule)" in _text(mpage)
+    # A member at the table sees the rules; the deal is dealt under them.
+    member = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
+    seated = table.seats.order_by("position").first()
+    assert seated is not None
+    login(member, url, seated.member)
+    mpage = member.new_page()
+    mpage.goto(url + table.get_absolute_url())
+    summary = mpage.locator("details.rules-in-force summary")
+    assert "Rules: Dalton rules: Ratting: six; Jokers: spade-twos" in summary.inner_text()
+    summary.click()
+    assert "Jokers: spade-twos" in _text(mpage, "details.rules-in-force")
+    mpage.screenshot(path=str(ARTIFACTS / "house-rules-table.png"), full_page=True)
+    deal = games.current_deal(table.pk)
+    assert deal is not None
+    state = games.load_state(deal)
+    assert state.rules.opt("ratting") == "six" and state.rules.opt("jokers") == "spade-twos"
+    assert state.rules.spec.capabilities(state.rules).wild == "spade-twos"
+    # The laws in force, from the table page's link.
+    mpage.get_by_role("link", name="The laws in force").click()
+    assert "House rules: Dalton rules." in _text(mpage)
+    assert "Ratting: six (a house rule)" in _text(mpage)
 
-        # The washbook names the set.
-        page.goto(url + reverse("club:washbook", args=[table.pk]))
-        assert "Rules: Dalton rules: Ratting: six; Jokers: spade-twos" in _text(page)
-        browser.close()
+    # The washbook names the set.
+    page.goto(url + reverse("club:washbook", args=[table.pk]))
+    assert "Rules: Dalton rules: Ratting: six; Jokers: spade-twos" in _text(page)
