@@ -195,6 +195,10 @@ GAMES_BOT_DELAY = os.environ.get("GAMES_BOT_DELAY", "0.2,0.5")
 # How long the end of a deal (who went out, every hand, the points) stays on the table's
 # screens unless the player continues sooner.
 GAMES_DEAL_END_SECONDS = float(os.environ.get("GAMES_DEAL_END_SECONDS", "90"))
+# Browser tests only: a Redis key whose counter gives each new deal its seed, in whichever
+# process deals it (the pages' server or a worker), so that a whole deal's length is known
+# (issue 55; tests/e2e/conftest.py). Never outside TESTING: a club's shuffles are secret.
+GAMES_TEST_SEEDS = os.environ.get("GAMES_TEST_SEEDS", "") if TESTING else ""
 
 # --- Auth ----------------------------------------------------------------------------
 LOGIN_URL = "login"

@@ -169,6 +169,15 @@ def ensure_deal(table_id: int) -> Deal | None:
     return deal
 
 
+def _new_seed() -> int:
+    """A new deal's seed: secret and random, but in browser tests (settings
+    .GAMES_TEST_SEEDS, only under TESTING) the next number of that Redis counter, which
+    the test sets, so that every process deals a test's deals from known seeds."""
+    if settings.GAMES_TEST_SEEDS:
+        return int(club_redis.client().incr(settings.GAMES_TEST_SEEDS))
+    return secrets.randbits(63)
+
+
 def _create_deal(
     table_id: int,
     *,
@@ -183,7 +192,7 @@ def _create_deal(
     deal_in_game: int = 0,
     bot_seats: frozenset[int] = frozenset(),
 ) -> Deal:
-    seed = secrets.randbits(63)  # the engine shuffles from a recorded seed
+    seed = _new_seed()  # the engine shuffles from a recorded seed
     state = engine_api.new_state(
         variant, options, players, dealer, seed=seed, carry_in=carry_in, scores_in=scores_in
     )

@@ -53,6 +53,30 @@ def browser(chromium: Any) -> Iterator[Any]:
         ctx.close()
 
 
+def seeds_key() -> str:
+    from club import redis as club_redis
+
+    return club_redis.key("e2e-deal-seeds")
+
+
+@pytest.fixture(autouse=True)
+def seeded_deals(request: pytest.FixtureRequest, settings: Any) -> Iterator[None]:
+    """Every deal dealt in a browser test is shuffled from a known seed (issue 55: a whole
+    deal's length is then known, not drawn anew each run): the first from the test's
+    ``deal_seed`` mark (1 unless marked; E2E_DEAL_SEED overrides it, to try others), each
+    next deal the following number, in whichever process deals it: the pages' server here
+    or the worker (settings.GAMES_TEST_SEEDS names the counter both read). A computer
+    player's choices already follow the deal's seed and version."""
+    from club import redis as club_redis
+
+    mark = request.node.get_closest_marker("deal_seed")
+    first = int(os.environ.get("E2E_DEAL_SEED") or (mark.args[0] if mark else 1))
+    settings.GAMES_TEST_SEEDS = seeds_key()
+    club_redis.client().set(seeds_key(), first - 1)
+    yield
+    club_redis.client().delete(seeds_key())
+
+
 @pytest.fixture(scope="session")
 def e2e_servers(django_db_setup: Any, django_db_blocker: Any) -> Iterator[str]:
     """uvicorn for events and a Celery worker for bots, once a worker process (issue 55):
@@ -69,7 +93,9 @@ def e2e_servers(django_db_setup: Any, django_db_blocker: Any) -> Iterator[str]:
             # worker's warm shutdown, for nothing.
             uvicorn(port, log=ARTIFACTS / f"uvicorn-{me}.log", kill=True),
             celery_worker(
-                extra={"GAMES_BOT_DELAY": BOT_DELAY}, log=ARTIFACTS / f"celery-{me}.log", kill=True
+                extra={"GAMES_BOT_DELAY": BOT_DELAY, "GAMES_TEST_SEEDS": seeds_key()},
+                log=ARTIFACTS / f"celery-{me}.log",
+                kill=True,
             ),
         )
         with servers[0], servers[1]:  # type: ignore[attr-defined]
