@@ -36,6 +36,7 @@ from club.models import (
 from games.models import Deal, DealAction
 from games.play import engine_api
 from games.play import services as game_services
+from tests.positions import deal_at
 
 from .conftest import books_consistent, play_physical
 
@@ -313,36 +314,6 @@ def _near_end(
     raise AssertionError("no deal near its end found")
 
 
-def _deal_at(table: Table, seed: int, script: list[dict[str, Any]], members: list[Any]) -> Deal:
-    """The deal of ``seed`` after ``script``, stored as ``games.play.services.act`` leaves it
-    (the log, the version, the snapshot): built at once rather than by an ``act`` a move,
-    which cost the races most of their time. ``_log_replays`` holds for it."""
-    state = engine_api.new_state(table.variant, {}, table.size, 0, seed=seed)
-    pack = engine_api.pack_codes(state)
-    actions = []
-    for data in script:
-        action = engine_api.parse_action(data, state.legal_actions(data["seat"]), state)
-        actions.append(action)
-        state.apply(action)
-    assert not state.is_over()
-    deal = Deal.objects.create(
-        table=table, number=1, variant=table.variant, options=dict(state.rules.options),
-        players=table.size, dealer=0, seed=seed, pack=pack, version=state.version,
-        to_move=state.to_move(), snapshot=engine_api.to_snapshot(state),
-    )  # fmt: skip
-    DealAction.objects.bulk_create(
-        DealAction(
-            deal=deal,
-            index=i,
-            seat=a.seat,
-            action=a.to_json(),
-            by_member_id=members[a.seat].pk,
-        )  # fmt: skip
-        for i, a in enumerate(actions)
-    )
-    return deal
-
-
 @pytest.mark.slow
 def test_a_redraw_demand_racing_the_end_of_a_deal_is_applied_once_or_kept(
     make_members: Callable[..., list[Any]], quiet_bots: None
@@ -356,7 +327,7 @@ def test_a_redraw_demand_racing_the_end_of_a_deal_is_applied_once_or_kept(
         members = make_members(2, f"race{attempt}")
         table = _online_table(members)
         seed, script, final = _near_end("conquian", 2, 40 * attempt)
-        deal = _deal_at(table, seed, script, members)
+        deal = deal_at(table, seed, script, members)
         Table.objects.filter(pk=table.pk).update(
             redraw_window_until=timezone.now() + timezone.timedelta(minutes=5)
         )

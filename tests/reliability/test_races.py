@@ -28,9 +28,10 @@ from club import services
 from club.models import Arrival, ClubSession, Member, Posting, Seat, Table, WashbookLine
 from club.services import PhysicalResult, ledger
 from games.models import Deal
+from tests.positions import deal_at
 
 from .conftest import books_consistent
-from .test_concurrency import _client, _deal_at, _near_end, _online_table, _post_action, race
+from .test_concurrency import _client, _near_end, _online_table, _post_action, race
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
@@ -104,7 +105,7 @@ def deal_near_its_end(
     members = checked_in(make_members, session, tag)
     table = _online_table(members, session=session)
     seed, script, final = _near_end("conquian", 2, 37 * n)
-    deal = _deal_at(table, seed, script, members)
+    deal = deal_at(table, seed, script, members)
     finisher = Seat.objects.get(table=table, position=final["seat"]).member
     return table, deal, _client(finisher), final
 
