@@ -77,44 +77,31 @@ def seeded_deals(request: pytest.FixtureRequest, settings: Any) -> Iterator[None
     club_redis.client().delete(seeds_key())
 
 
-@pytest.fixture(scope="session")
-def e2e_servers(django_db_setup: Any, django_db_blocker: Any) -> Iterator[str]:
-    """uvicorn for events and a Celery worker for bots, once a worker process (issue 55):
-    started for each test they cost about two seconds of its setup. Both reach the test
-    database by its name; the rows of one test are flushed before the next, and a bot
-    move queued by an earlier test finds no deal and is dropped (games.play.services
-    .play_bot). Yields the events server's URL."""
-    ARTIFACTS.mkdir(exist_ok=True)
-    port = free_port()
-    me = os.environ.get("PYTEST_XDIST_WORKER", "main")  # a log each: workers run at once
-    with django_db_blocker.unblock():
-        servers = (
-            # Killed at the end: a graceful stop waits on pages' open event streams and the
-            # worker's warm shutdown, for nothing.
-            uvicorn(port, log=ARTIFACTS / f"uvicorn-{me}.log", kill=True),
-            celery_worker(
-                extra={"GAMES_BOT_DELAY": BOT_DELAY, "GAMES_TEST_SEEDS": seeds_key()},
-                log=ARTIFACTS / f"celery-{me}.log",
-                kill=True,
-            ),
-        )
-        with servers[0], servers[1]:  # type: ignore[attr-defined]
-            yield f"http://127.0.0.1:{port}"
-
-
 @pytest.fixture
 def live(
-    transactional_db: Any, live_server: Any, settings: Any, e2e_servers: str
-) -> dict[str, Any]:
-    """The live server for pages (this process), the worker's uvicorn for events and its
-    Celery worker for bots."""
-    events = e2e_servers
+    transactional_db: Any, live_server: Any, settings: Any, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[dict[str, Any]]:
+    """The live server for pages (this process), uvicorn for events and a Celery worker
+    for bots, both of the test's own: they are killed (their transactions with them)
+    before the test's rows are flushed. Shared between tests, each deadlocked the flush's
+    TRUNCATE, twice in a few runs (PostgreSQL's log: a seat read by a bot's move, a
+    washbook read by a live refresh), so the one or two seconds they take to start stay."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    port = free_port()
+    events = f"http://127.0.0.1:{port}"
     settings.EVENTS_URL = events
     csp = dict(settings.SECURE_CSP)
     csp["connect-src"] = [*csp["connect-src"], events]
     settings.SECURE_CSP = csp
     settings.GAMES_BOT_DELAY = BOT_DELAY  # the live server (this process) queues bot moves
-    return {"url": live_server.url, "events": events}
+    extra = {"GAMES_BOT_DELAY": BOT_DELAY, "GAMES_TEST_SEEDS": seeds_key()}
+    with (
+        # Killed after the test: a graceful stop waits on the page's open event stream
+        # and the worker's warm shutdown, about two seconds a test for nothing.
+        uvicorn(port, log=ARTIFACTS / "uvicorn.log", kill=True),
+        celery_worker(extra=extra, log=ARTIFACTS / "celery.log", kill=True),
+    ):
+        yield {"url": live_server.url, "events": events}
 
 
 def login(context: Any, base_url: str, member: Any) -> None:
