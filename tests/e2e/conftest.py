@@ -30,10 +30,11 @@ CHROMIUM_ARGS = [
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def chromium() -> Iterator[Any]:
-    """One Chromium a worker (issue 55: servers and browsers shared where a test does not
-    need its own)."""
+    """One Chromium a test file (issue 55: browsers shared where a test does not need its
+    own). Not one a worker: Playwright's sync API keeps an event loop running in the
+    worker's thread while it is open, and a later file's asyncio.run then fails."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
