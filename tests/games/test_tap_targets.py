@@ -4,6 +4,8 @@ apart from the ordinary moves with what it risks."""
 
 from __future__ import annotations
 
+import pytest
+
 from games.play.presenters import build
 from tests.engine.helpers import arrange, play
 
@@ -34,3 +36,35 @@ def test_colonel_challenge_is_a_decision_apart_with_what_it_risks() -> None:
         min({"A": 1, "J": 10, "Q": 10, "K": 10}.get(c[:-1]) or int(c[:-1]), 10) for c in hand
     )
     assert decision["type"] == "challenge" and f"Your hand counts {pips}." in decision["explain"]
+
+
+def test_a_joker_that_may_move_is_a_dock_target_with_the_cards_that_take_its_place() -> None:
+    """L18 in the dock: seat 0 holds the 6H and the 10H beside seat 1's JK=6H 7H 8H, so the
+    joker may move (the 6H in its place) and the sequence offers both cards. Played whole
+    in the browser before issue 55; here the presenter is asked directly."""
+    d = arrange("foster", ["6H 10H 5H JH 2C 3S 4D KS KD KC", "JK 7H 8H 2D 4C 9S QD QC 6S 8C"],
+                "3C", "AC AD 9D 10D 7C")  # fmt: skip
+    play(d, "1 draw pack", "1 layout JK=6H 7H 8H", "1 discard AC", "0 draw pack")
+    targets = build(d.player_view(0), d.legal_actions(0), [], me=0)["offers"]["targets"]
+    [move] = [t for t in targets if t["intent"] == "move-joker"]
+    assert move["id"] == 0 and sorted(move["fits"].split()) == ["10H", "6H"]
+    assert move["label"] == "Move the joker on Seat 2's sequence"
+    [add] = [t for t in targets if t["intent"] == "add"]
+    assert add["fits"] == "5H"
+
+
+def test_tonk_spreads_resolve_from_the_selected_cards() -> None:
+    """T6 by selection: the cards a player selects name the spread they make, whatever
+    their order, and cards that make none are the engine's to refuse, with its reason."""
+    from games.engine.errors import IllegalActionError
+    from games.play.intents import resolve
+    from tests.engine import test_tonk
+
+    d = test_tonk.arrange(["3C 4C 5C 9D 9H 9S KS", "AD 2C 6C 7H 8S JC 9C"], "QD", "KH 4H 5H",
+                          dealer=1, wait_rule=True)  # fmt: skip
+    test_tonk.play(d, "0 draw")
+    resolved = resolve(d, 0, "layout", ["9S", "9D", "9H"], None)
+    assert [a.text for a in resolved.actions] == ["0 spread 9D 9H 9S"]
+    [plain] = resolve(d, 0, "layout", ["9S", "KS", "3C"], None).actions
+    with pytest.raises(IllegalActionError, match="TO2"):
+        d.apply(plain)
