@@ -301,10 +301,13 @@ _connect = [CSP.SELF]
 if EVENTS_URL:
     _connect.append(EVENTS_URL)
 elif EVENTS_PORT:  # that port on each host the pages may be loaded from
+    # A policy's host cannot be an IPv6 literal (CSP's host-source has no brackets):
+    # Chromium rejects "http://[::1]:8401" with an error on every page (issue 56), so such
+    # hosts are left out; a page loaded by one could not reach the stream either way.
     _connect += [
         f"{'https' if _secure else 'http'}://{h}:{EVENTS_PORT}"
         for h in ALLOWED_HOSTS
-        if h and not h.startswith(".") and "*" not in h
+        if h and not h.startswith((".", "[")) and "*" not in h
     ]
 SECURE_CSP = {
     "default-src": [CSP.SELF],

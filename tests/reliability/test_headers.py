@@ -55,6 +55,22 @@ def test_production_refuses_to_start_without_a_secret_key() -> None:
     assert out.returncode != 0 and "SECRET_KEY" in out.stderr
 
 
+def test_the_live_stream_sources_are_ones_a_browser_accepts() -> None:
+    """make run's local settings (issue 56): the stream's port on each allowed host, but no
+    IPv6 literal, which a policy cannot name: Chromium logged "contains an invalid source:
+    'http://[::1]:8401'" on every page."""
+    show = "from django.conf import settings; print(settings.SECURE_CSP['connect-src'])"
+    env = _production_env(EVENTS_PORT="8401") | {"ALLOWED_HOSTS": "localhost,127.0.0.1,[::1]"}
+    out = subprocess.run(
+        [sys.executable, "manage.py", "shell", "-c", show], cwd=ROOT, env=env,
+        capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    sources = out.stdout.strip().splitlines()[-1]  # the list, after the shell's banner
+    assert "://127.0.0.1:8401'" in sources and "://localhost:8401'" in sources
+    assert "[" not in sources[1:-1], sources
+
+
 def _policy(header: str) -> dict[str, list[str]]:
     out: dict[str, list[str]] = {}
     for part in header.split(";"):
