@@ -324,7 +324,13 @@ SECURE_CSP = {
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
+    "filters": {"refusals": {"()": "club.logs.RefusalsInOneLine"}},
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
-    "loggers": {"django.db.backends": {"level": "INFO"}, "axes": {"level": "WARNING"}},
+    "loggers": {
+        "django.db.backends": {"level": "INFO"},
+        "axes": {"level": "WARNING"},
+        # a refusal (403, 404) in one line, not a traceback that looks like a crash
+        "django.request": {"filters": ["refusals"]},
+    },
 }
