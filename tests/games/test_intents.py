@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import random
+from typing import Any
+
 import pytest
 
 from games.play.intents import AmbiguousActionError, IntentError, resolve
@@ -35,3 +38,43 @@ def test_an_intent_that_means_one_move_resolves_to_it() -> None:
     deal = _with_joker()
     resolved = resolve(deal, 1, "discard", ["KD"], None)  # type: ignore[arg-type]
     assert [a.text for a in resolved.actions] == ["1 discard KD"]
+
+
+def _conquian_until(kind: str, seed: int) -> tuple[Any, dict[str, Any]]:
+    """Seeded random Conquián play up to the first position where the seat to move may
+    add to a combination by ``kind`` ("meld": from the hand; "use": the turned card)."""
+    from games.play import engine_api
+
+    state = engine_api.new_state("conquian", {}, 2, 0, seed=seed)
+    rng = random.Random(seed)
+    while not state.is_over():
+        legal = state.legal_actions(state.to_move())
+        for a in legal:
+            j = a.to_json()
+            if j["type"] == kind and j.get("to") is not None and not j.get("borrow"):
+                return state, j
+        state.apply(rng.choice(legal))
+    raise AssertionError(f"no {kind} to a combination in seed {seed}")
+
+
+def test_conquian_adds_a_selected_card_or_the_turned_card_to_a_combination() -> None:
+    """The "add" intent at Conquián (L12: the say): a card selected from the hand is melded
+    to the combination chosen; with nothing selected, the turned card is used there; with
+    neither, the player is asked to select one. Reached before issue 55 only by two
+    members' whole deal in the browser."""
+    state, j = _conquian_until("meld", 3)
+    seat = state.to_move()
+    try:
+        actions = resolve(state, seat, "add", j["hand"][:1], j["to"]).actions
+    except AmbiguousActionError as e:
+        actions = e.candidates
+    assert actions and all(
+        a.to_json()["type"] == "meld" and a.to_json()["to"] == j["to"] for a in actions
+    )
+    state, j = _conquian_until("use", 1)
+    seat = state.to_move()
+    turned = state.player_view(seat)["turned"]
+    [action] = resolve(state, seat, "add", [], j["to"], turned=turned).actions
+    assert action.to_json()["type"] in ("use", "force") and action.to_json()["card"] == turned
+    with pytest.raises(IntentError, match="select a card to add first"):
+        resolve(state, seat, "add", [], j["to"], turned=None)
