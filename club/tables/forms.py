@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from django import forms
+from django.db.models import Case, When
 
 from games.engine.variant import first_variant
 
@@ -56,10 +57,12 @@ class FormTableForm(OptionFields, forms.Form):
         if session is not None:  # the members waiting now (the service checks again)
             from ..services import waiting_members
 
+            # Listed in order of arrival, as the hint says and the cut would take them (L3).
             waiting = [a.member_id for a in waiting_members(session)]
+            arrival = Case(*(When(pk=pk, then=i) for i, pk in enumerate(waiting)))
             self.fields["players"].queryset = Member.objects.filter(  # type: ignore[attr-defined]
                 pk__in=waiting
-            ).order_by("display_name")
+            ).order_by(arrival)
 
 
 class ResultForm(forms.Form):

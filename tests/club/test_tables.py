@@ -242,3 +242,15 @@ def test_it_creates_a_practice_table_with_bots(make_members: Callable[..., list[
     bot = Member.objects.get(pk=seats[1].member_id)
     assert not bot.user.has_usable_password()
     assert table.get_absolute_url()
+
+
+def test_who_plays_is_listed_in_order_of_arrival(session: ClubSession) -> None:
+    """The console's "Who plays" ticks the waiting members in the order they came (issue
+    56): its hint says none ticked takes everyone waiting in order of arrival (L3), and
+    the list was alphabetical."""
+    from club.tables.forms import FormTableForm
+
+    for name in ("Zed", "Amy", "Max"):
+        services.check_in(session, services.create_member(name.lower(), name))
+    players = FormTableForm(session=session).fields["players"]
+    assert [m.display_name for m in players.queryset] == ["Zed", "Amy", "Max"]
