@@ -47,7 +47,7 @@ def chromium() -> Iterator[Any]:
 
 @pytest.fixture
 def browser(chromium: Any) -> Iterator[Any]:
-    """The worker's Chromium; the contexts a test opens (its cookies, its pages) are
+    """The file's Chromium; the contexts a test opens (its cookies, its pages) are
     closed after it, before its rows are flushed."""
     yield chromium
     for ctx in list(chromium.contexts):
@@ -79,9 +79,7 @@ def seeded_deals(request: pytest.FixtureRequest, settings: Any) -> Iterator[None
 
 
 @pytest.fixture
-def live(
-    transactional_db: Any, live_server: Any, settings: Any, monkeypatch: pytest.MonkeyPatch
-) -> Iterator[dict[str, Any]]:
+def live(transactional_db: Any, live_server: Any, settings: Any) -> Iterator[dict[str, Any]]:
     """The live server for pages (this process), uvicorn for events and a Celery worker
     for bots, both of the test's own: they are killed (their transactions with them)
     before the test's rows are flushed. Shared between tests, each deadlocked the flush's
