@@ -13,6 +13,7 @@ import time
 from collections.abc import Callable
 from datetime import timedelta
 from decimal import Decimal
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -91,12 +92,16 @@ def test_tasks_ack_late_only_where_idempotent_and_queue_after_commit(
 
 
 def test_two_workers_balancing_at_once_post_once(
-    secretary: Any, make_members: Callable[..., list[Any]], start_worker: Callable[..., Any]
+    secretary: Any,
+    make_members: Callable[..., list[Any]],
+    start_worker: Callable[..., Any],
+    tmp_path: Path,
 ) -> None:
     session, members = _closed_session(secretary, make_members)
-    at = str(time.time() + 8)  # both workers are up by then (~3 s to start)
-    a = start_worker(pause_on="slow-balance", RELIABILITY_START_AT=at)
-    b = start_worker(pause_on="slow-balance", RELIABILITY_START_AT=at)
+    # Both workers' first runs meet at a barrier before claiming (tests/reliability/worker.py).
+    meet = {"RELIABILITY_BARRIER": str(tmp_path), "RELIABILITY_PARTIES": "2"}
+    a = start_worker(pause_on="slow-balance", **meet)
+    b = start_worker(pause_on="slow-balance", **meet)
     for _ in range(2):  # each worker gets the task twice: four runs, two of them concurrent
         tasks.balance_session.apply_async(args=[session.pk], queue=a.queue)
         tasks.balance_session.apply_async(args=[session.pk], queue=b.queue)

@@ -8,8 +8,9 @@ and sleeps, so that a test can SIGKILL it at exactly that point (mid-transaction
   written and before it commits;
 * ``redraw:N``: inside ``open_due_redraw_windows``, at the N-th table's claim (the tables
   before it are committed, this one is not);
-* ``slow-balance``: start at ``RELIABILITY_START_AT`` (a shared instant) and hold the
-  session's claim for a second, so two workers' runs overlap.
+* ``slow-balance``: wait for the other workers at ``RELIABILITY_BARRIER`` (a directory;
+  ``RELIABILITY_PARTIES`` of them), then hold the session's claim for a second, so two
+  workers' runs overlap.
 
 Every task the worker finishes (whatever its result) adds a line to ``RELIABILITY_DONE``
 when that names a file, so that a test waits for the runs to be over, not for a while.
@@ -32,6 +33,19 @@ from typing import Any
 def _pause() -> None:
     Path(os.environ["RELIABILITY_MARKER"]).touch()
     time.sleep(600)
+
+
+def _barrier(timeout: float = 60.0) -> None:
+    """Wait until every worker of ``RELIABILITY_BARRIER`` (a directory) has arrived: each
+    leaves a file there named by its pid; ``RELIABILITY_PARTIES`` are awaited."""
+    where = Path(os.environ["RELIABILITY_BARRIER"])
+    parties = int(os.environ["RELIABILITY_PARTIES"])
+    (where / str(os.getpid())).touch()
+    deadline = time.monotonic() + timeout
+    while len(list(where.iterdir())) < parties:
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"{parties} workers never met at {where}")
+        time.sleep(0.01)
 
 
 def install(point: str) -> None:
@@ -63,8 +77,7 @@ def install(point: str) -> None:
 
         def balance(session_id: int) -> Any:
             Path(os.environ["RELIABILITY_MARKER"]).touch()
-            start_at = float(os.environ.get("RELIABILITY_START_AT") or 0)
-            time.sleep(max(0.0, start_at - time.time()))  # both workers claim at one instant
+            _barrier()  # both workers claim at one instant
             return original_balance(session_id)
 
         def staked(session_id: int) -> list[int]:
