@@ -118,6 +118,12 @@ class Card:
             return "joker"
         return f"{_RANK_NAMES[self.rank]} of {self.suit.name.lower()}"
 
+    def __hash__(self) -> int:
+        # ``order`` is unique to a rank and suit, and equal cards share it. The hash a
+        # dataclass makes builds a tuple and hashes the suit through Enum's Python-level
+        # __hash__; cards are hashed in every set of legal actions and every cached view.
+        return self.order
+
     def __str__(self) -> str:
         return self.code
 

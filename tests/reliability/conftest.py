@@ -83,16 +83,18 @@ def child_env(**over: str) -> dict[str, str]:
     return env
 
 
-def stop(proc: subprocess.Popen[Any], timeout: float = 10.0) -> None:
-    """Stop one process we started (by its own pid)."""
-    if proc.poll() is not None:
-        return
-    proc.send_signal(signal.SIGTERM)
-    try:
-        proc.wait(timeout)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait(5)
+def stop(*procs: subprocess.Popen[Any], timeout: float = 10.0) -> None:
+    """Stop processes we started (by their own pids): SIGTERM to all at once, then wait
+    for each (stopped one after the other, a test's teardown took their sum)."""
+    running = [p for p in procs if p.poll() is None]
+    for proc in running:
+        proc.send_signal(signal.SIGTERM)
+    for proc in running:
+        try:
+            proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(5)
 
 
 class Worker:

@@ -162,9 +162,7 @@ def redis_stack(
         yield {"env": env, "ids": ids, "port": port, "redis": private_redis,
                "web": web, "services": services}  # fmt: skip
     finally:
-        for service in services:
-            stop(service.proc)
-        stop(web)
+        stop(web, *(service.proc for service in services))
 
 
 def _practice_deal(table: int) -> Deal:
@@ -294,8 +292,7 @@ def pg_stack(private_postgres: PgCluster) -> Iterator[dict[str, Any]]:
     try:
         yield {"ids": ids, "servers": servers, "cluster": private_postgres}
     finally:
-        for proc, _ in servers.values():
-            stop(proc)
+        stop(*(proc for proc, _ in servers.values()))
 
 
 def test_after_a_postgresql_restart_the_app_recovers_without_restarting(
