@@ -167,8 +167,10 @@ def _pages(w: dict[str, Any]) -> list[tuple[str, Any, str]]:
 
 
 def test_no_serious_or_critical_accessibility_violation(
-    transactional_db: Any, live_server: Any, browser: Any
+    live: dict[str, Any], live_server: Any, browser: Any
 ) -> None:
+    """Also no browser console error on any page (issue 56): the table pages' event
+    streams come from the test's own events server (``live``), as on `make run`."""
     ARTIFACTS.mkdir(exist_ok=True)
     w = _evening()
     source = _axe_source()
@@ -185,6 +187,11 @@ def test_no_serious_or_critical_accessibility_violation(
             login(ctx, live_server.url, who)
             contexts[who.pk] = ctx
         page = contexts[who.pk].new_page()
+        # Any error the browser reports on its console (a policy it rejects, a script
+        # error, a resource refused) fails the page, as a person's devtools would show it.
+        page.on("console", lambda m, name=name: m.type == "error" and failures.append(
+            f"{name}: console error: {m.text}"))  # fmt: skip
+        page.on("pageerror", lambda e, name=name: failures.append(f"{name}: script error: {e}"))
         page.goto(f"{live_server.url}{path}")
         page.add_script_tag(content=source)
         # One load a page, checked at each width in turn (the viewport resized: the media
