@@ -61,10 +61,14 @@ def _and(names: list[str]) -> str:
     return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
-def _form_error(form: forms.Form, error: ClubError) -> None:
+def _form_error(form: forms.Form, error: ClubError, *, beside_fields_only: bool = False) -> None:
     """A service's refusal shown on the form: each of its problems beside its field when
-    it names one (all at once: three mistakes, one submit)."""
+    it names one (all at once: three mistakes, one submit). ``beside_fields_only``: for
+    a form its own fields already refused, only the problems of fields not yet marked
+    (the service's words on the whole result assume every field was read)."""
     for problem in error.each():
         message = str(problem)[:1].upper() + str(problem)[1:]
         field = problem.field if problem.field in form.fields else None
+        if beside_fields_only and (field is None or form.has_error(field)):
+            continue
         form.add_error(field, message if message.endswith(".") else message + ".")

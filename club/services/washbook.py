@@ -219,14 +219,20 @@ def physical_points(
     if game.endings or result.ending:
         return _ended_points(table, result, players)
     seats = {m.pk: m for m in players}
-    if result.winner_id not in seats:
-        raise ClubError("the winner is not seated at this table", field="winner")
-    winner = seats[result.winner_id]
     named = set(result.losses) | set(result.cards) | set(result.extra)
     if named - set(seats):
         raise ClubError("a player named in the result is not seated at this table")
     problems: list[ClubError] = []  # every mistake of the result, told at once
-    if result.winner_id in set(result.losses) | set(result.cards):
+    winner = seats.get(result.winner_id) if result.winner_id is not None else None
+    if winner is None:  # the other hands are still checked, and told with it
+        problems.append(
+            ClubError(
+                "say who went out" if result.winner_id is None
+                else "the winner is not seated at this table",
+                field="winner",
+            )
+        )  # fmt: skip
+    elif result.winner_id in set(result.losses) | set(result.cards):
         field_name = "cards" if result.winner_id in result.cards else "pips"
         problems.append(
             ClubError(
@@ -234,7 +240,7 @@ def physical_points(
                 field=f"{field_name}_{result.winner_id}",
             )
         )
-    if result.winner_id in result.extra:
+    if winner is not None and result.winner_id in result.extra:
         problems.append(
             ClubError(f"{winner} won: the winner pays nothing", field=f"extra_{result.winner_id}")
         )
@@ -259,6 +265,8 @@ def physical_points(
         elif member_id in result.losses:
             pips = result.losses[member_id]
             where = f"pips_{member_id}"
+        elif winner is None:
+            continue  # one blank hand is the winner's, and he is not named: not a mistake
         else:
             problems.append(
                 ClubError(
@@ -285,7 +293,8 @@ def physical_points(
         raise ClubError.all_of(problems)
     if total == 0:
         raise ClubError("the losers paid nothing: enter their pips")
-    points[seats[result.winner_id]] = total
+    assert winner is not None  # told above
+    points[winner] = total
     return points
 
 
@@ -361,6 +370,12 @@ def _ended_points(table: Table, result: PhysicalResult, players: list[Member]) -
 def _line_kind(points: Mapping[Member, int]) -> str:
     """A deal line, or a tableau when the deal was drawn (no points change hands)."""
     return WashbookLine.DEAL if any(points.values()) else WashbookLine.TABLEAU
+
+
+def check_physical_result(table_id: int, result: PhysicalResult) -> None:
+    """Refuse, with every mistake at once, what :func:`enter_physical_result` would
+    refuse of this result at the table as it is seated now; write nothing."""
+    physical_points(Table.objects.get(pk=table_id), result)
 
 
 def enter_physical_result(

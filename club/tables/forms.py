@@ -87,7 +87,9 @@ class ResultForm(forms.Form):
             name = m.display_name
             self.fields[f"pips_{m.pk}"] = forms.IntegerField(
                 min_value=0, max_value=1000, required=False, label=f"{name}: {word} in hand",
-                error_messages={"invalid": f"{name}'s {word} is a whole number."},
+                error_messages={"invalid": f"{name}'s {word} is a whole number.",
+                                "min_value": f"{name}'s {word} cannot be negative.",
+                                "max_value": f"{name}'s {word} cannot be over 1000."},
             )  # fmt: skip
             self.fields[f"cards_{m.pk}"] = forms.CharField(
                 max_length=120,
@@ -99,7 +101,8 @@ class ResultForm(forms.Form):
                 self.fields[f"extra_{m.pk}"] = forms.IntegerField(
                     min_value=0, max_value=1000, required=False,
                     label="extra points paid (splash, ratting, foul hand)",
-                    error_messages={"invalid": f"{name}'s extra points are a whole number."},
+                    error_messages={"invalid": f"{name}'s extra points are a whole number.",
+                                    "min_value": f"{name}'s extra points cannot be negative."},
                 )  # fmt: skip
         if self.endings:
             self.fields["ending"] = forms.ChoiceField(

@@ -115,6 +115,8 @@ def substitute_consent(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _result_from_form(form: ResultForm) -> services.PhysicalResult:
+    """The result as entered: every field that was read (a field the form refused is
+    left out, as if blank)."""
     data = form.cleaned_data
     losses, cards, extra = {}, {}, {}
     for m in form.players:  # the winner's too: the service says what cannot be
@@ -125,11 +127,11 @@ def _result_from_form(form: ResultForm) -> services.PhysicalResult:
         if data.get(f"extra_{m.pk}"):
             extra[m.pk] = data[f"extra_{m.pk}"]
     return services.PhysicalResult(
-        winner_id=data["winner"],
+        winner_id=data.get("winner"),
         losses=losses,
         cards=cards,
         extra=extra,
-        note=data["note"],
+        note=data.get("note") or "",
         ending=data.get("ending") or "",
     )
 
@@ -163,6 +165,11 @@ def table_result(request: HttpRequest, pk: int) -> HttpResponse:
             messages.success(request, said)
             audit.record(request.user, AuditEntry.RESULT, f"{table.label}: {said}", table=table)
             return redirect(table.get_club_url())
+    else:  # the fields it read are checked as the service would: every mistake at once
+        try:
+            services.check_physical_result(table.pk, _result_from_form(form))
+        except ClubError as e:
+            _form_error(form, e, beside_fields_only=True)
     # The table page again, each message beside its field; no line was posted.
     return render(
         request, "club/tables/table.html", _table_context(request, table, form), status=400

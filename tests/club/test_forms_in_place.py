@@ -140,7 +140,7 @@ def physical(
         (lambda a, b: {"winner": a.pk, f"pips_{b.pk}": "3", f"cards_{b.pk}": "KS"}, "cards_{b}",
          "pips or cards, not both."),
         (lambda a, b: {"winner": a.pk, f"pips_{b.pk}": "-3"}, "pips_{b}",
-         "greater than or equal to 0"),
+         "pips cannot be negative."),
         (lambda a, b: {"winner": "nobody"}, "winner", "Select a valid choice."),
     ],
 )  # fmt: skip

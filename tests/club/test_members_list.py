@@ -102,6 +102,44 @@ def test_a_result_with_two_mistakes_shows_both_at_once_and_a_good_one_is_confirm
     )
 
 
+def test_the_five_mistakes_of_issue_56_are_all_told_in_one_submit(
+    staff: Client, session: ClubSession, make_members: Callable[..., list[Member]]
+) -> None:
+    """A winner given pips, pips and cards both given, the card "ZZ", a missing hand and
+    negative pips: before, the form's own check refused the negative pips and the rest
+    came one resubmit at a time."""
+    from tests.club.conftest import field_error
+
+    ann, bob, cat, dan, eve = five = make_members(5)
+    for m in five:
+        services.check_in(session, m)
+    table = services.form_table(session, variant="foster", size=5, mode=Table.PHYSICAL)
+    r = staff.post(reverse("club:table_result", args=[table.pk]), {
+        "winner": ann.pk, f"pips_{ann.pk}": "3",
+        f"pips_{bob.pk}": "4", f"cards_{bob.pk}": "KS 5H",
+        f"cards_{cat.pk}": "ZZ",
+        f"pips_{eve.pk}": "-2",
+    })  # fmt: skip
+    assert r.status_code == 400
+    body = r.content.decode()
+    assert "the winner has no cards left to count" in field_error(body, f"pips_{ann.pk}")
+    assert "pips or cards, not both" in field_error(body, f"cards_{bob.pk}")
+    assert "ZZ" in field_error(body, f"cards_{cat.pk}")
+    assert "give the pips or the cards" in field_error(body, f"pips_{dan.pk}")
+    assert "pips cannot be negative" in field_error(body, f"pips_{eve.pk}")
+    assert not table.lines.exists()
+    # Nobody named as the winner: the other mistakes are still told, and the blank hand
+    # (the winner's, unnamed) is not called a mistake.
+    r = staff.post(reverse("club:table_result", args=[table.pk]), {
+        f"pips_{bob.pk}": "4", f"pips_{cat.pk}": "5", f"pips_{dan.pk}": "999",
+        f"pips_{eve.pk}": "2",
+    })  # fmt: skip
+    body = r.content.decode()
+    assert r.status_code == 400 and field_error(body, "winner")
+    assert "cannot hold 999 pips" in field_error(body, f"pips_{dan.pk}")
+    assert not field_error(body, f"pips_{ann.pk}")
+
+
 def test_the_secretary_chooses_who_sits_together_or_lets_the_cut_decide(
     staff: Client, session: ClubSession, make_members: Callable[..., list[Member]]
 ) -> None:

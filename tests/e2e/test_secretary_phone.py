@@ -107,3 +107,54 @@ def test_the_secretary_runs_the_evening_from_a_phone(live: dict[str, Any], brows
     assert "-12" in _text(page) and "-£0.60" in _text(page)
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 360, f"the statement is {width} px wide on a 360 px phone"
+
+
+def test_a_result_with_five_mistakes_on_a_phone_shows_all_five_and_the_first_in_view(
+    live: dict[str, Any], browser: Any
+) -> None:
+    """Issue 56's acceptance: a winner given pips, pips and cards both given, the card
+    "ZZ", a missing hand and negative pips, entered on a 360-px phone: all five told at
+    once, each beside its field, and the page opens on the first, focused (it opened at
+    its top, the error box a screen below)."""
+    url = live["url"]
+    secretary = services.create_member("secretary", "The Secretary", is_staff=True)
+    ann, bob, cat, dan, eve = five = [
+        services.create_member(n.lower(), n) for n in ("Ann", "Bob", "Cat", "Dan", "Eve")
+    ]
+    session = services.open_session(stake=Decimal("0.05"), by=secretary.user, name="Friday")
+    for m in five:
+        services.check_in(session, m)
+    table = services.form_table(session, variant="foster", size=5, mode=Table.PHYSICAL)
+    phone = browser.new_context(
+        viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True
+    )
+    login(phone, url, secretary)
+    page = phone.new_page()
+    page.goto(f"{url}{table.get_club_url()}#result")
+    page.locator('select[name="winner"]').select_option(str(ann.pk))
+    for name, value in {
+        f"pips_{ann.pk}": "3", f"pips_{bob.pk}": "4", f"cards_{bob.pk}": "KS 5H",
+        f"cards_{cat.pk}": "ZZ", f"pips_{eve.pk}": "-2",
+    }.items():  # fmt: skip
+        page.locator(f'input[name="{name}"]').fill(value)
+    page.get_by_role("button", name=re.compile("Post")).click()
+    page.wait_for_selector(".errorlist")
+    told = {
+        f"pips_{ann.pk}": "the winner has no cards left",
+        f"cards_{bob.pk}": "pips or cards, not both",
+        f"cards_{cat.pk}": "ZZ",
+        f"pips_{dan.pk}": "give the pips or the cards",
+        f"pips_{eve.pk}": "pips cannot be negative",
+    }
+    for field, words in told.items():
+        assert words in _text(page, f"#id_{field}_error"), field
+    assert page.locator("[aria-invalid='true']").count() == 5
+    assert not table.lines.exists()
+    # The first marked field has the focus and is on the screen with its message.
+    first = page.locator("main form [aria-invalid='true']").first
+    assert first.evaluate("el => el === document.activeElement")
+    name = first.get_attribute("name")
+    for what in (f"[name='{name}']", f"#id_{name}_error"):
+        box = page.locator(what).bounding_box()
+        assert box and box["y"] >= 0 and box["y"] + box["height"] <= 740, f"{what} off screen"
+    page.screenshot(path=str(ARTIFACTS / "secretary-phone-five-mistakes.png"))
