@@ -454,6 +454,7 @@ def table_create(request: HttpRequest, pk: int) -> HttpResponse:
                 options=options,
                 auto_redraw=data["auto_redraw"],
                 computer_players=data["computers"] or 0,
+                fill=data["fill"],
                 candidates=chosen,
                 house_rules=rules,
             )

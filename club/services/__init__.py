@@ -39,6 +39,7 @@ from .ledger import (
     verify_balances,
     waive_fee,
 )
+from .mistakes import cancel_table, void_table
 from .payments import (
     REVERSIBLE,
     Owing,
@@ -76,14 +77,12 @@ from .tables import (
     SeatInfo,
     TableTurn,
     advance_after_deal,
-    cancel_table,
     current_dealer,
     current_seat,
     form_table,
     join_queue,
     table_queue,
     table_seating,
-    void_table,
     waiting_members,
 )
 from .washbook import (

@@ -14,6 +14,8 @@ from django.db import connection, transaction
 from django.db.models import F, Max
 from django.utils import timezone
 
+from games.engine.variant import find_variant
+
 from ..models import (
     Arrival,
     ClubSession,
@@ -30,7 +32,7 @@ from ..models import (
 )
 from ..tables import cutting
 from . import base
-from .base import Actor, ClubError, clean_reason, counted, log, record_cut, recorded_user
+from .base import ClubError, counted, log, record_cut
 from .seats import HOUR, IN_PLAY, _lapse_substitutes
 
 
@@ -214,8 +216,15 @@ def form_table(
     auto_redraw: bool = False,
     computer_players: int = 0,
     house_rules: HouseRules | None = None,
+    fill: bool = False,
 ) -> Table:
     """Form a table from the candidates (default: every waiting member, in order of arrival).
+
+    ``size`` given is the table's size: fewer candidates than its places, with the
+    computer players asked, is refused with the count (issue 56: a table of three was
+    formed of two without a word), unless ``fill`` asks for computer players in the empty
+    seats of an online table. ``size`` left out: as many as the game usually seats, or
+    as many as wait.
 
     ``house_rules``: a set of the game's options the club saved (issue 43); the table
     copies its options (``options`` given as well change some of them, and its name says
@@ -240,6 +249,7 @@ def form_table(
     variant = variant or session.default_variant
     if variant not in dict(variant_choices()):
         raise ClubError(f"unknown variant {variant!r}")
+    asked = size is not None
     size = size or default_size(variant)
     _check_variant(variant, size)
     # Options that do not fit the game (a scoring for two players at a table of five)
@@ -252,7 +262,7 @@ def form_table(
         raise ClubError("mode is online or physical")
     if computer_players < 0:
         raise ClubError("the number of computer players cannot be negative", field="computers")
-    if computer_players and mode != Table.ONLINE:
+    if (computer_players or fill) and mode != Table.ONLINE:
         raise ClubError("computer players sit only at online tables", field="computers")
     if computer_players >= size:
         raise ClubError(
@@ -281,10 +291,17 @@ def form_table(
         low = variant_seats(variant)[0]
         if not pool:
             raise ClubError("nobody is waiting to play", field="size")
+        short = size - computer_players - len(pool)
+        if short > 0 and fill:  # the empty seats, to computer players
+            computer_players, short = computer_players + short, 0
         if len(pool) + computer_players < low:
+            game = find_variant(variant).short_name
             raise ClubError(
-                f"{variant} needs at least {low} players; {len(pool)} waiting", field="size"
+                f"{game} needs at least {low} players; {len(pool)} waiting", field="size"
             )
+        if short > 0 and asked:
+            raise ClubError(_short_of_players(size, pool, candidates, computer_players, mode),
+                            field="size")  # fmt: skip
         places = min(size - computer_players, len(pool))
         number = (Table.objects.filter(session=session).aggregate(n=Max("number"))["n"] or 0) + 1
         table = Table.objects.create(
@@ -334,6 +351,24 @@ def form_table(
         table.save()
         log(table, f"Table formed; {players and table.seats.get(position=0).member} deals first.")
     return table
+
+
+_FEW = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
+
+
+def _short_of_players(
+    size: int, pool: list[Member], chosen: list[Member] | None, bots: int, mode: str
+) -> str:
+    """ "3 players, 2 ticked: tick one more or add a computer player"."""
+    short = size - bots - len(pool)
+    have = f"{len(pool)} {'ticked' if chosen is not None else 'waiting'}"
+    if bots:
+        have += f" and {counted(bots, 'computer player')}"
+    more = _FEW.get(short, str(short))
+    ask = f"tick {more} more" if chosen is not None else f"{more} more must check in"
+    if mode == Table.ONLINE:
+        return f"{size} players, {have}: {ask} or add {'a computer player' if short == 1 else f'{more} computer players'}"
+    return f"{size} players, {have}: {ask} or make the table smaller"
 
 
 def _next_queue_seq(table: Table) -> int:
@@ -517,72 +552,3 @@ def with_house_rules(
     changed = {k: v for k, v in (options or {}).items() if house_rules.options.get(k) != v}
     name = house_rules.name + (" (changed)" if changed else "")
     return dict(house_rules.options) | (options or {}), name
-
-
-def cancel_table(table_id: int, *, by: Actor = None) -> Table:
-    """Undo a table formed by mistake: allowed while nothing has been played at it. It
-    closes (with a note in its log); its players are waiting again, and anyone queued
-    for it is no longer."""
-    from .sessions import played_at
-
-    with transaction.atomic():
-        _, table = base.lock_table(table_id)  # the evening, then the table
-        if table.status == Table.CLOSED:
-            raise ClubError("the table is closed already")
-        if table.is_practice or table.session_id is None:
-            raise ClubError("only a table of an evening is cancelled here")
-        if played_at(table_id=table_id):
-            raise ClubError("deals have been played at this table: it stays in the washbook")
-        Table.objects.filter(pk=table_id).update(
-            status=Table.CLOSED, next_redraw_at=None, redraw_window_until=None
-        )
-        Arrival.objects.filter(queue_table_id=table_id).update(queue_table=None)
-        base.stop_play([table_id], "The table was cancelled.")
-        who = recorded_user(by)
-        log(
-            table,
-            f"Cancelled by {who.get_username() if who else 'the secretary'}: nothing had been played.",
-        )
-        table.refresh_from_db()
-        return table
-
-
-def void_table(table_id: int, reason: str, *, by: Actor = None) -> Table:
-    """A table played in error (the wrong game, the wrong players), voided with the
-    secretary's reason while its evening is open. Its lines stay in the washbook,
-    marked void; balancing leaves the table out of money (`ledger.staked_tables`). The
-    table closes, an online deal in progress there stops, and its players wait again.
-    Before any play, a table is cancelled instead (`cancel_table`)."""
-    from .sessions import played_at
-
-    reason = clean_reason(str(reason or ""))
-    if not reason:
-        raise ClubError("give the reason for voiding the table", field="reason")
-    if len(reason) > 200:
-        raise ClubError("keep the reason under 200 characters", field="reason")
-    with transaction.atomic():
-        # The evening, then the table, both read after their locks: a close committed a
-        # moment ago is seen, and the void refused (issue 36: it was read from a copy
-        # taken before the lock, and the voided table's money balanced anyway).
-        session, table = base.lock_table(table_id)
-        if session is None or table.is_practice:
-            raise ClubError("only a table of an evening is voided here")
-        if table.voided_at is not None:
-            raise ClubError("the table is voided already")
-        if not session.is_open:
-            raise ClubError("the evening is closed: its tables can no longer be voided")
-        if not played_at(table_id=table_id):
-            raise ClubError("nothing has been played at this table: cancel it instead")
-        Table.objects.filter(pk=table_id).update(
-            status=Table.CLOSED,
-            voided_at=timezone.now(),
-            void_reason=reason,
-            next_redraw_at=None,
-            redraw_window_until=None,
-        )
-        Arrival.objects.filter(queue_table_id=table_id).update(queue_table=None)
-        base.stop_play([table_id], f"The table was voided: {reason}")
-        who = recorded_user(by)
-        log(table, f"Voided by {who.get_username() if who else 'the secretary'}: {reason}")
-        table.refresh_from_db()
-        return table

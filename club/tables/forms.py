@@ -40,6 +40,10 @@ class FormTableForm(OptionFields, forms.Form):
         min_value=0, max_value=6, required=False, initial=0, label="Computer players",
         help_text="Online tables only: seats the members leave empty. Such a table is not staked.",
     )  # fmt: skip
+    fill = forms.BooleanField(
+        required=False, label="Fill the empty seats with computer players",
+        help_text="Online tables: when fewer members play than the table's players.",
+    )  # fmt: skip
     auto_redraw = forms.BooleanField(required=False, label="Redraw seats every hour")
     house_rules = rules_choice(
         "House rules",

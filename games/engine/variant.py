@@ -134,6 +134,12 @@ class Variant(ABC):
     # general words ("draw from the pack or the stock") do not say it.
     phases: Mapping[str, str] = {}
 
+    @property
+    def short_name(self) -> str:
+        """The game's name in a sentence: the club's label without its parenthesis
+        ("Foster", "Conquián", "Tonk")."""
+        return self.club_label.partition(" (")[0]
+
     # -- the engine's range, under the names the older callers use ----------------------
     @property
     def min_players(self) -> int:

@@ -239,3 +239,42 @@ def _balanced_evening(session: ClubSession, winner: Member, loser: Member) -> No
     )
     services.close_session(session.pk, queue=False)
     services.balance_session(session.pk)
+
+
+def test_a_table_short_of_players_is_refused_with_the_count_or_filled_when_asked(
+    staff: Client, session: ClubSession, make_members: Callable[..., list[Member]]
+) -> None:
+    """Issue 56: two ticked for a table of three, no computer player: a two-seat table
+    was formed without a word. Now refused with the count, nothing made; asked, the empty
+    seat of an online table goes to a computer player."""
+    from club.models import Seat
+    from tests.club.conftest import field_error
+
+    ann, bob, cat = make_members(3)
+    for m in (ann, bob, cat):
+        services.check_in(session, m)
+    url = reverse("club:table_create", args=[session.pk])
+    two = {"variant": "tonk", "size": "3", "mode": "online", "computers": "0",
+           "players": [ann.pk, bob.pk]}  # fmt: skip
+    r = staff.post(url, two)
+    assert r.status_code == 400 and not Table.objects.filter(session=session).exists()
+    assert field_error(r.content.decode(), "size") == (
+        "3 players, 2 ticked: tick one more or add a computer player."
+    )
+    r = staff.post(url, {**two, "mode": "physical"})
+    assert field_error(r.content.decode(), "size") == (
+        "3 players, 2 ticked: tick one more or make the table smaller."
+    )
+    # Asked to fill: Ann, Bob and a computer player; Cat still waits.
+    r = staff.post(url, {**two, "fill": "on"})
+    assert r.status_code == 302
+    table = Table.objects.get(session=session)
+    seated = list(Seat.objects.filter(table=table).select_related("member"))
+    assert table.size == 3 and len(seated) == 3
+    assert {s.member_id for s in seated if not s.member.is_bot} == {ann.pk, bob.pk}
+    assert sum(s.member.is_bot for s in seated) == 1 and table.had_computer_players
+    # Nobody ticked, the size left empty: as many as wait, as before (Cat alone cannot).
+    r = staff.post(url, {"variant": "conquian", "mode": "physical"})
+    assert "Conquián needs at least 2 players; 1 waiting." in field_error(
+        r.content.decode(), "size"
+    )
