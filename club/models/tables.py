@@ -7,6 +7,8 @@ from django.db.models import Q
 from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
 
+from games.engine.variant import find_variant
+
 from .evenings import ClubSession
 from .members import HouseRules, Member
 from .variants import default_variant, variant_choices
@@ -25,7 +27,9 @@ class Table(models.Model):
     variant = models.CharField(max_length=20, choices=variant_choices, default=default_variant)
     size = models.PositiveSmallIntegerField(default=5)
     mode = models.CharField(
-        max_length=10, choices=[(ONLINE, "online"), (PHYSICAL, "real cards")], default=ONLINE
+        max_length=10,
+        choices=[(ONLINE, "in the browser"), (PHYSICAL, "real cards")],
+        default=ONLINE,
     )
     options = models.JSONField(default=dict, blank=True)
     # The house rules the table was formed with (issue 43): their name as it was then
@@ -74,7 +78,7 @@ class Table(models.Model):
 
     def __str__(self) -> str:
         where = f"{self.session}" if self.session_id else "practice"
-        return f"Table {self.number} ({self.variant}, {where})"
+        return f"Table {self.number} ({find_variant(self.variant).short_name}, {where})"
 
     def get_absolute_url(self) -> str:
         """The games app's table page (``games:table``); the club page until it exists."""

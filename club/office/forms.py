@@ -41,7 +41,7 @@ def add_option_fields(form: forms.Form, session: Any = None) -> None:
         for spec in game.options:
             value = start.options.get(spec.name, spec.default) if start else spec.default
             form.fields[house_rules.field_name(name, spec.name)] = forms.ChoiceField(
-                choices=[(str(c), house_rules.option_word(c)) for c in spec.choices],
+                choices=[(str(c), spec.word(c)) for c in spec.choices],
                 required=False,
                 initial=str(value),
                 label=f"{spec.title} ({spec.source})",

@@ -34,17 +34,10 @@ def option_value(variant: str, spec: OptionSpec, raw: object) -> OptionValue:
     for choice in spec.choices:
         if str(choice) == str(raw) or choice == raw and type(choice) is type(raw):
             return choice
-    allowed = ", ".join(option_word(c) for c in spec.choices)
+    allowed = ", ".join(spec.word(c) for c in spec.choices)
     raise ClubError(
         f"{spec.title} is one of {allowed}, not {raw!r}", field=field_name(variant, spec.name)
     )
-
-
-def option_word(value: OptionValue) -> str:
-    """An option's value in words: yes/no for a flag, else as it is."""
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    return str(value)
 
 
 def checked_options(variant: str, given: Mapping[str, object]) -> dict[str, OptionValue]:
@@ -148,7 +141,7 @@ class InForce:
 
     @property
     def word(self) -> str:
-        return option_word(self.value)
+        return self.spec.word(self.value)
 
     @property
     def changed(self) -> bool:
@@ -164,11 +157,11 @@ def in_force(table: Table) -> list[InForce]:
 
 
 def described(variant: str, options: Mapping[str, Any]) -> str:
-    """The options that differ from the game's own, in words ("Ratting: six; Jokers:
-    spade-twos"), or "the game's own rules"."""
+    """The options that differ from the game's own, in words ("Ratting: a first show
+    of six cards or more; Jokers: the two deuces of spades"), or "the game's own rules"."""
     rules = make_rules(variant, dict(options))
     changed = [
-        f"{spec.title}: {option_word(rules.opt(spec.name))}"
+        f"{spec.title}: {spec.word(rules.opt(spec.name))}"
         for spec in VARIANTS[variant].options
         if rules.opt(spec.name) != spec.default
     ]
@@ -177,7 +170,7 @@ def described(variant: str, options: Mapping[str, Any]) -> str:
 
 def rules_label(table: Table) -> str:
     """What a table plays under in a line: its house rules' name (as formed) and the
-    options that differ from the game's own: "Dalton rules: Ratting: six; Jokers:
-    spade-twos", or "the game's own rules"."""
+    options that differ from the game's own: "Dalton rules: Jokers: the two deuces of
+    spades", or "the game's own rules"."""
     words = described(table.variant, table.options or {})
     return f"{table.house_rules_name}: {words}" if table.house_rules_name else words

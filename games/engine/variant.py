@@ -58,10 +58,26 @@ class OptionSpec:
     help: str
     source: str  # where the sources say so: "L1", "Dalton", "book p.36", "encyclopedia", ...
     label: str = ""  # what a form calls it; the name, capitalised, when not given
+    # Each value in a person's words where its code would not do ("spade-twos": "the two
+    # deuces of spades as jokers"); the others said plainly (``word``).
+    words: tuple[tuple[OptionValue, str], ...] = ()
 
     @property
     def title(self) -> str:
         return self.label or self.name.replace("_", " ").capitalize()
+
+    def word(self, value: object) -> str:
+        """``value`` as a page says it: its words, yes or no for a switch (never
+        "True"), a name's hyphens as spaces, a number as it is. A form's values arrive
+        as text ("True", "25") and are said as the value they stand for."""
+        for choice, said in self.words:
+            if value == choice or str(value) == str(choice):
+                return said
+        if value is True or value == "True":
+            return "yes"
+        if value is False or value == "False":
+            return "no"
+        return str(value).replace("-", " ")
 
 
 @dataclass(frozen=True, slots=True)

@@ -46,6 +46,8 @@ def variant_choices() -> list[dict[str, Any]]:
                     "source": o.source,
                     "default": str(o.default),
                     "choices": [str(c) for c in o.choices],
+                    # each value with its words, as the form and the rules page say it
+                    "values": [(str(c), o.word(c)) for c in o.choices],
                 }
                 for o in spec.options
             ],

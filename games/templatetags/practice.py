@@ -17,17 +17,6 @@ def practice_variants() -> list[dict[str, Any]]:
     return variant_choices()
 
 
-@register.filter
-def option_word(value: Any) -> str:
-    """An option's value as a form or a rules page says it: yes or no for a switch (never
-    "True/False"), words for a name ("spade-twos": "spade twos"), numbers as they are."""
-    if value is True or value == "True":  # the practice form carries values as text
-        return "yes"
-    if value is False or value == "False":
-        return "no"
-    return str(value).replace("-", " ")
-
-
 @register.simple_tag
 def house_rule_sets() -> list[Any]:
     """The club's house rules, for the practice form to start from (issue 43)."""

@@ -34,14 +34,17 @@ def test_a_set_holds_every_option_checked_by_the_engine() -> None:
     assert rules.options == {"splash": 0, "ratting": "six", "jokers": "spade-twos",
                              "max_turnovers": 100}  # fmt: skip
     assert make_rules("foster", rules.options).opt("jokers") == "spade-twos"
-    assert house_rules.described("foster", rules.options) == "Ratting: six; Jokers: spade-twos"
+    assert (
+        house_rules.described("foster", rules.options)
+        == "Ratting: a first show of six cards or more; Jokers: the two deuces of spades"
+    )
 
 
 @pytest.mark.parametrize(
     ("variant", "options", "field", "words"),
     [
         ("foster", {"ratting": "seven"}, "opt-foster-ratting", "not 'seven'"),
-        ("foster", {"splash": "30"}, "opt-foster-splash", "one of 0, 25, 50"),
+        ("foster", {"splash": "30"}, "opt-foster-splash", "one of none, 25 points, 50 points"),
         ("foster", {"scoring": "pips"}, "variant", "has no option scoring"),
         ("tunk", {"jokers": "jokers"}, "variant", "it has none"),
     ],
@@ -99,7 +102,9 @@ def test_the_console_forms_a_table_with_a_set_and_a_changed_set_leaves_it_as_for
     services.enter_physical_result(
         table.pk, PhysicalResult(winner_id=a.pk, losses={b.pk: 4, c.pk: 3, d.pk: 0})
     )
-    said = "Dalton rules: Ratting: six; Jokers: spade-twos"
+    said = (
+        "Dalton rules: Ratting: a first show of six cards or more; Jokers: the two deuces of spades"
+    )
     assert said in staff.get(table.get_club_url()).content.decode()
     assert said in staff.get(reverse("club:console", args=[session.pk])).content.decode()
     assert said in staff.get(reverse("club:washbook", args=[table.pk])).content.decode()
@@ -117,9 +122,12 @@ def test_the_console_forms_a_table_with_a_set_and_a_changed_set_leaves_it_as_for
         reverse("games:rules_variant", args=["foster"]), {"table": table.pk}
     ).content.decode()
     assert "House rules: <strong>Dalton rules</strong>" in rules_page
-    assert "<strong>Ratting: six</strong> (a house rule)" in rules_page
-    assert 'Jokers: spade-twos</strong> (a house rule) <span class="muted">— L1, Dalton' in (
-        rules_page
+    assert (
+        "<strong>Ratting: a first show of six cards or more</strong> (a house rule)" in rules_page
+    )
+    assert (
+        'Jokers: the two deuces of spades</strong> (a house rule) <span class="muted">— L1, Dalton'
+        in (rules_page)
     )
 
 
@@ -160,8 +168,8 @@ def test_the_form_offers_the_games_options_with_the_clubs_defaults_and_the_eveni
     # Every option with its label, source, help and values; the club's default filled in.
     assert '<label for="id_opt-foster-ratting">Ratting (Dalton):</label>' in page
     assert "Showing down part of a hand early: free (Foster)" in page
-    assert '<option value="penalty30">penalty30</option>' in page
-    assert '<option value="pips" selected>pips</option>' in page
+    assert '<option value="penalty30">free, but 30 more if the ratter does not win</option>' in page
+    assert '<option value="pips" selected>the loser&#x27;s pips</option>' in page
     assert f'<option value="{dalton.pk}" selected>Dalton rules</option>' in page
     assert club_default.pk
     # The option fields as the form sends them: a Conquián table of two at pips.
@@ -207,7 +215,10 @@ def test_the_secretary_saves_and_changes_a_set_on_its_page(staff: Client) -> Non
     saved = HouseRules.objects.get()
     assert saved.is_default and saved.options["ratting"] == "six"
     page = staff.get(url).content.decode()
-    assert "Dalton rules" in page and "Ratting: six; Jokers: spade-twos" in page
+    assert (
+        "Dalton rules" in page
+        and "Ratting: a first show of six cards or more; Jokers: the two deuces of spades" in page
+    )
     r = staff.post(url, {"edit": saved.pk, "name": "", "variant": "foster"})
     assert r.status_code == 400 and field_error(r.content.decode(), "name")
     r = staff.post(url, {"name": "Odd", "variant": "foster", "opt-foster-splash": "30"})

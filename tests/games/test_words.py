@@ -80,10 +80,17 @@ def test_a_foster_log_names_its_cards_in_words(
 def test_option_values_read_as_words_not_true_or_false(make_member: Any, client_for: Any) -> None:
     """Issue 38, item 6: the practice form and the rules pages say yes/no, never the
     program's True/False, and names in words ("spade twos")."""
-    from games.templatetags.practice import option_word
+    from games.engine.variant import VARIANTS
 
-    assert [option_word(v) for v in (True, False, "spade-twos", 25)] == [
-        "yes", "no", "spade twos", "25"]  # fmt: skip
+    jokers, turnovers = (
+        VARIANTS["foster"].option("jokers"),
+        VARIANTS["foster"].option("max_turnovers"),
+    )
+    joker = VARIANTS["foster-three"].option("joker")
+    # Issue 56: values in plain words, not their codes ("Jokers: spade-twos").
+    assert [joker.word(True), joker.word("False"), jokers.word("spade-twos"),
+            turnovers.word(10), turnovers.word("0")] == [
+        "yes", "no", "the two deuces of spades", "10", "no cap"]  # fmt: skip
     client = client_for(make_member("Wendy"))
     for url in ("/", "/rules/foster-three/"):
         body = client.get(url).content.decode()

@@ -33,7 +33,8 @@ class Conquian(Variant):
     options = (
         OptionSpec("pack", ("forty", "spanish"), "forty",
                    "A-10 of each suit (Foster) or the Spanish 40, A-7 J Q K with J "
-                   "following 7", "2-hand law 1, encyclopedia", "Pack"),
+                   "following 7", "2-hand law 1, encyclopedia", "Pack",
+                   (("forty", "A–10 of each suit"), ("spanish", "Spanish: A–7, J Q K"))),
         OptionSpec("upcard", (True, False), True,
                    "the 21st card turned up, or no initial upcard (the pone turns the "
                    "first card)", "book p.49, how-to", "Turn up the 21st card"),
@@ -41,7 +42,8 @@ class Conquian(Variant):
                    "each player passes one card face down before the first turn",
                    "how-to", "Card trade"),
         OptionSpec("scoring", ("game-points", "pips"), "game-points",
-                   "one game point a deal, or the loser's pips", "book p.55", "Scoring"),
+                   "one game point a deal, or the loser's pips", "book p.55", "Scoring",
+                   (("game-points", "a game point a deal"), ("pips", "the loser's pips"))),
         OptionSpec("carry", (True, False), True,
                    "a tableau's point goes to the next deal's winner (each tableau "
                    "raises the next win by one)", "2-hand law 21, how-to", "Tableaux carry"),

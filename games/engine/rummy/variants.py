@@ -88,7 +88,7 @@ class RummyVariant(Variant):
 _SPLASH = OptionSpec(
     "splash", (0, 25, 50), 0,
     "bonus from each other player to a player who lays out a whole hand at once",
-    "book p.11", "Splash bonus",
+    "book p.11", "Splash bonus", ((0, "none"), (25, "25 points"), (50, "50 points")),
 )  # fmt: skip
 _RATTING = OptionSpec(
     "ratting", ("free", "none", "six", "penalty30"), "free",
@@ -96,13 +96,16 @@ _RATTING = OptionSpec(
     "of at least six cards; or free but a ratter who does not win pays 30 more, unless "
     "someone else had ratted first",
     "Dalton", "Ratting",
+    (("free", "free (Foster)"), ("none", "none: all at once"),
+     ("six", "a first show of six cards or more"),
+     ("penalty30", "free, but 30 more if the ratter does not win")),
 )  # fmt: skip
 _MAX_TURNOVERS = OptionSpec(
     "max_turnovers", (100, 10, 0), 100,
     "club safety cap, not from the sources: the deal is abandoned (nothing paid) when the "
     "pack would be made up from the stock more than this many times (0: no cap); the "
     "default never triggers in normal play",
-    "club; L25 sets no limit", "Most turnovers of the stock",
+    "club; L25 sets no limit", "Most turnovers of the stock", ((0, "no cap"),),
 )  # fmt: skip
 
 
@@ -123,6 +126,7 @@ class Foster(RummyVariant):
             "two jokers in the double pack, or no jokers and the two 2S act as jokers",
             "L1, Dalton",
             "Jokers",
+            (("jokers", "two jokers"), ("spade-twos", "the two deuces of spades")),
         ),  # fmt: skip
         _MAX_TURNOVERS,
     )

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 
 class Tonk(Variant):
     name = "tonk"
-    title = "Tonk (seed 004)"
+    title = "Tonk (two to five players)"
     club_label = "Tonk (two to five players)"
     players = PlayerRange(2, 5, 2)
     seats = PlayerRange(2, 5, 4)

@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 
 class Tunk(Variant):
     name = "tunk"
-    title = "Tunk (seed 004)"
+    title = "Tunk (two to five players, a game to 100)"
     club_label = "Tunk (two to five players)"
     players = PlayerRange(2, 5, 3)
     seats = PlayerRange(2, 5, 4)
