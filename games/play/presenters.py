@@ -223,6 +223,11 @@ def build(
             "Lay out the selected cards",
         ),
         "discard": any(a.role is Role.DISCARD for a in legal),
+        # the cards that may be discarded now: never one the rules keep in the hand (a
+        # card just taken from the stock); the dock's button waits for one of them
+        "discard_fits": " ".join(
+            sorted({c for a in legal if a.role is Role.DISCARD for c in a.hand_codes()})
+        ),
         "trade": any(a.role is Role.TRADE for a in legal),
         "plays": plays[:80],
         "plays_more": max(0, len(plays) - 80),

@@ -117,6 +117,16 @@
     });
     var hint = document.querySelector("#live [data-targets-hint]");
     if (hint) hint.hidden = any;
+    // The discard waits for a card that may be discarded (issue 56: a card just taken
+    // from the stock stayed selected with the discard offered, then refused).
+    var discard = document.querySelector("#live button[name=intent][value=discard][data-fits]");
+    if (discard) {
+      var may = discard.dataset.fits.split(" ").filter(Boolean);
+      var kept = codes.length === 1 && may.indexOf(codes[0]) < 0;
+      discard.disabled = kept;
+      var why = document.querySelector("#live [data-discard-hint]");
+      if (why) why.hidden = !kept;
+    }
   }
 
   // --- the end of a deal: it stays (over every live refresh) until the player continues

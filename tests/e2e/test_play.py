@@ -439,6 +439,7 @@ def test_a_member_plays_a_whole_tunk_game_against_a_bot_on_a_phone(
     inputs: set[str] = set()
     deadline = time.monotonic() + 300
     my_moves = tunks = 0
+    held = False  # a plucked card selected: the discard held back
     shots: list[str] = []
     while time.monotonic() < deadline:
         deal = services.current_deal(table_id)
@@ -460,6 +461,15 @@ def test_a_member_plays_a_whole_tunk_game_against_a_bot_on_a_phone(
             assert "The game before this deal" in page.locator(".game-scores").inner_text()
             page.screenshot(path=str(ARTIFACTS / "tunk-game-scores.png"), full_page=True)
             shots.append("tunk-game-scores.png")
+        plucked = getattr(state, "plucked", None)
+        if plucked is not None and not held:  # issue 56: the plucked card is kept (K5)
+            card = page.locator(f'#hand [data-card="{plucked.code}"]')
+            card.click()
+            discard = page.locator("button[name=intent][value=discard]")
+            assert discard.is_disabled() and page.locator("#discard-hint").is_visible()
+            card.click()  # put back: the button is offered again
+            assert discard.is_enabled() and not page.locator("#discard-hint").is_visible()
+            held = True
         # after the first deal the member keeps his high cards: the game ends sooner
         action = choose_tunk(state.legal_actions(0), my_moves, keep_high=deal.number > 1)
         tunks += action["type"] == "tunk"
@@ -486,6 +496,7 @@ def test_a_member_plays_a_whole_tunk_game_against_a_bot_on_a_phone(
     page.goto(f"{live['url']}/club/tables/{table_id}/washbook/")
     assert "booked deal by deal" in page.locator(".booking").inner_text()
     assert my_moves >= 3 and inputs == {"mouse", "keys", "tap"}, (my_moves, inputs, len(deals))
+    assert held, "the member never plucked: the held discard was not checked"
     # Seeded (deal_seed 4): two deals, twelve moves of the member's. Another length means
     # the play is not what the seed gives: if the engine or the bots changed on purpose,
     # choose a seed anew (E2E_DEAL_SEED=n runs the test from another).

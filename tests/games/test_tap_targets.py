@@ -68,3 +68,27 @@ def test_tonk_spreads_resolve_from_the_selected_cards() -> None:
     [plain] = resolve(d, 0, "layout", ["9S", "KS", "3C"], None).actions
     with pytest.raises(IllegalActionError, match="TO2"):
         d.apply(plain)
+
+
+def test_a_card_just_plucked_from_the_stock_is_never_offered_as_the_discard() -> None:
+    """Issue 56: a card taken from the stock stayed selected with "Discard the selected
+    card" enabled, and the discard was then refused (Tunk, K5). The dock's discard names
+    the cards that may go (its data-fits); table.js holds the button for any other."""
+    from collections import Counter
+
+    from games.engine.deal import new_deal
+    from games.engine.rules import make_rules
+    from games.engine.tunk.actions import Pluck
+
+    d = new_deal(make_rules("tunk"), 3, 0, seed=5)
+    seat = d.to_move()
+    assert seat is not None
+    before = Counter(d.player_view(seat)["hand"])
+    d.apply(Pluck(seat=seat))
+    hand = Counter(d.player_view(seat)["hand"])
+    [plucked] = list((hand - before).elements())
+    offers = build(d.player_view(seat), d.legal_actions(seat), [], me=seat)["offers"]
+    assert offers["discard"]
+    may = offers["discard_fits"].split()
+    assert plucked not in may
+    assert sorted(may) == sorted(set(before))  # every other card may go
