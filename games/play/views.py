@@ -52,6 +52,10 @@ def _live(
         me = None
         view = state.spectator_view()
         legal = []
+    if stopped or (table is not None and table.status == Table.CLOSED):
+        # Play has stopped here: nobody is to play (issue 56: a closed table's page still
+        # said "Bob Smith to drop, or draw" with a "to play" tag).
+        view = {**view, "to_move": None}
     ctx["live"] = presenters.build(view, legal, seating, me=me)
     ctx["deal_end"] = _deal_end(deal, seating, me)
     ctx["closing"] = club_api.evening_notice(table_id) if state.is_over() else None

@@ -100,6 +100,12 @@ def test_closing_ends_the_deal_in_progress_with_the_note_and_the_table_refuses_m
     assert "This table is closed" in page
     assert "The evening was closed: the room closes at eleven." in page
     assert "Your turn" not in page or "Play has stopped" in page
+    # Nobody is to play at a closed table (issue 56: its page still named the player to
+    # move, with a "to play" tag): for a player and for a spectator.
+    for who in (player, staff):
+        page = _text(who.get(f"/tables/{online.pk}/").content.decode())
+        assert "Play has stopped at this table." in page
+        assert "to play" not in page and " to draw" not in page and "Your turn" not in page
 
 
 def test_an_evening_with_nothing_in_progress_closes_at_once(
