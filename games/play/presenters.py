@@ -14,6 +14,7 @@ from functools import lru_cache
 from typing import Any
 
 from games.engine.actions import Action, Role
+from games.engine.cards import Card
 from games.engine.records import Record
 from games.engine.rules import make_rules
 from games.engine.variant import Variant
@@ -141,6 +142,7 @@ def build(
                 }
             )
 
+    combos = combination_names(view.get("combinations", []), seats)
     js = [(a, a.to_json()) for a in legal]
     simple = [
         {"label": action_label(a), "json": json.dumps(j), "type": j["type"]}
@@ -260,8 +262,8 @@ def build(
         "turned": face(turned) if turned else None,
         "say_name": names[say].display_name if say is not None and say in names else None,
         "groups": groups,
-        "log": _log(view.get("log", []), seats),
-        "recent": _recent(view.get("log", []), seats, me),
+        "log": _log(view.get("log", []), seats, combos),
+        "recent": _recent(view.get("log", []), seats, me, combos),
         "offers": offers,
         "outcome": outcome_context(view.get("outcome"), seats, rules.spec),
         "caps": caps,
@@ -319,7 +321,10 @@ def _law_words(law: Any) -> Any:
 
 
 def _recent(
-    entries: Sequence[dict[str, Any]], seats: Sequence[dict[str, Any]], me: int | None
+    entries: Sequence[dict[str, Any]],
+    seats: Sequence[dict[str, Any]],
+    me: int | None,
+    combos: Mapping[int, str] | None = None,
 ) -> list[dict[str, Any]]:
     """What the others did since the viewer's own last move (at most the last six), in
     order, by player: shown on the table, not only in the log (issue 38, item 3)."""
@@ -332,7 +337,7 @@ def _recent(
     moves: list[dict[str, Any]] = []
     for e in list(entries[since:])[-6:]:
         seat = e.get("seat")
-        text = _words(e)
+        text = _named(_words(e), e, combos or {})
         if moves and moves[-1]["seat"] == seat:
             moves[-1]["texts"].append(text)
         else:
@@ -341,13 +346,56 @@ def _recent(
     return moves
 
 
-def _log(entries: Sequence[dict[str, Any]], seats: Sequence[dict[str, Any]]) -> list[Any]:
+_PLURAL = {"ace": "aces", "two": "twos", "three": "threes", "four": "fours", "five": "fives",
+           "six": "sixes", "seven": "sevens", "eight": "eights", "nine": "nines",
+           "ten": "tens", "jack": "jacks", "queen": "queens", "king": "kings"}  # fmt: skip
+_SUIT_WORDS = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
+_COMBINATION_RE = re.compile(r"\b(?:spread|combination) (\d+)\b")
+
+
+def combination_names(
+    combinations: Sequence[Mapping[str, Any]], seats: Sequence[Mapping[str, Any]]
+) -> dict[int, str]:
+    """Each combination on the table as a player names it (issue 56: not "spread 0"):
+    its owner and its cards, "Carol's run of hearts 5-6-7", "your set of nines"."""
+    owners = {s["position"]: ("your" if s.get("is_me") else f"{s['name']}'s") for s in seats}
+    out: dict[int, str] = {}
+    for c in combinations:
+        placed = [str(x.get("as") or x["card"]) for x in c["cards"]]
+        whose = owners.get(c["owner"], "a")
+        natural = [p for p in placed if p != "JK"] or placed
+        if c["kind"] == "set":
+            word = Card.from_code(natural[0]).name.split(" of ")[0]
+            out[c["id"]] = f"{whose} set of {_PLURAL.get(word, word)}"
+        else:
+            suit = _SUIT_WORDS.get(natural[0][-1], "")
+            out[c["id"]] = f"{whose} run of {suit} " + "-".join(p[:-1] for p in placed)
+    return out
+
+
+def _named(text: str, entry: Mapping[str, Any], names: Mapping[int, str]) -> str:
+    """``text`` with the combination its entry names called by ``names``."""
+    if entry.get("combination") not in names:
+        return text
+    return _COMBINATION_RE.sub(
+        lambda m: names.get(int(m.group(1)), m.group(0))
+        if int(m.group(1)) == entry["combination"] else m.group(0),
+        text,
+    )  # fmt: skip
+
+
+def _log(
+    entries: Sequence[dict[str, Any]],
+    seats: Sequence[dict[str, Any]],
+    combos: Mapping[int, str] | None = None,
+) -> list[Any]:
     """The last 60 public log entries, newest first, each with its player's name, card
-    codes written out and laws in words."""
+    codes written out, the combinations named by owner and cards, and laws in words."""
     names = {s["position"]: s["name"] for s in seats}
     out = []
     for e in list(reversed(entries))[:60]:
-        e = e | {"text": _words(e), "law": _law_words(e.get("law"))}
+        text = _named(_words(e), e, combos or {})
+        e = e | {"text": text, "law": _law_words(e.get("law"))}
         if e.get("seat") is not None:
             e["name"] = names.get(e["seat"])
         out.append(e)

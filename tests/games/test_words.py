@@ -103,3 +103,28 @@ def test_counts_are_written_with_their_noun_never_with_s_in_brackets() -> None:
 
     assert [counted(1, "bot"), counted(3, "bot"), counted(0, "place")] == [
         "1 bot", "3 bots", "0 places"]  # fmt: skip
+
+
+def test_a_combination_is_named_by_its_owner_and_cards_not_its_number() -> None:
+    """Issue 56: Tonk's log said "Bot Alfa hits spread 0 with the three of hearts"; a
+    player says whose spread of what."""
+    from games.play.presenters import _named, combination_names
+
+    seats = [{"position": 0, "name": "Carol", "is_me": False},
+             {"position": 1, "name": "Bob", "is_me": True}]  # fmt: skip
+    combos = [
+        {"id": 0, "owner": 0, "kind": "sequence",
+         "cards": [{"card": c, "as": c} for c in ("5H", "6H", "7H")]},
+        {"id": 3, "owner": 1, "kind": "set",
+         "cards": [{"card": "9C", "as": None}, {"card": "JK", "as": "9D"}]},
+        {"id": 4, "owner": 1, "kind": "sequence",
+         "cards": [{"card": "JK", "as": "9D"}, {"card": "10D", "as": None}]},
+    ]  # fmt: skip
+    names = combination_names(combos, seats)
+    assert names == {0: "Carol's run of hearts 5-6-7", 3: "your set of nines",
+                     4: "your run of diamonds 9-10"}  # fmt: skip
+    said = _named("hits spread 0 with the three of hearts", {"combination": 0}, names)
+    assert said == "hits Carol's run of hearts 5-6-7 with the three of hearts"
+    # A record naming no combination, or one no longer on the table, is left as it is.
+    assert _named("discards the ten of spades", {}, names) == "discards the ten of spades"
+    assert _named("hits spread 9 with X", {"combination": 9}, names) == "hits spread 9 with X"
