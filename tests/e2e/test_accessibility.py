@@ -8,6 +8,7 @@ recorded with the counts in ``tests/e2e/artifacts/axe.json``).
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections import Counter
 from decimal import Decimal
@@ -16,6 +17,7 @@ from typing import Any
 
 import pytest
 from django.urls import reverse
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from club import services as club
 from club.models import ClubSession, Table, WashbookLine
@@ -177,6 +179,7 @@ def test_no_serious_or_critical_accessibility_violation(
     report: dict[str, Any] = {"pages": {}, "counts": Counter()}
     failures: list[str] = []
     contexts: dict[int, Any] = {}
+    wide_washbook, console_columns = False, [0.0, 0.0, 0.0, 0.0]
     for name, who, path in _pages(w):
         if who.pk not in contexts:
             # bypass_csp: axe is injected as an inline script (the pages allow none)
@@ -203,6 +206,28 @@ def test_no_serious_or_critical_accessibility_violation(
             scroll_width = page.evaluate("document.documentElement.scrollWidth")
             if scroll_width > width:
                 failures.append(f"{name} at {width} px scrolls sideways ({scroll_width} px)")
+            # A table wider than its region says so above it, and only then (issue 56).
+            hints = (
+                "() => [...document.querySelectorAll('.table-wrap')].map(w => [w.scrollWidth >"
+                " w.clientWidth + 2, !!(w.previousElementSibling && w.previousElementSibling"
+                ".classList.contains('scroll-hint'))])"
+            )
+            # The page answers the load, and each resize, as it comes; a page that never
+            # agrees is told below.
+            with contextlib.suppress(PlaywrightTimeout):
+                page.wait_for_function(f"() => ({hints})().every(([w, s]) => w === s)",
+                                       timeout=3000)  # fmt: skip
+            hinted = page.evaluate(hints)
+            if any(wide != said for wide, said in hinted):
+                failures.append(f"{name} at {width} px: wide tables and their hints {hinted}")
+            if name == "table-washbook" and width_name == "phone":
+                wide_washbook = any(wide for wide, _ in hinted)
+            if name == "console" and width_name == "desktop":
+                console_columns = page.evaluate(
+                    "() => { const l = document.getElementById('live').getBoundingClientRect();"
+                    " const f = document.querySelector('#console-body > section.console-forms')"
+                    ".getBoundingClientRect(); return [l.left, l.right, f.left, f.right]; }"
+                )
             result = page.evaluate(
                 "async () => { const r = await axe.run(document, {resultTypes: ['violations']});"
                 " return {version: axe.version, violations: r.violations.map(v => ({id: v.id,"
@@ -220,6 +245,11 @@ def test_no_serious_or_critical_accessibility_violation(
         page.close()
     for ctx in contexts.values():
         ctx.close()
+    # The five-player washbook is wider than a phone (the hint was checked above), and
+    # the console at 1280 px has two columns side by side: the room, then the forms.
+    assert wide_washbook, "the washbook fits a 360-px phone: the hint went unchecked"
+    live_left, live_right, forms_left, forms_right = console_columns
+    assert live_right <= forms_left and forms_right - live_left > 900, console_columns
     report["checked"] = len(report["pages"])
     (ARTIFACTS / "axe.json").write_text(json.dumps(report, indent=2, default=dict))
     assert report["checked"] >= 2 * (13 + len(VARIANTS))
