@@ -16,7 +16,6 @@ from django.views.decorators.http import require_POST
 
 from .. import services, streams
 from ..models import (
-    Account,
     Arrival,
     AuditEntry,
     ClubSession,
@@ -31,7 +30,7 @@ from ..office import audit
 from ..services import ClubError, house_rules
 from ..tables.forms import FormTableForm
 from ..web import _and, _form_error, _refused, _session, _table, staff_required
-from .forms import CheckInForm, VoidForm
+from .forms import CheckInForm, VoidForm, carried_words
 
 
 @dataclass(frozen=True)
@@ -119,7 +118,7 @@ def _console_context(
     arrivals = list(session.arrivals.select_related("member", "queue_table").order_by("order"))
     here = [a for a in arrivals if a.left_at is None]
     waiting = services.waiting_members(session) if session.is_open else []
-    carried = _carried([a.member for a in here])
+    carried = carried_words([a.member for a in here])
     for a in waiting:
         a.carried = carried.get(a.member_id, "")  # type: ignore[attr-defined]
     playing = [r for r in rows if r.table.status == Table.PLAYING]
@@ -178,16 +177,6 @@ def _fees(session: ClubSession, arrivals: list[Arrival]) -> list[FeeRow]:
         for a in arrivals
         if not a.member.is_bot
     ]
-
-
-def _carried(members: list[Member]) -> dict[int, str]:
-    """What each of ``members`` brings from past evenings, in words, where his balance is
-    not nil: "owes £0.30" (unpaid: carried until paid), "is owed £1.20" (issue 42, item 2)."""
-    balances = Account.objects.filter(member__in=members).exclude(balance=0)
-    return {
-        m: f"owes {services.money.shown(-b)}" if b < 0 else f"is owed {services.money.shown(b)}"
-        for m, b in balances.values_list("member_id", "balance")
-    }
 
 
 def _said(request: HttpRequest) -> dict[str, str]:
@@ -342,21 +331,26 @@ def arrival_add(request: HttpRequest, pk: int) -> HttpResponse:
     form = CheckInForm(request.POST, session=session)
     if form.is_valid():
         try:
-            chosen = sorted(form.cleaned_data["member"], key=lambda m: m.display_name)
-            if chosen:
-                services.check_in_many(session, chosen)
-                owing = _carried(chosen)
-                names = [
-                    m.display_name
-                    + (f" ({owing[m.pk]} from past evenings)" if m.pk in owing else "")
-                    for m in chosen
-                ]
-            else:
-                guest = form.cleaned_data["guest"]
-                newcomer = services.add_newcomer(
-                    session, form.cleaned_data["new_name"], guest=guest
-                )
-                names = [f"{newcomer.display_name} (new{', a guest' if guest else ''})"]
+            # The members ticked, then a newcomer named (a guest, say) in the same submit
+            # (issue 56: "not both" sent the secretary round twice at the door).
+            # Both or neither: a newcomer refused leaves the ticked members out too.
+            with transaction.atomic():
+                chosen = sorted(form.cleaned_data["member"], key=lambda m: m.display_name)
+                names = []
+                if chosen:
+                    services.check_in_many(session, chosen)
+                    owing = carried_words(chosen)
+                    names = [
+                        m.display_name
+                        + (f" ({owing[m.pk]} from past evenings)" if m.pk in owing else "")
+                        for m in chosen
+                    ]
+                if form.cleaned_data["new_name"]:
+                    guest = form.cleaned_data["guest"]
+                    newcomer = services.add_newcomer(
+                        session, form.cleaned_data["new_name"], guest=guest
+                    )
+                    names.append(f"{newcomer.display_name} (new{', a guest' if guest else ''})")
         except ClubError as e:
             _form_error(form, e)
         else:

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from django import forms
 
 from ..models import (
+    Account,
     Member,
     default_variant,
     variant_choices,
@@ -96,6 +97,16 @@ class OpenSessionForm(forms.Form):
             raise forms.ValidationError(str(e)) from None
 
 
+def carried_words(members: Any) -> dict[int, str]:
+    """What each of ``members`` brings from past evenings, in words, where his balance is
+    not nil: "owes £0.30" (unpaid: carried until paid), "is owed £1.20" (issue 42, item 2)."""
+    balances = Account.objects.filter(member__in=members).exclude(balance=0)
+    return {
+        m: f"owes {money.shown(-b)}" if b < 0 else f"is owed {money.shown(b)}"
+        for m, b in balances.values_list("member_id", "balance")
+    }
+
+
 class CheckInForm(forms.Form):
     """The secretary checks members in for them (they need not log in, or own a phone),
     several at once as they come through the door, or adds a new member by name and
@@ -106,7 +117,7 @@ class CheckInForm(forms.Form):
         widget=forms.CheckboxSelectMultiple, help_text="Tick everyone who has come in.",
     )  # fmt: skip
     new_name = forms.CharField(
-        max_length=60, required=False, label="or a new member's name",
+        max_length=60, required=False, label="and/or a new member's name",
         help_text="Adds the newcomer to the club and checks the newcomer in.",
     )  # fmt: skip
     guest = forms.BooleanField(
@@ -117,10 +128,16 @@ class CheckInForm(forms.Form):
     def __init__(self, *args: Any, session: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         here = session.arrivals.filter(left_at=None).values("member_id")
-        self.fields["member"].queryset = (  # type: ignore[attr-defined]
+        self.fields["member"].queryset = members = (  # type: ignore[attr-defined]
             Member.objects.filter(is_bot=False, active=True, user__is_staff=False)
             .exclude(pk__in=here)
             .order_by("display_name")
+        )
+        # Each with what he brings from past evenings, before he is ticked (issue 56: the
+        # balance showed only once he was checked in).
+        carried = carried_words(members)
+        self.fields["member"].label_from_instance = lambda m: (  # type: ignore[attr-defined]
+            f"{m.display_name} ({carried[m.pk]})" if m.pk in carried else m.display_name
         )
 
     def clean(self) -> dict[str, Any]:
@@ -129,9 +146,7 @@ class CheckInForm(forms.Form):
         data["new_name"] = name
         if not chosen and not name:
             self.add_error("member", "Choose a member, or give a new member's name.")
-        elif chosen and name:
-            self.add_error("new_name", "Choose members or give a new name, not both.")
-        elif chosen and data.get("guest"):
+        elif data.get("guest") and not name:  # members ticked and a guest named: both
             self.add_error("guest", "A guest is added by name; a member on the list is a member.")
         return data
 

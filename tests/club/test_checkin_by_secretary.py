@@ -49,7 +49,6 @@ def test_the_secretary_adds_a_newcomer_and_checks_him_in(
     [
         (lambda m: {}, "member", "Choose a member, or give a new member's name."),
         (lambda m: {"new_name": "   "}, "member", "Choose a member, or give a new member's name."),
-        (lambda m: {"member": m.pk, "new_name": "Eve"}, "new_name", "not both."),
         (lambda m: {"new_name": m.display_name.upper()}, "new_name", "choose him from the list."),
         (lambda m: {"member": "999999"}, "member", "Select a valid choice."),
         (lambda m: {"member": m.pk, "guest": "on"}, "guest", "A guest is added by name"),
@@ -134,3 +133,18 @@ def test_a_seated_player_is_not_checked_out_and_keeps_playing(
         staff.post(reverse("club:arrival_leave", args=[session.pk, seated.pk])).status_code == 302
     )
     assert Arrival.objects.get(session=session, member=seated).left_at is not None
+
+
+def test_members_ticked_and_a_newcomer_refused_check_nobody_in(
+    staff: Client, session: ClubSession, make_members: Callable[..., list[Member]]
+) -> None:
+    """Members ticked and a newcomer named go in one submit (issue 56), and together:
+    the newcomer refused (Bob's name again), Ann ticked with him is not checked in."""
+    ann, bob = make_members(2)
+    r = staff.post(reverse("club:arrival_add", args=[session.pk]),
+                   {"member": [ann.pk], "new_name": bob.display_name.upper()})  # fmt: skip
+    assert r.status_code == 400
+    assert "choose him from the list" in field_error(r.content.decode(), "new_name").replace(
+        "&#x27;", "'"
+    )
+    assert not Arrival.objects.exists()

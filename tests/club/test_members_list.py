@@ -213,10 +213,16 @@ def test_what_is_unpaid_is_carried_to_the_next_evening_and_shown_at_check_in(
     ann, bob = make_members(2)
     _balanced_evening(session, ann, bob)
     tonight = services.open_session(stake="0.05", name="Next week", by=secretary.user)
-    r = staff.post(reverse("club:arrival_add", args=[tonight.pk]), {"member": [bob.pk]})
+    # On the tick list before he is checked in (issue 56), and a guest in the same submit.
+    ticks = re_text(staff.get(reverse("club:console", args=[tonight.pk])).content.decode())
+    assert f"{bob} (owes £0.50)" in ticks and f"{ann} (is owed £0.50)" in ticks
+    r = staff.post(reverse("club:arrival_add", args=[tonight.pk]),
+                   {"member": [bob.pk], "new_name": "Gus Guest", "guest": "on"})  # fmt: skip
     assert r.status_code == 302
     page = re_text(staff.get(r["Location"]).content.decode())
-    assert f"Checked in: {bob} (owes £0.50 from past evenings)." in page
+    said = f"Checked in: {bob} (owes £0.50 from past evenings) and Gus Guest (new, a guest)."
+    assert said in page
+    assert Member.objects.get(display_name="Gus Guest").is_guest
     assert "owes £0.50" in page.split("Waiting to play")[1]
     staff.post(reverse("club:arrival_add", args=[tonight.pk]), {"member": [ann.pk]})
     console = re_text(staff.get(reverse("club:console", args=[tonight.pk])).content.decode())
