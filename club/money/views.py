@@ -48,12 +48,32 @@ def settlement(request: HttpRequest, pk: int) -> HttpResponse:
     members = Member.objects.in_bulk(list(money))
     rows = sorted(((members[m], a) for m, a in money.items()), key=lambda r: -r[1])
     paid = sum(1 for t in transfers if t.paid)
-    # Counted from the transfers as they stand (a correction settles the evening again).
+    # Counted from the transfers as they stand (a correction settles the evening again),
+    # each count saying what it counts (issue 56: "3 staked tables" where one produced
+    # money): the staked tables, those whose deals moved money, the members it moved.
+    staked = services.staked_tables(session.pk)
+    moved = (
+        WashbookEntry.objects.filter(line__table_id__in=staked)
+        .exclude(points=0)
+        .values("line__table_id")
+        .distinct()
+        .count()
+    )
+    winners = sum(1 for a in money.values() if a)
     header = (
-        f"{services.counted(len(services.staked_tables(session.pk)), 'staked table')}, "
-        f"{services.counted(len(money), 'member')}: "
+        f"{services.counted(len(staked), 'staked table')}"
+        + (f" ({moved} with points won and lost)" if moved != len(staked) else "")
+        + f"; {services.counted(winners, 'member')} won or lost money: "
         f"{services.counted(len(transfers), 'transfer')}" + (f", {paid} paid" if paid else "")
     )
+    # The table fees each member owes the club (issue 56: the settlement did not list
+    # them): their own lines, apart from what members pay each other.
+    due = ledger.fees_due(session)
+    payers = Member.objects.in_bulk(list(due))
+    fees = [
+        (payers[m], fee, max(Decimal(0), -services.payments.with_club(m)))
+        for m, fee in sorted(due.items(), key=lambda kv: payers[kv[0]].display_name)
+    ]
     return render(
         request,
         "club/money/settlement.html",
@@ -62,6 +82,7 @@ def settlement(request: HttpRequest, pk: int) -> HttpResponse:
             "header": header,
             "transfers": transfers,
             "money": rows,
+            "fees": fees,
             "adjusted": any(t.adjustment_id for t in transfers),
         },
     )
@@ -92,6 +113,17 @@ def transfer_pay(request: HttpRequest, pk: int) -> HttpResponse:
         return _refused(request, e, back)
     assert transfer.payment is not None
     audit.record(request.user, AuditEntry.PAYMENT, transfer.payment.memo, session=transfer.session)
+    # Confirmed where it was made (issue 56: a part payment showed nothing), with what is
+    # left to pay.
+    left = Transfer.objects.filter(
+        session_id=transfer.session_id, payer_id=transfer.payer_id,
+        payee_id=transfer.payee_id, payment=None,
+    ).aggregate(s=Sum("amount"))["s"]  # fmt: skip
+    messages.success(
+        request,
+        f"Recorded: {transfer.payment.memo}."
+        + (f" {services.money.shown(left)} is still to pay." if left else ""),
+    )
     return redirect(back)
 
 

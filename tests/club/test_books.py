@@ -295,7 +295,7 @@ def test_reversing_a_transfers_payment_leaves_the_transfer_owed_again(
     assert services.balance_of(b) == Decimal("-0.50")
     assert [(o.member, o.amount) for o in services.owing(b.pk)] == [(a, Decimal("-0.50"))]
     settlement = staff.get(reverse("club:settlement", args=[session.pk])).content.decode()
-    assert "3 members: 2 transfers." in settlement
+    assert "3 members won or lost money: 2 transfers." in settlement
     assert "✓ paid" not in settlement
     # It can be paid again, by the settlement as it is.
     services.record_payment(owed.pk)

@@ -284,3 +284,35 @@ def test_a_table_short_of_players_is_refused_with_the_count_or_filled_when_asked
     assert "Conquián needs at least 2 players; 1 waiting." in field_error(
         r.content.decode(), "size"
     )
+
+
+def test_the_settlement_counts_what_it_says_lists_fees_and_confirms_a_part_payment(
+    staff: Client, secretary: Member, make_members: Callable[..., list[Member]]
+) -> None:
+    """Issue 56: "3 staked tables" where one produced money; no table fees; a part
+    payment recorded there showed no confirmation."""
+    ann, bob, cat, dan = make_members(4)
+    evening = services.open_session(stake="0.05", name="Friday", by=secretary.user,
+                                    fee_member="1.00")  # fmt: skip
+    for m in (ann, bob, cat, dan):
+        services.check_in(evening, m)
+    played = services.form_table(evening, variant="conquian", size=2, mode=Table.PHYSICAL,
+                                 candidates=[ann, bob])  # fmt: skip
+    services.form_table(
+        evening, variant="conquian", size=2, mode=Table.PHYSICAL, candidates=[cat, dan]
+    )  # fmt: skip  (a tableau only: no points)
+    services.enter_physical_result(played.pk, PhysicalResult(winner_id=ann.pk, losses={bob.pk: 10}))
+    services.close_session(evening.pk, queue=False)
+    services.balance_session(evening.pk)
+    url = reverse("club:settlement", args=[evening.pk])
+    page = re_text(staff.get(url).content.decode())
+    assert "2 staked tables (1 with points won and lost); 2 members won or lost money: " in page
+    assert "Table fees to the club" in page
+    fees = page.split("Table fees to the club")[1].split("Each member's result")[0]
+    for m in (ann, bob, cat, dan):
+        assert f"{m} £1.00 £1.00" in fees
+    transfer = evening.transfers.get()
+    r = staff.post(reverse("club:transfer_pay", args=[transfer.pk]),
+                   {"session": evening.pk, "amount": "0.20", "method": "cash"}, follow=True)  # fmt: skip
+    said = re_text(r.content.decode())
+    assert f"Recorded: {bob} paid {ann} £0.20 in cash. £0.30 is still to pay." in said
