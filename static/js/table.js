@@ -336,9 +336,30 @@
   // After the settle: htmx then puts back the swapped-in elements' own attributes, which
   // would wipe a class set during the swap.
   document.body.addEventListener("htmx:afterSettle", function (e) {
-    if (e.detail.target && e.detail.target.id === "live") showDealEnd(true);
+    if (e.detail.target && e.detail.target.id === "live") { showDealEnd(true); showDecided(); }
   });
+
+  // --- the card a turn decides about: in view, clear of the dock ---------------------
+  // When the turn comes to this player, the card in play (the turned card, the stock's
+  // top) is brought above the dock if the dock covers it (issue 56: at 360 px it was
+  // covered in most of Tunk's draw decisions). Only as the turn arrives: a player who
+  // scrolls away during his turn is left where he is.
+  var wasMyTurn = false;
+  function showDecided() {
+    var mine = !!live().querySelector(".your-turn");
+    var cards = live().querySelectorAll(".centre .pile:last-child .card");
+    var card = cards.length ? cards[cards.length - 1] : null;
+    var dock = document.getElementById("dock");
+    if (mine && !wasMyTurn && card) {
+      var r = card.getBoundingClientRect();
+      var bottom = dock && getComputedStyle(dock).position === "sticky"
+        ? dock.getBoundingClientRect().top : window.innerHeight;
+      if (r.top < 0 || r.bottom > bottom) card.scrollIntoView({ block: "nearest" });
+    }
+    wasMyTurn = mine;
+  }
 
   applyOrder();
   showDealEnd(true);
+  showDecided();
 })();

@@ -440,6 +440,7 @@ def test_a_member_plays_a_whole_tunk_game_against_a_bot_on_a_phone(
     deadline = time.monotonic() + 300
     my_moves = tunks = 0
     held = False  # a plucked card selected: the discard held back
+    draws_seen = 0  # draw decisions whose card was checked in view
     shots: list[str] = []
     while time.monotonic() < deadline:
         deal = services.current_deal(table_id)
@@ -461,6 +462,12 @@ def test_a_member_plays_a_whole_tunk_game_against_a_bot_on_a_phone(
             assert "The game before this deal" in page.locator(".game-scores").inner_text()
             page.screenshot(path=str(ARTIFACTS / "tunk-game-scores.png"), full_page=True)
             shots.append("tunk-game-scores.png")
+        if state.phase == "draw":  # the stock's top, decided about: in view, clear of the dock
+            top = page.locator(".centre .pile.stock .card").last.bounding_box()
+            dock = page.locator("#dock").bounding_box()
+            assert top and dock and top["y"] >= 0 and top["y"] + top["height"] <= dock["y"] + 1, (
+                top, dock)  # fmt: skip
+            draws_seen += 1
         plucked = getattr(state, "plucked", None)
         if plucked is not None and not held:  # issue 56: the plucked card is kept (K5)
             card = page.locator(f'#hand [data-card="{plucked.code}"]')
@@ -497,6 +504,7 @@ def test_a_member_plays_a_whole_tunk_game_against_a_bot_on_a_phone(
     assert "booked deal by deal" in page.locator(".booking").inner_text()
     assert my_moves >= 3 and inputs == {"mouse", "keys", "tap"}, (my_moves, inputs, len(deals))
     assert held, "the member never plucked: the held discard was not checked"
+    assert draws_seen >= 3, draws_seen
     # Seeded (deal_seed 4): two deals, twelve moves of the member's. Another length means
     # the play is not what the seed gives: if the engine or the bots changed on purpose,
     # choose a seed anew (E2E_DEAL_SEED=n runs the test from another).
