@@ -257,6 +257,9 @@ class Variant(ABC):
     # hand left is worth (L23, L24 in Foster's family).
     shown: str = "Hand shown (L23)"
     worth: str = "Pips"
+    # What the end of a deal's "Points" column is, said under it (issue 56: Tunk's
+    # "Points −16" beside "20 unmatched" was never explained).
+    points_note: str = "Points: what each player won (+) or paid (−) for the deal."
 
     def headline(self, kind: str, winner: str | None) -> str | None:
         """How a deal of this game ended, in words, where the table's general words

@@ -441,6 +441,7 @@ def outcome_context(
         or _headline(str(out["kind"]), winner, int(out.get("carried", 0))),
         "shown": game.shown if game else Variant.shown,
         "worth": game.worth if game else Variant.worth,
+        "points_note": game.points_note if game else Variant.points_note,
         "rows": rows,
         "carried": out.get("carried", 0),
         "adjustments": adjustments,

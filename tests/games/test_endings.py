@@ -65,3 +65,16 @@ def test_the_others_moves_since_mine_are_on_the_table() -> None:
         {"seat": None, "name": None, "texts": ["the stock is turned over and becomes the pack"]},
     ]  # fmt: skip
     assert _recent(log[:1], SEATS, 0) == []  # nothing since my own move
+
+
+def test_the_points_column_says_what_it_counts_in_tunk_and_in_every_game() -> None:
+    """Issue 56: Tunk's end showed "Points −16" beside "20 unmatched" and never said why."""
+    from games.engine.variant import VARIANTS
+
+    tunk = outcome_context(_out("tunk", 0), SEATS, VARIANTS["tunk"])
+    html = render_to_string("games/_deal_summary.html", {"end": tunk})
+    assert "Unmatched: the count each player adds to his score in the game (K9" in html
+    assert "settling the difference of their counts" in html
+    foster = outcome_context(_out("out", 0), SEATS, VARIANTS["foster"])
+    said = render_to_string("games/_deal_summary.html", {"end": foster})
+    assert "Points: what each player won (+) or paid (−) for the deal." in said

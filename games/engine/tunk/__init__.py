@@ -140,6 +140,12 @@ class Tunk(Variant):
 
     shown = "Hand shown (K8, K9)"
     worth = "Unmatched"
+    points_note = (
+        "Unmatched: the count each player adds to his score in the game (K9; 100 puts him "
+        "out, K10). Points: what the deal books in the washbook, each pair of players "
+        "settling the difference of their counts, the Tunker's doubled when another ends "
+        "lower (K9)."
+    )
     booking = (
         "A game of Tunk is booked deal by deal, not at its end: in each deal every pair of "
         "players still in settles the difference of their penalty points (K9, the "
