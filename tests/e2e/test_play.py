@@ -441,6 +441,7 @@ def test_a_member_plays_a_whole_tunk_game_against_a_bot_on_a_phone(
     my_moves = tunks = 0
     held = False  # a plucked card selected: the discard held back
     draws_seen = 0  # draw decisions whose card was checked in view
+    ends_seen = 0  # deal ends seen whole on the screen
     shots: list[str] = []
     while time.monotonic() < deadline:
         deal = services.current_deal(table_id)
@@ -457,6 +458,11 @@ def test_a_member_plays_a_whole_tunk_game_against_a_bot_on_a_phone(
         end = page.locator("#deal-end")
         if end.is_visible():  # the last deal's end, until the member goes on (issue 28)
             assert "The next deal has been dealt" in end.inner_text()
+            # All of it on the phone's screen, "Continue" too (issue 56: three screens).
+            box = end.bounding_box()
+            go = end.locator("[data-continue]").bounding_box()
+            assert box and go and box["y"] >= -1 and go["y"] + go["height"] <= 800, (box, go)
+            ends_seen += 1
             end.locator("[data-continue]").click()
         if deal.number == 2 and not shots:  # the game's scores after the first deal
             assert "The game before this deal" in page.locator(".game-scores").inner_text()
@@ -505,6 +511,7 @@ def test_a_member_plays_a_whole_tunk_game_against_a_bot_on_a_phone(
     assert my_moves >= 3 and inputs == {"mouse", "keys", "tap"}, (my_moves, inputs, len(deals))
     assert held, "the member never plucked: the held discard was not checked"
     assert draws_seen >= 3, draws_seen
+    assert ends_seen >= 1, ends_seen
     # Seeded (deal_seed 4): two deals, twelve moves of the member's. Another length means
     # the play is not what the seed gives: if the engine or the bots changed on purpose,
     # choose a seed anew (E2E_DEAL_SEED=n runs the test from another).
