@@ -14,7 +14,6 @@ from functools import lru_cache
 from typing import Any
 
 from games.engine.actions import Action, Role
-from games.engine.cards import Card
 from games.engine.records import Record
 from games.engine.rules import make_rules
 from games.engine.variant import Variant
@@ -346,10 +345,6 @@ def _recent(
     return moves
 
 
-_PLURAL = {"ace": "aces", "two": "twos", "three": "threes", "four": "fours", "five": "fives",
-           "six": "sixes", "seven": "sevens", "eight": "eights", "nine": "nines",
-           "ten": "tens", "jack": "jacks", "queen": "queens", "king": "kings"}  # fmt: skip
-_SUIT_WORDS = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
 _COMBINATION_RE = re.compile(r"\b(?:spread|combination) (\d+)\b")
 
 
@@ -365,10 +360,10 @@ def combination_names(
         whose = owners.get(c["owner"], "a")
         natural = [p for p in placed if p != "JK"] or placed
         if c["kind"] == "set":
-            word = Card.from_code(natural[0]).name.split(" of ")[0]
-            out[c["id"]] = f"{whose} set of {_PLURAL.get(word, word)}"
+            word = RANK_NAMES[RANKS[natural[0][:-1]]]
+            out[c["id"]] = f"{whose} set of {word}{'es' if word == 'six' else 's'}"
         else:
-            suit = _SUIT_WORDS.get(natural[0][-1], "")
+            suit = SUITS[natural[0][-1]][0]
             out[c["id"]] = f"{whose} run of {suit} " + "-".join(p[:-1] for p in placed)
     return out
 
