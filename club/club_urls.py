@@ -46,6 +46,7 @@ club_patterns = [
     path("club/tables/<int:pk>/result/", tables.table_result, name="table_result"),
     path("club/tables/<int:pk>/cancel/", console.table_cancel, name="table_cancel"),
     path("club/tables/<int:pk>/void/", console.table_void, name="table_void"),
+    path("club/tables/<int:pk>/computer/", console.table_computer, name="table_computer"),
     path("club/tables/<int:pk>/washbook/", washbooks.washbook, name="washbook"),
     path("club/substitutes/<int:pk>/consent/", tables.substitute_consent, name="sub_consent"),
     path("club/lines/<int:pk>/correct/", washbooks.line_correct, name="line_correct"),

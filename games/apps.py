@@ -9,12 +9,23 @@ class GamesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from club.services.base import DEAL_PROGRESS, PLAY_CHECKS, TABLE_STOPS, TABLE_TELLERS
+        from club.services.base import (
+            DEAL_PROGRESS,
+            FRESH_GAMES,
+            PLAY_CHECKS,
+            REDEALS,
+            TABLE_STOPS,
+            TABLE_TELLERS,
+        )
+
+        from .play import services
 
         PLAY_CHECKS.append(_online_play)
         DEAL_PROGRESS.append(_latest_deals)
         TABLE_STOPS.append(_stop_deals)
         TABLE_TELLERS.append(_tell_tables)
+        FRESH_GAMES.append(services.fresh_game)
+        REDEALS.append(services.redeal)
 
 
 def _online_play(table_ids: list[int]) -> bool:

@@ -25,6 +25,7 @@ from ..models import (
     Substitution,
     Table,
     WashbookEntry,
+    variant_seats,
 )
 from ..office import audit
 from ..services import ClubError, house_rules
@@ -46,6 +47,7 @@ class ConsoleTable:
     cancellable: bool
     voidable: bool
     void_form: VoidForm
+    empty_seats: int = 0  # seats the game has room for that a computer player may take
 
 
 def _progress(table: Table, seats: list[Seat], deal: services.DealProgress | None) -> str:
@@ -63,6 +65,14 @@ def _progress(table: Table, seats: list[Seat], deal: services.DealProgress | Non
     moves = f"{deal.actions} move{'s' if deal.actions != 1 else ''}"
     turn = f"{who} to play" if who else "in play"
     return f"Game {deal.game_number}, deal {deal.deal_in_game + 1}: {turn} ({moves})"
+
+
+def _empty_seats(table: Table, seats: list[Seat]) -> int:
+    """Seats of a browser table its game has room for and nobody is coming to (issue 56:
+    the secretary may seat a computer player there)."""
+    if table.mode != Table.ONLINE or table.is_practice:
+        return 0
+    return max(0, variant_seats(table.variant)[1] - len(seats) - table.computers_wanted)
 
 
 def _console_context(
@@ -113,6 +123,7 @@ def _console_context(
                 cancellable=playing and not played,
                 voidable=played and session.is_open,
                 void_form=void_form(f"void-{t.pk}"),
+                empty_seats=_empty_seats(t, seats) if playing and session.is_open else 0,
             )
         )
     arrivals = list(session.arrivals.select_related("member", "queue_table").order_by("order"))
@@ -241,6 +252,13 @@ def _console_done(
             request, "club/evenings/console.html", _console_context(request, session, said=True)
         )
     return _console(session)
+
+
+def _table_refused(request: HttpRequest, table: Table, error: ClubError) -> HttpResponse:
+    """A table's action refused: in the console of its evening, else the refusal page."""
+    if table.session:
+        return _console_refused(request, table.session, error, table.get_club_url())
+    return _refused(request, error, table.get_club_url())
 
 
 def _console_refused(
@@ -408,13 +426,28 @@ def table_cancel(request: HttpRequest, pk: int) -> HttpResponse:
     try:
         services.cancel_table(table.pk, by=request.user)
     except ClubError as e:
-        if table.session:
-            return _console_refused(request, table.session, e, table.get_club_url())
-        return _refused(request, e, table.get_club_url())
+        return _table_refused(request, table, e)
     message = f"{table.label} cancelled: its players wait again."
     audit.record(request.user, AuditEntry.TABLE_CANCEL, message, table=table)
     if table.session is None:
         return redirect(table.get_club_url())
+    return _console_done(request, table.session, message, "tables")
+
+
+@staff_required
+@require_POST
+@transaction.atomic  # the action and its audit entry, or neither
+def table_computer(request: HttpRequest, pk: int) -> HttpResponse:
+    """A computer player in an empty seat of a browser table (issue 56): now, the cards
+    dealt again, if nothing has been played in the game; else when the game ends."""
+    table = _table(pk)
+    try:
+        said = services.seat_computer_player(table.pk)
+    except ClubError as e:
+        return _table_refused(request, table, e)
+    message = f"{table.label}: {said}"
+    audit.record(request.user, AuditEntry.TABLE_COMPUTER, message, table=table)
+    assert table.session is not None  # seat_computer_player refuses tables of no evening
     return _console_done(request, table.session, message, "tables")
 
 

@@ -22,6 +22,7 @@ class AuditEntry(models.Model):
 
     CHECK_IN, CHECK_OUT = "check-in", "check-out"
     TABLE, TABLE_CANCEL, TABLE_VOID = "table", "table-cancel", "table-void"
+    TABLE_COMPUTER = "table-computer"
     RESULT, CORRECTION = "result", "correction"
     OPEN, FEE, CLOSE, CANCEL, VOID = "open", "fee", "close", "cancel", "void"
     PAYMENT = "payment"
@@ -34,6 +35,7 @@ class AuditEntry(models.Model):
         (TABLE, "table formed"),
         (TABLE_CANCEL, "table cancelled"),
         (TABLE_VOID, "table voided"),
+        (TABLE_COMPUTER, "computer player seated"),
         (RESULT, "result entered"),
         (CORRECTION, "line corrected"),
         (OPEN, "evening opened"),

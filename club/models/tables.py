@@ -46,6 +46,12 @@ class Table(models.Model):
         help_text="A computer player sat here (formed with one): never staked, even after "
         "members took every seat and whatever the washbook's lines show.",
     )
+    computers_wanted = models.PositiveSmallIntegerField(
+        default=0,
+        db_default=0,
+        help_text="Computer players the secretary seated in empty seats while a game was in "
+        "play: they sit down when it ends (issue 56).",
+    )
     status = models.CharField(
         max_length=10,
         choices=[(FORMING, "forming"), (PLAYING, "playing"), (CLOSED, "closed")],
@@ -86,6 +92,11 @@ class Table(models.Model):
             return reverse("games:table", args=[self.pk])
         except NoReverseMatch:
             return reverse("club:table", args=[self.pk])
+
+    @property
+    def game_name(self) -> str:
+        """The game's short name, as a player says it ("Tonk", "Foster's Cooncan")."""
+        return find_variant(self.variant).short_name
 
     def get_club_url(self) -> str:
         return reverse("club:table", args=[self.pk])

@@ -56,6 +56,7 @@ from .seats import (
     demand_redraw,
     open_due_redraw_windows,
     propose_substitute,
+    seat_computer_player,
 )
 from .sessions import (
     VOIDABLE,
@@ -171,6 +172,7 @@ __all__ = [
     "open_session",
     "post_online_deal",
     "propose_substitute",
+    "seat_computer_player",
     "record_payment",
     "session_money",
     "session_points",

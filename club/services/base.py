@@ -69,6 +69,26 @@ def stop_play(table_ids: list[int], reason: str) -> None:
         stop(table_ids, reason)
 
 
+# Another app deals a table's current deal again when the game it begins has not been
+# played (the games app: the game's first deal, no action applied), for a seating the
+# club changed between deals (a computer player seated in an empty seat, issue 56).
+# ``FRESH_GAMES`` say whether it can; ``REDEALS`` do it, inside the club's transaction
+# (the table is locked first: the lock order below).
+FRESH_GAMES: list[Callable[[int], bool]] = []
+REDEALS: list[Callable[[int], None]] = []
+
+
+def fresh_game(table_id: int) -> bool:
+    """Whether nothing has been played in the table's current game, so that its deal may
+    be dealt again (False with no games app to ask)."""
+    return bool(FRESH_GAMES) and all(check(table_id) for check in FRESH_GAMES)
+
+
+def redeal(table_id: int) -> None:
+    for deal_again in REDEALS:
+        deal_again(table_id)
+
+
 # Another app tells the players at these tables that their evening changed (closing):
 # the games app refreshes their screens (the club panel says what happened).
 TABLE_TELLERS: list[Callable[[list[int]], None]] = []

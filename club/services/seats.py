@@ -18,6 +18,7 @@ from ..models import (
     Seat,
     Substitution,
     Table,
+    variant_seats,
 )
 from . import base
 from .base import ClubError, log
@@ -189,3 +190,87 @@ def _lapse_substitutes(table: Table) -> list[str]:
         else:
             events.append(log(table, f"{sub.substitute}'s appointment for {sub.leaver} lapses."))
     return events
+
+
+# --- Computer players in empty seats (issue 56) ------------------------------------------
+
+
+def seat_computer_player(table_id: int) -> str:
+    """The secretary seats a computer player in an empty seat of a table played in the
+    browser (one the game has room for: a table of four at Foster's game seats up to
+    seven). Nothing played yet in the game in progress: he sits down now and the cards
+    are dealt again for the new number. Otherwise he sits down when the game ends (L5),
+    and a member waiting for the table takes his seat then, as members take computer
+    players' seats after every game (`tables._rotate`). A table a computer player sat at
+    is not staked (``Table.had_computer_players``). Returns what the table's log says."""
+    from games.engine.variant import find_variant
+
+    with transaction.atomic():
+        session, table = base.lock_table(table_id)
+        if session is None or table.is_practice:
+            raise ClubError("only a table of an evening takes a computer player from the console")
+        if not session.is_open or session.is_closing_after_deals:
+            raise ClubError(f"{session} is closing: no computer player sits down now")
+        if table.status != Table.PLAYING:
+            raise ClubError(f"{table.label} is not playing")
+        if table.mode != Table.ONLINE:
+            raise ClubError("computer players sit only at tables played in the browser")
+        seated = Seat.objects.filter(table=table).count()
+        high = variant_seats(table.variant)[1]
+        if seated + table.computers_wanted >= high:
+            game = find_variant(table.variant).short_name
+            coming = (
+                f" ({base.counted(table.computers_wanted, 'computer player')} to sit down)"
+                if table.computers_wanted
+                else ""
+            )
+            raise ClubError(f"{game} seats at most {high}: {table.label} has no empty seat{coming}")
+        if base.fresh_game(table.pk):
+            (bot,) = _seat_computers(table, 1)
+            table.save()
+            base.redeal(table.pk)
+            return log(
+                table,
+                f"{bot} takes the empty seat; the cards are dealt again for "
+                f"{seated + 1} players. The table is not staked.",
+            )
+        table.computers_wanted += 1
+        table.save(update_fields=["computers_wanted"])
+        return log(
+            table,
+            f"A computer player sits down in the empty seat when game {table.game_number} "
+            "ends (a member waiting for the table takes it instead).",
+        )
+
+
+def seat_wanted_computers(table: Table) -> list[str]:
+    """At the end of a game (L5): the computer players the secretary asked for sit down,
+    as many as the game has room for. The caller saves ``table``."""
+    if not table.computers_wanted:
+        return []
+    wanted, table.computers_wanted = table.computers_wanted, 0
+    room = variant_seats(table.variant)[1] - Seat.objects.filter(table=table).count()
+    if room <= 0:
+        return []
+    bots = _seat_computers(table, min(wanted, room))
+    names = ", ".join(str(b) for b in bots)
+    return [log(table, f"{names} {'sits' if len(bots) == 1 else 'sit'} down in the empty "
+                       "seat. The table is not staked.")]  # fmt: skip
+
+
+def _seat_computers(table: Table, count: int) -> list[Member]:
+    """``count`` computer players not playing at another table of the evening, in the
+    seats after the last (the table locked; the caller saves it)."""
+    busy = Seat.objects.filter(
+        table__session=table.session_id, table__status=Table.PLAYING, member__is_bot=True
+    ).values_list("member_id", flat=True)
+    bots = base.bots(count, busy=frozenset(busy))
+    seated = Seat.objects.filter(table=table).count()
+    now = timezone.now()
+    Seat.objects.bulk_create(
+        Seat(table=table, member=bot, position=seated + i, seated_at=now)
+        for i, bot in enumerate(bots)
+    )
+    table.size = seated + count
+    table.had_computer_players = True
+    return bots

@@ -33,7 +33,7 @@ from ..models import (
 from ..tables import cutting
 from . import base
 from .base import ClubError, counted, log, record_cut
-from .seats import HOUR, IN_PLAY, _lapse_substitutes
+from .seats import HOUR, IN_PLAY, _lapse_substitutes, seat_wanted_computers
 
 
 @dataclass(frozen=True, slots=True)
@@ -423,11 +423,14 @@ def advance_after_deal(table_id: int, game_over: bool | None = None) -> TableTur
             Seat.objects.filter(table=table).update(consecutive_games=F("consecutive_games") + 1)
             events.append(log(table, f"Game {table.game_number} is over."))
             events.extend(_lapse_substitutes(table))
+            sat = seat_wanted_computers(table)  # before the rotation: a member takes it
+            events.extend(sat)
             rotated, rotation_events = _rotate(table)
-            changed |= rotated
+            changed |= rotated or bool(sat)
             events.extend(rotation_events)
             table.game_number += 1
             table.deal_in_game = 0
+            players = Seat.objects.filter(table=table).count() if sat else players
         table.dealer_position = (table.dealer_position + 1) % max(players, 1)
         pending = RedrawDemand.objects.filter(table=table, applied_at=None)
         if pending.exists():

@@ -169,6 +169,48 @@ def ensure_deal(table_id: int) -> Deal | None:
     return deal
 
 
+def fresh_game(table_id: int) -> bool:
+    """Whether nothing has been played in the table's current game: no deal yet, or the
+    game's first deal with no action applied (the club asks before it seats a computer
+    player in an empty seat, issue 56)."""
+    deal = current_deal(table_id)
+    if deal is None:
+        return True
+    return (
+        not deal.finished
+        and deal.deal_in_game == 0
+        and not DealAction.objects.filter(deal=deal).exists()
+    )
+
+
+def redeal(table_id: int) -> None:
+    """Deal the table's current deal again for its seating as it is now (the club has
+    seated a computer player in an empty seat, the table locked; nothing was played in
+    this game). The unplayed deal is deleted: its cards were seen but never played, and
+    the new one is dealt from a new seed by the same dealer."""
+    deal = Deal.objects.select_for_update().filter(table_id=table_id).order_by("-number").first()
+    if deal is None:
+        return  # nothing dealt yet: ensure_deal deals for the seating
+    if deal.finished or DealAction.objects.filter(deal=deal).exists():
+        raise ClubError("play has begun in this deal: it cannot be dealt again")
+    seating = club_api.table_seating(table_id)
+    number, dealer, carry_in = deal.number, deal.dealer, deal.carry_in
+    deal.delete()
+    new = _create_deal(
+        table_id,
+        number=number,
+        variant=deal.variant,
+        options=dict(deal.options),
+        players=len(seating),
+        dealer=dealer % len(seating),
+        carry_in=carry_in,
+        game_number=deal.game_number,
+        deal_in_game=0,
+        bot_seats=frozenset(s.position for s in seating if s.is_bot),
+    )
+    _after_commit(new, seating)
+
+
 def _new_seed() -> int:
     """A new deal's seed: secret and random, but in browser tests (settings
     .GAMES_TEST_SEEDS, only under TESTING) the next number of that Redis counter, which

@@ -194,3 +194,145 @@ def test_a_table_stays_unstaked_after_a_member_takes_the_computer_players_seat(
     services.advance_after_deal(table.pk)
     assert not table.seats.filter(member__is_bot=True).exists()
     assert table.pk not in services.staked_tables(session.pk)
+
+
+# --- A computer player in an empty seat of a formed table (issue 56, item 2) ------------
+
+
+def _tonk_of_two(session: ClubSession, members: list[Member], monkeypatch: Any) -> Table:
+    monkeypatch.setattr("games.play.services.schedule_bot", lambda d, v: None)
+    _arrive(session, members)
+    return services.form_table(session, variant="tonk", size=len(members))
+
+
+def _first_move(table: Table) -> None:
+    """One move of the first deal, which goes on: play has begun in the game."""
+    import json
+
+    from games.play import services as game_services
+
+    deal = game_services.ensure_deal(table.pk)
+    assert deal is not None
+    state = game_services.load_state(deal)
+    seat = state.to_move()
+    assert seat is not None
+    # a draw, not a drop (which ends the deal): the deal goes on
+    action = next(a for a in state.legal_actions(seat) if type(a).__name__ != "Drop")
+    game_services.act(
+        table.pk, member_id=table.seats.get(position=seat).member_id, version=deal.version,
+        deal_id=deal.pk, action=json.loads(json.dumps(action.to_json())),
+    )  # fmt: skip
+    assert not game_services.current_deal(table.pk).finished  # type: ignore[union-attr]
+
+
+def test_nothing_played_the_computer_player_sits_down_and_the_cards_are_dealt_again(
+    session: ClubSession, make_members: Callable[..., list[Member]], monkeypatch: Any
+) -> None:
+    from games.models import DealAction
+    from games.play import services as game_services
+
+    table = _tonk_of_two(session, make_members(2), monkeypatch)
+    first = game_services.ensure_deal(table.pk)
+    assert first is not None and first.players == 2
+    said = services.seat_computer_player(table.pk)
+    table.refresh_from_db()
+    seats = list(table.seats.select_related("member").order_by("position"))
+    assert [s.member.is_bot for s in seats] == [False, False, True]
+    assert table.size == 3 and table.had_computer_players and table.computers_wanted == 0
+    assert "dealt again for 3 players" in said and "not staked" in said
+    deal = game_services.current_deal(table.pk)
+    assert deal is not None and deal.players == 3 and deal.number == 1
+    assert deal.pk != first.pk and deal.dealer == first.dealer
+    assert not DealAction.objects.filter(deal__table=table).exists()
+    # The club and the games app agree on the seating the new deal is dealt for.
+    assert len(services.table_seating(table.pk)) == 3
+
+
+def test_in_play_the_computer_player_sits_down_when_the_game_ends(
+    session: ClubSession, make_members: Callable[..., list[Member]], monkeypatch: Any
+) -> None:
+    from games.play import services as game_services
+
+    table = _tonk_of_two(session, make_members(2), monkeypatch)
+    _first_move(table)
+    said = services.seat_computer_player(table.pk)
+    assert "when game 1 ends" in said
+    table.refresh_from_db()
+    assert table.computers_wanted == 1 and table.seats.count() == 2
+    assert not table.had_computer_players  # staked until he sits down
+    deal = game_services.current_deal(table.pk)
+    assert deal is not None and deal.players == 2  # the deal in play is untouched
+    turn = services.advance_after_deal(table.pk, game_over=True)
+    table.refresh_from_db()
+    assert table.seats.count() == 3 and table.size == 3 and table.computers_wanted == 0
+    assert table.had_computer_players and turn.seating_changed
+    assert any("sits down in the empty seat" in e for e in turn.events)
+
+
+def test_a_member_waiting_for_the_table_takes_the_empty_seat_instead(
+    session: ClubSession, make_members: Callable[..., list[Member]], monkeypatch: Any
+) -> None:
+    ann, bob, cat = make_members(3)
+    table = _tonk_of_two(session, [ann, bob], monkeypatch)
+    _first_move(table)
+    services.seat_computer_player(table.pk)
+    _arrive(session, [cat])
+    services.join_queue(table, cat)
+    services.advance_after_deal(table.pk, game_over=True)
+    seated = {s.member for s in table.seats.select_related("member")}
+    assert seated == {ann, bob, cat}
+    assert not services.table_queue(table)
+
+
+@pytest.mark.parametrize(
+    ("variant", "size", "mode", "message"),
+    [
+        ("conquian", 2, Table.ONLINE, "seats at most 2: Table 1 has no empty seat"),
+        ("tonk", 2, Table.PHYSICAL, "only at tables played in the browser"),
+    ],
+)
+def test_a_table_with_no_room_or_real_cards_is_refused_and_nothing_changes(
+    session: ClubSession,
+    make_members: Callable[..., list[Member]],
+    variant: str,
+    size: int,
+    mode: str,
+    message: str,
+) -> None:
+    _arrive(session, make_members(size))
+    table = services.form_table(session, variant=variant, size=size, mode=mode)
+    with pytest.raises(services.ClubError, match=message):
+        services.seat_computer_player(table.pk)
+    table.refresh_from_db()
+    assert table.seats.count() == size and table.computers_wanted == 0
+    assert not table.had_computer_players
+
+
+def test_a_full_table_counts_the_computer_players_coming(
+    session: ClubSession, make_members: Callable[..., list[Member]], monkeypatch: Any
+) -> None:
+    table = _tonk_of_two(session, make_members(2), monkeypatch)
+    _first_move(table)
+    for _ in range(3):  # Tonk seats five
+        services.seat_computer_player(table.pk)
+    with pytest.raises(services.ClubError, match=r"no empty seat \(3 computer players to sit"):
+        services.seat_computer_player(table.pk)
+
+
+def test_the_console_seats_a_computer_player_and_says_so(
+    session: ClubSession,
+    make_members: Callable[..., list[Member]],
+    monkeypatch: Any,
+    staff: Client,
+) -> None:
+    from club.models import AuditEntry
+
+    table = _tonk_of_two(session, make_members(2), monkeypatch)
+    console = reverse("club:console", args=[session.pk])
+    page = staff.get(console).content.decode()
+    assert "Seat a computer player" in page and "3 empty seats" in page
+    r = staff.post(reverse("club:table_computer", args=[table.pk]), HTTP_HX_REQUEST="true")
+    body = r.content.decode()
+    assert r.status_code == 200 and "dealt again for 3 players" in body
+    assert "2 empty seats" in body
+    assert AuditEntry.objects.filter(action=AuditEntry.TABLE_COMPUTER, table=table).exists()
