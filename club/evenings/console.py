@@ -14,6 +14,8 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
+from games.engine.variant import find_variant
+
 from .. import services, streams
 from ..models import (
     Arrival,
@@ -25,7 +27,6 @@ from ..models import (
     Substitution,
     Table,
     WashbookEntry,
-    variant_seats,
 )
 from ..office import audit
 from ..services import ClubError, house_rules
@@ -57,14 +58,17 @@ def _progress(table: Table, seats: list[Seat], deal: services.DealProgress | Non
     if table.status != Table.PLAYING:
         return table.get_status_display()
     if table.mode == Table.PHYSICAL:
-        return f"Game {table.game_number}, deal {table.deal_in_game + 1}, played with real cards"
+        return f"{table.game_and_deal}, played with real cards"
     if deal is None or deal.finished:
-        return f"Game {table.game_number}, deal {table.deal_in_game + 1}: not dealt yet"
+        return f"{table.game_and_deal}: not dealt yet"
     names = {s.position: s.member.display_name for s in seats}
     who = names.get(deal.to_move) if deal.to_move is not None else None
     moves = f"{deal.actions} move{'s' if deal.actions != 1 else ''}"
     turn = f"{who} to play" if who else "in play"
-    return f"Game {deal.game_number}, deal {deal.deal_in_game + 1}: {turn} ({moves})"
+    game = find_variant(table.variant).game_and_deal(
+        deal.game_number, deal.deal_in_game, len(seats)
+    )
+    return f"{game}: {turn} ({moves})"
 
 
 def _empty_seats(table: Table, seats: list[Seat]) -> int:
@@ -72,7 +76,7 @@ def _empty_seats(table: Table, seats: list[Seat]) -> int:
     the secretary may seat a computer player there)."""
     if table.mode != Table.ONLINE or table.is_practice:
         return 0
-    return max(0, variant_seats(table.variant)[1] - len(seats) - table.computers_wanted)
+    return services.empty_seats(table, len(seats))
 
 
 def _console_context(

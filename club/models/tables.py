@@ -98,6 +98,14 @@ class Table(models.Model):
         """The game's short name, as a player says it ("Tonk", "Foster's Cooncan")."""
         return find_variant(self.variant).short_name
 
+    @property
+    def game_and_deal(self) -> str:
+        """Where the table's deal in play stands in its game, as the game counts ("Game 2,
+        deal 3 of 4"; Tunk's "Game 2 to 100, deal 3"; at two players "Game 7")."""
+        return find_variant(self.variant).game_and_deal(
+            self.game_number, self.deal_in_game, self.size
+        )
+
     def get_club_url(self) -> str:
         return reverse("club:table", args=[self.pk])
 

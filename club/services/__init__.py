@@ -54,6 +54,7 @@ from .practice import close_practice_tables, create_practice_table, practice_tab
 from .seats import (
     consent_substitute,
     demand_redraw,
+    empty_seats,
     open_due_redraw_windows,
     propose_substitute,
     seat_computer_player,
@@ -172,6 +173,7 @@ __all__ = [
     "open_session",
     "post_online_deal",
     "propose_substitute",
+    "empty_seats",
     "seat_computer_player",
     "record_payment",
     "session_money",

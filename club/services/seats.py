@@ -20,6 +20,7 @@ from ..models import (
     Table,
     variant_seats,
 )
+from ..tables import cutting
 from . import base
 from .base import ClubError, log
 
@@ -217,6 +218,11 @@ def seat_computer_player(table_id: int) -> str:
             raise ClubError("computer players sit only at tables played in the browser")
         seated = Seat.objects.filter(table=table).count()
         high = variant_seats(table.variant)[1]
+        wrong = cutting.options_error(
+            table.variant, table.options, seated + table.computers_wanted + 1
+        )
+        if wrong and seated + table.computers_wanted < high:
+            raise ClubError(f"{wrong}: {table.label} seats no more under its rules")
         if seated + table.computers_wanted >= high:
             game = find_variant(table.variant).short_name
             coming = (
@@ -241,6 +247,18 @@ def seat_computer_player(table_id: int) -> str:
             f"A computer player sits down in the empty seat when game {table.game_number} "
             "ends (a member waiting for the table takes it instead).",
         )
+
+
+def empty_seats(table: Table, seated: int) -> int:
+    """Seats of a table its game has room for, under its rules, that nobody is coming to
+    (the computer players asked for counted as coming)."""
+    taken = seated + table.computers_wanted
+    room = 0
+    while taken + room < variant_seats(table.variant)[1] and not cutting.options_error(
+        table.variant, table.options, taken + room + 1
+    ):
+        room += 1
+    return room
 
 
 def seat_wanted_computers(table: Table) -> list[str]:

@@ -303,6 +303,12 @@ def form_table(
             raise ClubError(_short_of_players(size, pool, candidates, computer_players, mode),
                             field="size")  # fmt: skip
         places = min(size - computer_players, len(pool))
+        # The rules for this many (Tonk's fifth player needs Five Card Tonk): a table no
+        # deal can be dealt for stopped at its first, with a server error on its page.
+        wrong = cutting.options_error(variant, options, places + computer_players)
+        if wrong:
+            raise ClubError(f"not at a table of {places + computer_players}: {wrong}",
+                            field="size")  # fmt: skip
         number = (Table.objects.filter(session=session).aggregate(n=Max("number"))["n"] or 0) + 1
         table = Table.objects.create(
             session=session,

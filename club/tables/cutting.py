@@ -54,10 +54,16 @@ def pack_for(variant: str, options: Mapping[str, Any] | None = None) -> list[str
     return game.cutting_pack(rules)
 
 
-def options_error(variant: str, options: Mapping[str, Any] | None) -> str | None:
-    """Why ``options`` do not fit ``variant`` (the engine's words), or None when they do."""
+def options_error(
+    variant: str, options: Mapping[str, Any] | None, players: int | None = None
+) -> str | None:
+    """Why ``options`` do not fit ``variant`` (the engine's words), or None when they do;
+    with ``players``, also why no deal can be dealt for that many (Tonk's fifth player
+    needs Five Card Tonk: a table seated so would stop at its first deal)."""
     try:
-        make_rules(variant, dict(options or {}))
+        rules = make_rules(variant, dict(options or {}))
+        if players is not None:
+            find_variant(variant).deal(rules, players, 0, seed=0, pack=None, carry_in=0)
     except InvalidActionError as e:
         return str(e)
     return None

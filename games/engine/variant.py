@@ -260,6 +260,20 @@ class Variant(ABC):
     # What the end of a deal's "Points" column is, said under it (issue 56: Tunk's
     # "Points −16" beside "20 unmatched" was never explained).
     points_note: str = "Points: what each player won (+) or paid (−) for the deal."
+    # The score that ends a game the engine keeps (Tunk's 100, K10); 0 where a game is
+    # the club's round of deals (L5), each player dealing once.
+    game_to: int = 0
+
+    def game_and_deal(self, game_number: int, deal_in_game: int, players: int) -> str:
+        """Where a deal stands in its game, as this game counts (issue 56), with
+        ``deal_in_game`` from 0: "Game 2 to 100, deal 3" in a game kept to a score
+        (Tunk's, K10); "Game 2, deal 3 of 4" where a game is a round of deals, each
+        player dealing once (L5); "Game 7, deal 1" at two players, each deal a game (L5),
+        as the washbook numbers it."""
+        deal = f"Game {game_number}, deal {deal_in_game + 1}"
+        if self.game_to:
+            return f"Game {game_number} to {self.game_to}, deal {deal_in_game + 1}"
+        return f"{deal} of {players}" if players > 2 else deal
 
     def headline(self, kind: str, winner: str | None) -> str | None:
         """How a deal of this game ended, in words, where the table's general words

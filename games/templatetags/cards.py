@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Any
 
 from django import template
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
+from games.engine.variant import find_variant
 from games.play.presenters import CardFace, face
 
 register = template.Library()
@@ -88,4 +90,14 @@ def card_back(count: int, label: str = "the pack") -> SafeString:
         label,
         count,
         count,
+    )
+
+
+@register.filter
+def game_and_deal(deal: Any) -> str:
+    """Where a deal (or a table: its next deal) stands in its game, as that game counts
+    (:meth:`Variant.game_and_deal`)."""
+    players = getattr(deal, "players", None) or getattr(deal, "size", 0)
+    return find_variant(deal.variant).game_and_deal(
+        int(deal.game_number), int(deal.deal_in_game), int(players)
     )

@@ -25,6 +25,26 @@
   }
   root.addEventListener("htmx:beforeSwap", noteFolds);
 
+  // What a form just did, told in the live part (a table seated, a member checked out),
+  // stays told when the live part refreshes under it (the refresh carries no message; a
+  // deal dealt again at once refreshed it away within a second). The next form's answer
+  // replaces it.
+  var saidKept = {};
+  root.addEventListener("htmx:beforeSwap", function (e) {
+    saidKept = {};
+    if (isPost(e)) return;
+    root.querySelectorAll("#live .said-slot[data-slot]").forEach(function (slot) {
+      if (slot.children.length) saidKept[slot.dataset.slot] = slot.innerHTML;
+    });
+  });
+  root.addEventListener("htmx:afterSwap", function () {
+    Object.keys(saidKept).forEach(function (name) {
+      var slot = root.querySelector('#live .said-slot[data-slot="' + name + '"]');
+      if (slot && !slot.children.length) slot.innerHTML = saidKept[name];
+    });
+    saidKept = {};
+  });
+
   // The place of the eye: when the console is swapped in after a form, the section whose
   // form was sent stays where it was on the screen; when the live part refreshes, the
   // first section in view does. (The browser's own scroll anchoring loses its anchor with

@@ -199,10 +199,12 @@ def test_a_table_stays_unstaked_after_a_member_takes_the_computer_players_seat(
 # --- A computer player in an empty seat of a formed table (issue 56, item 2) ------------
 
 
-def _tonk_of_two(session: ClubSession, members: list[Member], monkeypatch: Any) -> Table:
+def _tonk_of_two(
+    session: ClubSession, members: list[Member], monkeypatch: Any, variant: str = "tonk"
+) -> Table:
     monkeypatch.setattr("games.play.services.schedule_bot", lambda d, v: None)
     _arrive(session, members)
-    return services.form_table(session, variant="tonk", size=len(members))
+    return services.form_table(session, variant=variant, size=len(members))
 
 
 def _first_move(table: Table) -> None:
@@ -311,9 +313,9 @@ def test_a_table_with_no_room_or_real_cards_is_refused_and_nothing_changes(
 def test_a_full_table_counts_the_computer_players_coming(
     session: ClubSession, make_members: Callable[..., list[Member]], monkeypatch: Any
 ) -> None:
-    table = _tonk_of_two(session, make_members(2), monkeypatch)
+    table = _tonk_of_two(session, make_members(2), monkeypatch, "tunk")
     _first_move(table)
-    for _ in range(3):  # Tonk seats five
+    for _ in range(3):  # Tunk seats five (K1)
         services.seat_computer_player(table.pk)
     with pytest.raises(services.ClubError, match=r"no empty seat \(3 computer players to sit"):
         services.seat_computer_player(table.pk)
@@ -330,9 +332,37 @@ def test_the_console_seats_a_computer_player_and_says_so(
     table = _tonk_of_two(session, make_members(2), monkeypatch)
     console = reverse("club:console", args=[session.pk])
     page = staff.get(console).content.decode()
-    assert "Seat a computer player" in page and "3 empty seats" in page
+    # Tonk seats four, five only at Five Card Tonk (T1)
+    assert "Seat a computer player" in page and "2 empty seats" in page
     r = staff.post(reverse("club:table_computer", args=[table.pk]), HTTP_HX_REQUEST="true")
     body = r.content.decode()
     assert r.status_code == 200 and "dealt again for 3 players" in body
-    assert "2 empty seats" in body
+    assert "1 empty seat:" in body
     assert AuditEntry.objects.filter(action=AuditEntry.TABLE_COMPUTER, table=table).exists()
+
+
+def test_tonks_fifth_seat_waits_for_five_card_tonk(
+    session: ClubSession, make_members: Callable[..., list[Member]], monkeypatch: Any, staff: Client
+) -> None:
+    """Tonk seats five only at Five Card Tonk: a fifth computer player at a table of
+    plain Tonk was seated and its deal could not be dealt (a server error on the console,
+    seen on make run). The console offers the seats its rules allow."""
+    table = _tonk_of_two(session, make_members(2), monkeypatch)
+    services.seat_computer_player(table.pk)
+    services.seat_computer_player(table.pk)
+    page = staff.get(reverse("club:console", args=[session.pk])).content.decode()
+    assert "Seat a computer player" not in page
+    with pytest.raises(services.ClubError, match="five play Five Card Tonk"):
+        services.seat_computer_player(table.pk)
+    assert table.seats.count() == 4
+
+
+def test_a_table_of_five_at_plain_tonk_is_refused_when_formed(
+    session: ClubSession, make_members: Callable[..., list[Member]]
+) -> None:
+    _arrive(session, make_members(5))
+    with pytest.raises(services.ClubError, match="not at a table of 5: .*Five Card Tonk"):
+        services.form_table(session, variant="tonk", size=5)
+    assert not Table.objects.filter(session=session).exists()
+    table = services.form_table(session, variant="tonk", size=5, options={"five_card": True})
+    assert table.seats.count() == 5

@@ -16,11 +16,11 @@ from club.models import ClubSession, Table, default_size, variant_choices, varia
 from club.services import ClubError
 from club.tables.forms import FormTableForm
 from games.engine import PlayerRange, registered
-from games.engine.conquian.variants import Conquian
+from games.engine.tunk import Tunk
 
 
-class Quartet(Conquian):
-    """A made-up game for the test: Conquián's engine, a club table of exactly four."""
+class Quartet(Tunk):
+    """A made-up game for the test: Tunk's engine, a club table of exactly four."""
 
     name = "quartet"
     club_label = "Quartet (four players)"

@@ -76,12 +76,35 @@ def test_the_secretary_runs_the_evening_from_a_phone(live: dict[str, Any], brows
     form.get_by_role("button", name="Form and cut for seats").click()
     page.wait_for_selector("#fold-form [data-said]")
     assert page.evaluate("window.__stayed === true"), "the page was reloaded"
-    table = Table.objects.get(session=session)
+    table = Table.objects.get(session=session, number=1)
     assert f"Table {table.number} formed" in _text(page, "#fold-form [data-said]")
     assert page.evaluate("document.getElementById('fold-waiting').open") is False
     assert set(Seat.objects.filter(table=table).values_list("member", flat=True)) == {
         ann.pk, dan.pk,
     }  # fmt: skip
+
+    # Bob and Cat at a Tunk table in the browser, its first deal dealt; the secretary
+    # seats a computer player in an empty seat (issue 56, item 2): the cards are dealt
+    # again for three, and what was done stays told when the live part refreshes (the
+    # new deal's notice refreshed it away within a second, seen on make run).
+    from games.play import services as games
+
+    tunk = services.form_table(session, variant="tunk", size=2, candidates=[bob, cat])
+    assert games.ensure_deal(tunk.pk) is not None
+    page.reload()
+    card = page.locator(f"#table-{tunk.number}")
+    card.get_by_role("button", name="Seat a computer player").click()
+    said = page.locator(".console-tables [data-said]")
+    said.wait_for()
+    assert "the cards are dealt again for 3 players" in _text(page, ".console-tables [data-said]")
+    page.evaluate("""() => new Promise(done => {
+        document.body.addEventListener("htmx:afterSettle", () => done(), {once: true});
+        htmx.trigger(document.getElementById("live-wrap"), "poll");
+    })""")
+    assert said.count() == 1, "a live refresh took away what was done"
+    assert "Game 1 to 100, deal 1" in _text(page, f"#table-{tunk.number}")
+    deal = games.current_deal(tunk.pk)
+    assert deal is not None and deal.players == 3
 
     assert errors == [], errors
     # The result: the console's link reaches the form; Dan's pips left blank and Ann

@@ -303,3 +303,31 @@ def test_the_table_numbers_deals_as_the_washbook_does(
     body = client_for(a).get(f"/tables/{table.pk}/").content.decode()
     assert "<span>Game 1, deal 1</span>" in body and "<span>Deal 1</span>" not in body
     assert "Rules of Conquián (two players)" in body
+
+
+@pytest.mark.parametrize(
+    ("variant", "players", "game", "in_game", "words"),
+    [
+        ("tunk", 3, 2, 4, "Game 2 to 100, deal 5"),  # K10: Tunk's own game to 100
+        ("foster", 5, 1, 2, "Game 1, deal 3 of 5"),  # L5: a round, each player dealing once
+        ("tonk", 3, 1, 0, "Game 1, deal 1 of 3"),
+        ("conquian", 2, 7, 0, "Game 7, deal 1"),  # L5: two players, each deal a game
+    ],
+)
+def test_a_game_of_many_deals_is_numbered_as_that_game_counts(
+    variant: str, players: int, game: int, in_game: int, words: str
+) -> None:
+    """Issue 56: a Tunk table's heading counted "Game 3, deal 1" with no word of the game
+    to 100 that matters to its players."""
+    from games.engine.variant import find_variant
+
+    assert find_variant(variant).game_and_deal(game, in_game, players) == words
+
+
+def test_a_tunk_tables_heading_names_the_game_to_100(
+    make_table: Any, make_member: Any, client_for: Any
+) -> None:
+    a, b, c = make_member("Ann"), make_member("Bob"), make_member("Cat")
+    table = make_table("tunk", [a, b, c])
+    body = client_for(a).get(f"/tables/{table.pk}/").content.decode()
+    assert "<span>Game 1 to 100, deal 1</span>" in body

@@ -20,7 +20,7 @@ from ..variant import Capabilities, Ending, Law, PlayerRange, Variant, register
 from .actions import TUNK_ACTIONS
 from .deal import HAND, LIMIT, TunkDeal, in_game
 from .game import winners
-from .scoring import payments, penalties
+from .scoring import OUT_AT, payments, penalties
 
 if TYPE_CHECKING:
     from ..from_view import Hidden
@@ -35,6 +35,7 @@ class Tunk(Variant):
     seats = PlayerRange(2, 5, 4)
     order = 6
     options = ()
+    game_to = OUT_AT  # K10: out at 100
     summary = (
         "Seven cards each from one pack, every two wild. Draw and discard, keeping your "
         "melds in hand; with five or less unmatched call Tunk, and every other player has "
