@@ -263,7 +263,9 @@ def form_table(
     if computer_players < 0:
         raise ClubError("the number of computer players cannot be negative", field="computers")
     if (computer_players or fill) and mode != Table.ONLINE:
-        raise ClubError("computer players sit only at online tables", field="computers")
+        raise ClubError(
+            "computer players sit only at tables played in the browser", field="computers"
+        )
     if computer_players >= size:
         raise ClubError(
             f"a table of {size} has room for at most {size - 1} computer players",

@@ -387,7 +387,7 @@ def enter_physical_result(
     with transaction.atomic():
         table = _open_table(table_id)
         if table.mode != Table.PHYSICAL:
-            raise ClubError("results of online tables come from the game")
+            raise ClubError("results of tables played in the browser come from the game")
         points = physical_points(table, result)
         positions = dict(Seat.objects.filter(table=table).values_list("member_id", "position"))
         line = _write_line(

@@ -35,14 +35,18 @@ class FormTableForm(OptionFields, forms.Form):
         min_value=2, max_value=7, required=False, label="Players",
         help_text="Empty: as many as the game usually seats.",
     )  # fmt: skip
-    mode = forms.ChoiceField(choices=[(Table.ONLINE, "online"), (Table.PHYSICAL, "real cards")])
+    mode = forms.ChoiceField(
+        choices=[(Table.ONLINE, "in the browser"), (Table.PHYSICAL, "real cards")],
+        label="Played",
+    )
     computers = forms.IntegerField(
         min_value=0, max_value=6, required=False, initial=0, label="Computer players",
-        help_text="Online tables only: seats the members leave empty. Such a table is not staked.",
+        help_text="Tables in the browser only: seats the members leave empty. Such a table "
+        "is not staked.",
     )  # fmt: skip
     fill = forms.BooleanField(
         required=False, label="Fill the empty seats with computer players",
-        help_text="Online tables: when fewer members play than the table's players.",
+        help_text="In the browser: when fewer members play than the table's players.",
     )  # fmt: skip
     auto_redraw = forms.BooleanField(required=False, label="Redraw seats every hour")
     house_rules = rules_choice(

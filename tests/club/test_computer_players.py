@@ -77,7 +77,7 @@ def test_two_tables_get_different_computer_players(
 @pytest.mark.parametrize(
     ("kwargs", "message"),
     [
-        ({"mode": Table.PHYSICAL, "computer_players": 1}, "only at online tables"),
+        ({"mode": Table.PHYSICAL, "computer_players": 1}, "only at tables played in the browser"),
         ({"size": 2, "computer_players": 2}, "at most 1 computer player"),
         ({"computer_players": -1}, "cannot be negative"),
     ],
@@ -104,7 +104,7 @@ def test_the_form_shows_the_refusal_beside_the_field(
         {"variant": "foster", "size": "5", "mode": Table.PHYSICAL, "computers": "1"},
     )
     assert r.status_code == 400
-    assert "only at online tables" in field_error(r.content.decode(), "computers")
+    assert "only at tables played in the browser" in field_error(r.content.decode(), "computers")
     assert not Table.objects.filter(session=session).exists()
 
 

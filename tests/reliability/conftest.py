@@ -424,6 +424,13 @@ class World:
         self.mistake_table = services.form_table(
             self.mistake, variant="conquian", size=2, mode=Table.PHYSICAL, candidates=early
         )
+        # A Tunk table in the browser with empty seats (a computer player may sit down).
+        roomy = make_members(2, "roomy")
+        for m in roomy:
+            services.check_in(self.mistake, m)
+        self.roomy_table = services.form_table(
+            self.mistake, variant="tunk", size=2, candidates=roomy
+        )
 
 
 @pytest.fixture

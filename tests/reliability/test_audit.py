@@ -26,6 +26,7 @@ RECORDED = {
     "club:arrival_leave": (AuditEntry.CHECK_OUT, False),
     "club:arrival_fee": (AuditEntry.FEE, True),
     "club:table_cancel": (AuditEntry.TABLE_CANCEL, False),
+    "club:table_computer": (AuditEntry.TABLE_COMPUTER, False),
     "club:session_cancel": (AuditEntry.CANCEL, False),
     "club:table_result": (AuditEntry.RESULT, False),
     "club:line_correct": (AuditEntry.CORRECTION, True),
