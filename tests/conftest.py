@@ -4,6 +4,7 @@ and real Redis (keys under a per-run prefix, deleted at the end)."""
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Iterator
 
 import pytest
@@ -17,6 +18,11 @@ def pytest_configure(config: pytest.Config) -> None:
 # teardown of its tests, summed over the workers), printed at the end of every run.
 _PART_SECONDS: dict[str, float] = {}
 _PART_TESTS: dict[str, int] = {}
+# When each worker reported its last test, from the run's start: a worker idle long
+# before the other is time the run spends on one core.
+_STARTED = time.monotonic()
+_WORKER_DONE: dict[str, float] = {}
+_WORKER_BUSY: dict[str, float] = {}
 
 
 def _part(nodeid: str) -> str:
@@ -27,6 +33,10 @@ def _part(nodeid: str) -> str:
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:
     part = _part(report.nodeid)
     _PART_SECONDS[part] = _PART_SECONDS.get(part, 0.0) + report.duration
+    node = getattr(report, "node", None)  # the xdist worker that ran it
+    worker = getattr(getattr(node, "gateway", None), "id", "main")
+    _WORKER_DONE[worker] = time.monotonic() - _STARTED
+    _WORKER_BUSY[worker] = _WORKER_BUSY.get(worker, 0.0) + report.duration
     if report.when == "call":
         _PART_TESTS[part] = _PART_TESTS.get(part, 0) + 1
 
@@ -42,6 +52,10 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
             f"{100 * seconds / total:5.1f}%"
         )
     terminalreporter.write_line(f"{'all':<14} {total:8.1f} s")
+    for worker, done in sorted(_WORKER_DONE.items()):
+        terminalreporter.write_line(
+            f"{worker}: {_WORKER_BUSY[worker]:.1f} s in tests, its last done at {done:.1f} s"
+        )
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -77,6 +91,8 @@ def django_db_setup(django_db_setup, django_db_blocker):  # type: ignore[no-unty
         from django.db import connection
 
         if connection.vendor == "postgresql":
+            if connection.connection is not None and not connection.is_usable():
+                connection.close()  # a browser test's cut ended it (tests/e2e/conftest.py)
             with connection.cursor() as cur:
                 cur.execute(
                     "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "

@@ -78,29 +78,96 @@ def seeded_deals(request: pytest.FixtureRequest, settings: Any) -> Iterator[None
     club_redis.client().delete(seeds_key())
 
 
-@pytest.fixture
-def live(transactional_db: Any, live_server: Any, settings: Any) -> Iterator[dict[str, Any]]:
-    """The live server for pages (this process), uvicorn for events and a Celery worker
-    for bots, both of the test's own: they are killed (their transactions with them)
-    before the test's rows are flushed. Shared between tests, each deadlocked the flush's
-    TRUNCATE, twice in a few runs (PostgreSQL's log: a seat read by a bot's move, a
-    washbook read by a live refresh), so the one or two seconds they take to start stay."""
+# The shared servers' sessions on the test database are named (libpq's PGAPPNAME), so that
+# a cut ends theirs and never this process's own (a later test's here, in another
+# context of Playwright's greenlets, was ended by a cut of every other session).
+SERVER_APP = "cooncan-test-server"
+
+
+def cut_other_connections() -> None:
+    """End the shared servers' sessions on this test database: each reconnects on its
+    next request or task (CONN_HEALTH_CHECKS)."""
+    from django.db import connection
+
+    fresh_connection()
+    with connection.cursor() as c:
+        c.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+            " WHERE datname = current_database() AND application_name = %s",
+            [SERVER_APP],
+        )
+
+
+def fresh_connection() -> None:
+    """Close this context's connection if the server ended it, so that the next query
+    opens a new one."""
+    from django.db import connection
+
+    if connection.connection is not None and not connection.is_usable():
+        connection.close()
+
+
+def _flush_despite_the_servers() -> None:
+    """The flush after a test retries once the other sessions are cut, when a shared
+    server's query deadlocked its TRUNCATE (a bot's move, a live refresh reading during
+    it: seen twice in a few runs when the servers were first shared). The flush runs in
+    a transaction: a failed one leaves nothing half done."""
+    from django.db import OperationalError
+    from django.test import TransactionTestCase
+
+    original = TransactionTestCase._fixture_teardown
+    if getattr(original, "retries_deadlocks", False):
+        return
+
+    def teardown(self: TransactionTestCase) -> None:
+        for attempt in range(5):
+            try:
+                original(self)
+                return
+            except OperationalError:
+                if attempt == 4:
+                    raise
+                cut_other_connections()  # a fresh connection first, then the cut
+
+    teardown.retries_deadlocks = True  # type: ignore[attr-defined]
+    TransactionTestCase._fixture_teardown = teardown  # type: ignore[method-assign]
+
+
+@pytest.fixture(scope="session")
+def servers(django_db_setup: Any) -> Iterator[str]:
+    """uvicorn for events and a Celery worker for the computer players, one of each a
+    test worker (issue 55: each test started its own, a second and a half of setup and
+    two Django start-ups of CPU a test). Their sessions are cut before each test's rows
+    are flushed, and the flush retries if one came back and deadlocked it. Yields the
+    events server's address."""
     ARTIFACTS.mkdir(exist_ok=True)
+    _flush_despite_the_servers()
     port = free_port()
-    events = f"http://127.0.0.1:{port}"
-    settings.EVENTS_URL = events
-    csp = dict(settings.SECURE_CSP)
-    csp["connect-src"] = [*csp["connect-src"], events]
-    settings.SECURE_CSP = csp
-    settings.GAMES_BOT_DELAY = BOT_DELAY  # the live server (this process) queues bot moves
-    extra = {"GAMES_BOT_DELAY": BOT_DELAY, "GAMES_TEST_SEEDS": seeds_key()}
+    extra = {
+        "GAMES_BOT_DELAY": BOT_DELAY, "GAMES_TEST_SEEDS": seeds_key(), "PGAPPNAME": SERVER_APP,
+    }  # fmt: skip
     with (
-        # Killed after the test: a graceful stop waits on the page's open event stream
-        # and the worker's warm shutdown, about two seconds a test for nothing.
+        # Killed at the end: a graceful stop waits on open event streams and the
+        # worker's warm shutdown, for nothing.
         uvicorn(port, log=ARTIFACTS / "uvicorn.log", kill=True),
         celery_worker(extra=extra, log=ARTIFACTS / "celery.log", kill=True),
     ):
-        yield {"url": live_server.url, "events": events}
+        yield f"http://127.0.0.1:{port}"
+
+
+@pytest.fixture
+def live(
+    transactional_db: Any, live_server: Any, settings: Any, servers: str
+) -> Iterator[dict[str, Any]]:
+    """The live server for pages (this process), the shared events server and worker;
+    their sessions cut after the test, before its rows are flushed."""
+    settings.EVENTS_URL = servers
+    csp = dict(settings.SECURE_CSP)
+    csp["connect-src"] = [*csp["connect-src"], servers]
+    settings.SECURE_CSP = csp
+    settings.GAMES_BOT_DELAY = BOT_DELAY  # the live server (this process) queues bot moves
+    yield {"url": live_server.url, "events": servers}
+    cut_other_connections()
 
 
 def login(context: Any, base_url: str, member: Any) -> None:
