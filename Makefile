@@ -82,14 +82,18 @@ lint: $(STAMP)
 # browsers and servers), whole files to a worker (a file's servers start once). Each
 # worker has its own test database (pytest-django) and Redis key prefix (its pid).
 TEST_WORKERS ?= $(shell n=$$(nproc 2>/dev/null || echo 2); [ $$n -lt 2 ] && n=2; echo $$n)
+# The random-play property tests run on half their random deals (TEST_SCALE, tests/scale.py);
+# `make test-long` runs them at full count.
+TEST_SCALE ?= 0.5
 .PHONY: test
 test: $(STAMP) tools lint
-	$(WITH_SERVICES) $(VENV)/bin/pytest -n $(TEST_WORKERS) --dist loadfile --durations=30 $(PYTEST_ARGS)
+	TEST_SCALE=$(TEST_SCALE) $(WITH_SERVICES) $(VENV)/bin/pytest -n $(TEST_WORKERS) --dist loadfile \
+	  --durations=30 $(PYTEST_ARGS)
 
 # The loop while working (issue 55): lint, then every test that needs no browser and no
 # server process (the engine, the computer players, the club, the web side of play), the
 # property tests on a fifth of their random deals (TEST_SCALE). `make test` stays the
-# whole suite, at full counts, and is what CI runs.
+# whole suite (its property tests at half count) and is what CI runs.
 FAST_TESTS = tests/engine tests/bots tests/club tests/games
 .PHONY: test-fast
 test-fast: $(STAMP) lint
@@ -106,9 +110,11 @@ coverage: $(STAMP) tools
 
 # Extended runs kept out of `make test` for time (bots' strength duels, 1,000 deals a
 # configuration for the legality property, 1,000 deals a game for the snapshots, the
-# fuzz at 20 rounds and the races at 100).
+# engine's random-play properties at full count, the fuzz at 20 rounds and the races at 100).
 .PHONY: test-long
 test-long: $(STAMP)
+	TEST_SCALE=1 $(WITH_SERVICES) $(VENV)/bin/pytest tests/engine/test_properties.py \
+	  tests/engine/test_conquian_props.py $(PYTEST_ARGS)
 	BOTS_LEGAL_DEALS=1000 $(WITH_SERVICES) $(VENV)/bin/pytest -m "long or slow" tests/bots $(PYTEST_ARGS)
 	SNAPSHOT_DEALS=1000 $(WITH_SERVICES) $(VENV)/bin/pytest tests/engine/test_snapshots.py $(PYTEST_ARGS)
 	FUZZ_ROUNDS=20 RACE_ROUNDS=100 $(WITH_SERVICES) $(VENV)/bin/pytest tests/reliability/test_fuzz.py tests/reliability/test_races.py $(PYTEST_ARGS)

@@ -1,7 +1,8 @@
 """How much random play a property test does: ``TEST_SCALE`` (default 1) times its count.
 
-``make test`` runs every property at its full count; ``make test-fast`` at a fifth, for
-the loop while working (the same checks on fewer random deals; issue 55)."""
+``make test`` runs every property at half its count (``TEST_SCALE=0.5``), ``make
+test-long`` at its full count, ``make test-fast`` at a fifth, for the loop while working:
+the same checks on fewer random deals (issue 55). A test run alone runs the full count."""
 
 from __future__ import annotations
 
