@@ -38,6 +38,7 @@ help:
 	@echo "make test-fast - lint and the tests needing no browser or server process, for the loop while working"
 	@echo "make bench  - benchmarks; writes docs/benchmarks.md"
 	@echo "make lint   - ruff and mypy only"
+	@echo "make backup - a backup of the club's books in .run/backups/ (make restore FILE=... loads one)"
 
 $(STAMP): pyproject.toml constraints.txt
 	@py=$$(bash -c "$$FIND_PYTHON") || { \
@@ -55,6 +56,18 @@ install: $(STAMP)
 .PHONY: run
 run: $(STAMP)
 	@exec $(PY) -m club.runner.run
+
+# Backups (issue 57): a dump of the club in BACKUP_DIR (default .run/backups/), taken
+# while it runs or not; `make restore FILE=...` replaces the club's database with one,
+# after saying what it replaces and asking (the old one is kept, renamed).
+.PHONY: backup
+backup: $(STAMP)
+	@$(PY) -m club.runner.backup backup $(if $(FOLDER),--folder "$(FOLDER)")
+
+.PHONY: restore
+restore: $(STAMP)
+	@if [ -z "$(FILE)" ]; then echo "which backup? make restore FILE=.run/backups/club-...dump"; exit 2; fi
+	@$(PY) -m club.runner.backup restore "$(FILE)" $(if $(YES),--yes)
 
 # Debian packages the suite needs: chromium (browser tests), docker-compose (validates
 # docker-compose.yml; no Docker engine is needed for `config`).

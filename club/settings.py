@@ -179,6 +179,14 @@ CLUB_TABLE_FEE_MEMBER = os.environ.get("CLUB_TABLE_FEE_MEMBER", "0")
 CLUB_TABLE_FEE_GUEST = os.environ.get("CLUB_TABLE_FEE_GUEST", "0")
 CLUB_SWEEP_SECONDS = float(os.environ.get("CLUB_SWEEP_SECONDS", "15"))
 CLUB_BALANCE_GRACE_SECONDS = float(os.environ.get("CLUB_BALANCE_GRACE_SECONDS", "60"))
+# Backups (issue 57): `make backup` and the worker after each balancing write a dump of the
+# club here; the worker keeps its newest BACKUP_KEEP (a backup made by hand is never
+# removed). The suite's go to a folder of their own, never a club's.
+BACKUP_DIR = Path(
+    os.environ.get("BACKUP_DIR")
+    or (RUN_DIR / "test-services" / "backups" if TESTING else RUN_DIR / "backups")
+)
+BACKUP_KEEP = int(os.environ.get("BACKUP_KEEP", "30"))
 GAMES_BOT_SWEEP_SECONDS = float(os.environ.get("GAMES_BOT_SWEEP_SECONDS", "15"))
 GAMES_BOT_QUIET_SECONDS = float(os.environ.get("GAMES_BOT_QUIET_SECONDS", "10"))
 # A practice table nobody has moved at for this long is closed by the sweep (issue 37);

@@ -40,7 +40,24 @@ def balance_session(session_id: int) -> str:
 
     result = ledger.balance_session(session_id)
     logger.info("balance_session(%s): %s", session_id, result)
+    if result.posted:  # balanced now, by this run: the books changed (issue 57)
+        backup_after_balancing(session_id)
     return result.status
+
+
+def backup_after_balancing(session_id: int) -> None:
+    """A backup of the club once an evening is balanced, the oldest such beyond
+    BACKUP_KEEP removed. A backup that fails is logged and never undoes the balancing."""
+    from .office import backups
+
+    try:
+        path = backups.take_backup(f"evening-{session_id}")
+        gone = backups.prune()
+    except Exception:
+        logger.exception("the backup after balancing evening %s failed", session_id)
+        return
+    logger.info("backup after balancing evening %s: %s (%d older removed)",
+                session_id, path, len(gone))  # fmt: skip
 
 
 @shared_task(name="club.tasks.open_due_redraw_windows", ignore_result=True)

@@ -19,15 +19,17 @@ repository, each said on the terminal when done.
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import os
 import pwd
 import shutil
+import signal
 import stat
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from urllib.parse import quote
 
@@ -243,3 +245,35 @@ if __name__ == "__main__":  # python -m club.runner.postgres RUN_DIR: the superv
     parser.add_argument("--throwaway", action="store_true", help="no fsync: the suite's server")
     cli = parser.parse_args()
     serve(cli.run_dir, durable=not cli.throwaway, port=cli.port)
+
+
+@contextlib.contextmanager
+def running(run_dir: Path) -> Iterator[bool]:
+    """The embedded server for the length of a command (`make backup`, `make restore`):
+    the one `make run` started when it answers (yields False), else started here and
+    stopped after (yields True)."""
+    import psycopg
+
+    try:
+        psycopg.connect(url(run_dir, "postgres"), connect_timeout=2).close()
+        yield False
+        return
+    except psycopg.OperationalError:
+        pass
+    if not (data_dir(run_dir) / "PG_VERSION").exists():
+        sys.exit(f"there is no club in {run_dir}: `make run` makes one")
+    prepare(run_dir)
+    proc = subprocess.Popen(
+        command(run_dir), preexec_fn=as_user(server_user()),
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+    )  # fmt: skip
+    try:
+        wait_ready(url(run_dir, "postgres"), alive=lambda: proc.poll() is None)
+        yield True
+    finally:
+        proc.send_signal(signal.SIGINT)  # a fast shutdown: the session ends, nothing is lost
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()

@@ -52,6 +52,7 @@ def test_a_real_worker_balances_the_session_once(
         "REDIS_URL": settings.REDIS_URL,
         "REDIS_PREFIX": settings.REDIS_PREFIX,
         "RELIABILITY_DONE": str(done),
+        "BACKUP_DIR": str(tmp_path / "backups"),
     }
     worker = subprocess.Popen(
         [sys.executable, "-m", "tests.reliability.worker", "-A", "club", "worker", "--pool",
@@ -76,3 +77,6 @@ def test_a_real_worker_balances_the_session_once(
     assert ClubSession.objects.get(pk=session.pk).status == "balanced"
     assert Posting.objects.filter(session=session, kind="session-balance").count() == 1
     assert services.balance_of(members[0]) == 30 * session.stake
+    # The worker backed the club up once, after the run that balanced it (issue 57).
+    backups = sorted(p.name for p in (tmp_path / "backups").iterdir())
+    assert len(backups) == 1 and backups[0].endswith(f"-evening-{session.pk}.dump"), backups

@@ -1,0 +1,30 @@
+"""`make backup`: a consistent dump of the club, taken while it runs (issue 57)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from club.office import backups
+
+
+class Command(BaseCommand):
+    help = "Write a backup of the club's database (pg_dump) to BACKUP_DIR, or --folder."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--folder", help="where to write it (default: settings.BACKUP_DIR)")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        folder = Path(options["folder"]) if options.get("folder") else None
+        try:
+            path = backups.take_backup("by-hand", folder)
+        except backups.BackupError as e:
+            raise CommandError(str(e)) from None
+        size = path.stat().st_size
+        self.stdout.write(f"Backup written: {path} ({size / 1024:.0f} KB).")
+        self.stdout.write(
+            "Copy it off this machine (a USB stick, another computer: scp, rsync); "
+            f"`make restore FILE={path}` loads it."
+        )

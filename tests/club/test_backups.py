@@ -1,0 +1,193 @@
+"""Backups a treasurer can restore (issue 57, items 3 and 4).
+
+A club with a balanced evening (a physical table's lines, an online deal's moves, fees
+and a payment) is backed up with ``manage.py backup``, loaded into a new database, and
+read there: every member's balance and statement, every washbook line and every deal's
+replay are the same. Then ``manage.py restore`` puts a backup in a club database's place
+after saying what it replaces, keeping the old one."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+import psycopg
+import pytest
+from django.core.management import call_command
+from django.db import connection
+
+from club import services
+from club.models import Member, Table, WashbookEntry, WashbookLine
+from club.office import backups
+from club.services import PhysicalResult
+from games.models import Deal
+from games.play import engine_api
+from games.play import services as game_services
+
+pytestmark = pytest.mark.django_db(transaction=True)
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _club(make_members: Callable[..., list[Member]], secretary: Member) -> list[Member]:
+    ann, bob, cat, dan, eve, fay = make_members(6)
+    evening = services.open_session(
+        stake="0.05", by=secretary.user, name="Friday", fee_member="1.00"
+    )
+    for m in (ann, bob, cat, dan, eve, fay):
+        services.check_in(evening, m)
+    table = services.form_table(
+        evening, variant="foster", size=4, mode=Table.PHYSICAL, candidates=[ann, bob, cat, dan]
+    )
+    services.enter_physical_result(
+        table.pk, PhysicalResult(winner_id=ann.pk, losses={bob.pk: 2, cat.pk: 1, dan.pk: 0})
+    )
+    online = services.form_table(evening, variant="conquian", size=2, candidates=[eve, fay])
+    deal = game_services.ensure_deal(online.pk)
+    assert deal is not None
+    for _ in range(12):  # a dozen moves of an online deal, for its replay
+        deal = game_services.current_deal(online.pk)
+        assert deal is not None
+        state = game_services.load_state(deal)
+        seat = state.to_move()
+        if seat is None:
+            break
+        action = state.legal_actions(seat)[0]
+        game_services.act(
+            online.pk, member_id=online.seats.get(position=seat).member_id,
+            version=deal.version, deal_id=deal.pk,
+            action=json.loads(json.dumps(action.to_json())),
+        )  # fmt: skip
+    assert services.close_session(evening.pk, queue=False)
+    assert services.balance_session(evening.pk).posted
+    services.record_club_payment(bob.pk, Decimal("1.00"), by=secretary.user)
+    return [ann, bob, cat, dan, eve, fay]
+
+
+def _books(members: list[Member]) -> dict[str, Any]:
+    """Everything a treasurer and a player would check, read from the database in use."""
+    return {
+        "balances": {m.pk: services.balance_of(m.pk) for m in members},
+        "statements": {
+            m.pk: [(p.pk, p.kind, p.memo, a, r) for p, a, r in services.member_history(m.pk)]
+            for m in members
+        },
+        "lines": list(
+            WashbookLine.objects.order_by("pk").values_list(
+                "pk", "table_id", "number", "kind", "value", "detail"
+            )
+        ),  # fmt: skip
+        "entries": list(
+            WashbookEntry.objects.order_by("pk").values_list("line_id", "member_id", "points")
+        ),  # fmt: skip
+        "replays": {
+            d.pk: engine_api.to_snapshot(game_services.replay(d))
+            for d in Deal.objects.order_by("pk")
+        },
+        "stored": {d.pk: d.snapshot for d in Deal.objects.order_by("pk")},
+    }
+
+
+@contextmanager
+def _reading(database: str) -> Iterator[None]:
+    """This process's queries go to ``database`` (on the same server) for the block."""
+    name = connection.settings_dict["NAME"]
+    connection.close()
+    connection.settings_dict["NAME"] = database
+    try:
+        yield
+    finally:
+        connection.close()
+        connection.settings_dict["NAME"] = name
+
+
+def _drop(database: str) -> None:
+    connection.close()
+    with psycopg.connect(**backups._admin()) as c:
+        c.execute(f'DROP DATABASE IF EXISTS "{database}" WITH (FORCE)')
+
+
+def test_a_backup_restored_into_a_new_database_holds_the_same_books(
+    make_members: Callable[..., list[Member]], secretary: Member, tmp_path: Path
+) -> None:
+    members = _club(make_members, secretary)
+    before = _books(members)
+    assert before["replays"] and before["lines"] and any(before["balances"].values())
+    call_command("backup", folder=str(tmp_path))
+    (path,) = tmp_path.glob("club-*-by-hand.dump")
+    restored = f"{connection.settings_dict['NAME']}_restored"
+    _drop(restored)
+    backups.load(path, restored)
+    try:
+        with _reading(restored):
+            after = _books(members)
+        assert after == before
+        # The deals replay to what was stored for them, there as here.
+        assert after["replays"] == after["stored"]
+    finally:
+        _drop(restored)
+
+
+def test_the_worker_keeps_its_newest_backups_and_never_one_made_by_hand(
+    tmp_path: Path, settings: Any
+) -> None:
+    settings.BACKUP_DIR = tmp_path
+    for name in ("club-2026-11-01-200000-evening-1.dump", "club-2026-11-08-200000-evening-2.dump",
+                 "club-2026-11-15-200000-evening-3.dump", "club-2026-11-02-100000-by-hand.dump"):  # fmt: skip
+        (tmp_path / name).write_bytes(b"x")
+    gone = backups.prune(keep=2)
+    assert [p.name for p in gone] == ["club-2026-11-01-200000-evening-1.dump"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "club-2026-11-02-100000-by-hand.dump",
+        "club-2026-11-08-200000-evening-2.dump",
+        "club-2026-11-15-200000-evening-3.dump",
+    ]
+
+
+def test_restore_says_what_it_replaces_and_keeps_the_old_database(
+    make_members: Callable[..., list[Member]], secretary: Member, tmp_path: Path
+) -> None:
+    """``manage.py restore`` on a club database (a copy here: the suite's own stays in
+    use): the backup's contents and the club's are said, the backup takes the club's
+    name, and the replaced one is kept aside."""
+    _club(make_members, secretary)
+    path = backups.take_backup("by-hand", tmp_path)
+    club_db = f"{connection.settings_dict['NAME']}_club"
+    _drop(club_db)
+    backups.load(path, club_db)  # a club with the same books ...
+    with _reading(club_db):  # ... and a member more since the backup
+        services.create_member("late", "Late Comer")
+        connection.close()
+    db = connection.settings_dict
+    env = dict(os.environ) | {
+        "DATABASE_URL": f"postgres://{db['USER'] or 'postgres'}@{db['HOST'] or '127.0.0.1'}:"
+                        f"{db['PORT'] or 5432}/{club_db}",
+        # With the pool a club's processes use: its idle connections are the command's
+        # own and must not count as the club running (they did, on make run).
+        "DB_POOL": "1",
+    }  # fmt: skip
+    manage = [sys.executable, str(ROOT / "manage.py"), "restore", str(path)]
+    asked = subprocess.run(
+        manage, env=env, capture_output=True, text=True, stdin=subprocess.DEVNULL
+    )
+    assert asked.returncode != 0 and "add --yes" in asked.stderr
+    # What each holds is said (the secretary and six members; the late comer), then refused.
+    assert "now holds 8 members, 1 evening (1 balanced)" in asked.stdout
+    assert f"{path.name} holds 7 members" in asked.stdout
+    done = subprocess.run([*manage, "--yes"], env=env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    aside = done.stdout.split("is kept as ")[1].split(";")[0]
+    try:
+        with _reading(club_db):
+            assert not Member.objects.filter(display_name="Late Comer").exists()
+        with _reading(aside):
+            assert Member.objects.filter(display_name="Late Comer").exists()
+    finally:
+        _drop(club_db)
+        _drop(aside)
