@@ -162,7 +162,16 @@ def serve(run_dir: Path, *, durable: bool = True, port: int | None = None) -> No
     """Exec the server, as the server's account when we are root."""
     drop = as_user(server_user())
     if drop is not None:
+        parent = os.getppid()
         drop()
+        # A change of user clears the parent-death signal the supervisor asked for
+        # (setpriv --pdeathsig): asked again, as SIGINT, the server's fast shutdown.
+        with contextlib.suppress(OSError, AttributeError):
+            import ctypes
+
+            ctypes.CDLL(None, use_errno=True).prctl(1, int(signal.SIGINT), 0, 0, 0)
+            if os.getppid() != parent:  # the parent died in between
+                sys.exit(0)
     args = command(run_dir, durable=durable, port=port)
     os.execv(args[0], args)
 

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shlex
+import shutil
 import signal
 import subprocess
 import sys
@@ -100,8 +102,7 @@ class Supervisor:
 
     def _start(self, program: Program) -> None:
         proc = subprocess.Popen(
-            program.command,
-            shell=True,
+            _dying_with_us(program.command, program.stop_signal),
             cwd=self.cwd,
             env=self.env,
             stdout=subprocess.PIPE,
@@ -193,6 +194,37 @@ class Supervisor:
         for p in programs:
             for reader in p.readers:
                 reader.join(timeout=1.0)
+
+
+def _compound(command: str) -> bool:
+    """Whether the shell runs more than one program for ``command`` (a list, a pipe, a
+    subshell, outside quotes): such a command stays a shell, whose children would
+    outlive the supervisor."""
+    if "\n" in command:
+        return True
+    lexer = shlex.shlex(command, posix=True, punctuation_chars=";&|()")
+    lexer.whitespace_split = True
+    try:
+        return any(token and set(token) <= set(";&|()") for token in lexer)
+    except ValueError:  # unbalanced quotes: the shell says so
+        return True
+
+
+def _dying_with_us(command: str, sig: int) -> list[str]:
+    """The argv that runs ``command`` so that it ends when the supervisor does, whatever
+    ends the supervisor (issue 57: `make run` killed alone, by the out-of-memory killer or
+    a closed terminal, left the club running headless): the kernel sends the program
+    ``sig`` (its own stop signal) when its parent dies (util-linux's ``setpriv
+    --pdeathsig``, kept across exec), and a simple command is exec'd by its shell so
+    that the program itself is the one that gets it. Without setpriv (not Linux), the
+    shell as before."""
+    shell = ["/bin/sh", "-c"]
+    if not _compound(command) and not command.lstrip().startswith("exec "):
+        command = f"exec {command}"
+    setpriv = shutil.which("setpriv")
+    if setpriv is None or not sys.platform.startswith("linux"):
+        return [*shell, command]
+    return [setpriv, "--pdeathsig", signal.Signals(sig).name, "--", *shell, command]
 
 
 def _signal_group(proc: subprocess.Popen[bytes], sig: int) -> None:

@@ -7,6 +7,7 @@ import io
 import os
 import shlex
 import signal
+import subprocess
 import sys
 import threading
 import time
@@ -166,3 +167,44 @@ def test_a_failing_prepare_stops_the_services_and_is_passed_on(tmp_path: Path) -
     db = sup.programs[0].proc
     assert db is not None and not alive(db.pid)
     assert sup.programs[1].proc is None  # never started
+
+
+def test_the_programs_end_when_the_supervisor_is_killed_outright(tmp_path: Path) -> None:
+    """Issue 57: `make run` killed alone (SIGKILL: the out-of-memory killer, a closed
+    terminal's process group) left every program running headless, a second `make run`
+    then failing on ports in use while /healthz answered from the orphans. The kernel
+    now stops each program with its own signal when the supervisor dies."""
+    log = tmp_path / "log"
+    program = tmp_path / "program.py"
+    program.write_text(
+        "import os, signal, sys, time\n"
+        f"log = open({str(log)!r}, 'a', buffering=1)\n"
+        "def got(sig, frame):\n"
+        "    log.write(sys.argv[1] + ' got ' + signal.Signals(sig).name + '\\n'); sys.exit(0)\n"
+        "signal.signal(signal.SIGINT, got); signal.signal(signal.SIGTERM, got)\n"
+        "print('pid', os.getpid(), flush=True)\n"
+        "while True: time.sleep(0.05)\n"
+    )
+    script = (
+        "import signal, sys\n"
+        "from club.runner.supervisor import Supervisor\n"
+        f"run = sys.executable + ' {program} '\n"
+        "Supervisor({'calm': run + 'calm', 'db': run + 'db'}, env={}, cwd='.',\n"
+        "           services=['db'], stop_signals={'db': signal.SIGINT}).run()\n"
+    )
+    sup = subprocess.Popen(
+        [sys.executable, "-c", script], cwd=Path(__file__).resolve().parents[2],
+        stdout=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    assert sup.stdout is not None
+    pids: list[int] = []
+    for line in sup.stdout:
+        if "| pid " in line:
+            pids.append(int(line.rsplit("pid ", 1)[1]))
+        if len(pids) == 2:
+            break
+    assert all(alive(p) for p in pids)
+    sup.kill()
+    sup.wait()
+    wait_until(lambda: not any(alive(p) for p in pids), "the programs to end with it")
+    assert sorted(log.read_text().splitlines()) == ["calm got SIGTERM", "db got SIGINT"]
