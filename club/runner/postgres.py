@@ -113,6 +113,29 @@ def as_user(user: pwd.struct_passwd | None) -> Callable[[], None] | None:
     return drop
 
 
+def postmaster(data: Path) -> int | None:
+    """The pid of the postmaster serving ``data`` now, if one does; a ``postmaster.pid``
+    naming any other process (or none: a reboot, a kill -9 not yet reaped and then
+    reused) is stale, and is removed (issue 57: PostgreSQL refused to start on it, and
+    `make run` gave up with no advice)."""
+    lock = data / "postmaster.pid"
+    try:
+        pid = int(lock.read_text().split("\n", 1)[0])
+    except (FileNotFoundError, ValueError):
+        return None
+    try:
+        cwd = Path(os.readlink(f"/proc/{pid}/cwd"))
+        name = Path(f"/proc/{pid}/comm").read_text().strip()
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:  # no such process, or not ours to read
+        cwd, name, state = Path(), "", ""
+    if name == "postgres" and state != "Z" and cwd.resolve() == data.resolve():
+        return pid
+    lock.unlink(missing_ok=True)
+    print(f"removed a stale {lock} (pid {pid} is not its PostgreSQL)", file=sys.stderr)
+    return None
+
+
 def prepare(run_dir: Path, *, durable: bool = True) -> bool:
     """Make the data and socket directories and the cluster if there is none yet.
     Returns whether the cluster is new. ``durable=False`` (the suite's throwaway server)
@@ -125,6 +148,13 @@ def prepare(run_dir: Path, *, durable: bool = True) -> bool:
     data, sockets = data_dir(run_dir), socket_dir(run_dir)
     _own(sockets, user, 0o700)
     if (data / "PG_VERSION").exists():
+        running = postmaster(data)
+        if running is not None:
+            sys.exit(
+                f"a club is already running on {data} (its PostgreSQL is pid {running}): use "
+                f"that one, or stop it (Ctrl-C in the terminal of its make run, or kill -INT "
+                f"{running}) and make run again"
+            )
         return False
     if data.exists():  # an initdb that died half way: start again
         shutil.rmtree(data)

@@ -5,9 +5,11 @@ does not answer is said in one line too (not a traceback after a long wait)."""
 from __future__ import annotations
 
 import os
+import signal
 import socket
 import uuid
 from collections.abc import Iterator
+from pathlib import Path
 
 import dj_database_url
 import psycopg
@@ -83,3 +85,38 @@ def test_a_server_that_does_not_answer_is_said_in_one_line() -> None:
     assert message.startswith(f"PostgreSQL at 127.0.0.1:{port} does not answer")
     assert "\n" not in message
     assert "is DATABASE_URL right?" in message and "Traceback" not in message
+
+
+def test_a_stale_postmaster_pid_is_cleared_and_a_live_server_is_named(tmp_path: Path) -> None:
+    """Issue 57: a postmaster.pid left by a server that is gone (a reboot, a kill -9), its
+    pid now any other process's or none, stopped the next start ("lock file already
+    exists", make run giving up with no advice). It is removed; the pid file of the data
+    directory's own running server is kept, and make run says how to stop that one."""
+    import subprocess
+    import sys
+
+    postgres.prepare(tmp_path, durable=False)
+    data = postgres.data_dir(tmp_path)
+    lock = data / "postmaster.pid"
+    other = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        for pid in (other.pid, 2**22 - 1):  # an unrelated process; no process at all
+            lock.write_text(f"{pid}\n{data}\n")
+            assert postgres.postmaster(data) is None and not lock.exists()
+    finally:
+        other.kill()
+        other.wait()
+    server = subprocess.Popen(
+        postgres.command(tmp_path, durable=False), preexec_fn=postgres.as_user(postgres.server_user()),
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    try:
+        postgres.wait_ready(postgres.url(tmp_path, "postgres"), alive=lambda: server.poll() is None)
+        assert postgres.postmaster(data) == server.pid and lock.exists()
+        with pytest.raises(
+            SystemExit, match=rf"already running .* \(its PostgreSQL is pid {server.pid}\)"
+        ):
+            postgres.prepare(tmp_path, durable=False)
+    finally:
+        server.send_signal(signal.SIGINT)
+        server.wait(30)
