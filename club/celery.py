@@ -25,12 +25,26 @@ app.conf.beat_schedule = {
 }
 
 
+# Tasks beat queues once as it starts (the apps register theirs with add_at_start): a
+# heartbeat, and the work a cut left queued (issue 57: a balancing queued on the bundled
+# Redis, which keeps nothing, waited for the sweep's grace, a minute).
+AT_START: list[str] = ["club.tasks.heartbeat", "club.tasks.resume_after_start"]
+
+
 @beat_init.connect
 def first_heartbeat(sender: Any = None, **_: Any) -> None:
     """Beat queues a heartbeat as it starts, not one interval later: /healthz answers
     "ok" as soon as a worker runs it (a fresh `make run` said "starting" for ten seconds
-    after every process was up). Celery logs an error raised here; beat goes on."""
-    app.send_task("club.tasks.heartbeat")
+    after every process was up); then what was queued before a cut is taken up at once.
+    Celery logs an error raised here; beat goes on."""
+    for task in AT_START:
+        app.send_task(task)
+
+
+def add_at_start(task: str) -> None:
+    """Apps register a task for beat to queue as it starts (see games/tasks.py)."""
+    if task not in AT_START:
+        AT_START.append(task)
 
 
 def add_periodic(name: str, task: str, seconds: float) -> None:

@@ -82,6 +82,22 @@ def balance_pending_sessions() -> list[int]:
     return ids
 
 
+@shared_task(name="club.tasks.resume_after_start", ignore_result=True)
+def resume_after_start() -> list[int]:
+    """Queued by beat as it starts (issue 57): every evening left closing is balanced now,
+    not after the sweep's grace (its balancing task went with a Redis that keeps
+    nothing, or with the power), and evenings waiting on deals that have ended close.
+    Balancing twice posts once, so one queued again here is harmless."""
+    from .models import ClubSession
+    from .services import sessions
+
+    sessions.finish_due_closes()
+    ids = list(ClubSession.objects.filter(status=ClubSession.CLOSING).values_list("pk", flat=True))
+    for pk in ids:
+        dispatch.queue_balance(pk)
+    return ids
+
+
 @shared_task(name="club.tasks.finish_due_closes", ignore_result=True)
 def finish_due_closes() -> list[int]:
     """Close the evenings waiting for their deals in progress whose deals have ended (each

@@ -7,17 +7,18 @@ periodic sweep re-queues a move whose message was lost.
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from celery import shared_task
 from django.conf import settings
 from django.utils import timezone
 
-from club.celery import add_periodic
+from club.celery import add_at_start, add_periodic
 
 from .play import services
 
 add_periodic("games-bot-sweep", "games.tasks.bot_sweep", settings.GAMES_BOT_SWEEP_SECONDS)
+add_at_start("games.tasks.bot_sweep_at_start")
 
 
 @shared_task(name="games.tasks.bot_move", ignore_result=True)
@@ -32,9 +33,22 @@ def bot_sweep() -> int:
     number, read through the index of unfinished deals by their last move (a deal waiting
     on a person is never read: abandoned practice tables cost the sweep nothing). Then
     practice tables left idle for GAMES_PRACTICE_IDLE_HOURS are closed."""
+    n = _queue_stuck_bots(timezone.now() - timedelta(seconds=settings.GAMES_BOT_QUIET_SECONDS))
+    services.close_idle_practice(timezone.now() - settings.GAMES_PRACTICE_IDLE)
+    return n
+
+
+@shared_task(name="games.tasks.bot_sweep_at_start", ignore_result=True)
+def bot_sweep_at_start() -> int:
+    """Queued by beat as it starts (issue 57): every deal on a computer player's turn
+    moves again now, however recent its last move (its queued move went with the cut);
+    a move queued twice is applied once (play_bot checks the deal's version)."""
+    return _queue_stuck_bots(timezone.now())
+
+
+def _queue_stuck_bots(quiet: datetime) -> int:
     from .models import Deal
 
-    quiet = timezone.now() - timedelta(seconds=settings.GAMES_BOT_QUIET_SECONDS)
     due = (
         Deal.objects.filter(finished=False, bot_turn=True, moved_at__lte=quiet)
         .order_by("moved_at")
@@ -44,5 +58,4 @@ def bot_sweep() -> int:
     for deal_id, version in due.iterator(chunk_size=500):
         services.schedule_bot(deal_id, version)  # play_bot checks the seat again
         n += 1
-    services.close_idle_practice(timezone.now() - settings.GAMES_PRACTICE_IDLE)
     return n

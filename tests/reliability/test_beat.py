@@ -40,7 +40,15 @@ def test_beat_queues_a_heartbeat_as_it_starts_not_an_interval_later(
         # Read as soon as it is there: the schedule's own run logs "Sending due task".
         scheduled = "Sending due task heartbeat" in log.read_text()
         message = json.loads(r.lindex(queue, -1) or b"{}")
+        # Then the work a cut left queued is taken up (issue 57): evenings left closing
+        # balanced, computer players' turns moved, at once rather than after the sweeps'
+        # grace and quiet time.
+        while r.llen(queue) < 3:
+            assert time.monotonic() < deadline, f"not all queued:\n{log.read_text()[-3000:]}"
+            time.sleep(0.05)
+        at_start = {json.loads(m)["headers"]["task"] for m in r.lrange(queue, 0, -1)}
     finally:
         stop(beat)
     assert message["headers"]["task"] == "club.tasks.heartbeat"
     assert not scheduled, "the first heartbeat came from the schedule, an interval late"
+    assert {"club.tasks.resume_after_start", "games.tasks.bot_sweep_at_start"} <= at_start

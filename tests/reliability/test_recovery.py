@@ -134,3 +134,32 @@ def test_a_member_has_five_practice_tables_open_at_most_and_is_told_why(
     assert r.status_code == 400
     assert "you have 5 practice tables open" in r.content.decode()
     assert Table.objects.filter(is_practice=True, seats__member=ann).count() == 5
+
+
+def test_at_start_a_computer_players_move_queued_before_a_cut_is_queued_again_at_once(
+    make_members: Any, scheduled: list[int]
+) -> None:
+    """Issue 57: a bot's move queued on the bundled Redis (which keeps nothing) just
+    before the power went waited for the sweep's quiet time after the restart. Beat's
+    start queues a sweep that takes up every bot turn however recent."""
+    (ann,) = make_members(1)
+    table = _online_table([ann, services.bots(1)[0]])
+    deal = game_services.ensure_deal(table.pk)
+    assert deal is not None
+    Deal.objects.filter(pk=deal.pk).update(to_move=1, bot_turn=True, moved_at=timezone.now())
+    assert tasks.bot_sweep() == 0 and scheduled == []  # too recent for the periodic sweep
+    assert tasks.bot_sweep_at_start() == 1 and scheduled == [deal.pk]
+
+
+def test_at_start_an_evening_left_closing_is_balanced_at_once(
+    make_members: Any, secretary: Any, no_queue: list[int]
+) -> None:
+    """Issue 57: the balancing queued when the evening closed went with the cut; the
+    periodic sweep waits a minute's grace for it. Beat's start queues it at once."""
+    from club import tasks as club_tasks
+
+    session = services.open_session(stake="0.05", by=secretary.user)
+    services.close_session(session.pk)  # queued (recorded here, lost in a cut)
+    no_queue.clear()
+    assert club_tasks.balance_pending_sessions() == []  # within the grace
+    assert club_tasks.resume_after_start() == [session.pk] and no_queue == [session.pk]
