@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import time
 from typing import Any
 
@@ -59,7 +60,9 @@ def healthz(request: HttpRequest) -> JsonResponse:
     ok = all(c["ok"] for c in checks.values())
     starting = not ok and all(c["ok"] or c.get("starting") for c in checks.values())
     status = "ok" if ok else "starting" if starting else "degraded"
-    body = {"status": status, **checks, "debug": settings.DEBUG}
+    # Which `make run` answers (issue 57: orphans of a killed run once answered "ok").
+    run = {"id": os.environ.get("CLUB_RUN_ID", ""), "pid": os.getpid()}
+    body = {"status": status, **checks, "debug": settings.DEBUG, "run": run}
     response = JsonResponse(body, status=200 if ok else 503, json_dumps_params={"indent": 2})
     if starting:
         response["Retry-After"] = "5"

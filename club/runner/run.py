@@ -15,6 +15,7 @@ every process group it started, the services last.
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import socket
@@ -72,6 +73,25 @@ def follow_parent() -> None:
         pass
 
 
+def earlier_run(run_dir: Path) -> str | None:
+    """What an earlier `make run` on this folder left running, said with how to stop it
+    (issue 57), from the ``run.json`` each run writes; None when nothing runs."""
+    try:
+        earlier = json.loads((run_dir / "run.json").read_text())
+        pid = int(earlier["pid"])
+        cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    if "club.runner.run" not in cmdline or pid == os.getpid():
+        return None
+    return (
+        f"a club is already running from {run_dir} (make run, pid {pid}, run "
+        f"{earlier.get('id')}, since {earlier.get('started')}, at {earlier.get('url')}): "
+        f"use that one, or stop it (Ctrl-C in its terminal, or kill -INT {pid}) and make "
+        "run again"
+    )
+
+
 def main() -> None:
     follow_parent()
     from club.runner import local
@@ -80,6 +100,9 @@ def main() -> None:
 
     run_dir = Path(os.environ.get("RUN_DIR", BASE_DIR / ".run"))
     run_dir.mkdir(parents=True, exist_ok=True)
+    already = earlier_run(run_dir)
+    if already:
+        sys.exit(already)
     host = os.environ.get("HOST", "127.0.0.1")
     port = int(os.environ.get("PORT", "8000"))
     events_port = int(os.environ.get("EVENTS_PORT", str(port + 1)))
@@ -91,6 +114,11 @@ def main() -> None:
     env.setdefault("STATIC_ROOT", str(run_dir / "static"))
     env["RUN_DIR"] = str(run_dir)
     env["PYTHONUNBUFFERED"] = "1"
+    # Which run answers (issue 57): /healthz says it, and the next make run reads it.
+    since = time.strftime("%Y-%m-%d %H:%M:%S")
+    env["CLUB_RUN_ID"] = f"{os.getpid()}-{int(time.time())}"
+    (run_dir / "run.json").write_text(json.dumps(
+        {"pid": os.getpid(), "id": env["CLUB_RUN_ID"], "started": since, "url": url}))  # fmt: skip
     env["PATH"] = f"{Path(sys.executable).parent}:{env.get('PATH', '')}"
 
     services: dict[str, str] = {}

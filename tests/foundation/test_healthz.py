@@ -108,3 +108,40 @@ def test_a_real_worker_on_the_real_redis_beats(client, no_heartbeat) -> None:  #
     finally:
         worker.terminate()
         worker.wait(timeout=20)
+
+
+@pytest.mark.django_db
+def test_it_says_which_run_answers(client, no_heartbeat, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Issue 57: the orphans of a killed `make run` answered "ok" for the next one."""
+    import os
+
+    monkeypatch.setenv("CLUB_RUN_ID", "4242-1764300000")
+    heartbeat()
+    assert client.get("/healthz").json()["run"] == {"id": "4242-1764300000", "pid": os.getpid()}
+
+
+def test_make_run_says_which_earlier_run_still_runs_here(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """A run.json naming a live `make run` stops the next one with how to stop it; one
+    naming a process gone, or another program, does not."""
+    import json
+    import subprocess
+    import sys
+
+    from club.runner.run import earlier_run
+
+    alive = subprocess.Popen(
+        [sys.executable, "-c", "import time; time.sleep(60)", "club.runner.run"]
+    )
+    other = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        for pid, said in ((alive.pid, True), (other.pid, False), (2**22 - 1, False)):
+            (tmp_path / "run.json").write_text(json.dumps(
+                {"pid": pid, "id": "run-1", "started": "20:00", "url": "http://127.0.0.1:8000"}))  # fmt: skip
+            told = earlier_run(tmp_path)
+            assert bool(told) is said, (pid, told)
+        (tmp_path / "run.json").write_text(json.dumps({"pid": alive.pid, "id": "run-1"}))
+        assert f"kill -INT {alive.pid}" in (earlier_run(tmp_path) or "")
+    finally:
+        for p in (alive, other):
+            p.kill()
+            p.wait()
