@@ -25,6 +25,9 @@ class Deal(models.Model):
     seed = models.BigIntegerField()
     pack = models.JSONField(default=list)  # card codes, top first
     carry_in = models.PositiveIntegerField(default=0)
+    # The game's scores the deal was dealt from (Tunk's game to 100, K10: who is still
+    # in); a replay from the log needs them as much as the pack.
+    scores_in = models.JSONField(default=list, blank=True)
     version = models.PositiveIntegerField(default=0)  # actions applied so far
     to_move = models.PositiveSmallIntegerField(null=True, blank=True)
     snapshot = models.JSONField(null=True, blank=True, editable=False)

@@ -116,6 +116,7 @@ def replay(deal: Deal, upto: int | None = None) -> DealState:
         seed=deal.seed,
         pack=list(deal.pack),
         carry_in=deal.carry_in,
+        scores_in=tuple(deal.scores_in or ()),
     )
     rows = DealAction.objects.filter(deal=deal).order_by("index").values_list("seat", "action")
     for i, (seat, data) in enumerate(rows):
@@ -251,6 +252,7 @@ def _create_deal(
         seed=seed,
         pack=engine_api.pack_codes(state),
         carry_in=carry_in,
+        scores_in=list(scores_in),
         version=state.version,
         to_move=state.to_move(),
         snapshot=engine_api.to_snapshot(state),

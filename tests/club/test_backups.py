@@ -12,13 +12,11 @@ import json
 import os
 import subprocess
 import sys
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
-import psycopg
 import pytest
 from django.core.management import call_command
 from django.db import connection
@@ -30,6 +28,7 @@ from club.services import PhysicalResult
 from games.models import Deal
 from games.play import engine_api
 from games.play import services as game_services
+from tests.databases import drop, reading, url
 
 pytestmark = pytest.mark.django_db(transaction=True)
 ROOT = Path(__file__).resolve().parents[2]
@@ -94,25 +93,6 @@ def _books(members: list[Member]) -> dict[str, Any]:
     }
 
 
-@contextmanager
-def _reading(database: str) -> Iterator[None]:
-    """This process's queries go to ``database`` (on the same server) for the block."""
-    name = connection.settings_dict["NAME"]
-    connection.close()
-    connection.settings_dict["NAME"] = database
-    try:
-        yield
-    finally:
-        connection.close()
-        connection.settings_dict["NAME"] = name
-
-
-def _drop(database: str) -> None:
-    connection.close()
-    with psycopg.connect(**backups._admin()) as c:
-        c.execute(f'DROP DATABASE IF EXISTS "{database}" WITH (FORCE)')
-
-
 def test_a_backup_restored_into_a_new_database_holds_the_same_books(
     make_members: Callable[..., list[Member]], secretary: Member, tmp_path: Path
 ) -> None:
@@ -122,16 +102,16 @@ def test_a_backup_restored_into_a_new_database_holds_the_same_books(
     call_command("backup", folder=str(tmp_path))
     (path,) = tmp_path.glob("club-*-by-hand.dump")
     restored = f"{connection.settings_dict['NAME']}_restored"
-    _drop(restored)
+    drop(restored)
     backups.load(path, restored)
     try:
-        with _reading(restored):
+        with reading(restored):
             after = _books(members)
         assert after == before
         # The deals replay to what was stored for them, there as here.
         assert after["replays"] == after["stored"]
     finally:
-        _drop(restored)
+        drop(restored)
 
 
 def test_the_worker_keeps_its_newest_backups_and_never_one_made_by_hand(
@@ -159,15 +139,13 @@ def test_restore_says_what_it_replaces_and_keeps_the_old_database(
     _club(make_members, secretary)
     path = backups.take_backup("by-hand", tmp_path)
     club_db = f"{connection.settings_dict['NAME']}_club"
-    _drop(club_db)
+    drop(club_db)
     backups.load(path, club_db)  # a club with the same books ...
-    with _reading(club_db):  # ... and a member more since the backup
+    with reading(club_db):  # ... and a member more since the backup
         services.create_member("late", "Late Comer")
         connection.close()
-    db = connection.settings_dict
     env = dict(os.environ) | {
-        "DATABASE_URL": f"postgres://{db['USER'] or 'postgres'}@{db['HOST'] or '127.0.0.1'}:"
-                        f"{db['PORT'] or 5432}/{club_db}",
+        "DATABASE_URL": url(club_db),
         # With the pool a club's processes use: its idle connections are the command's
         # own and must not count as the club running (they did, on make run).
         "DB_POOL": "1",
@@ -184,10 +162,10 @@ def test_restore_says_what_it_replaces_and_keeps_the_old_database(
     assert done.returncode == 0, done.stderr
     aside = done.stdout.split("is kept as ")[1].split(";")[0]
     try:
-        with _reading(club_db):
+        with reading(club_db):
             assert not Member.objects.filter(display_name="Late Comer").exists()
-        with _reading(aside):
+        with reading(aside):
             assert Member.objects.filter(display_name="Late Comer").exists()
     finally:
-        _drop(club_db)
-        _drop(aside)
+        drop(club_db)
+        drop(aside)

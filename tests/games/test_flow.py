@@ -331,3 +331,22 @@ def test_a_tunk_tables_heading_names_the_game_to_100(
     table = make_table("tunk", [a, b, c])
     body = client_for(a).get(f"/tables/{table.pk}/").content.decode()
     assert "<span>Game 1 to 100, deal 1</span>" in body
+
+
+def test_a_deal_dealt_from_a_games_scores_replays_from_them(
+    make_table: Any, make_member: Any
+) -> None:
+    """A Tunk deal after the first of its game is dealt from the game's scores (K10); its
+    replay from the log (the snapshot unreadable or behind) started every player at 0
+    (found by the upgrade test, issue 57)."""
+    from games.play import engine_api, services
+
+    a, b, c = make_member("Ann"), make_member("Bob"), make_member("Cat")
+    table = make_table("tunk", [a, b, c])
+    deal = services._create_deal(
+        table.pk, number=2, variant="tunk", options={}, players=3, dealer=1,
+        scores_in=(24, 40, 4), game_number=1, deal_in_game=1,
+    )  # fmt: skip
+    assert deal.scores_in == [24, 40, 4]
+    replayed = services.replay(deal)
+    assert engine_api.to_snapshot(replayed) == deal.snapshot
