@@ -24,46 +24,51 @@ import random
 import sys
 from pathlib import Path
 
-import django
 
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "club.settings")
-sys.path.insert(0, os.getcwd())
-django.setup()
+def main(commit: str) -> None:
+    import django
 
-from club import services  # noqa: E402
-from club.models import Member  # noqa: E402
-from games.models import Deal  # noqa: E402
-from games.play import services as games  # noqa: E402
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "club.settings")
+    sys.path.insert(0, os.getcwd())  # the release's code, run from its worktree
+    django.setup()
 
-commit = sys.argv[1]
-alice = Member.objects.get(user__username="alice")
-rng = random.Random(57)
-for variant, players in (("foster", 4), ("foster-three", 3), ("conquian", 2), ("colonel", 2),
-                         ("tonk", 3), ("tunk", 3)):  # fmt: skip
-    table = services.create_practice_table(alice, variant, players)
-    games.ensure_deal(table.pk)
-    for _ in range(30):
-        deal = games.current_deal(table.pk)
-        assert deal is not None
-        state = games.load_state(deal)
-        seat = state.to_move()
-        if seat is None or deal.finished:
-            break
-        if deal.bot_turn:
-            games.play_bot(deal.pk, deal.version)
-            continue
-        action = rng.choice(state.legal_actions(seat))
-        games.act(table.pk, member_id=alice.pk, version=deal.version, deal_id=deal.pk,
-                  action=json.loads(json.dumps(action.to_json())))  # fmt: skip
-books = {
-    "commit": commit,
-    "balances": {
-        m.user.username: str(services.balance_of(m.pk))
-        for m in Member.objects.filter(is_bot=False).select_related("user")
-    },
-    "deals": Deal.objects.count(),
-    "actions": sum(d.log.count() for d in Deal.objects.all()),
-}
-out = Path(__file__).with_name(f"{commit}.json")
-out.write_text(json.dumps(books, indent=2, sort_keys=True) + "\n")
-print(out, books["deals"], "deals,", books["actions"], "actions")
+    from club import services
+    from club.models import Member
+    from games.models import Deal
+    from games.play import services as games
+
+    alice = Member.objects.get(user__username="alice")
+    rng = random.Random(57)
+    for variant, players in (("foster", 4), ("foster-three", 3), ("conquian", 2),
+                             ("colonel", 2), ("tonk", 3), ("tunk", 3)):  # fmt: skip
+        table = services.create_practice_table(alice, variant, players)
+        games.ensure_deal(table.pk)
+        for _ in range(30):
+            deal = games.current_deal(table.pk)
+            assert deal is not None
+            state = games.load_state(deal)
+            seat = state.to_move()
+            if seat is None or deal.finished:
+                break
+            if deal.bot_turn:
+                games.play_bot(deal.pk, deal.version)
+                continue
+            action = rng.choice(state.legal_actions(seat))
+            games.act(table.pk, member_id=alice.pk, version=deal.version, deal_id=deal.pk,
+                      action=json.loads(json.dumps(action.to_json())))  # fmt: skip
+    books = {
+        "commit": commit,
+        "balances": {
+            m.user.username: str(services.balance_of(m.pk))
+            for m in Member.objects.filter(is_bot=False).select_related("user")
+        },
+        "deals": Deal.objects.count(),
+        "actions": sum(d.log.count() for d in Deal.objects.all()),
+    }
+    out = Path(__file__).with_name(f"{commit}.json")
+    out.write_text(json.dumps(books, indent=2, sort_keys=True) + "\n")
+    print(out, books["deals"], "deals,", books["actions"], "actions")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])
