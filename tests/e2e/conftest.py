@@ -8,6 +8,7 @@ players from a real Celery worker. All share the test database and the test Redi
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -133,6 +134,16 @@ def _flush_despite_the_servers() -> None:
     TransactionTestCase._fixture_teardown = teardown  # type: ignore[method-assign]
 
 
+def _name_server_threads(sender: Any, connection: Any, **_: Any) -> None:
+    """The live server's request threads (this process, not the test's thread) name
+    their sessions as the servers do: a page's last refresh, still being answered as
+    the test ended, deadlocked the flush five times running in one make test, its
+    session never cut."""
+    if threading.current_thread() is not threading.main_thread():
+        with connection.cursor() as c:
+            c.execute("SELECT set_config('application_name', %s, false)", [SERVER_APP])
+
+
 @pytest.fixture(scope="session")
 def servers(django_db_setup: Any) -> Iterator[str]:
     """uvicorn for events and a Celery worker for the computer players, one of each a
@@ -140,8 +151,11 @@ def servers(django_db_setup: Any) -> Iterator[str]:
     two Django start-ups of CPU a test). Their sessions are cut before each test's rows
     are flushed, and the flush retries if one came back and deadlocked it. Yields the
     events server's address."""
+    from django.db.backends.signals import connection_created
+
     ARTIFACTS.mkdir(exist_ok=True)
     _flush_despite_the_servers()
+    connection_created.connect(_name_server_threads, dispatch_uid="e2e-server-threads")
     port = free_port()
     extra = {
         "GAMES_BOT_DELAY": BOT_DELAY, "GAMES_TEST_SEEDS": seeds_key(), "PGAPPNAME": SERVER_APP,
