@@ -235,3 +235,18 @@ def test_a_failure_to_close_after_the_last_deal_never_fails_the_winning_move(
     assert services.finish_due_closes() == [session.pk]
     session.refresh_from_db()
     assert session.status == ClubSession.CLOSING
+
+
+def test_a_tunk_deal_in_progress_is_counted_as_tunk_counts_its_game(
+    staff: Client, session: ClubSession, make_members: Callable[..., list[Member]]
+) -> None:
+    """Issue 56: a game of many deals numbered as that game counts, here too."""
+    members = make_members(3)
+    for m in members:
+        services.check_in(session, m)
+    tunk = services.form_table(session, variant="tunk", size=3)
+    deal = games.ensure_deal(tunk.pk)
+    assert deal is not None
+    move_for_mover(tunk.pk, deal)
+    page = staff.get(reverse("club:session_close_confirm", args=[session.pk]))
+    assert "A deal is in progress (game 1 to 100, deal 1, 1 move)" in _text(page.content.decode())
