@@ -12,9 +12,11 @@ True
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from games.engine.errors import InvalidActionError
@@ -59,9 +61,16 @@ def options_error(
 ) -> str | None:
     """Why ``options`` do not fit ``variant`` (the engine's words), or None when they do;
     with ``players``, also why no deal can be dealt for that many (Tonk's fifth player
-    needs Five Card Tonk: a table seated so would stop at its first deal)."""
+    needs Five Card Tonk: a table seated so would stop at its first deal). Remembered
+    by its arguments: the console asks it for every empty seat of every table on each
+    live refresh, and the check deals a pack."""
+    return _options_error(variant, json.dumps(dict(options or {}), sort_keys=True), players)
+
+
+@lru_cache(maxsize=1024)
+def _options_error(variant: str, options: str, players: int | None) -> str | None:
     try:
-        rules = make_rules(variant, dict(options or {}))
+        rules = make_rules(variant, json.loads(options))
         if players is not None:
             find_variant(variant).deal(rules, players, 0, seed=0, pack=None, carry_in=0)
     except InvalidActionError as e:
