@@ -113,26 +113,47 @@ def as_user(user: pwd.struct_passwd | None) -> Callable[[], None] | None:
     return drop
 
 
-def postmaster(data: Path) -> int | None:
-    """The pid of the postmaster serving ``data`` now, if one does; a ``postmaster.pid``
-    naming any other process (or none: a reboot, a kill -9 not yet reaped and then
-    reused) is stale, and is removed (issue 57: PostgreSQL refused to start on it, and
-    `make run` gave up with no advice)."""
-    lock = data / "postmaster.pid"
-    try:
-        pid = int(lock.read_text().split("\n", 1)[0])
-    except (FileNotFoundError, ValueError):
-        return None
+def _serves(pid: int, data: Path) -> bool:
+    """Whether ``pid`` is a live (not zombie) postgres whose working directory is ``data``."""
     try:
         cwd = Path(os.readlink(f"/proc/{pid}/cwd"))
         name = Path(f"/proc/{pid}/comm").read_text().strip()
         state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
     except OSError:  # no such process, or not ours to read
-        cwd, name, state = Path(), "", ""
-    if name == "postgres" and state != "Z" and cwd.resolve() == data.resolve():
+        return False
+    return name == "postgres" and state != "Z" and cwd.resolve() == data.resolve()
+
+
+def _lock_pid(lock: Path) -> int | None:
+    try:
+        return int(lock.read_text().split("\n", 1)[0])
+    except (FileNotFoundError, ValueError):
+        return None
+
+
+def postmaster(data: Path) -> int | None:
+    """The pid of the postmaster serving ``data`` now, if one does; a ``postmaster.pid``
+    naming any other process (or none: a reboot, a kill -9 not yet reaped and then
+    reused) is stale, and is removed (issue 57: PostgreSQL refused to start on it, and
+    `make run` gave up with no advice). So are the socket lock files beside it
+    (``pg-socket/.s.PGSQL.5432.lock``), which name the same dead server and stopped the
+    start the same way after a power cut (found by tests/reliability/test_power_cut.py)."""
+    lock = data / "postmaster.pid"
+    pid = _lock_pid(lock)
+    if pid is not None and _serves(pid, data):
         return pid
-    lock.unlink(missing_ok=True)
-    print(f"removed a stale {lock} (pid {pid} is not its PostgreSQL)", file=sys.stderr)
+    if pid is not None:
+        lock.unlink(missing_ok=True)
+        print(f"removed a stale {lock} (pid {pid} is not its PostgreSQL)", file=sys.stderr)
+    sockets = data.parent / "pg-socket"
+    for socket_lock in sorted(sockets.glob(".s.PGSQL.*.lock")) if sockets.is_dir() else []:
+        owner = _lock_pid(socket_lock)
+        if owner is not None and _serves(owner, data):
+            continue
+        socket_lock.unlink(missing_ok=True)
+        socket_lock.with_suffix("").unlink(missing_ok=True)  # the socket it guarded
+        print(f"removed a stale {socket_lock} (pid {owner} is not its PostgreSQL)",
+              file=sys.stderr)  # fmt: skip
     return None
 
 

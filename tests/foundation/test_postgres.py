@@ -100,9 +100,16 @@ def test_a_stale_postmaster_pid_is_cleared_and_a_live_server_is_named(tmp_path: 
     lock = data / "postmaster.pid"
     other = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
     try:
+        sockets = postgres.socket_dir(tmp_path)
+        socket_lock = sockets / ".s.PGSQL.5432.lock"
         for pid in (other.pid, 2**22 - 1):  # an unrelated process; no process at all
             lock.write_text(f"{pid}\n{data}\n")
+            # The socket's lock file names the same gone server (a power cut left both,
+            # and PostgreSQL refused on it: "Is another postmaster using socket file").
+            socket_lock.write_text(f"{pid}\n{data}\n")
+            (sockets / ".s.PGSQL.5432").touch()
             assert postgres.postmaster(data) is None and not lock.exists()
+            assert not socket_lock.exists() and not (sockets / ".s.PGSQL.5432").exists()
     finally:
         other.kill()
         other.wait()
@@ -113,6 +120,7 @@ def test_a_stale_postmaster_pid_is_cleared_and_a_live_server_is_named(tmp_path: 
     try:
         postgres.wait_ready(postgres.url(tmp_path, "postgres"), alive=lambda: server.poll() is None)
         assert postgres.postmaster(data) == server.pid and lock.exists()
+        assert socket_lock.exists()  # the live server's are kept
         with pytest.raises(
             SystemExit, match=rf"already running .* \(its PostgreSQL is pid {server.pid}\)"
         ):
