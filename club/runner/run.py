@@ -163,13 +163,14 @@ def main() -> None:
                 postgres.url(run_dir, "postgres"), alive=lambda: supervisor.alive("postgres")
             )
         postgres.ensure_database(env["DATABASE_URL"])
-        subprocess.run([*manage, "migrate", "--noinput", "-v", "0"], env=env, check=True)
-        import_old_club(run_dir, manage, env, embedded=embedded_db)
-        # DEBUG is off: WhiteNoise serves the collected, hashed static files.
-        subprocess.run([*manage, "collectstatic", "--noinput", "-v", "0"], env=env, check=True)
-        demo = subprocess.run([*manage, "demo", "--if-empty"], env=env, check=True,
-                              capture_output=True, text=True)  # fmt: skip
-        print(demo.stdout, end="")
+        if (run_dir / "db.sqlite3").exists():  # a club kept in SQLite: copied in first
+            subprocess.run([*manage, "migrate", "--noinput", "-v", "0"], env=env, check=True)
+            import_old_club(run_dir, manage, env, embedded=embedded_db)
+        # Migrate, collect the static files (DEBUG is off: WhiteNoise serves them) and the
+        # demo if the club is empty, in one Django start rather than three.
+        ready = subprocess.run([*manage, "prepare_club"], env=env, check=True,
+                               stdout=subprocess.PIPE, text=True)  # fmt: skip
+        print(ready.stdout, end="")
         started(url, events_port, db, env, host, bool(embedded_redis))
 
     for sig in (signal.SIGINT, signal.SIGTERM):

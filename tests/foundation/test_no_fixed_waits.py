@@ -38,7 +38,10 @@ def fixed_waits(source: str) -> list[int]:
             visit(child, looping and not isinstance(child, ast.FunctionDef | ast.Lambda))
 
     visit(ast.parse(source), False)
-    return found
+    # A delay that chooses a moment (when the power goes, tests/reliability/
+    # test_power_cut.py) is not a wait for a condition; its line says so.
+    lines = source.splitlines()
+    return [n for n in found if "# a moment, not a wait" not in lines[n - 1]]
 
 
 def test_no_test_sleeps_a_fixed_time_outside_a_polling_loop() -> None:

@@ -216,7 +216,7 @@ def cut_during(run: MakeRun, moment: threading.Event, rng: random.Random, what: 
     """The power goes a random few milliseconds after a request of that kind is sent (the
     event is waited on, not polled, so the request is still in flight as a rule)."""
     assert moment.wait(timeout=60), f"timed out waiting for {what}"
-    time.sleep(rng.uniform(0.0, 0.02))
+    time.sleep(rng.uniform(0.0, 0.02))  # a moment, not a wait
     power_cut(run)
 
 
@@ -362,7 +362,7 @@ def test_the_power_goes_three_times_during_an_evening_and_nothing_is_lost(
     # 1. During a member's move.
     with Play(run, club, players, tables["real cards"], rng) as play:
         wait_until(lambda: all(play.counts.values()), "a member's move at every table")
-        time.sleep(rng.uniform(0.0, 2.0))
+        time.sleep(rng.uniform(0.0, 2.0))  # a moment, not a wait
         cut_during(run, play.moving, rng, "a member's move in flight")
     run = runs()
     before = check_books(tmp_path, club, tables)
@@ -376,7 +376,7 @@ def test_the_power_goes_three_times_during_an_evening_and_nothing_is_lost(
                    "the computer player to move again after the start")  # fmt: skip
         wait_until(lambda: all(play.counts.values()), "a member's move at every table",
                    timeout=30)  # fmt: skip
-        time.sleep(rng.uniform(0.0, 1.0))
+        time.sleep(rng.uniform(0.0, 1.0))  # a moment, not a wait
         cut_during(run, play.resulting, rng, "a result in flight")
     run = runs()
     after = check_books(tmp_path, club, tables)
@@ -387,7 +387,7 @@ def test_the_power_goes_three_times_during_an_evening_and_nothing_is_lost(
     secretary = Browser(run.url(""))
     secretary.log_in("secretary")
     secretary.post(f"/sessions/{evening}/close/", {"deals": "end", "note": "the lights went"})
-    time.sleep(rng.uniform(0.0, 0.4))
+    time.sleep(rng.uniform(0.0, 0.4))  # a moment, not a wait
     status = ClubSession.BALANCED
     for c in books(tmp_path):
         status = rows(c, f"SELECT status FROM {ClubSession._meta.db_table} WHERE id = %s", evening)[
