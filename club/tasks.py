@@ -87,7 +87,8 @@ def resume_after_start() -> list[int]:
     """Queued by beat as it starts (issue 57): every evening left closing is balanced now,
     not after the sweep's grace (its balancing task went with a Redis that keeps
     nothing, or with the power), and evenings waiting on deals that have ended close.
-    Balancing twice posts once, so one queued again here is harmless."""
+    Balancing twice posts once, so one queued again here is harmless. The backup after
+    the last balancing is taken if the power went before it was."""
     from .models import ClubSession
     from .services import sessions
 
@@ -95,7 +96,27 @@ def resume_after_start() -> list[int]:
     ids = list(ClubSession.objects.filter(status=ClubSession.CLOSING).values_list("pk", flat=True))
     for pk in ids:
         dispatch.queue_balance(pk)
+    backup_missed_at_start()
     return ids
+
+
+def backup_missed_at_start() -> bool:
+    """The backup after the last balancing, taken now if the power went between the
+    balancing's commit and its backup (the balancing queued again posts nothing, so it
+    would never be taken). Returns whether one was taken."""
+    from .models import ClubSession
+    from .office import backups
+
+    last = (
+        ClubSession.objects.filter(status=ClubSession.BALANCED, balanced_at__isnull=False)
+        .order_by("-balanced_at")
+        .values_list("pk", "balanced_at")
+        .first()
+    )
+    if last is None or backups.taken_since(last[1]):
+        return False
+    backup_after_balancing(last[0])
+    return True
 
 
 @shared_task(name="club.tasks.finish_due_closes", ignore_result=True)

@@ -119,6 +119,15 @@ def take_backup(why: str = "by-hand", folder: Path | None = None) -> Path:
     return path
 
 
+def taken_since(when: datetime, folder: Path | None = None) -> bool:
+    """Whether a complete backup (by hand or the worker's) was written at ``when`` or later."""
+    folder = Path(folder or settings.BACKUP_DIR)
+    if not folder.is_dir():
+        return False
+    since = when.timestamp()
+    return any(p.stat().st_mtime >= since for p in folder.glob("club-*.dump"))
+
+
 def prune(keep: int | None = None, folder: Path | None = None) -> list[Path]:
     """Remove the worker's backups beyond the newest ``keep``; returns those removed."""
     keep = settings.BACKUP_KEEP if keep is None else keep

@@ -404,6 +404,10 @@ def test_the_power_goes_three_times_during_an_evening_and_nothing_is_lost(
         posted = rows(c, f"SELECT count(*) FROM {Posting._meta.db_table} WHERE session_id = %s "
                          "AND kind = %s", evening, Posting.SESSION_BALANCE)[0][0]  # fmt: skip
         assert posted == 1, f"the evening balanced {posted} times"
+    # and backed up after it: by the worker after the balancing, or at the start if the
+    # power went between the two.
+    wait_until(lambda: list((tmp_path / "backups").glob(f"club-*-evening-{evening}.dump")),
+               "the backup after the balancing")  # fmt: skip
     print(
         f"seed {SEED}: {len(club.moves)} moves sent, {len(club.in_flight(club.moves))} in flight "
         f"at a cut; {len(club.results)} results, {len(club.in_flight(club.results))} in flight; "
