@@ -146,9 +146,13 @@ class MakeRun:
 class Browser:
     """One person's visits over HTTP: cookies, the CSRF token, the page as text."""
 
-    def __init__(self, base: str) -> None:
-        self.client = httpx.Client(base_url=base, timeout=15, headers={"Origin": base})
-        self.client.get("/login/")
+    def __init__(self, base: str, cookies: httpx.Cookies | None = None) -> None:
+        """A new visit, or (``cookies``) the same person coming back with his session."""
+        self.client = httpx.Client(
+            base_url=base, timeout=15, headers={"Origin": base}, cookies=cookies
+        )
+        if cookies is None:
+            self.client.get("/login/")
 
     def get(self, path: str) -> httpx.Response:
         r = self.client.get(path)

@@ -96,13 +96,36 @@ class Club:
         return [s for s in sent if s.status is None]
 
 
+class Logins:
+    """Each person logs in once (a password hash is dear) and comes back after every cut
+    with his session cookie: sessions live in PostgreSQL, so a phone stays logged in
+    through the power cut, and a session lost with it would fail here."""
+
+    def __init__(self) -> None:
+        self.jars: dict[str, httpx.Cookies] = {}
+        self.lock = threading.Lock()
+
+    def back(self, run: MakeRun, name: str) -> Browser:
+        with self.lock:
+            if name not in self.jars:
+                first = Browser(run.url(""))
+                first.log_in(name)
+                self.jars[name] = first.client.cookies
+                first.client.close()
+            jar = httpx.Cookies(self.jars[name])
+        b = Browser(run.url(""), cookies=jar)
+        home = b.client.get("/")
+        assert home.status_code == 200 and "/logout/" in home.text, f"{name} is logged out"
+        return b
+
+
 class Play:
     """Members at their browser tables and the secretary at the real-cards table, each in
     a thread, until ``stop`` is set or the club stops answering."""
 
     def __init__(self, run: MakeRun, club: Club, players: dict[int, list[str]],
-                 real_cards: int, rng: random.Random) -> None:  # fmt: skip
-        self.run, self.club, self.rng = run, club, rng
+                 real_cards: int, rng: random.Random, logins: Logins) -> None:  # fmt: skip
+        self.run, self.club, self.rng, self.logins = run, club, rng, logins
         self.stop = threading.Event()
         self.moving = threading.Event()  # a member's action is in flight
         self.resulting = threading.Event()  # a result is in flight
@@ -125,11 +148,7 @@ class Play:
             t.join(timeout=30)
 
     def _table(self, table: int, names: list[str]) -> None:
-        people = {}
-        for name in names:
-            b = Browser(self.run.url(""))
-            b.log_in(name)
-            people[name] = b
+        people = {name: self.logins.back(self.run, name) for name in names}
         rng = random.Random(self.rng.random())
         try:
             while not self.stop.is_set():
@@ -184,8 +203,7 @@ class Play:
         return hidden | rng.choice(offers)
 
     def _results(self, table: int) -> None:
-        secretary = Browser(self.run.url(""))
-        secretary.log_in("secretary")
+        secretary = self.logins.back(self.run, "secretary")
         page = secretary.get(f"/club/tables/{table}/").text
         winner, loser = re.findall(r'name="pips_(\d+)"', page)[:2]
         n = 0
@@ -344,8 +362,8 @@ def test_the_power_goes_three_times_during_an_evening_and_nothing_is_lost(
 ) -> None:
     rng = random.Random(SEED)
     run = runs()
-    secretary = Browser(run.url(""))
-    secretary.log_in("secretary")
+    logins = Logins()
+    secretary = logins.back(run, "secretary")
     opened = secretary.post("/sessions/open/", {"name": "Friday", "stake": "0.05",
                                                 "default_variant": "conquian", "second": "on"})  # fmt: skip
     evening = int(re.fullmatch(r"/sessions/(\d+)/", opened.headers["location"]).group(1))  # type: ignore[union-attr]
@@ -382,7 +400,7 @@ def test_the_power_goes_three_times_during_an_evening_and_nothing_is_lost(
     club = Club()
 
     # 1. During a member's move.
-    with Play(run, club, players, tables["real cards"], rng) as play:
+    with Play(run, club, players, tables["real cards"], rng, logins) as play:
         wait_until(lambda: all(play.counts.values()), "a member's move at every table")
         time.sleep(rng.uniform(0.0, 2.0))  # a moment, not a wait
         cut_during(run, play.moving, rng, "a member's move in flight")
@@ -393,7 +411,7 @@ def test_the_power_goes_three_times_during_an_evening_and_nothing_is_lost(
     # 2. During a result at the real-cards table; play goes on meanwhile, and the
     # computer player moves again after the start.
     started = time.time()
-    with Play(run, club, players, tables["real cards"], rng) as play:
+    with Play(run, club, players, tables["real cards"], rng, logins) as play:
         wait_until(lambda: bot_moves_since(tmp_path, tables["tonk"], started) > 0,
                    "the computer player to move again after the start")  # fmt: skip
         wait_until(lambda: all(play.counts.values()), "a member's move at every table",
@@ -406,13 +424,11 @@ def test_the_power_goes_three_times_during_an_evening_and_nothing_is_lost(
 
     # 3. During the balancing: the evening closes (deals in play end unscored) and the
     # worker balances it; the power goes a few milliseconds into that.
-    secretary = Browser(run.url(""))
-    secretary.log_in("secretary")
+    secretary = logins.back(run, "secretary")
     secretary.post(f"/sessions/{evening}/close/", {"deals": "end", "note": "the lights went"})
     status = cut_in_the_balancing(run, tmp_path, evening)
     run = runs()
-    secretary = Browser(run.url(""))
-    secretary.log_in("secretary")
+    secretary = logins.back(run, "secretary")
     wait_until(lambda: "balanced" in words(secretary.get(f"/sessions/{evening}/")).lower(),
                f"the evening to be balanced after the start (it was {status} at the cut)")  # fmt: skip
     check_books(tmp_path, club, tables)
