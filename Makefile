@@ -100,7 +100,7 @@ TEST_WORKERS ?= $(shell n=$$(nproc 2>/dev/null || echo 2); [ $$n -lt 2 ] && n=2;
 TEST_SCALE ?= 0.5
 .PHONY: test
 test: $(STAMP) tools lint
-	TEST_SCALE=$(TEST_SCALE) $(WITH_SERVICES) $(VENV)/bin/pytest -n $(TEST_WORKERS) --dist loadfile \
+	TEST_SCALE=$(TEST_SCALE) $(WITH_SERVICES) $(VENV)/bin/pytest -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder \
 	  --durations=30 $(PYTEST_ARGS)
 
 # The loop while working (issue 55): lint, then every test that needs no browser and no
@@ -110,7 +110,7 @@ test: $(STAMP) tools lint
 FAST_TESTS = tests/engine tests/bots tests/club tests/games
 .PHONY: test-fast
 test-fast: $(STAMP) lint
-	TEST_SCALE=0.2 $(WITH_SERVICES) $(VENV)/bin/pytest -n $(TEST_WORKERS) --dist loadfile \
+	TEST_SCALE=0.2 $(WITH_SERVICES) $(VENV)/bin/pytest -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder \
 	  $(FAST_TESTS) $(PYTEST_ARGS)
 
 # Line coverage of club/ and games/ over the whole suite (issue 55: a cut must not lose it;
@@ -118,7 +118,7 @@ test-fast: $(STAMP) lint
 # only: the servers a test starts as subprocesses are not measured.
 .PHONY: coverage
 coverage: $(STAMP) tools
-	$(WITH_SERVICES) $(VENV)/bin/pytest -n $(TEST_WORKERS) --dist loadfile -p no:randomly \
+	$(WITH_SERVICES) $(VENV)/bin/pytest -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder -p no:randomly \
 	  --cov=club --cov=games --cov-report=term:skip-covered --cov-report=json:.run/coverage.json $(PYTEST_ARGS)
 
 # Extended runs kept out of `make test` for time (bots' strength duels, 1,000 deals a

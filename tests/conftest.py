@@ -14,6 +14,17 @@ def pytest_configure(config: pytest.Config) -> None:
     os.environ.setdefault("TESTING", "1")
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The longest files first (issue 55): xdist hands out whole files as workers free up
+    (``--dist loadfile``, with ``--no-loadscope-reorder`` so that this order holds rather
+    than most tests first, which left the single-test browser and `make run` files, the
+    longest, to the end on one worker). The browser tests and those marked slow go first,
+    the rest keep their order."""
+    items.sort(
+        key=lambda i: 0 if i.get_closest_marker("e2e") or i.get_closest_marker("slow") else 1
+    )
+
+
 # Where the suite's time goes (issue 55): each part's worker time (setup, call and
 # teardown of its tests, summed over the workers), printed at the end of every run.
 _PART_SECONDS: dict[str, float] = {}
