@@ -145,7 +145,7 @@ def postmaster(data: Path) -> int | None:
     if pid is not None:
         lock.unlink(missing_ok=True)
         print(f"removed a stale {lock} (pid {pid} is not its PostgreSQL)", file=sys.stderr)
-    sockets = data.parent / "pg-socket"
+    sockets = socket_dir(data.parent)  # data_dir(run_dir) is run_dir / "postgres"
     for socket_lock in sorted(sockets.glob(".s.PGSQL.*.lock")) if sockets.is_dir() else []:
         owner = _lock_pid(socket_lock)
         if owner is not None and _serves(owner, data):

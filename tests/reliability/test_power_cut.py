@@ -26,7 +26,7 @@ import signal
 import threading
 import time
 from collections.abc import Callable, Iterator
-from contextlib import suppress
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -135,7 +135,6 @@ class Play:
             for t, names in players.items()
         ]
         self.threads.append(threading.Thread(target=self._results, args=(real_cards,), daemon=True))
-        self.failures: list[str] = []
 
     def __enter__(self) -> Play:
         for t in self.threads:
@@ -260,6 +259,7 @@ def cut_in_the_balancing(run: MakeRun, run_dir: Path, evening: int) -> str:
     return status
 
 
+@contextmanager
 def books(run_dir: Path) -> Iterator[psycopg.Connection[Any]]:
     """The club's database as one snapshot (the computer player may move meanwhile)."""
     with psycopg.connect(postgres.url(run_dir)) as c:
@@ -279,7 +279,7 @@ def check_books(run_dir: Path, club: Club, tables: dict[str, int]) -> dict[str, 
     line, entry = WashbookLine._meta.db_table, WashbookEntry._meta.db_table
     leg = Leg._meta.db_table
     logged: dict[str, int] = {}
-    for c in books(run_dir):
+    with books(run_dir) as c:
         for name, table in tables.items():
             if name == "real cards":
                 done = club.answered(club.results, table, 302)
@@ -334,11 +334,10 @@ def check_books(run_dir: Path, club: Club, tables: dict[str, int]) -> dict[str, 
 
 def bot_moves_since(run_dir: Path, table: int, since: float) -> int:
     deal, action = Deal._meta.db_table, DealAction._meta.db_table
-    for c in books(run_dir):
+    with books(run_dir) as c:
         return int(rows(c, f"SELECT count(*) FROM {action} a JOIN {deal} d ON d.id = a.deal_id "
                            "WHERE d.table_id = %s AND a.client_token LIKE 'bot-%%' "
                            "AND a.created_at > to_timestamp(%s)", table, since)[0][0])  # fmt: skip
-    return 0
 
 
 @pytest.fixture
@@ -432,7 +431,7 @@ def test_the_power_goes_three_times_during_an_evening_and_nothing_is_lost(
     wait_until(lambda: "balanced" in words(secretary.get(f"/sessions/{evening}/")).lower(),
                f"the evening to be balanced after the start (it was {status} at the cut)")  # fmt: skip
     check_books(tmp_path, club, tables)
-    for c in books(tmp_path):
+    with books(tmp_path) as c:
         posted = rows(c, f"SELECT count(*) FROM {Posting._meta.db_table} WHERE session_id = %s "
                          "AND kind = %s", evening, Posting.SESSION_BALANCE)[0][0]  # fmt: skip
         assert posted == 1, f"the evening balanced {posted} times"
