@@ -25,12 +25,12 @@ from games.engine import (
     replay,
 )
 from games.engine.actions import Action
-from games.engine.cards import SUITS
-from games.engine.combinations import Placed
+from games.engine.cards import IN_ORDER, SUITS
+from games.engine.combinations import Combination, Placed
 from games.engine.deal import deal_from_json
 from games.engine.records import Kind
 from games.engine.spreads import TUNK as TUNK_LAWS
-from games.engine.spreads import count, spread_of, value
+from games.engine.spreads import count, hit_spread, hits_for, spread_of, spreads_in, value
 from games.engine.tunk.deal import LIMIT, TunkDeal
 from games.engine.tunk.game import TunkGame, play_game
 from games.engine.tunk.melds import Groupings, grouping, last_turn, tunk_discards, tunker_melds
@@ -295,6 +295,90 @@ def test_ko10_a_natural_card_may_not_go_where_a_two_stands_for_it_a_two_may_be_l
     melds = tunker_melds(1, grouping(parse_cards("5H 2C 7H")).melds)  # 2C stands for 6H
     t = last_turn(parse_cards("6H 2D"), melds, lay_off=True)
     assert t.points == 6 and [p.code for _, p in t.lay_offs] == ["2D=4H"]
+
+
+def test_k8_ko5_a_wild_two_goes_where_a_natural_card_can_follow_it() -> None:
+    # Issue 58: the last turn laid the 2C off at the low end of the Tunker's 6H 7H 8H
+    # (as the 5H), leaving the 10H with nowhere to go: 24. At the high end, as the 9H,
+    # the 10H follows it: the 9S and 5D are left, 14, the lowest the hand can keep.
+    d = arrange(["10H 2C 4C 4D 4S 9S 5D", "6H 7H 8H QC QD QS 3D"], "KS", "KD")
+    play(d, "1 draw", "1 tunk KD")
+    shows = [(r.seat, r.number) for r in d.log if r.kind is Kind.SHOW]
+    assert shows == [(0, 9 + 5)]
+    offs = [(r.seat, r.cards) for r in d.log if r.kind is Kind.LAY_OFF]
+    assert offs == [(0, ("2C=9H",)), (0, ("10H",))]
+
+
+def test_k8_ko5_a_two_and_a_ten_go_out_on_a_run_of_three() -> None:
+    melds = tunker_melds(1, [tuple(Placed(c, c) for c in parse_cards("6H 7H 8H"))])
+    t = last_turn(parse_cards("10H 2C"), melds, lay_off=True)
+    assert t.points == 0 and [p.code for _, p in t.lay_offs] == ["2C=9H", "10H"]
+    assert [m.code for m in t.tunker_melds] == ["6H 7H 8H 2C=9H 10H"]
+
+
+def _lowest_last_turn(hand: list[Card], melds: list[Combination]) -> int:
+    """The lowest count of every legal last turn, tried one move at a time in every
+    order (K8, KO10): lay down any meld the cards left make (:func:`spreads_in`, wild
+    twos), or lay any card off on any place of the Tunker's melds it fits."""
+    seen: dict[tuple[tuple[Card, ...], tuple[str, ...]], int] = {}
+
+    def low(cards: tuple[Card, ...], table: tuple[Combination, ...]) -> int:
+        key = (cards, tuple(m.code for m in table))
+        if key in seen:
+            return seen[key]
+        best = count(cards)
+        for meld in spreads_in(cards, wild=True, naturals=1):
+            used = {p.card for p in meld}
+            best = min(best, low(tuple(c for c in cards if c not in used), table))
+        for c in cards:
+            for sid, p in hits_for([c], table, wild=True):
+                after = tuple(
+                    hit_spread(m, p, wild=True, laws=TUNK_LAWS) if m.id == sid else m for m in table
+                )
+                best = min(best, low(tuple(x for x in cards if x != c), after))
+        seen[key] = best
+        return best
+
+    return low(tuple(hand), tuple(melds))
+
+
+def test_ko5_k8_no_last_turn_leaves_a_lower_count_1000_random_ends() -> None:
+    """1,000 seeded ends: a Tunker's melds from a random hand, another hand drawn half
+    from the cards next to them (their ranks, their runs' ends, twos) and half at random.
+    The engine's last turn is legal as laid (its melds spreads, its lay-offs placed one
+    by one on the Tunker's melds) and leaves no more than the lowest of every other."""
+    pack = [Card(r, s) for s in SUITS for r in range(1, 14)]
+    rng = random.Random(58)
+    tried = lowered = 0
+    while tried < 1000:
+        tunker = rng.sample(pack, 7)
+        g = grouping(tunker)
+        if not g.melds:
+            continue
+        melds = tunker_melds(1, g.melds)
+        rest = [c for c in pack if c not in tunker]
+        ranks = {p.named.rank for m in g.melds for p in m}
+        near = [c for c in rest if c.rank == 2 or any(abs(c.rank - r) <= 2 for r in ranks)]
+        hand = rng.sample(near, min(len(near), rng.randint(1, 4)))
+        hand += rng.sample([c for c in rest if c not in hand], 7 - len(hand))
+        lay_off = rng.random() < 0.9
+        t = last_turn(hand, melds, lay_off=lay_off)
+        # legal as laid: the hand's own melds are spreads, each lay-off fits where it goes
+        own = [p.card for m in t.melds for p in m]
+        tunker_melds(0, t.melds)
+        table = list(melds)
+        for sid, p in t.lay_offs:
+            assert lay_off and p.card in hand and p.card not in own
+            table[sid] = hit_spread(table[sid], p, wild=True, laws=TUNK_LAWS)
+        used = set(own) | {p.card for _, p in t.lay_offs}
+        assert sorted(used | set(t.unmatched), key=IN_ORDER) == sorted(hand, key=IN_ORDER)
+        assert t.points == count(t.unmatched)
+        assert [m.code for m in table] == [m.code for m in t.tunker_melds]
+        low = _lowest_last_turn(hand, melds if lay_off else [])
+        assert t.points == low, (hand, [m.code for m in melds], lay_off, t)
+        tried += 1
+        lowered += bool(t.lay_offs)
+    assert lowered > 200, lowered  # the ends lay off often enough to test it (261)
 
 
 def test_k1_ko5_two_melds_may_each_take_twos() -> None:

@@ -290,48 +290,68 @@ class LastTurn(NamedTuple):
     tunker_melds: tuple[Combination, ...]
 
 
-def _lay_off(
-    cards: list[Card], melds: list[Combination]
-) -> tuple[list[tuple[int, Placed]], list[Card]]:
-    """Lay off what will go on ``melds`` (changed in place), naturals before twos, until
-    nothing more goes: a card on a run's end may open the next (K8, KO10)."""
-    done: list[tuple[int, Placed]] = []
-    left = sorted(cards, key=lambda c: (c.rank == 2, c.order))
-    moved = True
-    while moved:
-        moved = False
-        for c in left:
-            hits = hits_for([c], melds, wild=True)
-            if hits:
-                sid, p = hits[0]
-                melds[sid] = hit_spread(melds[sid], p, wild=True, laws=TUNK)
-                done.append((sid, p))
-                left.remove(c)
-                moved = True
-                break
-    return done, left
+_Offs = tuple[int, tuple[tuple[int, Placed], ...], tuple[Combination, ...]]
+
+
+class _LayOffs:
+    """The lay-offs of a last turn that leave the lowest count (K8, KO5, KO10): every
+    sequence of them searched, each card on every place it may go (a wild two at either
+    end of a run, a natural card before or after the two that would stand for it), the
+    answers kept by the cards left and the Tunker's melds as they stand, so that the
+    many groupings of one hand share one search."""
+
+    def __init__(self) -> None:
+        self.memo: dict[tuple[tuple[Card, ...], tuple[Combination, ...]], _Offs] = {}
+
+    def best(self, cards: tuple[Card, ...], melds: tuple[Combination, ...]) -> _Offs:
+        """The lowest count of ``cards`` after lay-offs on ``melds``, the lay-offs (meld
+        id, card) in order, and the melds after them."""
+        key = (cards, melds)
+        found = self.memo.get(key)
+        if found is not None:
+            return found
+        best: _Offs = (count(cards), (), melds)
+        if best[0]:
+            for i, c in enumerate(cards):
+                if c in cards[:i]:
+                    continue
+                for sid, p in hits_for([c], melds, wild=True):
+                    after = tuple(
+                        hit_spread(m, p, wild=True, laws=TUNK) if m.id == sid else m for m in melds
+                    )
+                    n, offs, end = self.best(cards[:i] + cards[i + 1 :], after)
+                    if n < best[0]:
+                        best = (n, ((sid, p), *offs), end)
+                        if n == 0:
+                            break
+                if best[0] == 0:
+                    break
+        self.memo[key] = best
+        return best
 
 
 def last_turn(hand: Sequence[Card], tunker: Sequence[Combination], lay_off: bool) -> LastTurn:
     """The last turn with the lowest count left (KO5: laying down and laying off only
     lower it): every choice of the hand's own melds (each with every number of twos it
-    may take), then every lay-off it leaves; ``lay_off`` False when the Tunker had no
-    unmatched card (K8)."""
+    may take), then every sequence of lay-offs on what it leaves (:class:`_LayOffs`);
+    ``lay_off`` False when the Tunker had no unmatched card (K8)."""
     g = Groupings(hand)
     options = [*g.melds, _TWOS_SET]
     best: LastTurn | None = None
+    search = _LayOffs()
+    table = tuple(tunker)
 
     def visit(rest: int, twos: int, chosen: tuple[tuple[_Meld, int], ...], after: int) -> None:
         nonlocal best
         melds, spare = g.laid(chosen, g.twos)
-        cards = sorted([c for bit, c in g.by_bit.items() if rest & bit] + spare, key=IN_ORDER)
-        table = list(tunker)
-        offs, left = _lay_off(cards, table) if lay_off else ([], cards)
-        n = count(left)
+        cards = tuple(
+            sorted([c for bit, c in g.by_bit.items() if rest & bit] + spare, key=IN_ORDER)
+        )
+        n, offs, end = search.best(cards, table) if lay_off else (count(cards), (), table)
         if best is None or n < best.points:
-            best = LastTurn(
-                tuple(melds), tuple(offs), tuple(sorted(left, key=IN_ORDER)), n, tuple(table)
-            )
+            used = {p.card for _, p in offs}
+            left = tuple(c for c in cards if c not in used)
+            best = LastTurn(tuple(melds), offs, left, n, end)
         for k in range(after, len(options)):  # each choice once: melds in the list's order
             m = options[k]
             if m.naturals & rest == m.naturals:
