@@ -43,7 +43,11 @@ def options(pack: str, seed: int) -> dict[str, Any]:
 
 
 def _normal(view: dict[str, Any]) -> dict[str, Any]:
+    """The view as held still: each hand's cards sorted by code, and without the options
+    the deal was dealt under (the fixture keeps them once a deal; an option added later
+    adds its default to every view)."""
     out = dict(view)
+    out.pop("options", None)
     if isinstance(out.get("hand"), list):
         out["hand"] = sorted(out["hand"])
     return out

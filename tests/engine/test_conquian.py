@@ -13,7 +13,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from conquian_helpers import deal, play, texts, views
 
-from games.engine.cards import Card, parse_cards
+from games.engine.cards import Card, PackKind, make_pack, parse_cards
 from games.engine.conquian.actions import TurnAction, UseAction, action_from_json, action_from_text
 from games.engine.conquian.deal import ConquianDeal, new_conquian_deal, next_dealer
 from games.engine.errors import IllegalActionError, InvalidActionError
@@ -286,6 +286,36 @@ def test_spanish_pips_courts_count_ten() -> None:
     _pass_to_the_end(d)
     o = d.outcome()
     assert o is not None and o.pips[0] == 6 + 7 + 10 + 10 + 1 + 2 + 3 + 5 + 4 + 6
+
+
+def test_c_opt_3_spanish_pips_the_sota_10_caballo_11_rey_12() -> None:
+    # seed 003 (C-opt-3): A-7 face value, sota (J) 10, caballo (Q) 11, rey (K) 12
+    d = deal("6H 7H QH KH AC 2C 3D 5S 4D 6D", "AH 2H 3H 4H 5H 7S AS 2S 3S 4S", "JH",
+             pack="spanish", scoring="pips", court_pips="spanish")  # fmt: skip
+    _pass_to_the_end(d)
+    o = d.outcome()
+    assert o is not None and o.pips[0] == 6 + 7 + 11 + 12 + 1 + 2 + 3 + 5 + 4 + 6
+
+
+def test_c_opt_3_the_forty_pack_pays_face_value_whatever_the_courts_option() -> None:
+    # seed 003: "with the courtless pack every card counts face value, A 1"
+    d = eleven_minus_one_with(scoring="pips", court_pips="spanish")
+    o = d.outcome()
+    assert o is not None and o.pips == (0, 47)
+
+
+def test_c_opt_1_dealt_singly_one_card_at_a_time_the_pone_first() -> None:
+    # seed 004 (C-opt-1): ten each one at a time, the pone first; Foster deals two at a time
+    pack = parse_cards("AC AD 2C 2D 3C 3D 4C 4D 5C 5D 6C 6D 7C 7D 8C 8D 9C 9D 10C 10D 10H")
+    rest = [c for c in make_pack(PackKind.FORTY_FOSTER) if c not in pack]
+    singly = new_conquian_deal(make_rules("conquian", {"deal": "singly"}), 1, pack=pack + rest)
+    assert singly.player_view(0)["hand"] == [c.code for c in parse_cards(
+        "AC 2C 3C 4C 5C 6C 7C 8C 9C 10C")]  # fmt: skip
+    assert singly.player_view(0)["turned"] == "10H"
+    pairs = new_conquian_deal(make_rules("conquian"), 1, pack=pack + rest)
+    assert sorted(pairs.player_view(0)["hand"]) == sorted(
+        c.code for c in parse_cards("AC AD 3C 3D 5C 5D 7C 7D 9C 9D")
+    )
 
 
 def test_forty_pack_has_no_courts_and_ace_is_low() -> None:

@@ -41,7 +41,7 @@ PINNED = {
 OPTIONS = {
     "foster": ["splash", "ratting", "jokers", "max_turnovers"],
     "foster-three": ["joker", "stock", "splash", "ratting", "max_turnovers"],
-    "conquian": ["pack", "upcard", "trade", "scoring", "carry"],
+    "conquian": ["pack", "upcard", "trade", "scoring", "carry", "deal", "court_pips"],
     "colonel": [],
 }
 LAWS = {

@@ -127,8 +127,10 @@ class ConquianDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
         ints = [idx[c] for c in order]
         pone = 1 - dealer
         hands: list[list[int]] = [[], []]
-        for i in range(20):  # two at a time, the pone first (L8 (two players))
-            hands[pone if (i // 2) % 2 == 0 else dealer].append(ints[i])
+        # two at a time, the pone first (L8 (two players)), or one at a time (C-opt-1)
+        per = 1 if rules.opt("deal") == "singly" else 2
+        for i in range(20):
+            hands[pone if (i // per) % 2 == 0 else dealer].append(ints[i])
         self._hands = [sorted(h) for h in hands]
         rest = ints[20:]
         self._combos: dict[int, Combo] = {}
@@ -506,7 +508,8 @@ class ConquianDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
 
     def _hands_out(self) -> tuple[tuple[tuple[Card, ...], ...], tuple[int, ...]]:
         hands = tuple(tuple(self._cards[x] for x in h) for h in self._hands)
-        return hands, tuple(sum(pip_value(c) for c in h) for h in hands)
+        courts = str(self.rules.opt("court_pips"))
+        return hands, tuple(sum(pip_value(c, courts) for c in h) for h in hands)
 
     def _end_out(self, winner: int) -> None:
         self._phase = "over"

@@ -46,12 +46,21 @@ _CARDS = {k: pack_cards(k) for k in _KINDS.values()}
 _INDEX = {k: {c: i for i, c in enumerate(cs)} for k, cs in _CARDS.items()}
 
 
-def pip_value(card: Card) -> int:
+def pip_value(card: Card, courts: str = "ten") -> int:
     """What a card left in the loser's hand pays under pips scoring.
 
     Foster's pack: face value, A 1 .. 10 (book p.55). Spanish pack: A 1 .. 7 at face
-    value, J Q K 10 each (the encyclopedia's "face value" system for a Spanish pack).
+    value, J Q K 10 each (the encyclopedia's "face value" system for a Spanish pack); or,
+    with ``courts="spanish"`` (C-opt-3, seed 003), the sota 10, caballo 11, rey 12.
+
+    >>> from ..cards import Card
+    >>> [pip_value(Card.from_code(c)) for c in ("AC", "7D", "10H", "JS", "KS")]
+    [1, 7, 10, 10, 10]
+    >>> [pip_value(Card.from_code(c), "spanish") for c in ("7D", "JS", "QS", "KS")]
+    [7, 10, 11, 12]
     """
+    if courts == "spanish" and card.rank > 10:
+        return card.rank - 1
     return min(card.rank, 10)
 
 

@@ -47,6 +47,15 @@ class Conquian(Variant):
         OptionSpec("carry", (True, False), True,
                    "a tableau's point goes to the next deal's winner (each tableau "
                    "raises the next win by one)", "2-hand law 21, how-to", "Tableaux carry"),
+        OptionSpec("deal", ("pairs", "singly"), "pairs",
+                   "ten cards each two at a time, the pone first (Foster), or one at a "
+                   "time (C-opt-1)", "2-hand law 8; seed 004", "Deal",
+                   (("pairs", "two at a time (Foster)"), ("singly", "one at a time"))),
+        OptionSpec("court_pips", ("ten", "spanish"), "ten",
+                   "what the Spanish pack's courts pay under pips scoring: 10 each, or "
+                   "the sota 10, caballo 11, rey 12 (C-opt-3); the forty A-10 pay face "
+                   "value either way", "encyclopedia; seed 003", "Spanish courts' pips",
+                   (("ten", "10 each"), ("spanish", "sota 10, caballo 11, rey 12"))),
     )  # fmt: skip
     summary = (
         "Forty cards, ten each; turned cards are used at once or passed, never taken "
