@@ -318,6 +318,29 @@ def test_c_opt_1_dealt_singly_one_card_at_a_time_the_pone_first() -> None:
     )
 
 
+def test_c_opt_5_a_sequence_holds_three_to_eight_cards() -> None:
+    # seed 003 (C-opt-5): with the cap a sequence of nine is not offered and is refused;
+    # without it (CO2: Foster sets none) it is
+    hand = "2C 3C 4C 5C 6C 7C 8C 9C 5H 5D"
+    nine = "0 use 10C with 2C 3C 4C 5C 6C 7C 8C 9C"
+    assert nine in texts(deal(hand, DEALER, "10C"))
+    d = deal(hand, DEALER, "10C", eight_cap=True)
+    assert nine not in texts(d) and "0 use 10C with 3C 4C 5C 6C 7C 8C 9C" in texts(d)
+    with pytest.raises(IllegalActionError) as e:
+        d.apply(action_from_text(nine))
+    assert e.value.law == "C-opt-5" and "three to 8 cards" in str(e.value)
+
+
+def test_c_opt_5_a_sequence_of_eight_takes_no_more_cards_not_even_forced() -> None:
+    for cap, offered in ((False, {"1 force 10C to 0", "1 pass 10C"}), (True, {"1 pass 10C"})):
+        d = deal(PONE, DEALER, "2C 10C", eight_cap=cap)
+        play(d, "0 use 2C with 3C 4C 5C 6C 7C 8C 9C", "0 throw 6H", "1 pass 6H", "1 turn")
+        assert texts(d) == offered
+    with pytest.raises(IllegalActionError) as e:
+        d.apply(action_from_text("1 force 10C to 0"))
+    assert e.value.law == "C-opt-5"
+
+
 def test_forty_pack_has_no_courts_and_ace_is_low() -> None:
     # L1 (two players): A..10, no J Q K, no joker
     d = deal(PONE, DEALER, "2C")

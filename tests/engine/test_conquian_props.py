@@ -48,6 +48,9 @@ OPTIONS = st.fixed_dictionaries(
         "trade": st.booleans(),
         "scoring": st.sampled_from(["game-points", "pips"]),
         "carry": st.booleans(),
+        "deal": st.sampled_from(["pairs", "singly"]),
+        "court_pips": st.sampled_from(["ten", "spanish"]),
+        "eight_cap": st.booleans(),
     }
 )
 SETTINGS = settings(max_examples=scaled(60), deadline=None)

@@ -41,7 +41,7 @@ PINNED = {
 OPTIONS = {
     "foster": ["splash", "ratting", "jokers", "max_turnovers"],
     "foster-three": ["joker", "stock", "splash", "ratting", "max_turnovers"],
-    "conquian": ["pack", "upcard", "trade", "scoring", "carry", "deal", "court_pips"],
+    "conquian": ["pack", "upcard", "trade", "scoring", "carry", "deal", "court_pips", "eight_cap"],
     "colonel": [],
 }
 LAWS = {
@@ -49,7 +49,7 @@ LAWS = {
                "L23–L24", "L25"],
     "foster-three": ["3-hand law 1", "book p.36", "L11–L25"],
     "conquian": ["L1 (two players)", "L8 (two players)", "L12 (two players)", "book p.51",
-                 "book p.50", "L19", "book p.54", "L21 (two players)"],
+                 "book p.50", "L19", "book p.54", "L21 (two players)", "CO2"],
     "colonel": ["encyclopedia"] * 3,
 }  # fmt: skip
 # (dealing pack size, jokers in it, hand size) with default options

@@ -335,17 +335,18 @@ class ConquianDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
             return [TurnAction(seat)]
         out: list[Action] = []
         combos = self._combos
+        cap = self.cap
         if p == "say":
             c = self._card
             card = cards[c]
             for cid, combo in combos.items():
-                if fits(c, combo):
+                if fits(c, combo, cap):
                     if combo[0] == seat:
                         out.append(UseAction(seat, card, cid))
                     else:
                         out.append(ForceAction(seat, card, cid))
             own = self._own(seat)
-            for h, b in new_combinations(hand, own, self._where, combos, c):
+            for h, b in new_combinations(hand, own, self._where, combos, c, cap):
                 out.append(
                     UseAction(
                         seat, card, None, tuple(cards[x] for x in h), tuple(cards[x] for x in b)
@@ -355,18 +356,23 @@ class ConquianDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
             return out
         # discard phase
         own = self._own(seat)
-        for h, b in new_combinations(hand, own, self._where, combos, None):
+        for h, b in new_combinations(hand, own, self._where, combos, None, cap):
             out.append(MeldAction(seat, tuple(cards[x] for x in h), tuple(cards[x] for x in b)))
         for x in hand:
             card = cards[x]
             for cid, combo in combos.items():
-                if fits(x, combo):
+                if fits(x, combo, cap):
                     if combo[0] == seat:
                         out.append(MeldAction(seat, (card,), (), cid))
                     else:
                         out.append(ForceAction(seat, card, cid))
             out.append(ThrowAction(seat, card))
         return out
+
+    @property
+    def cap(self) -> int:
+        """The longest sequence: eight with C-opt-5 (seed 003), else no cap (0; CO2)."""
+        return 8 if self.rules.opt("eight_cap") else 0
 
     def _own(self, seat: int) -> set[int]:
         return {x for o, _, cs in self._combos.values() if o == seat for x in cs}

@@ -82,12 +82,13 @@ def is_combination(cards: Iterable[int]) -> bool:
     return is_sequence(s) or is_set(s)
 
 
-def fits(card: int, combo: Combo) -> bool:
-    """Whether ``card`` can be added to ``combo``: the fourth of a set, or next at an end."""
+def fits(card: int, combo: Combo, cap: int = 0) -> bool:
+    """Whether ``card`` can be added to ``combo``: the fourth of a set, or next at an end
+    of a sequence not yet ``cap`` long (0: no cap; C-opt-5 sets eight)."""
     _, is_seq, cs = combo
     if not is_seq:
         return len(cs) < 4 and card % 10 == cs[0] % 10
-    if card // 10 != cs[0] // 10:
+    if card // 10 != cs[0] // 10 or (cap and len(cs) >= cap):
         return False
     return (card == cs[0] - 1 and cs[0] % 10 != 0) or (card == cs[-1] + 1 and cs[-1] % 10 != 9)
 
@@ -134,13 +135,16 @@ def new_combinations(
     where: Sequence[int],
     combos: dict[int, Combo],
     card: int | None,
+    cap: int = 0,
 ) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
     """Every new combination a player can lay down, as (hand cards, borrowed cards).
 
     With ``card`` (the card in play) each combination contains it; without, each contains
     at least one hand card. ``own`` is the set of cards in the player's own combinations
     (the only ones he may borrow, book p.54); ``where`` maps a laid card to its combination.
+    A sequence is at most ``cap`` cards long (0: no cap; C-opt-5 sets eight).
     """
+    longest = cap or 10
     out: list[tuple[tuple[int, ...], tuple[int, ...]]] = []
 
     def avail(x: int) -> bool:
@@ -170,7 +174,7 @@ def new_combinations(
         while hi % 10 != 9 and avail(hi + 1):
             hi += 1
         for a in range(lo, card + 1):
-            for b in range(max(card, a + 2), hi + 1):
+            for b in range(max(card, a + 2), min(hi, a + longest - 1) + 1):
                 emit([x for x in range(a, b + 1) if x != card])
     else:
         for suit in sorted({x // 10 for x in hand}):
@@ -182,7 +186,7 @@ def new_combinations(
                     continue
                 n = len(run)
                 for i in range(n - 2):
-                    for j in range(i + 3, n + 1):
+                    for j in range(i + 3, min(n, i + longest) + 1):
                         emit(run[i:j])
                 run = []
     return out

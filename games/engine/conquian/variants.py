@@ -56,6 +56,9 @@ class Conquian(Variant):
                    "the sota 10, caballo 11, rey 12 (C-opt-3); the forty A-10 pay face "
                    "value either way", "encyclopedia; seed 003", "Spanish courts' pips",
                    (("ten", "10 each"), ("spanish", "sota 10, caballo 11, rey 12"))),
+        OptionSpec("eight_cap", (False, True), False,
+                   "a sequence holds three to eight cards (C-opt-5); off, as Foster sets "
+                   "no cap (CO2)", "seed 003", "Sequences of eight at most"),
     )  # fmt: skip
     summary = (
         "Forty cards, ten each; turned cards are used at once or passed, never taken "
@@ -77,6 +80,8 @@ class Conquian(Variant):
                          "every combination left is still complete."),
         Law("L21 (two players)", "Eleven cards down wins. If the pack runs out first the deal "
                                  "is a tableau, and the next deal's winner scores it too."),
+        Law("CO2", "Three or four players (C-opt-6) are not offered: the source names them "
+                   "but its list of changes is lost, so their rules cannot be built yet."),
     )  # fmt: skip
 
     def capabilities(self, rules: Rules) -> Capabilities:

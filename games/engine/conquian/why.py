@@ -76,6 +76,8 @@ def why_illegal(deal: ConquianDeal, a: Action) -> tuple[str, str]:
         combo = deal._combos.get(a.to)
         if combo is None or combo[0] == seat:
             return "one forces only onto an adversary's combination", "L19"
+        if card >= 0 and fits(card, combo) and not fits(card, combo, deal.cap):
+            return f"a sequence holds {deal.cap} cards at most", "C-opt-5"
         return f"{a.card.code} does not fit combination {a.to}", "L19"
     if isinstance(a, (UseAction, MeldAction)):
         return _why_place(deal, seat, card, a)
@@ -95,6 +97,8 @@ def _why_place(
         x = card if isinstance(a, UseAction) else idx[a.hand[0]]
         if isinstance(a, MeldAction) and x not in hand:
             return f"{a.hand[0].code} is not in your hand", "L15"
+        if fits(x, combo) and not fits(x, combo, deal.cap):
+            return f"a sequence holds {deal.cap} cards at most", "C-opt-5"
         if not fits(x, combo):
             return f"{deal._cards[x].code} does not fit combination {a.to}", "L15"
         return "not allowed now", "L15"
@@ -117,6 +121,8 @@ def _why_place(
         if len({x // 10 for x in cards}) == 1:
             return "not a sequence (the ace is low only: no K-A-2)", "L16"
         return "not a set of one rank or a sequence in suit", "L15"
+    if deal.cap and len(cards) > deal.cap and len({x // 10 for x in cards}) == 1:
+        return f"a sequence holds three to {deal.cap} cards", "C-opt-5"
     if not borrow_ok(bs, deal._where, deal._combos):
         return "borrowing would leave an incomplete or broken combination", "book p.54"
     return "not allowed now", "L15"
