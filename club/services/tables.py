@@ -178,8 +178,13 @@ def _check_variant(variant: str, size: int) -> None:
 
 def _seat_by_cut(table: Table, players: list[Member], purpose: str, note: str) -> CutBatch:
     """Cut for seats and deal: the highest chooses his seat (position 0) and deals; the
-    next highest sits on his left (position 1), and so on round the table (L3)."""
-    result = cutting.cut(players, base.rng(), cutting.pack_for(table.variant, table.options))
+    next highest sits on his left (position 1), and so on round the table (L3). Where the
+    table's game and options say so (Conquián's C-opt-2) the lowest, then the next lowest."""
+    low = cutting.lowest_deals(table.variant, table.options)
+    pack = cutting.pack_for(table.variant, table.options)
+    result = cutting.cut(players, base.rng(), pack, low=low)
+    if low:
+        note = f"{note}; the lowest cut deals (C-opt-2)"
     batch = record_cut(
         purpose=purpose,
         session=table.session,

@@ -56,6 +56,16 @@ def pack_for(variant: str, options: Mapping[str, Any] | None = None) -> list[str
     return game.cutting_pack(rules)
 
 
+def lowest_deals(variant: str, options: Mapping[str, Any] | None = None) -> bool:
+    """Whether the lowest cut chooses his seat and deals first at a table of ``variant``
+    under ``options`` (Conquián's C-opt-2); the highest otherwise (L2-L3)."""
+    try:
+        rules = make_rules(variant, dict(options or {}))
+    except InvalidActionError:
+        return False
+    return find_variant(variant).lowest_deals(rules)
+
+
 def options_error(
     variant: str, options: Mapping[str, Any] | None, players: int | None = None
 ) -> str | None:
@@ -87,14 +97,18 @@ class Draw[P]:
 
 @dataclass(slots=True)
 class CutResult[P]:
-    """``order``: players, highest cut first. ``draws``: every card drawn, every round."""
+    """``order``: players, highest cut first (lowest first in a low cut). ``draws``: every
+    card drawn, every round."""
 
     order: list[P]
     draws: list[Draw[P]] = field(default_factory=list)
 
 
-def cut[T: Hashable](players: Sequence[T], rng: random.Random, pack: Sequence[str]) -> CutResult[T]:
+def cut[T: Hashable](
+    players: Sequence[T], rng: random.Random, pack: Sequence[str], *, low: bool = False
+) -> CutResult[T]:
     """Everyone draws one card from the spread pack; ties cut again among themselves.
+    ``low``: the lowest cut comes first (Conquián's C-opt-2), else the highest (L2).
 
     >>> r = cut(["a", "b", "c"], random.Random(1), pack_for("foster"))
     >>> sorted(r.order) == ["a", "b", "c"] and len(r.draws) >= 3
@@ -103,12 +117,17 @@ def cut[T: Hashable](players: Sequence[T], rng: random.Random, pack: Sequence[st
     if len(set(players)) != len(players):
         raise ValueError("a player cuts once")
     result: CutResult[T] = CutResult(order=[])
-    result.order = _cut(list(players), rng, list(pack), 1, result.draws)
+    result.order = _cut(list(players), rng, list(pack), 1, result.draws, low)
     return result
 
 
 def _cut[T: Hashable](
-    players: list[T], rng: random.Random, pack: list[str], round_: int, draws: list[Draw[T]]
+    players: list[T],
+    rng: random.Random,
+    pack: list[str],
+    round_: int,
+    draws: list[Draw[T]],
+    low: bool = False,
 ) -> list[T]:
     if len(players) <= 1:
         return list(players)
@@ -123,8 +142,8 @@ def _cut[T: Hashable](
     for p, c in drawn:
         groups.setdefault(rank(c), []).append(p)
     order: list[T] = []
-    for value in sorted(groups, reverse=True):
+    for value in sorted(groups, reverse=not low):
         tied = groups[value]
         # The second cut decides nothing but the tie.
-        order.extend(_cut(tied, rng, pack, round_ + 1, draws) if len(tied) > 1 else tied)
+        order.extend(_cut(tied, rng, pack, round_ + 1, draws, low) if len(tied) > 1 else tied)
     return order

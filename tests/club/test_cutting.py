@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
@@ -81,3 +82,43 @@ def test_a_cut_never_fails_for_options_its_game_does_not_take() -> None:
     assert pack_for("foster-three", {"joker": "maybe"}) == pack_for("foster-three")
     with pytest.raises(InvalidActionError, match="unknown variant 'chess'"):
         pack_for("chess")
+
+
+def test_c_opt_2_a_low_cut_puts_the_lowest_first_and_its_ties_cut_low_again() -> None:
+    # seed 004 (C-opt-2): players draw; the lowest picks his seat and deals first
+    r = cut(["a", "b", "c"], ScriptedRandom(["5H", "KS", "2C"]), pack_for("conquian"), low=True)
+    assert r.order == ["c", "a", "b"]
+    rng = ScriptedRandom(["3S", "3H", "KD", "9C", "4D"])  # a and b tie low; b cuts lower
+    r = cut(["a", "b", "c"], rng, pack_for("conquian"), low=True)
+    assert r.order == ["b", "a", "c"]
+
+
+@pytest.mark.django_db
+def test_c_opt_2_at_a_conquian_table_cut_low_the_lowest_takes_seat_one_and_deals(
+    make_members: Any, secretary: Any
+) -> None:
+    from club import services
+    from club.models import CutBatch, Seat, Table
+    from club.tables.cutting import lowest_deals
+
+    assert lowest_deals("conquian", {"cut": "low"}) and not lowest_deals("conquian")
+    assert not lowest_deals("foster", {"cut": "low"})  # an option Foster does not take
+    evening = services.open_session(stake="0.05", by=secretary.user, name="Friday")
+    tables = {}
+    for cut_for in ("high", "low"):
+        pair = make_members(2)
+        for m in pair:
+            services.check_in(evening, m)
+        tables[cut_for] = services.form_table(
+            evening, variant="conquian", size=2, mode=Table.PHYSICAL, candidates=pair,
+            options={"cut": cut_for},
+        )  # fmt: skip
+    for cut_for, table in tables.items():
+        batch = CutBatch.objects.get(table=table, purpose=CutBatch.SEATS)
+        last = max(d.round for d in batch.draws.all())
+        final = {d.member_id: rank(d.card) for d in batch.draws.all() if d.round == last}
+        first = Seat.objects.get(table=table, position=0).member_id
+        if len(final) == 2:  # no tie to the end: the seat-one cut is the low or the high one
+            pick = min if cut_for == "low" else max
+            assert final[first] == pick(final.values()), (cut_for, final)
+        assert ("the lowest cut deals (C-opt-2)" in batch.note) == (cut_for == "low")

@@ -41,7 +41,17 @@ PINNED = {
 OPTIONS = {
     "foster": ["splash", "ratting", "jokers", "max_turnovers"],
     "foster-three": ["joker", "stock", "splash", "ratting", "max_turnovers"],
-    "conquian": ["pack", "upcard", "trade", "scoring", "carry", "deal", "court_pips", "eight_cap"],
+    "conquian": [
+        "pack",
+        "upcard",
+        "trade",
+        "scoring",
+        "carry",
+        "deal",
+        "court_pips",
+        "cut",
+        "eight_cap",
+    ],
     "colonel": [],
 }
 LAWS = {

@@ -56,6 +56,10 @@ class Conquian(Variant):
                    "the sota 10, caballo 11, rey 12 (C-opt-3); the forty A-10 pay face "
                    "value either way", "encyclopedia; seed 003", "Spanish courts' pips",
                    (("ten", "10 each"), ("spanish", "sota 10, caballo 11, rey 12"))),
+        OptionSpec("cut", ("high", "low"), "high",
+                   "for seats and the first deal the highest cut chooses his seat and deals "
+                   "(L2-L3), or the lowest (C-opt-2)", "L2-L3; seed 004", "Cut for deal",
+                   (("high", "the highest deals (Foster)"), ("low", "the lowest deals"))),
         OptionSpec("eight_cap", (False, True), False,
                    "a sequence holds three to eight cards (C-opt-5); off, as Foster sets "
                    "no cap (CO2)", "seed 003", "Sequences of eight at most"),
@@ -93,6 +97,10 @@ class Conquian(Variant):
     def cutting_pack(self, rules: Rules) -> list[str]:
         """Conquián tables cut with Foster's forty (ace to ten), whatever pack they deal."""
         return [c.code for c in make_pack(PackKind.FORTY_FOSTER)]
+
+    def lowest_deals(self, rules: Rules) -> bool:
+        """C-opt-2 (seed 004): players draw; the lowest picks his seat and deals first."""
+        return rules.opt("cut") == "low"
 
     def hand_size(self, rules: Rules, players: int) -> int:
         return 10
