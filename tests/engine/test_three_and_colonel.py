@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from games.engine import IllegalActionError, make_rules, new_deal
+from games.engine.cards import PackKind, make_pack
 
 from .helpers import act, arrange, play, texts
 
@@ -133,3 +134,25 @@ def test_colonel_ace_high_or_low_never_round_the_corner() -> None:
     with pytest.raises(IllegalActionError) as e:
         d.apply(act("0 layout KS AS 2C"))
     assert e.value.law in ("L15", "L16")
+
+
+def test_colonel_cl1_ten_each_one_at_a_time_the_next_card_turned_starts_the_stock() -> None:
+    # seed 003 (CL-1): ten each, singly, from the dealer's left; the "optional card"
+    # turned up starts the stock
+    pack = make_pack(PackKind.SINGLE)
+    d = new_deal(make_rules("colonel"), 2, 0, pack=pack)
+    view = d.player_view(1)
+    # the dealer's left (seat 1) takes the 1st, 3rd, ... card; the dealer the 2nd, 4th, ...
+    assert sorted(view["hand"]) == sorted(c.code for c in pack[0:20:2])
+    assert sorted(d.player_view(0)["hand"]) == sorted(c.code for c in pack[1:20:2])
+    assert view["stock"] == [pack[20].code]
+
+
+def test_colonel_cl1_going_out_may_end_with_a_discard() -> None:
+    # seed 003 (CL-1): unlike Conquián's eleven down, the last card may be discarded
+    d = arrange("colonel", [C0, C1], "5H", "QC 4C")
+    play(d, "1 draw pack", "1 discard QC", "0 draw pack")
+    play(d, "0 layout AC 2C 3C 4C", "0 layout 4D 5D 6D", "0 layout 7S 8S 9S", "0 discard KH")
+    o = d.outcome()
+    assert o is not None and o.kind == "out" and o.winner == 0
+    assert o.payments == (97, -97)  # the other's pips (C1)

@@ -52,7 +52,7 @@ OPTIONS = {
         "cut",
         "eight_cap",
     ],
-    "colonel": [],
+    "colonel": ["cut"],
 }
 LAWS = {
     "foster": ["L1", "L2", "L5", "L7–L8", "L11", "L15", "L16", "L17", "L18", "L19", "L21–L22",
@@ -60,7 +60,7 @@ LAWS = {
     "foster-three": ["3-hand law 1", "book p.36", "L11–L25"],
     "conquian": ["L1 (two players)", "L8 (two players)", "L12 (two players)", "book p.51",
                  "book p.50", "L19", "book p.54", "L21 (two players)", "CO2"],
-    "colonel": ["encyclopedia"] * 3,
+    "colonel": ["encyclopedia"] * 3 + ["CL-1 (seed 003)"],
 }  # fmt: skip
 # (dealing pack size, jokers in it, hand size) with default options
 PACKS = {"foster": (106, 2, 10), "foster-three": (52, 0, 7), "conquian": (40, 0, 10),

@@ -219,7 +219,12 @@ class Colonel(RummyVariant):
     club_label = "Colonel (two players)"
     players = PlayerRange(2, 2, 2)
     seats = PlayerRange(2, 2, 2)
-    options = ()
+    options = (
+        OptionSpec("cut", ("high", "low"), "high",
+                   "for seats and the first deal the highest cut deals (L2-L3), or the "
+                   "lowest, aces low (CL-1)", "L2-L3; seed 003", "Cut for deal",
+                   (("high", "the highest deals"), ("low", "the lowest deals, aces low"))),
+    )  # fmt: skip
     summary = (
         "Full pack, ten each, lay off on either side, challenge; the lower hand wins a "
         "challenge or an exhausted pack."
@@ -230,7 +235,14 @@ class Colonel(RummyVariant):
                             "side's combinations, discard. Out scores the other's pips."),
         Law("encyclopedia", "Challenge: if accepted, the lower hand wins the other's pips; if "
                             "the pack runs out, the lower hand wins the difference."),
+        Law("CL-1 (seed 003)", "Ten each, one at a time; the next card turned up starts the "
+                               "stock. Runs of three or more in suit, the ace high or low, never "
+                               "round the corner. Going out may end with a discard."),
     )  # fmt: skip
+
+    def lowest_deals(self, rules: Rules) -> bool:
+        """CL-1 (seed 003): cut for deal, aces low, the lowest deals."""
+        return rules.opt("cut") == "low"
 
     def table(self, rules: Rules) -> Table:
         return Table(
