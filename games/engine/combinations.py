@@ -173,18 +173,21 @@ def set_free_suit(mask: int) -> int:
     return 0
 
 
-def build(cards: Sequence[Placed], *, wild: str, owner: int = 0, cid: int = 0) -> Combination:
+def build(
+    cards: Sequence[Placed], *, wild: str, owner: int = 0, cid: int = 0, named: bool = False
+) -> Combination:
     """Validate one new combination (L15-L17) and return it in canonical order.
 
-    Sets are all one rank (wild cards shown as a free suit: their suit means nothing);
-    sequences are one suit in unbroken order, the ace low or high but not both (L16).
+    Sets are all one rank (wild cards shown as a free suit, or, ``named``, as the names
+    given: the holder's, L17); sequences are one suit in unbroken order, the ace low or
+    high but not both (L16).
     """
     check_wilds(cards, wild)
     if len(cards) < 3:
         raise IllegalActionError("a combination has at least three cards", law="L15")
     names = [p.named for p in cards]
     if all(n.rank == names[0].rank for n in names):
-        return _build_set(cards, wild, owner, cid)
+        return _build_set(cards, wild, owner, cid, named)
     suit = names[0].suit
     if any(n.suit is not suit for n in names):
         raise IllegalActionError(
@@ -212,9 +215,11 @@ def build(cards: Sequence[Placed], *, wild: str, owner: int = 0, cid: int = 0) -
     return Combination(cid, owner, "sequence", ordered, suit=SUIT_INDEX[suit], lo=pos[0])
 
 
-def _build_set(cards: Sequence[Placed], wild: str, owner: int, cid: int) -> Combination:
+def _build_set(
+    cards: Sequence[Placed], wild: str, owner: int, cid: int, named: bool = False
+) -> Combination:
     rank = cards[0].named.rank
-    naturals = sorted((p.card for p in cards if _natural_in_set(p, wild)), key=CARD_ID.__getitem__)
+    naturals = sorted((p.card for p in cards if natural_in_set(p, wild)), key=CARD_ID.__getitem__)
     if not naturals:
         raise IllegalActionError("a combination needs a natural card", law="L17")
     mask = 0
@@ -223,21 +228,24 @@ def _build_set(cards: Sequence[Placed], wild: str, owner: int, cid: int) -> Comb
         mask |= 1 << SUIT_INDEX[c.suit]
     out = [TableCard(c, c) for c in naturals]
     for p in cards:
-        if not _natural_in_set(p, wild):
+        if not natural_in_set(p, wild):
+            if named:
+                out.append(TableCard(p.card, p.named))
+                continue
             s = set_free_suit(mask)
             mask |= 1 << s
             out.append(TableCard(p.card, CARDS[(rank - 1) * 4 + s]))
     return Combination(cid, owner, "set", tuple(out), rank=rank)
 
 
-def _natural_in_set(p: Placed, wild: str) -> bool:
+def natural_in_set(p: Placed, wild: str) -> bool:
     # A 2S named as any two is, in a set of twos, just a natural two.
     return not p.is_wild or (p.card.rank == 2 and p.named.rank == 2 and wild == "spade-twos")
 
 
 def canonical_set_card(p: Placed, combo: Combination, wild: str) -> Placed:
     """The canonical form of a card added to a set (wild cards shown as a free suit)."""
-    if _natural_in_set(p, wild):
+    if natural_in_set(p, wild):
         return placed(CARD_ID[p.card], CARD_ID[p.card])
     mask = 0
     for t in combo.cards:

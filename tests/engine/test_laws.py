@@ -92,6 +92,34 @@ def test_l17_joker_named_any_card_even_one_the_holder_has() -> None:
     assert d.combinations[0].code == "7H 8H JK=9H"
 
 
+def test_l17_a_jokers_name_in_a_set_is_its_holders_even_a_card_he_holds() -> None:
+    # Issue 58: 7H 7H JK=7H was recorded with the joker as 7C (the first suit the set
+    # lacked). A set's joker stands for the card its holder names whenever that card may
+    # stand there: in the double pack any suit of the rank (L17).
+    d = arrange("foster", [P0_JUNK, "JK 7H 7H 2C 5D 7D 9S KD QD 4C"], "QS", "KH")
+    play(d, "1 draw pack", "1 layout 7H 7H JK=7H")
+    assert d.combinations[0].code == "7H 7H JK=7H"
+    assert d.log[-1].cards == ("7H", "7H", "JK=7H")
+    # and a joker added to a set keeps its name: the 7D laid, then the other joker as 7D
+    d = arrange("foster", ["AC KD 3H 5C 9H 9D 4H 7S QC 10D", "JK JK 7H 7S 7D 5D 9S KD QD 4C"],
+                "QS", "KH")  # fmt: skip
+    play(d, "1 draw pack", "1 layout 7H 7S 7D", "1 add 0 JK=7D")
+    assert sorted(d.combinations[0].code.split()) == ["7D", "7H", "7S", "JK=7D"]
+    # a name of another rank is no name for a set's joker: the set's own rank is kept
+    d = arrange("foster", [P0_JUNK, "JK 7H 7H 2C 5D 7D 9S KD QD 4C"], "QS", "KH")
+    play(d, "1 draw pack", "1 layout 7H 7D JK=7S")
+    assert "JK=7S" in d.combinations[0].code
+
+
+def test_l17_in_a_single_pack_a_sets_joker_names_a_suit_the_set_lacks() -> None:
+    d = arrange("foster-three", ["JK 7H 7D 2C 5D 9S KD", "AC 2D 3S 4H 6C 8D 10S", "QC QD QS QH JC JD JS"],
+                "3H", "KH", dealer=2, joker=True)  # fmt: skip
+    play(d, "0 draw pack")
+    play(d, "0 layout 7H 7D JK=7H")  # no second 7H in one pack: the joker is a free suit
+    code = d.combinations[0].code
+    assert code.count("7H") == 1 and ("JK=7C" in code or "JK=7S" in code), code
+
+
 def _joker_deal() -> object:
     # Seat 1 lays out JK=6H 7H 8H; seat 0 holds the 6H, 10H, 5H and 11H (JH).
     return arrange("foster", ["6H 10H 5H JH 2C 3S 4D KS KD KC", "JK 7H 8H 2D 4C 9S QD QC 6S 8C"],

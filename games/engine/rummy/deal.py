@@ -47,7 +47,7 @@ from .parts import (
     _simple,
     table_for,
 )
-from .validate import canonical
+from .validate import as_named, canonical
 
 if TYPE_CHECKING:
     from ..from_view import Hidden
@@ -300,9 +300,11 @@ class RummyDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
         if seat is not None and action.seat == seat:
             self.legal_actions(seat)
         if seat is None or action.seat != seat or not self._listed(action):
+            held = action
             action = canonical(self, action)  # raises with the reason and the law
             if action not in self._legal_set:
                 raise IllegalActionError(f"{action.text} is not allowed now", law="L15")
+            action = as_named(self, action, held)  # L17: a set's joker as its holder named it
         assert seat is not None
         self.version += 1
         self._history.append(action)
@@ -365,7 +367,9 @@ class RummyDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
         if self._snapshot is None:
             self._snapshot = (cnt[:], self._size[seat], self._combos[:])
         if isinstance(a, Layout):
-            combo = build(a.cards, wild=self.table.wild, owner=seat, cid=len(self._combos))
+            combo = build(
+                a.cards, wild=self.table.wild, owner=seat, cid=len(self._combos), named=True
+            )
             self._combos.append(combo)
             used = [cid_of(p.card) for p in a.cards]
             record = Record(seat, Kind.LAYOUT, "L15", tuple(p.code for p in a.cards))

@@ -12,6 +12,7 @@ from collections import Counter
 from typing import TYPE_CHECKING
 
 from ..actions import Action
+from ..cards import PackKind
 from ..combinations import (
     CARD_ID,
     Placed,
@@ -20,6 +21,7 @@ from ..combinations import (
     canonical_set_card,
     check_wilds,
     cid_at,
+    natural_in_set,
 )
 from ..errors import IllegalActionError, InvalidActionError
 from .generate import joker_options
@@ -188,3 +190,41 @@ def _move(d: RummyDeal, a: MoveJoker) -> Action:
 
 
 _ = build
+
+
+def as_named(d: RummyDeal, canon: Action, held: Action) -> Action:
+    """L17: a wild card in a set stands for the card its holder named whenever that card
+    may stand there: one of the set's rank, in a double pack of any suit (even one the
+    holder also holds: 7H 7H JK=7H), in a single pack of a suit the set does not show.
+    ``canon`` is the legal form of ``held`` (its wild cards shown as a free suit); the
+    holder's names are put back in it, else it is returned as it is. A sequence's wild
+    cards are named by their place, so their names are already the holder's."""
+    double = d.table.pack in (PackKind.DOUBLE_WITH_JOKERS, PackKind.DOUBLE_NO_JOKERS)
+    wild = d.table.wild
+    if isinstance(canon, Layout) and isinstance(held, Layout):
+        ranks = {p.named.rank for p in canon.cards}
+        if len(ranks) != 1 or not any(p.is_wild for p in canon.cards):
+            return canon
+        names = [p.named for p in held.cards if not natural_in_set(p, wild)]
+        shown = [p.named.suit for p in canon.cards if natural_in_set(p, wild)]
+        cards, i = [], 0
+        for p in canon.cards:
+            if natural_in_set(p, wild):
+                cards.append(p)
+                continue
+            name = names[i] if i < len(names) else p.named
+            i += 1
+            if name.rank != p.named.rank or (not double and name.suit in shown):
+                name = p.named
+            shown.append(name.suit)
+            cards.append(Placed(p.card, name))
+        return Layout(canon.seat, tuple(cards))
+    if isinstance(canon, Add) and isinstance(held, Add) and canon.card.is_wild:
+        combo = next(c for c in d.combinations if c.id == canon.combination)
+        name = held.card.named
+        if combo.kind != "set" or natural_in_set(canon.card, wild) or name.rank != combo.rank:
+            return canon
+        if not double and any(t.named.suit is name.suit for t in combo.cards):
+            return canon
+        return Add(canon.seat, canon.combination, Placed(canon.card.card, name), canon.end)
+    return canon
