@@ -22,12 +22,32 @@ from games.engine.protocol import DealState
 from games.engine.rummy.moves import TakeBack
 from games.engine.variant import VARIANTS, OptionValue, Variant
 
+WHOLE_PRODUCT = 64  # a game with more combinations than this is covered three options at a time
+
 
 def option_sets(v: Variant) -> Iterator[dict[str, OptionValue]]:
-    """Every combination of the variant's option values (the whole product)."""
+    """Every combination of the variant's option values (the whole product), or, where
+    that is more than WHOLE_PRODUCT (Conquián's nine options: 512), combinations chosen
+    so that the values of any three options meet in every way in one of them at least
+    (all triples; chosen greedily, the same every run)."""
     names = [o.name for o in v.options]
-    for values in itertools.product(*(o.choices for o in v.options)):
-        yield dict(zip(names, values, strict=True))
+    every = [
+        dict(zip(names, vs, strict=True))
+        for vs in itertools.product(*(o.choices for o in v.options))
+    ]
+    if len(every) <= WHOLE_PRODUCT:
+        yield from every
+        return
+
+    def triples(case: dict[str, OptionValue]) -> set[tuple[tuple[str, str], ...]]:
+        items = [(n, repr(case[n])) for n in names]
+        return set(itertools.combinations(items, 3))
+
+    wanted = set().union(*(triples(c) for c in every))
+    while wanted:
+        best = max(every, key=lambda c: len(triples(c) & wanted))
+        wanted -= triples(best)
+        yield best
 
 
 CASES = [

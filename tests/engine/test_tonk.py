@@ -24,6 +24,7 @@ from games.engine import (
     record,
     replay,
 )
+from games.engine.combinations import Placed
 from games.engine.deal import deal_from_json
 from games.engine.records import Kind
 from games.engine.spreads import count, hits_for, spreads_in
@@ -357,6 +358,21 @@ def test_t_opt_3_a_two_is_wild_named_when_laid_with_two_natural_cards() -> None:
     play(d, "0 spread 7H 8H 2C=9H")
     assert d.spreads[0].cards[-1].named.code == "9H"  # TO7: it keeps that name
     assert count(parse_cards("2C 2D")) == 4  # a two in hand counts 2
+
+
+def test_l17_to7_a_sets_two_is_the_card_its_holder_names_a_suit_the_set_lacks() -> None:
+    # Issue 58 (L17 in every game with wild cards): the list offers the set's two as the
+    # first suit it lacks, but the holder may name any suit the set lacks (one pack), and
+    # that name is kept (TO7); a suit the set holds is refused.
+    d = arrange(["2C 7H 8H 9D 9S KS QS", "AD 3D 6H 4C 8S JC 10D"], "5D", "KH",
+                dealer=1, deuces_wild=True)  # fmt: skip
+    play(d, "0 draw")
+    with pytest.raises(IllegalActionError):
+        d.apply(d.rules.spec.parse_text("0 spread 9D 9S 2C=9D"))
+    play(d, "0 spread 9D 9S 2C=9H")
+    assert sorted(p.code for p in (Placed(t.card, t.named) for t in d.spreads[0].cards)) == [
+        "2C=9H", "9D", "9S"
+    ]  # fmt: skip
 
 
 def test_t_opt_3_without_deuces_wild_a_two_is_only_a_two() -> None:
