@@ -182,9 +182,9 @@ def _seat_by_cut(table: Table, players: list[Member], purpose: str, note: str) -
     table's game and options say so (Conquián's C-opt-2) the lowest, then the next lowest."""
     low = cutting.lowest_deals(table.variant, table.options)
     pack = cutting.pack_for(table.variant, table.options)
-    result = cutting.cut(players, base.rng(), pack, low=low)
+    result = cutting.cut(players, base.rng(), pack, low=low is not None)
     if low:
-        note = f"{note}; the lowest cut deals (C-opt-2)"
+        note = f"{note}; the lowest cut deals ({low})"
     batch = record_cut(
         purpose=purpose,
         session=table.session,

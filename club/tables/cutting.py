@@ -56,13 +56,14 @@ def pack_for(variant: str, options: Mapping[str, Any] | None = None) -> list[str
     return game.cutting_pack(rules)
 
 
-def lowest_deals(variant: str, options: Mapping[str, Any] | None = None) -> bool:
-    """Whether the lowest cut chooses his seat and deals first at a table of ``variant``
-    under ``options`` (Conquián's C-opt-2); the highest otherwise (L2-L3)."""
+def lowest_deals(variant: str, options: Mapping[str, Any] | None = None) -> str | None:
+    """The law under which the lowest cut chooses his seat and deals first at a table of
+    ``variant`` under ``options`` (Conquián's C-opt-2, Colonel's CL-1); None where the
+    highest does (L2-L3)."""
     try:
         rules = make_rules(variant, dict(options or {}))
     except InvalidActionError:
-        return False
+        return None
     return find_variant(variant).lowest_deals(rules)
 
 

@@ -187,10 +187,11 @@ class Variant(ABC):
         """The card codes a table of this game cuts with (L2): its dealing pack."""
         return [c.code for c in self.pack(rules)]
 
-    def lowest_deals(self, rules: Rules) -> bool:
-        """Whether the lowest cut, not the highest (L2-L3), chooses his seat and deals
-        first at a table of this game under ``rules``."""
-        return False
+    def lowest_deals(self, rules: Rules) -> str | None:
+        """The law under which the lowest cut, not the highest (L2-L3), chooses his seat
+        and deals first at a table of this game under ``rules``; None where the highest
+        does."""
+        return None
 
     def hand_size(self, rules: Rules, players: int) -> int:
         """Cards dealt to each player."""

@@ -101,9 +101,9 @@ def test_c_opt_2_at_a_conquian_table_cut_low_the_lowest_takes_seat_one_and_deals
     from club.models import CutBatch, Seat, Table
     from club.tables.cutting import lowest_deals
 
-    assert lowest_deals("conquian", {"cut": "low"}) and not lowest_deals("conquian")
+    assert lowest_deals("conquian", {"cut": "low"}) == "C-opt-2" and not lowest_deals("conquian")
     assert not lowest_deals("foster", {"cut": "low"})  # an option Foster does not take
-    assert lowest_deals("colonel", {"cut": "low"}) and not lowest_deals("colonel")  # CL-1
+    assert lowest_deals("colonel", {"cut": "low"}) == "CL-1" and not lowest_deals("colonel")
     evening = services.open_session(stake="0.05", by=secretary.user, name="Friday")
     tables = {}
     for cut_for in ("high", "low"):

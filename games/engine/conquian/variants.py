@@ -98,9 +98,9 @@ class Conquian(Variant):
         """Conquián tables cut with Foster's forty (ace to ten), whatever pack they deal."""
         return [c.code for c in make_pack(PackKind.FORTY_FOSTER)]
 
-    def lowest_deals(self, rules: Rules) -> bool:
+    def lowest_deals(self, rules: Rules) -> str | None:
         """C-opt-2 (seed 004): players draw; the lowest picks his seat and deals first."""
-        return rules.opt("cut") == "low"
+        return "C-opt-2" if rules.opt("cut") == "low" else None
 
     def hand_size(self, rules: Rules, players: int) -> int:
         return 10

@@ -240,9 +240,9 @@ class Colonel(RummyVariant):
                                "round the corner. Going out may end with a discard."),
     )  # fmt: skip
 
-    def lowest_deals(self, rules: Rules) -> bool:
+    def lowest_deals(self, rules: Rules) -> str | None:
         """CL-1 (seed 003): cut for deal, aces low, the lowest deals."""
-        return rules.opt("cut") == "low"
+        return "CL-1" if rules.opt("cut") == "low" else None
 
     def table(self, rules: Rules) -> Table:
         return Table(
