@@ -80,6 +80,18 @@ class OptionSpec:
         return str(value).replace("-", " ")
 
 
+def cut_option(law: str, seed: str, low: str) -> OptionSpec:
+    """The option of a game whose sources let the lowest cut choose his seat and deal
+    first (Conquián's C-opt-2, Colonel's CL-1) where L2-L3 give it to the highest; the
+    game sets ``cut_law`` to ``law`` too, which :meth:`Variant.lowest_deals` names."""
+    return OptionSpec(
+        "cut", ("high", "low"), "high",
+        f"for seats and the first deal the highest cut chooses his seat and deals (L2-L3), "
+        f"or the lowest ({law})", f"L2-L3; {law}, {seed}", "Cut for deal",
+        (("high", "the highest deals"), ("low", low)),
+    )  # fmt: skip
+
+
 @dataclass(frozen=True, slots=True)
 class PlayerRange:
     low: int
@@ -142,6 +154,7 @@ class Variant(ABC):
     players: PlayerRange  # the players the engine deals for
     seats: PlayerRange  # the seats a club table of this game has
     options: tuple[OptionSpec, ...]
+    cut_law: str | None = None  # the law of its cut_option, if it offers one
     summary: str
     laws: tuple[Law, ...]
     actions: ActionTable  # its action notation: the names are its own
@@ -190,8 +203,8 @@ class Variant(ABC):
     def lowest_deals(self, rules: Rules) -> str | None:
         """The law under which the lowest cut, not the highest (L2-L3), chooses his seat
         and deals first at a table of this game under ``rules``; None where the highest
-        does."""
-        return None
+        does: a game offering :func:`cut_option` names its ``cut_law`` when it is "low"."""
+        return self.cut_law if self.cut_law and rules.opt("cut") == "low" else None
 
     def hand_size(self, rules: Rules, players: int) -> int:
         """Cards dealt to each player."""

@@ -42,10 +42,6 @@ class PackOrder:
         """Every card of the pack, by card id, suit by suit in sequence order."""
         return tuple((r - 1) * 4 + s for s in range(4) for r in self.ranks)
 
-    @staticmethod
-    def suit(cid: int) -> int:
-        return cid % 4
-
     def place(self, cid: int) -> int:
         """The card's place in its suit's sequence order (0 for the ace)."""
         return self._place[cid // 4 + 1]

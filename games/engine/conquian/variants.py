@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from ..cards import Card, PackKind, make_pack
 from ..errors import InvalidActionError
 from ..rules import Rules
-from ..variant import Capabilities, Law, OptionSpec, PlayerRange, Variant, register
+from ..variant import Capabilities, Law, OptionSpec, PlayerRange, Variant, cut_option, register
 from .actions import CONQUIAN_NOTATION
 from .deal import ConquianDeal, new_conquian_deal
 from .melds import _KINDS
@@ -30,6 +30,7 @@ class Conquian(Variant):
     actions = CONQUIAN_NOTATION
     players = PlayerRange(2, 2, 2)
     seats = PlayerRange(2, 2, 2)
+    cut_law = "C-opt-2"
     options = (
         OptionSpec("pack", ("forty", "spanish"), "forty",
                    "A-10 of each suit (Foster) or the Spanish 40, A-7 J Q K with J "
@@ -56,10 +57,7 @@ class Conquian(Variant):
                    "the sota 10, caballo 11, rey 12 (C-opt-3); the forty A-10 pay face "
                    "value either way", "encyclopedia; seed 003", "Spanish courts' pips",
                    (("ten", "10 each"), ("spanish", "sota 10, caballo 11, rey 12"))),
-        OptionSpec("cut", ("high", "low"), "high",
-                   "for seats and the first deal the highest cut chooses his seat and deals "
-                   "(L2-L3), or the lowest (C-opt-2)", "L2-L3; seed 004", "Cut for deal",
-                   (("high", "the highest deals (Foster)"), ("low", "the lowest deals"))),
+        cut_option(cut_law, "seed 004", "the lowest deals"),
         OptionSpec("eight_cap", (False, True), False,
                    "a sequence holds three to eight cards (C-opt-5); off, as Foster sets "
                    "no cap (CO2)", "seed 003", "Sequences of eight at most"),
@@ -97,10 +95,6 @@ class Conquian(Variant):
     def cutting_pack(self, rules: Rules) -> list[str]:
         """Conquián tables cut with Foster's forty (ace to ten), whatever pack they deal."""
         return [c.code for c in make_pack(PackKind.FORTY_FOSTER)]
-
-    def lowest_deals(self, rules: Rules) -> str | None:
-        """C-opt-2 (seed 004): players draw; the lowest picks his seat and deals first."""
-        return "C-opt-2" if rules.opt("cut") == "low" else None
 
     def hand_size(self, rules: Rules, players: int) -> int:
         return 10

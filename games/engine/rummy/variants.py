@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from ..cards import Card, PackKind, make_pack
 from ..errors import InvalidActionError
 from ..rules import Rules
-from ..variant import Capabilities, Law, OptionSpec, PlayerRange, Variant, register
+from ..variant import Capabilities, Law, OptionSpec, PlayerRange, Variant, cut_option, register
 from .deal import RummyDeal
 from .moves import RUMMY_ACTIONS
 from .parts import Table
@@ -219,12 +219,8 @@ class Colonel(RummyVariant):
     club_label = "Colonel (two players)"
     players = PlayerRange(2, 2, 2)
     seats = PlayerRange(2, 2, 2)
-    options = (
-        OptionSpec("cut", ("high", "low"), "high",
-                   "for seats and the first deal the highest cut deals (L2-L3), or the "
-                   "lowest, aces low (CL-1)", "L2-L3; seed 003", "Cut for deal",
-                   (("high", "the highest deals"), ("low", "the lowest deals, aces low"))),
-    )  # fmt: skip
+    cut_law = "CL-1"
+    options = (cut_option(cut_law, "seed 003", "the lowest deals, aces low"),)
     summary = (
         "Full pack, ten each, lay off on either side, challenge; the lower hand wins a "
         "challenge or an exhausted pack."
@@ -239,10 +235,6 @@ class Colonel(RummyVariant):
                                "stock. Runs of three or more in suit, the ace high or low, never "
                                "round the corner. Going out may end with a discard."),
     )  # fmt: skip
-
-    def lowest_deals(self, rules: Rules) -> str | None:
-        """CL-1 (seed 003): cut for deal, aces low, the lowest deals."""
-        return "CL-1" if rules.opt("cut") == "low" else None
 
     def table(self, rules: Rules) -> Table:
         return Table(
