@@ -21,7 +21,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from games.engine.actions import Action
-from games.engine.cards import Card, PackKind
+from games.engine.cards import Card
+from games.engine.combinations import CARDS
 from games.engine.conquian.actions import (
     ForceAction,
     MeldAction,
@@ -30,13 +31,11 @@ from games.engine.conquian.actions import (
     TradeAction,
     UseAction,
 )
-from games.engine.conquian.melds import pack_cards
+from games.engine.conquian.order import ORDERS, PackOrder, by_suit
 from games.engine.records import Kind
 
 from .base import View
 
-_PACKS = {k: pack_cards(k) for k in (PackKind.FORTY_FOSTER, PackKind.FORTY_SPANISH)}
-_INDEX = {k: {c: i for i, c in enumerate(cs)} for k, cs in _PACKS.items()}
 # What the log says of the cards refused, turned down and discarded (read by kind).
 _SAID = (Kind.TURN_DOWN, Kind.REFUSE, Kind.THROW)
 
@@ -51,9 +50,8 @@ FINISH_BONUS = 3.0  # nothing left that cannot go down
 FINISH_OUTS = 0.3  # ... and each unseen card that would finish
 
 
-def _kind(view: View) -> PackKind:
-    spanish = (view.get("options") or {}).get("pack") == "spanish"
-    return PackKind.FORTY_SPANISH if spanish else PackKind.FORTY_FOSTER
+def _order(view: View) -> PackOrder:
+    return ORDERS[str((view.get("options") or {}).get("pack") or "forty")]
 
 
 @dataclass
@@ -67,7 +65,7 @@ class Combo:
 @dataclass
 class Ctx:
     view: View
-    kind: PackKind
+    order: PackOrder
     seat: int
     hand: list[int]
     combos: list[Combo]
@@ -80,7 +78,7 @@ class Ctx:
     pips_scoring: bool = False
 
     def idx(self, card: Card) -> int:
-        return _INDEX[self.kind][card]
+        return self.order.index[card]
 
     @property
     def opp(self) -> int:
@@ -88,10 +86,10 @@ class Ctx:
 
 
 def make_ctx(view: View) -> Ctx:
-    kind = _kind(view)
-    index = _INDEX[kind]
+    order = _order(view)
+    index = order.index
     seat = int(view["seat"])
-    hand = sorted(index[Card.from_code(c)] for c in view.get("hand") or [])
+    hand = sorted((index[Card.from_code(c)] for c in view.get("hand") or []), key=by_suit)
     combos = [
         Combo(
             c["owner"],
@@ -125,58 +123,58 @@ def make_ctx(view: View) -> Ctx:
     seen = set(hand) | dead | {x for c in combos for x in c.cards}
     if in_play >= 0:
         seen.add(in_play)
-    unseen = set(range(40)) - seen
+    unseen = set(order.ids()) - seen
     pips = (view.get("options") or {}).get("scoring") == "pips"
-    return Ctx(view, kind, seat, hand, combos, dead, in_play, unseen, refused, passed, thrown, pips)
+    return Ctx(
+        view, order, seat, hand, combos, dead, in_play, unseen, refused, passed, thrown, pips
+    )
 
 
-# ---------------------------------------------------------------- combinations on ints
+# ------------------------------------------- combinations on the engine's card ids
+# A card is its id, (rank - 1) * 4 + suit; a pack's sequence order is its PackOrder
+# (the Spanish jack after the seven, the ace low only).
 
 
-def _is_comb(cards: Sequence[int]) -> bool:
-    s = sorted(cards)
-    if len(s) < 3:
-        return False
-    if len({c % 10 for c in s}) == 1:
-        return len(s) <= 4
-    return len({c // 10 for c in s}) == 1 and s[-1] - s[0] == len(s) - 1
-
-
-def fits(card: int, combo: Combo) -> bool:
+def fits(card: int, combo: Combo, order: PackOrder) -> bool:
     cs = combo.cards
     if not combo.is_seq:
-        return len(cs) < 4 and card % 10 == cs[0] % 10
-    if card // 10 != cs[0] // 10:
-        return False
-    return (card == cs[0] - 1 and cs[0] % 10 != 0) or (card == cs[-1] + 1 and cs[-1] % 10 != 9)
+        return len(cs) < 4 and card >> 2 == cs[0] >> 2
+    return order.up[cs[-1]] == card or order.down[cs[0]] == card
 
 
-def _melds_in(hand: Sequence[int]) -> list[tuple[int, ...]]:
+def _is_seq(cards: Sequence[int]) -> bool:
+    return len({y >> 2 for y in cards}) > 1
+
+
+def _melds_in(hand: Sequence[int], order: PackOrder) -> list[tuple[int, ...]]:
     """Every combination (3+ cards) inside a hand."""
     hs = set(hand)
     out: list[tuple[int, ...]] = []
-    for r in {c % 10 for c in hand}:
-        same = [s * 10 + r for s in range(4) if s * 10 + r in hs]
+    place, up, down = order.place, order.up, order.down
+    for r in {place[c] for c in hand}:
+        same = [x for x in (order.suits[s][r] for s in range(4)) if x in hs]
         if len(same) >= 3:
             out.append(tuple(same))
             if len(same) == 4:
                 for drop in same:
                     out.append(tuple(x for x in same if x != drop))
     for c in hand:
-        if c % 10 == 0 or c - 1 not in hs:  # start of a run
+        if down[c] not in hs:  # start of a run (-1, before the ace, is never held)
             run = [c]
-            while run[-1] % 10 != 9 and run[-1] + 1 in hs:
-                run.append(run[-1] + 1)
+            while up[run[-1]] in hs:
+                run.append(up[run[-1]])
             for i in range(len(run)):
                 for j in range(i + 3, len(run) + 1):
                     out.append(tuple(run[i:j]))
     return out
 
 
-def cover(hand: Sequence[int], own: Sequence[Combo]) -> tuple[list[tuple[int, ...]], list[int]]:
+def cover(
+    hand: Sequence[int], own: Sequence[Combo], order: PackOrder
+) -> tuple[list[tuple[int, ...]], list[int]]:
     """Most hand cards that can go down with no other card: combinations inside the hand,
     then cards that extend one's own combinations (chained along a sequence)."""
-    melds = _melds_in(hand)
+    melds = _melds_in(hand, order)
     best: tuple[int, list[tuple[int, ...]]] = (0, [])
 
     def search(rest: frozenset[int], chosen: list[tuple[int, ...]], start: int) -> None:
@@ -195,14 +193,14 @@ def cover(hand: Sequence[int], own: Sequence[Combo]) -> tuple[list[tuple[int, ..
     melded = best[1]
     left = [c for c in hand if not any(c in m for m in melded)]
     combos = [Combo(c.owner, c.is_seq, c.cards) for c in own] + [
-        Combo(-1, len({x % 10 for x in m}) > 1, m) for m in melded
+        Combo(-1, _is_seq(m), m) for m in melded
     ]
     progress = True
     while progress and left:
         progress = False
         for c in list(left):
             for cb in combos:
-                if fits(c, cb):
+                if fits(c, cb, order):
                     cb.cards = tuple(sorted((*cb.cards, c)))
                     left.remove(c)
                     progress = True
@@ -215,30 +213,29 @@ def outs(card: int, hand: Sequence[int], own: Sequence[Combo], ctx: Ctx) -> int:
     bridging to one's own combination)."""
     hs = set(hand)
     want: set[int] = set()
-    r, s = card % 10, card // 10
-    if any(x % 10 == r and x != card for x in hs):
-        want.update(t * 10 + r for t in range(4))
+    order = ctx.order
+    r, s, at = card >> 2, card & 3, order.place[card]
+    if any(x >> 2 == r and x != card for x in hs):
+        want.update(r * 4 + t for t in range(4))
     for d in (-2, -1, 1, 2):
-        o = card + d
-        if o // 10 != s or not 0 <= o % 10 <= 9 or o < 0:
+        o = order.at(s, at + d)
+        if o is None:
             continue
         partner = o in hs or any(o in cb.cards and cb.is_seq for cb in own)
         if not partner:
             continue
-        lo, hi = min(card, o), max(card, o)
-        if hi - lo == 1:
-            for x in (lo - 1, hi + 1):
-                if x // 10 == s and x >= 0:
-                    want.add(x)
+        lo, hi = min(card, o), max(card, o)  # one suit: sorted by id is sequence order
+        if abs(d) == 1:
+            want.update(x for x in (order.down[lo], order.up[hi]) if x >= 0)
         else:
-            want.add(lo + 1)
+            want.add(order.up[lo])
     return len(want & ctx.unseen)
 
 
 def value(hand: Sequence[int], own: Sequence[Combo], ctx: Ctx) -> float:
     """How close the hand is to eleven down: cards that cannot go down count against it,
     less their chance of finding a partner among the unseen cards."""
-    _, left = cover(hand, own)
+    _, left = cover(hand, own, ctx.order)
     unseen = max(1, len(ctx.unseen))
     pack = int(ctx.view.get("pack_count") or 0)
     looks = max(1.0, pack * 1.2)
@@ -248,14 +245,14 @@ def value(hand: Sequence[int], own: Sequence[Combo], ctx: Ctx) -> float:
         p = 1.0 - (1.0 - n / unseen) ** looks if n else 0.0
         v -= LEFT_WEIGHT - CHANCE_WEIGHT * p
         if ctx.pips_scoring:
-            v -= (c % 10 + 1) * 0.3
+            v -= (ctx.order.place[c] + 1) * 0.3
     if not left:
         # every card can go down: any card fitting a combination wins (eleven down)
-        melded, _ = cover(hand, own)
+        melded, _ = cover(hand, own, ctx.order)
         shown = [c.cards for c in own] + melded
         fitting = sum(
             1 for x in ctx.unseen
-            if any(fits(x, Combo(-1, len({y % 10 for y in cs}) > 1, cs)) for cs in shown)
+            if any(fits(x, Combo(-1, _is_seq(cs), cs), ctx.order) for cs in shown)
         )  # fmt: skip
         v += FINISH_BONUS + FINISH_OUTS * fitting
     return v - HAND_WEIGHT * len(hand)
@@ -265,16 +262,17 @@ def opp_wants(card: int, ctx: Ctx) -> float:
     """How much the adversary would like ``card``: it fits his combination, or he has not
     refused cards like it."""
     theirs = [c for c in ctx.combos if c.owner == ctx.opp]
-    if any(fits(card, c) for c in theirs):
+    if any(fits(card, c, ctx.order) for c in theirs):
         return FEED_PENALTY
     score = 0.0
     if card in ctx.refused_by_opp:
         return 0.0
-    r, s = card % 10, card // 10
-    refused_near = any(x % 10 == r or (x // 10 == s and abs(x - card) <= 1)
+    place = ctx.order.place
+    r, s, at = card >> 2, card & 3, place[card]
+    refused_near = any(x >> 2 == r or (x & 3 == s and abs(place[x] - at) <= 1)
                        for x in ctx.refused_by_opp | ctx.thrown_by_opp)  # fmt: skip
     live_partners = sum(
-        1 for x in ctx.unseen if x % 10 == r or (x // 10 == s and abs(x - card) <= 2)
+        1 for x in ctx.unseen if x >> 2 == r or (x & 3 == s and abs(place[x] - at) <= 2)
     )
     score += NEAR_PENALTY * min(1.0, live_partners / 4)
     if refused_near:
@@ -289,19 +287,19 @@ def _own(ctx: Ctx) -> list[Combo]:
 def best_throw(hand: Sequence[int], own: Sequence[Combo], ctx: Ctx) -> tuple[float, int]:
     """The discard that leaves the best hand, less what it gives the adversary."""
     best: tuple[float, int] | None = None
-    for d in sorted(set(hand)):
+    for d in sorted(set(hand), key=by_suit):
         rest = [x for x in hand if x != d]
         v = value(rest, own, ctx) - opp_wants(d, ctx)
         if ctx.pips_scoring:
-            v += (d % 10 + 1) * 0.3
+            v += (ctx.order.place[d] + 1) * 0.3
         if best is None or v > best[0]:
             best = (v, d)
     assert best is not None
     return best
 
 
-def winning(hand: Sequence[int], own: Sequence[Combo]) -> bool:
-    return not cover(hand, own)[1]
+def winning(hand: Sequence[int], own: Sequence[Combo], order: PackOrder) -> bool:
+    return not cover(hand, own, order)[1]
 
 
 class ConquianClub:
@@ -314,7 +312,7 @@ class ConquianClub:
         trades = [a for a in legal if isinstance(a, TradeAction)]
         if trades:
             _, d = best_throw(ctx.hand, _own(ctx), ctx)
-            card = _PACKS[ctx.kind][d]
+            card = CARDS[d]
             return next((a for a in trades if a.card == card), trades[0])
         if view.get("phase") == "say":
             return self._say(ctx, legal)
@@ -336,7 +334,7 @@ class ConquianClub:
         best: tuple[float, Action] | None = (pass_value, passes[0]) if passes else None
         for u in uses:
             hand, combos = self.after_use(ctx, u)
-            if winning(hand, combos):
+            if winning(hand, combos, ctx.order):
                 return u
             v, _ = best_throw(hand, combos, ctx) if hand else (1000.0, -1)
             v += min(opp_wants(x, ctx), FEED_PENALTY) * 0.4 + (
@@ -351,7 +349,7 @@ class ConquianClub:
         return best[1]
 
     def after_use(self, ctx: Ctx, u: UseAction) -> tuple[list[int], list[Combo]]:
-        hand = [c for c in ctx.hand if _PACKS[ctx.kind][c] not in u.hand]
+        hand = [c for c in ctx.hand if CARDS[c] not in u.hand]
         own = [Combo(c.owner, c.is_seq, c.cards, c.id) for c in _own(ctx)]
         x = ctx.in_play
         if u.to is not None:
@@ -363,9 +361,7 @@ class ConquianClub:
             for c in own:
                 c.cards = tuple(y for y in c.cards if y not in borrowed)
             new = tuple(sorted({x, *(ctx.idx(h) for h in u.hand), *borrowed}))
-            own = [c for c in own if len(c.cards) >= 3] + [
-                Combo(ctx.seat, len({y % 10 for y in new}) > 1, new)
-            ]
+            own = [c for c in own if len(c.cards) >= 3] + [Combo(ctx.seat, _is_seq(new), new)]
         return hand, own
 
     def _force_ok(self, ctx: Ctx, card: int, f: ForceAction, *, from_hand: bool) -> bool:
@@ -383,7 +379,7 @@ class ConquianClub:
         melds = [a for a in legal if isinstance(a, MeldAction)]
         throws = [a for a in legal if isinstance(a, ThrowAction)]
         forces = [a for a in legal if isinstance(a, ForceAction)]
-        melded, left = cover(ctx.hand, own)
+        melded, left = cover(ctx.hand, own, ctx.order)
         if melds and (not left or ctx.pips_scoring):
             plan = self._meld_plan(ctx, melds, melded, left)
             if plan is not None:
@@ -391,7 +387,7 @@ class ConquianClub:
         if not throws:
             return (forces or melds or list(legal))[0]
         _, d = best_throw(ctx.hand, own, ctx)
-        card = _PACKS[ctx.kind][d]
+        card = CARDS[d]
         for f in forces:
             if f.card == card and self._force_ok(ctx, d, f, from_hand=True):
                 return f
@@ -400,7 +396,7 @@ class ConquianClub:
     def _meld_plan(
         self, ctx: Ctx, melds: list[MeldAction], melded: list[tuple[int, ...]], left: list[int]
     ) -> Action | None:
-        cards = _PACKS[ctx.kind]
+        cards = CARDS
         for m in melded:
             want = tuple(
                 sorted(

@@ -67,7 +67,7 @@ def check_invariants(d: ConquianDeal) -> None:
     v = d.spectator_view()
     for combo in v["combinations"]:
         idx = d._idx  # every combination on the table stays a valid one (book p.54)
-        assert is_combination(idx[Card.from_code(c["card"])] for c in combo["cards"])
+        assert is_combination((idx[Card.from_code(c["card"])] for c in combo["cards"]), d._order)
     if not d.is_over():  # hand + own combinations = 10 between turns, 11 while placing
         for s in (0, 1):
             total = v["hand_counts"][s] + v["down_counts"][s]

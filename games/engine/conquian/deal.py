@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from .. import snapshot
 from ..actions import Action
 from ..cards import Card, make_pack
+from ..combinations import CARDS
 from ..errors import IllegalActionError, InvalidActionError
 from ..protocol import Adjustment, Outcome
 from ..records import Kind, Record
@@ -29,15 +30,14 @@ from .actions import (
     card_key,
 )
 from .melds import (
-    _CARDS,
-    _INDEX,
-    _KINDS,
+    KINDS,
     Combo,
     fits,
     new_combinations,
     pieces_after_borrow,
     pip_value,
 )
+from .order import ORDERS, PackOrder, by_suit
 from .views import view
 
 if TYPE_CHECKING:
@@ -88,7 +88,7 @@ def new_conquian_deal(
         raise InvalidActionError(f"bad carry_in {carry_in!r}")
     if carry_in and not rules.opt("carry"):
         raise InvalidActionError("carry_in given but tableaux do not carry (option carry)")
-    kind = _KINDS[str(rules.opt("pack"))]
+    kind = KINDS[str(rules.opt("pack"))]
     if pack is None:
         if seed is None:
             seed = random.SystemRandom().randrange(2**63)
@@ -97,7 +97,7 @@ def new_conquian_deal(
     else:
         order = list(pack)
         if sorted(order, key=card_key) != sorted(make_pack(kind), key=card_key):
-            raise InvalidActionError(f"pack is not the 40 cards of the {kind.value} pack")
+            raise InvalidActionError(f"pack is not the cards of the {kind.value} pack")
     deal = ConquianDeal(rules, dealer, order, carry_in)
     deal.seed = seed  # with a pack given, the seed it was shuffled from (if the caller knows it)
     return deal
@@ -121,9 +121,9 @@ class ConquianDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
         self.pack_order: tuple[Card, ...] = tuple(order)
         self.seed: int | None = None
         self._init_history()
-        self._kind = _KINDS[str(rules.opt("pack"))]
-        self._cards = _CARDS[self._kind]
-        self._idx = idx = _INDEX[self._kind]
+        self._order: PackOrder = ORDERS[str(rules.opt("pack"))]
+        self._cards = CARDS
+        self._idx = idx = self._order.index
         ints = [idx[c] for c in order]
         pone = 1 - dealer
         hands: list[list[int]] = [[], []]
@@ -131,10 +131,10 @@ class ConquianDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
         per = 1 if rules.opt("deal") == "singly" else 2
         for i in range(20):
             hands[pone if (i // per) % 2 == 0 else dealer].append(ints[i])
-        self._hands = [sorted(h) for h in hands]
+        self._hands = [sorted(h, key=by_suit) for h in hands]
         rest = ints[20:]
         self._combos: dict[int, Combo] = {}
-        self._where = [-1] * 40
+        self._where = [-1] * 52
         self._next_id = 0
         self._dead: list[int] = []
         self._card = -1
@@ -280,9 +280,9 @@ class ConquianDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
             rules = make_rules(str(data["rules"]["variant"]), data["rules"]["options"])
             new = cls.__new__(cls)
             new.rules = rules
-            new._kind = _KINDS[str(rules.opt("pack"))]
-            new._cards = _CARDS[new._kind]
-            new._idx = idx = _INDEX[new._kind]
+            new._order = ORDERS[str(rules.opt("pack"))]
+            new._cards = CARDS
+            new._idx = idx = new._order.index
 
             def ints(xs: list[str]) -> list[int]:
                 return [idx[snapshot.card(c)] for c in xs]
@@ -295,7 +295,7 @@ class ConquianDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
             new.version = int(data["version"])
             new._hands = [ints(h) for h in data["hands"]]
             new._combos = {}
-            new._where = [-1] * 40
+            new._where = [-1] * 52
             for c in data["combos"]:
                 xs = tuple(ints(c["cards"]))
                 new._combos[int(c["id"])] = (int(c["owner"]), bool(c["sequence"]), xs)
@@ -336,17 +336,18 @@ class ConquianDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
         out: list[Action] = []
         combos = self._combos
         cap = self.cap
+        order = self._order
         if p == "say":
             c = self._card
             card = cards[c]
             for cid, combo in combos.items():
-                if fits(c, combo, cap):
+                if fits(c, combo, order, cap):
                     if combo[0] == seat:
                         out.append(UseAction(seat, card, cid))
                     else:
                         out.append(ForceAction(seat, card, cid))
             own = self._own(seat)
-            for h, b in new_combinations(hand, own, self._where, combos, c, cap):
+            for h, b in new_combinations(hand, own, self._where, combos, c, order, cap):
                 out.append(
                     UseAction(
                         seat, card, None, tuple(cards[x] for x in h), tuple(cards[x] for x in b)
@@ -356,12 +357,12 @@ class ConquianDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
             return out
         # discard phase
         own = self._own(seat)
-        for h, b in new_combinations(hand, own, self._where, combos, None, cap):
+        for h, b in new_combinations(hand, own, self._where, combos, None, order, cap):
             out.append(MeldAction(seat, tuple(cards[x] for x in h), tuple(cards[x] for x in b)))
         for x in hand:
             card = cards[x]
             for cid, combo in combos.items():
-                if fits(x, combo, cap):
+                if fits(x, combo, order, cap):
                     if combo[0] == seat:
                         out.append(MeldAction(seat, (card,), (), cid))
                     else:
@@ -394,8 +395,8 @@ class ConquianDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
                 h1.remove(t1)
                 h0.append(t1)
                 h1.append(t0)
-                h0.sort()
-                h1.sort()
+                h0.sort(key=by_suit)
+                h1.sort(key=by_suit)
                 self._phase = self._after_trade
         elif isinstance(a, TurnAction):
             self._card = self._pack.pop()
@@ -486,13 +487,13 @@ class ConquianDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
             if not is_seq:
                 self._combos[cid] = (owner, False, tuple(x for x in cs if x not in removed))
                 continue
-            pieces = pieces_after_borrow(cs, removed)
+            pieces = pieces_after_borrow(cs, removed, self._order)
             assert pieces is not None
             self._combos[cid] = (owner, True, pieces[0])
             for piece in pieces[1:]:  # the middle of a seven splits it in two
                 self._add_combo(seat, True, piece)
         cards = tuple(sorted(extra + hand + borrow))
-        self._add_combo(seat, cards[0] // 10 == cards[-1] // 10, cards)
+        self._add_combo(seat, cards[0] & 3 == cards[-1] & 3, cards)
 
     def _add_combo(self, seat: int, is_seq: bool, cards: tuple[int, ...]) -> None:
         cid = self._next_id
@@ -578,7 +579,7 @@ class ConquianDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
     # ------------------------------------------------------------ helpers for checks
 
     def card_counts(self) -> dict[str, int]:
-        """Where the 40 cards are (tests check they always add up)."""
+        """Where the pack's cards are (tests check they always add up)."""
         return {
             "hands": len(self._hands[0]) + len(self._hands[1]),
             "pack": len(self._pack),

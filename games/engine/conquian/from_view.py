@@ -7,11 +7,12 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..cards import Card
+from ..combinations import CARDS
 from ..from_view import Hidden, ViewMismatch, hands_of
 from ..records import Kind
 from ..rules import make_rules
 from ..words import LogView
-from .melds import _CARDS, _INDEX, _KINDS
+from .order import ORDERS, by_suit
 
 if TYPE_CHECKING:
     from .deal import ConquianDeal
@@ -26,8 +27,8 @@ def conquian_from_view(
     if phase not in ("say", "turn", "discard") or view.get("seat") is None:
         raise ViewMismatch(f"a state is built from a seat's view during play, not {phase!r}")
     rules = make_rules(str(view["variant"]), dict(view.get("options") or {}))
-    kind = _KINDS[str(rules.opt("pack"))]
-    index = _INDEX[kind]
+    order = ORDERS[str(rules.opt("pack"))]
+    index = order.index
     seat = int(view["seat"])
     opp = 1 - seat
 
@@ -38,16 +39,18 @@ def conquian_from_view(
             raise ViewMismatch(f"{what}: {e.args[0]} is not in this pack") from None
 
     hands: list[list[int]] = [[], []]
-    hands[seat] = sorted(ids([Card.from_code(c) for c in view.get("hand") or []], "hand"))
+    hands[seat] = sorted(
+        ids([Card.from_code(c) for c in view.get("hand") or []], "hand"), key=by_suit
+    )
     other = hands_of(view, hidden, 2, seat)[opp]
-    hands[opp] = sorted(ids(other, "the other hand"))
+    hands[opp] = sorted(ids(other, "the other hand"), key=by_suit)
     if len(hands[opp]) != int(view["hand_counts"][opp]):
         raise ViewMismatch(f"seat {opp} holds {view['hand_counts'][opp]} cards, not {len(other)}")
     pack = ids(hidden.pack, "the pack")[::-1]  # top card last, for pop()
     if len(pack) != int(view["pack_count"]):
         raise ViewMismatch(f"the pack holds {view['pack_count']} cards, not {len(pack)}")
     combos: dict[int, tuple[int, bool, tuple[int, ...]]] = {}
-    where = [-1] * 40
+    where = [-1] * 52
     for c in view.get("combinations") or []:
         cs = tuple(sorted(ids([Card.from_code(x["card"]) for x in c["cards"]], "a combination")))
         combos[int(c["id"])] = (int(c["owner"]), c["kind"] == "sequence", cs)
@@ -60,7 +63,7 @@ def conquian_from_view(
     turned = view.get("turned")
     card = index[Card.from_code(turned)] if turned else -1
     placed = hands[0] + hands[1] + pack + dead + [x for _, _, cs in combos.values() for x in cs]
-    if sorted(placed + ([card] if card >= 0 else [])) != list(range(40)):
+    if sorted(placed + ([card] if card >= 0 else [])) != sorted(order.ids()):
         raise ViewMismatch("the cards of the view and the hidden ones are not the deal's pack")
     last = log[-1].get("kind") if log else None
     say, turned_by = view.get("say"), view.get("turned_by")
@@ -70,7 +73,7 @@ def conquian_from_view(
     d.carry_in = int(view.get("carry_in") or 0)
     d.pack_order, d.seed = (), None
     d._init_history()
-    d._kind, d._cards, d._idx = kind, _CARDS[kind], index
+    d._order, d._cards, d._idx = order, CARDS, index
     d._hands = hands
     d._combos, d._where = combos, where
     d._next_id = max(combos, default=-1) + 1

@@ -1,16 +1,25 @@
-"""Combinations of two-player Conquián on small integers (no jokers, so no wild cards).
+"""Combinations of two-player Conquián on the engine's card ids (no jokers, so no wild
+cards), each pack's sequence order read from :mod:`.order`.
 
-A card of a 40-card pack is ``suit * 10 + order``: suit 0..3 is C D H S and order 0..9
-is its place in the sequence order of the pack: ``A 2 .. 10`` (Foster, 2-hand law 1) or
-``A 2 .. 7 J Q K`` (the Spanish pack, J following 7). So a sequence is a run of
-consecutive integers in one suit, and K-A-2 (order 9 then 0) never connects (L16: the ace
-is low only, there being nothing above it in either pack).
+A card is ``(rank - 1) * 4 + suit``; a set is three or four cards of one rank (one pack:
+the suits all differ); a sequence three or more cards of one suit in the pack's order:
+``A 2 .. 10`` (Foster, 2-hand law 1), ``A 2 .. 7 J Q K`` (the Spanish pack, J following
+7) or ``A .. K``; K-A-2 never connects (L16, CO1: the ace is low only). A combination's
+cards are kept sorted by id, which within a suit is its sequence order.
 
->>> is_combination([20, 21, 22]), is_combination([29, 20, 21]), is_combination([3, 13, 33])
-(True, False, True)
->>> pieces_after_borrow((0, 1, 2, 3, 4, 5, 6), {3})  # middle of a seven leaves two threes
-[(0, 1, 2), (4, 5, 6)]
->>> pieces_after_borrow((0, 1, 2, 3, 4, 5), {3}) is None  # the middle of a six does not
+>>> from .order import ORDERS
+>>> from ..combinations import CARD_ID
+>>> from ..cards import parse_cards
+>>> def ids(text): return [CARD_ID[c] for c in parse_cards(text)]
+>>> forty, spanish = ORDERS["forty"], ORDERS["spanish"]
+>>> is_combination(ids("AH 2H 3H"), forty), is_combination(ids("10H AH 2H"), forty)
+(True, False)
+>>> is_combination(ids("6H 7H JH"), spanish), is_combination(ids("4C 4D 4S"), forty)
+(True, True)
+>>> seven = tuple(sorted(ids("AC 2C 3C 4C 5C 6C 7C")))
+>>> [len(p) for p in pieces_after_borrow(seven, set(ids("4C")), forty)]  # two threes
+[3, 3]
+>>> pieces_after_borrow(seven[:6], set(ids("4C")), forty) is None  # a six does not split
 True
 """
 
@@ -19,31 +28,20 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Sequence
 from itertools import combinations
 
-from ..cards import SUITS, Card, PackKind, make_pack
+from ..cards import Card, PackKind
+from .order import ORDERS, PackOrder
 
-# A combination on the table: (owner, is_sequence, cards in order).
+# A combination on the table: (owner, is_sequence, cards sorted by id).
 Combo = tuple[int, bool, tuple[int, ...]]
 
-_SPANISH_RANKS = (1, 2, 3, 4, 5, 6, 7, 11, 12, 13)
-_FORTY_RANKS = tuple(range(1, 11))
+# The packs by the option's name, and their kinds (for the deal's check of a given pack).
+KINDS = {"forty": PackKind.FORTY_FOSTER, "spanish": PackKind.FORTY_SPANISH}
+_ORDER_OF_KIND = {kind: ORDERS[name] for name, kind in KINDS.items()}
 
 
 def pack_cards(kind: PackKind) -> tuple[Card, ...]:
-    """The 40 cards indexed by integer (``suit * 10 + order``)."""
-    ranks = _SPANISH_RANKS if kind is PackKind.FORTY_SPANISH else _FORTY_RANKS
-    by_code = {c.code: c for c in make_pack(kind)}
-    out = []
-    for s in SUITS:
-        for r in ranks:
-            out.append(by_code[Card(r, s).code])
-    return tuple(out)
-
-
-# The packs by the option's name, and each card's place in its pack (Conquián's deal,
-# its snapshot and a state built from a view read them).
-_KINDS = {"forty": PackKind.FORTY_FOSTER, "spanish": PackKind.FORTY_SPANISH}
-_CARDS = {k: pack_cards(k) for k in _KINDS.values()}
-_INDEX = {k: {c: i for i, c in enumerate(cs)} for k, cs in _CARDS.items()}
+    """The cards of a Conquián pack, suit by suit in sequence order."""
+    return _ORDER_OF_KIND[kind].cards()
 
 
 def pip_value(card: Card, courts: str = "ten") -> int:
@@ -64,47 +62,53 @@ def pip_value(card: Card, courts: str = "ten") -> int:
     return min(card.rank, 10)
 
 
-def is_sequence(cards: Sequence[int]) -> bool:
+def is_sequence(cards: Sequence[int], order: PackOrder) -> bool:
     """Three or more cards of one suit in unbroken order (cards given sorted)."""
     if len(cards) < 3:
         return False
-    suit = cards[0] // 10
-    return all(c // 10 == suit for c in cards) and cards[-1] - cards[0] == len(cards) - 1
+    suit = cards[0] & 3
+    place = order.place
+    return (
+        all(c & 3 == suit for c in cards)
+        and place[cards[0]] >= 0
+        and place[cards[-1]] - place[cards[0]] == len(cards) - 1
+    )
 
 
 def is_set(cards: Sequence[int]) -> bool:
     """Three or four cards of one rank (one pack: the suits all differ)."""
-    return 3 <= len(cards) <= 4 and len({c % 10 for c in cards}) == 1
+    return 3 <= len(cards) <= 4 and len({c >> 2 for c in cards}) == 1
 
 
-def is_combination(cards: Iterable[int]) -> bool:
+def is_combination(cards: Iterable[int], order: PackOrder) -> bool:
     s = sorted(cards)
-    return is_sequence(s) or is_set(s)
+    return is_sequence(s, order) or is_set(s)
 
 
-def fits(card: int, combo: Combo, cap: int = 0) -> bool:
+def fits(card: int, combo: Combo, order: PackOrder, cap: int = 0) -> bool:
     """Whether ``card`` can be added to ``combo``: the fourth of a set, or next at an end
     of a sequence not yet ``cap`` long (0: no cap; C-opt-5 sets eight)."""
     _, is_seq, cs = combo
     if not is_seq:
-        return len(cs) < 4 and card % 10 == cs[0] % 10
-    if card // 10 != cs[0] // 10 or (cap and len(cs) >= cap):
+        return len(cs) < 4 and card >> 2 == cs[0] >> 2
+    if cap and len(cs) >= cap:
         return False
-    return (card == cs[0] - 1 and cs[0] % 10 != 0) or (card == cs[-1] + 1 and cs[-1] % 10 != 9)
+    return order.up[cs[-1]] == card or order.down[cs[0]] == card
 
 
 def pieces_after_borrow(
-    cards: tuple[int, ...], removed: Collection[int]
+    cards: tuple[int, ...], removed: Collection[int], order: PackOrder
 ) -> list[tuple[int, ...]] | None:
     """What is left of a sequence after borrowing ``removed``, split where it broke; None
     when a piece would have fewer than three cards or nothing would be left (book p.54)."""
     rest = [c for c in cards if c not in removed]
     if not rest:
         return None
+    up = order.up
     pieces: list[tuple[int, ...]] = []
     start = 0
     for i in range(1, len(rest) + 1):
-        if i == len(rest) or rest[i] != rest[i - 1] + 1:
+        if i == len(rest) or rest[i] != up[rest[i - 1]]:
             if i - start < 3:
                 return None
             pieces.append(tuple(rest[start:i]))
@@ -112,7 +116,9 @@ def pieces_after_borrow(
     return pieces
 
 
-def borrow_ok(borrowed: Sequence[int], where: Sequence[int], combos: dict[int, Combo]) -> bool:
+def borrow_ok(
+    borrowed: Sequence[int], where: Sequence[int], combos: dict[int, Combo], order: PackOrder
+) -> bool:
     """Every combination borrowed from keeps complete combinations (book p.53-54)."""
     if not borrowed:
         return True
@@ -122,7 +128,7 @@ def borrow_ok(borrowed: Sequence[int], where: Sequence[int], combos: dict[int, C
     for cid, cards in by_combo.items():
         _, is_seq, cs = combos[cid]
         if is_seq:
-            if pieces_after_borrow(cs, cards) is None:
+            if pieces_after_borrow(cs, cards, order) is None:
                 return False
         elif len(cs) - len(cards) < 3:
             return False
@@ -135,6 +141,7 @@ def new_combinations(
     where: Sequence[int],
     combos: dict[int, Combo],
     card: int | None,
+    order: PackOrder,
     cap: int = 0,
 ) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
     """Every new combination a player can lay down, as (hand cards, borrowed cards).
@@ -144,7 +151,7 @@ def new_combinations(
     (the only ones he may borrow, book p.54); ``where`` maps a laid card to its combination.
     A sequence is at most ``cap`` cards long (0: no cap; C-opt-5 sets eight).
     """
-    longest = cap or 10
+    longest = cap or len(order.ranks)
     out: list[tuple[tuple[int, ...], tuple[int, ...]]] = []
 
     def avail(x: int) -> bool:
@@ -155,33 +162,38 @@ def new_combinations(
         b = tuple(x for x in cards if x in own)
         if card is None and not h:
             return
-        if borrow_ok(b, where, combos):
+        if borrow_ok(b, where, combos, order):
             out.append((h, b))
 
     # sets
-    orders = [card % 10] if card is not None else sorted({x % 10 for x in hand})
-    for r in orders:
-        others = [s * 10 + r for s in range(4) if s * 10 + r != card and avail(s * 10 + r)]
+    ranks = [card >> 2] if card is not None else sorted({x >> 2 for x in hand})
+    for r in ranks:
+        others = [r * 4 + s for s in range(4) if r * 4 + s != card and avail(r * 4 + s)]
         need = 2 if card is not None else 3
         for k in range(need, len(others) + 1):
             for sub in combinations(others, k):
                 emit(sub)
     # sequences
+    up, down = order.up, order.down
     if card is not None:
-        lo = hi = card
-        while lo % 10 != 0 and avail(lo - 1):
-            lo -= 1
-        while hi % 10 != 9 and avail(hi + 1):
-            hi += 1
-        for a in range(lo, card + 1):
-            for b in range(max(card, a + 2), min(hi, a + longest - 1) + 1):
-                emit([x for x in range(a, b + 1) if x != card])
+        run = [card]
+        x = down[card]
+        while x >= 0 and avail(x):
+            run.insert(0, x)
+            x = down[x]
+        at = len(run) - 1  # the card's place in the run
+        x = up[card]
+        while x >= 0 and avail(x):
+            run.append(x)
+            x = up[x]
+        for a in range(at + 1):
+            for b in range(max(at, a + 2), min(len(run) - 1, a + longest - 1) + 1):
+                emit([x for x in run[a : b + 1] if x != card])
     else:
-        for suit in sorted({x // 10 for x in hand}):
-            base = suit * 10
-            run: list[int] = []
-            for x in range(base, base + 11):
-                if x < base + 10 and avail(x):
+        for suit in sorted({x & 3 for x in hand}):
+            run = []
+            for x in (*order.suits[suit], -1):
+                if x >= 0 and avail(x):
                     run.append(x)
                     continue
                 n = len(run)

@@ -1,15 +1,14 @@
-"""Conquián's cards on the engine's card numbering, with each pack's sequence order
-(issue 58, the first step of the move off the private numbering).
+"""Conquián's cards on the engine's card numbering, with each pack's sequence order.
 
 A card is its :data:`~games.engine.combinations.CARD_ID`: ``(rank - 1) * 4 + suit`` (suits
-C D H S), as in every other game of the engine. What differs by pack is the order of a
-suit's cards in a sequence: Foster's forty A 2 .. 10 (2-hand law 1), the Spanish forty
-A 2 .. 7 J Q K with the jack following the seven (encyclopedia), the full 52 A 2 .. K. The
-ace is low only, in every pack (CO1): nothing follows the top card of a suit.
+C D H S), as in every other game of the engine (issue 58: Conquián's private ``suit * 10 +
+place`` is gone). What differs by pack is the order of a suit's cards in a sequence:
+Foster's forty A 2 .. 10 (2-hand law 1), the Spanish forty A 2 .. 7 J Q K with the jack
+following the seven (encyclopedia), the full 52 A 2 .. K. The ace is low only, in every
+pack (CO1): nothing follows the top card of a suit.
 
-Today's rules still work on the private numbering of :mod:`.melds` (``suit * 10 +
-place``); :meth:`PackOrder.private` and :meth:`PackOrder.from_private` translate between
-the two, for the move and for the snapshots written before it.
+In every pack the ranks of a suit rise along its sequence order, so cards of one suit
+sorted by id are in sequence order (a combination's cards are kept so).
 
 >>> from ..cards import Card
 >>> from ..combinations import CARD_ID, CARDS
@@ -18,8 +17,8 @@ the two, for the move and for the snapshots written before it.
 'JH'
 >>> spanish.above(CARD_ID[Card.from_code("KH")]) is None  # and nothing the king (CO1)
 True
->>> spanish.private(CARD_ID[Card.from_code("JH")])  # hearts (2) * 10 + the jack's place 7
-27
+>>> spanish.up[CARD_ID[Card.from_code("KH")]], spanish.place[CARD_ID[Card.from_code("8H")]]
+(-1, -1)
 """
 
 from __future__ import annotations
@@ -27,55 +26,86 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from ..cards import Card
+from ..combinations import CARDS
+
+_NONE = -1
+
 
 @dataclass(frozen=True)
 class PackOrder:
-    """A pack's ranks in a suit's sequence order, and what follows from it."""
+    """A pack's ranks in a suit's sequence order, and what follows from it.
+
+    For speed the rules read three tables indexed by card id (52 entries, -1 where there is
+    none): ``place`` (the card's place in its suit, -1 for a card not in the pack), ``up``
+    (the card that follows it) and ``down`` (the card before it).
+    """
 
     ranks: tuple[int, ...]
-    _place: dict[int, int] = field(init=False, repr=False, compare=False)
+    place: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    up: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    down: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    suits: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
+    index: dict[Card, int] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "_place", {r: i for i, r in enumerate(self.ranks)})
+        place = [_NONE] * 52
+        up = [_NONE] * 52
+        down = [_NONE] * 52
+        suits = []
+        for s in range(4):
+            run = [(r - 1) * 4 + s for r in self.ranks]
+            suits.append(tuple(run))
+            for i, c in enumerate(run):
+                place[c] = i
+                if i:
+                    down[c], up[run[i - 1]] = run[i - 1], c
+        object.__setattr__(self, "place", tuple(place))
+        object.__setattr__(self, "up", tuple(up))
+        object.__setattr__(self, "down", tuple(down))
+        object.__setattr__(self, "suits", tuple(suits))
+        object.__setattr__(self, "index", {CARDS[c]: c for run in suits for c in run})
+
+    def __len__(self) -> int:
+        return 4 * len(self.ranks)
 
     def ids(self) -> tuple[int, ...]:
         """Every card of the pack, by card id, suit by suit in sequence order."""
-        return tuple((r - 1) * 4 + s for s in range(4) for r in self.ranks)
+        return tuple(c for run in self.suits for c in run)
 
-    def place(self, cid: int) -> int:
-        """The card's place in its suit's sequence order (0 for the ace)."""
-        return self._place[cid // 4 + 1]
+    def cards(self) -> tuple[Card, ...]:
+        """Every card of the pack, suit by suit in sequence order."""
+        return tuple(CARDS[c] for c in self.ids())
 
     def at(self, suit: int, place: int) -> int | None:
         """The card at ``place`` of ``suit``, None off either end (the ace low only)."""
         if not 0 <= place < len(self.ranks) or not 0 <= suit < 4:
             return None
-        return (self.ranks[place] - 1) * 4 + suit
+        return self.suits[suit][place]
 
     def above(self, cid: int) -> int | None:
         """The card that follows ``cid`` in a sequence, None after the top card."""
-        return self.at(cid % 4, self.place(cid) + 1)
+        c = self.up[cid]
+        return None if c < 0 else c
 
     def below(self, cid: int) -> int | None:
         """The card that comes before ``cid`` in a sequence, None before the ace."""
-        return self.at(cid % 4, self.place(cid) - 1)
+        c = self.down[cid]
+        return None if c < 0 else c
 
     def is_sequence(self, cids: Sequence[int]) -> bool:
         """Three or more cards of one suit in unbroken order (in any order given)."""
         if len(cids) < 3 or len({c % 4 for c in cids}) != 1:
             return False
-        places = sorted(self.place(c) for c in cids)
+        places = sorted(self.place[c] for c in cids)
+        if places[0] < 0:
+            return False
         return places[-1] - places[0] == len(places) - 1 == len(set(places)) - 1
 
-    def private(self, cid: int) -> int:
-        """The card's number in :mod:`.melds` today (``suit * 10 + place``; forty cards)."""
-        return (cid % 4) * 10 + self.place(cid)
 
-    def from_private(self, number: int) -> int:
-        card = self.at(number // 10, number % 10)
-        if card is None or number < 0:
-            raise ValueError(f"no card {number} in this pack")
-        return card
+def by_suit(cid: int) -> int:
+    """The key a hand is held in: suit by suit (C D H S), each in sequence order."""
+    return (cid & 3) << 6 | cid
 
 
 ORDERS: dict[str, PackOrder] = {

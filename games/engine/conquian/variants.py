@@ -12,7 +12,7 @@ from ..rules import Rules
 from ..variant import Capabilities, Law, OptionSpec, PlayerRange, Variant, cut_option, register
 from .actions import CONQUIAN_NOTATION
 from .deal import ConquianDeal, new_conquian_deal
-from .melds import _KINDS
+from .melds import KINDS
 
 if TYPE_CHECKING:
     from ..from_view import Hidden
@@ -90,7 +90,7 @@ class Conquian(Variant):
         return Capabilities(say=True, forcing=True, carries=rules.opt("carry") is True)
 
     def pack(self, rules: Rules) -> list[Card]:
-        return make_pack(_KINDS[str(rules.opt("pack"))])
+        return make_pack(KINDS[str(rules.opt("pack"))])
 
     def cutting_pack(self, rules: Rules) -> list[str]:
         """Conquián tables cut with Foster's forty (ace to ten), whatever pack they deal."""

@@ -37,7 +37,7 @@ def why_illegal(deal: ConquianDeal, a: Action) -> tuple[str, str]:
     mover = deal.to_move()
     if a.seat != mover:
         return f"it is seat {mover}'s move, not seat {a.seat}'s", "book p.51"
-    idx = deal._idx
+    idx, order = deal._idx, deal._order
     for c in _cards_of(a):
         if c not in idx:
             return f"{c.code} is not in this pack", L_PACK
@@ -76,7 +76,7 @@ def why_illegal(deal: ConquianDeal, a: Action) -> tuple[str, str]:
         combo = deal._combos.get(a.to)
         if combo is None or combo[0] == seat:
             return "one forces only onto an adversary's combination", "L19"
-        if card >= 0 and fits(card, combo) and not fits(card, combo, deal.cap):
+        if card >= 0 and fits(card, combo, order) and not fits(card, combo, order, deal.cap):
             return f"a sequence holds {deal.cap} cards at most", "C-opt-5"
         return f"{a.card.code} does not fit combination {a.to}", "L19"
     if isinstance(a, (UseAction, MeldAction)):
@@ -87,7 +87,7 @@ def why_illegal(deal: ConquianDeal, a: Action) -> tuple[str, str]:
 def _why_place(
     deal: ConquianDeal, seat: int, card: int, a: UseAction | MeldAction
 ) -> tuple[str, str]:
-    idx = deal._idx
+    idx, order = deal._idx, deal._order
     hand = deal._hands[seat]
     if a.to is not None:
         combo = deal._combos.get(a.to)
@@ -97,9 +97,9 @@ def _why_place(
         x = card if isinstance(a, UseAction) else idx[a.hand[0]]
         if isinstance(a, MeldAction) and x not in hand:
             return f"{a.hand[0].code} is not in your hand", "L15"
-        if fits(x, combo) and not fits(x, combo, deal.cap):
+        if fits(x, combo, order) and not fits(x, combo, order, deal.cap):
             return f"a sequence holds {deal.cap} cards at most", "C-opt-5"
-        if not fits(x, combo):
+        if not fits(x, combo, order):
             return f"{deal._cards[x].code} does not fit combination {a.to}", "L15"
         return "not allowed now", "L15"
     hs = [idx[c] for c in a.hand]
@@ -115,15 +115,15 @@ def _why_place(
                 "book p.54",
             )
     cards = hs + bs + ([card] if card >= 0 else [])
-    if not is_combination(cards):
+    if not is_combination(cards, order):
         if len(cards) < 3:
             return "a combination has at least three cards", "L15"
-        if len({x // 10 for x in cards}) == 1:
+        if len({x & 3 for x in cards}) == 1:
             return "not a sequence (the ace is low only: no K-A-2)", "L16"
         return "not a set of one rank or a sequence in suit", "L15"
-    if deal.cap and len(cards) > deal.cap and len({x // 10 for x in cards}) == 1:
+    if deal.cap and len(cards) > deal.cap and len({x & 3 for x in cards}) == 1:
         return f"a sequence holds three to {deal.cap} cards", "C-opt-5"
-    if not borrow_ok(bs, deal._where, deal._combos):
+    if not borrow_ok(bs, deal._where, deal._combos, order):
         return "borrowing would leave an incomplete or broken combination", "book p.54"
     return "not allowed now", "L15"
 
