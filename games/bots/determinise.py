@@ -12,9 +12,9 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from games.engine.cards import Card, PackKind
+from games.engine.cards import Card
 from games.engine.combinations import CARD_ID, CARDS
-from games.engine.conquian.melds import pack_cards
+from games.engine.conquian.melds import KINDS, pack_cards
 from games.engine.deal import deal_from_view
 from games.engine.from_view import Hidden
 from games.engine.protocol import DealState
@@ -87,7 +87,7 @@ def _conquian(view: View, rng: random.Random) -> DealState:
     if phase not in ("say", "turn", "discard"):
         raise CannotDeterminise(f"phase {phase!r}")
     rules = make_rules(str(view["variant"]), dict(view.get("options") or {}))
-    kind = PackKind.FORTY_SPANISH if rules.opt("pack") == "spanish" else PackKind.FORTY_FOSTER
+    kind = KINDS[str(rules.opt("pack"))]
     seen = Counter(Card.from_code(c) for c in view.get("hand") or [])
     for c in view.get("combinations") or []:
         seen.update(Card.from_code(x["card"]) for x in c["cards"])

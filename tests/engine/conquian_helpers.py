@@ -6,13 +6,14 @@ import random
 from typing import Any
 
 from games.engine.actions import Action
-from games.engine.cards import Card, PackKind, make_pack, parse_cards
+from games.engine.cards import Card, make_pack, parse_cards
 from games.engine.conquian.actions import action_from_text
 from games.engine.conquian.deal import ConquianDeal, new_conquian_deal
+from games.engine.conquian.melds import KINDS
 from games.engine.rules import OptionValue, make_rules
 
 
-def stack(pone: str, dealer: str, after: str = "", *, spanish: bool = False) -> list[Card]:
+def stack(pone: str, dealer: str, after: str = "", *, pack: str = "forty") -> list[Card]:
     """A pack, top first, that deals ``pone`` and ``dealer`` (two at a time, the pone
     first, 2-hand law 8) and then turns up the ``after`` cards in order; the rest of the
     pack follows in make_pack order."""
@@ -22,9 +23,9 @@ def stack(pone: str, dealer: str, after: str = "", *, spanish: bool = False) -> 
     for i in range(0, 10, 2):
         order += p[i : i + 2] + d[i : i + 2]
     order += a
-    kind = PackKind.FORTY_SPANISH if spanish else PackKind.FORTY_FOSTER
-    order += [c for c in make_pack(kind) if c not in order]
-    assert len(order) == 40 and len(set(order)) == 40
+    full = make_pack(KINDS[pack])
+    order += [c for c in full if c not in order]
+    assert len(order) == len(set(order)) == len(full)
     return order
 
 
@@ -33,7 +34,7 @@ def deal(
 ) -> ConquianDeal:
     """Seat 1 deals, so seat 0 is the pone."""
     rules = make_rules("conquian", options)
-    pack = stack(pone, dealer, after, spanish=options.get("pack") == "spanish")
+    pack = stack(pone, dealer, after, pack=str(options.get("pack", "forty")))
     return new_conquian_deal(rules, 1, pack=pack, carry_in=carry_in)
 
 

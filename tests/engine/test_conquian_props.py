@@ -43,7 +43,7 @@ from games.engine.rules import make_rules
 
 OPTIONS = st.fixed_dictionaries(
     {
-        "pack": st.sampled_from(["forty", "spanish"]),
+        "pack": st.sampled_from(["forty", "spanish", "full"]),
         "upcard": st.booleans(),
         "trade": st.booleans(),
         "scoring": st.sampled_from(["game-points", "pips"]),
@@ -62,8 +62,8 @@ def new_deal(options: dict[str, Any], seed: int, dealer: int, carry: int) -> Con
 
 
 def check_invariants(d: ConquianDeal) -> None:
-    # cards conserved: hands + pack + combinations + dead + in play = 40
-    assert sum(d.card_counts().values()) == 40
+    # cards conserved: hands + pack + combinations + dead + in play = the pack's 40 or 52
+    assert sum(d.card_counts().values()) == len(d._order)
     v = d.spectator_view()
     for combo in v["combinations"]:
         idx = d._idx  # every combination on the table stays a valid one (book p.54)

@@ -515,7 +515,9 @@ class ConquianDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
 
     def _hands_out(self) -> tuple[tuple[tuple[Card, ...], ...], tuple[int, ...]]:
         hands = tuple(tuple(self._cards[x] for x in h) for h in self._hands)
-        courts = str(self.rules.opt("court_pips"))
+        # C-opt-3 prices the Spanish pack's courts; the full pack's courts pay 10 each
+        spanish = self.rules.opt("pack") == "spanish"
+        courts = str(self.rules.opt("court_pips")) if spanish else "ten"
         return hands, tuple(sum(pip_value(c, courts) for c in h) for h in hands)
 
     def _end_out(self, winner: int) -> None:

@@ -35,7 +35,7 @@ from .order import ORDERS, PackOrder
 Combo = tuple[int, bool, tuple[int, ...]]
 
 # The packs by the option's name, and their kinds (for the deal's check of a given pack).
-KINDS = {"forty": PackKind.FORTY_FOSTER, "spanish": PackKind.FORTY_SPANISH}
+KINDS = {"forty": PackKind.FORTY_FOSTER, "spanish": PackKind.FORTY_SPANISH, "full": PackKind.SINGLE}
 _ORDER_OF_KIND = {kind: ORDERS[name] for name, kind in KINDS.items()}
 
 

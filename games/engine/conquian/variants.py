@@ -32,10 +32,12 @@ class Conquian(Variant):
     seats = PlayerRange(2, 2, 2)
     cut_law = "C-opt-2"
     options = (
-        OptionSpec("pack", ("forty", "spanish"), "forty",
-                   "A-10 of each suit (Foster) or the Spanish 40, A-7 J Q K with J "
-                   "following 7", "2-hand law 1, encyclopedia", "Pack",
-                   (("forty", "A–10 of each suit"), ("spanish", "Spanish: A–7, J Q K"))),
+        OptionSpec("pack", ("forty", "spanish", "full"), "forty",
+                   "A-10 of each suit (Foster), the Spanish 40, A-7 J Q K with J "
+                   "following 7, or the full 52, A-K (the ace low only in each, CO1)",
+                   "2-hand law 1, encyclopedia", "Pack",
+                   (("forty", "A–10 of each suit"), ("spanish", "Spanish: A–7, J Q K"),
+                    ("full", "the full 52: A–K"))),
         OptionSpec("upcard", (True, False), True,
                    "the 21st card turned up, or no initial upcard (the pone turns the "
                    "first card)", "book p.49, how-to", "Turn up the 21st card"),
@@ -55,7 +57,8 @@ class Conquian(Variant):
         OptionSpec("court_pips", ("ten", "spanish"), "ten",
                    "what the Spanish pack's courts pay under pips scoring: 10 each, or "
                    "the sota 10, caballo 11, rey 12 (C-opt-3); the forty A-10 pay face "
-                   "value either way", "encyclopedia; seed 003", "Spanish courts' pips",
+                   "value and the full 52's courts 10 each either way",
+                   "encyclopedia; seed 003", "Spanish courts' pips",
                    (("ten", "10 each"), ("spanish", "sota 10, caballo 11, rey 12"))),
         cut_option(cut_law, "seed 004", "the lowest deals"),
         OptionSpec("eight_cap", (False, True), False,
@@ -67,7 +70,8 @@ class Conquian(Variant):
         "into the hand; eleven down wins."
     )
     laws = (
-        Law("L1 (two players)", "Forty cards: ace to ten of each suit (or the Spanish forty)."),
+        Law("L1 (two players)", "Forty cards: ace to ten of each suit (or the Spanish forty, "
+                                "or the full 52 of the encyclopedia's options)."),
         Law("L8 (two players)", "Ten cards each, two at a time, the pone first; the 21st card "
                                 "is turned up and the pone has the first say to it."),
         Law("L12 (two players)", "A turned card is never taken into the hand: the player with "
