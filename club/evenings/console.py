@@ -66,7 +66,7 @@ def _progress(table: Table, seats: list[Seat], deal: services.DealProgress | Non
     moves = f"{deal.actions} move{'s' if deal.actions != 1 else ''}"
     turn = f"{who} to play" if who else "in play"
     game = find_variant(table.variant).game_and_deal(
-        deal.game_number, deal.deal_in_game, len(seats)
+        deal.game_number, deal.deal_in_game, len(seats), table.options
     )
     return f"{game}: {turn} ({moves})"
 

@@ -103,7 +103,7 @@ class Table(models.Model):
         """Where the table's deal in play stands in its game, as the game counts ("Game 2,
         deal 3 of 4"; Tunk's "Game 2 to 100, deal 3"; at two players "Game 7")."""
         return find_variant(self.variant).game_and_deal(
-            self.game_number, self.deal_in_game, self.size
+            self.game_number, self.deal_in_game, self.size, self.options
         )
 
     def get_club_url(self) -> str:

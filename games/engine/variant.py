@@ -282,16 +282,33 @@ class Variant(ABC):
     # The score that ends a game the engine keeps (Tunk's 100, K10); 0 where a game is
     # the club's round of deals (L5), each player dealing once.
     game_to: int = 0
+    # The caption over a game's running scores on the table, ``{out_at}`` the score that
+    # ends it (a game kept to a score: Tunk's, Conquián's C-opt-4).
+    game_caption: str = "The game before this deal: out at {out_at}"
+    # The law that names a game's winner, said beside his name (Tunk's K10).
+    game_law: str = ""
 
-    def game_and_deal(self, game_number: int, deal_in_game: int, players: int) -> str:
+    def game_target(self, options: Mapping[str, Any] | None) -> int:
+        """The score that ends a game under these options: :attr:`game_to`, or an
+        option's (Conquián's target, C-opt-4)."""
+        return self.game_to
+
+    def game_and_deal(
+        self,
+        game_number: int,
+        deal_in_game: int,
+        players: int,
+        options: Mapping[str, Any] | None = None,
+    ) -> str:
         """Where a deal stands in its game, as this game counts (issue 56), with
         ``deal_in_game`` from 0: "Game 2 to 100, deal 3" in a game kept to a score
         (Tunk's, K10); "Game 2, deal 3 of 4" where a game is a round of deals, each
         player dealing once (L5); "Game 7, deal 1" at two players, each deal a game (L5),
         as the washbook numbers it."""
         deal = f"Game {game_number}, deal {deal_in_game + 1}"
-        if self.game_to:
-            return f"Game {game_number} to {self.game_to}, deal {deal_in_game + 1}"
+        target = self.game_target(options)
+        if target:
+            return f"Game {game_number} to {target}, deal {deal_in_game + 1}"
         return f"{deal} of {players}" if players > 2 else deal
 
     def headline(self, kind: str, winner: str | None) -> str | None:

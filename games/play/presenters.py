@@ -251,6 +251,7 @@ def build(
         # a game of many deals (Tunk's, K9, K10): each player's score before this deal,
         # who is out, and how far each is from the score that puts him out
         "game": _game(view, seats),
+        "game_caption": rules.spec.game_caption.format(out_at=view.get("out_at")),
         "my_count": view.get("count"),
         "phase": phase,
         "hand": [face(c) for c in view.get("hand", [])],

@@ -95,6 +95,7 @@ def _deal_end(deal: Deal, seating: list[club_api.SeatInfo], me: int | None) -> A
         # say so, once, and who won it where the game says.
         "game_over": game_over,
         "game_winners": [names[s]["name"] + (" (you)" if s == me else "") for s in won],
+        "game_law": find_variant(prev.variant).game_law,
         "next_game": deal.game_number,
         "line": club_api.line_number(prev.washbook_line_id),
         "table_id": deal.table_id,

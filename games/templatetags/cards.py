@@ -99,5 +99,5 @@ def game_and_deal(deal: Any) -> str:
     (:meth:`Variant.game_and_deal`)."""
     players = getattr(deal, "players", None) or getattr(deal, "size", 0)
     return find_variant(deal.variant).game_and_deal(
-        int(deal.game_number), int(deal.deal_in_game), int(players)
+        int(deal.game_number), int(deal.deal_in_game), int(players), getattr(deal, "options", None)
     )

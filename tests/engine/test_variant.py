@@ -51,6 +51,7 @@ OPTIONS = {
         "court_pips",
         "cut",
         "eight_cap",
+        "target",
     ],
     "colonel": ["cut"],
 }
@@ -59,7 +60,8 @@ LAWS = {
                "L23–L24", "L25"],
     "foster-three": ["3-hand law 1", "book p.36", "L11–L25"],
     "conquian": ["L1 (two players)", "L8 (two players)", "L12 (two players)", "book p.51",
-                 "book p.50", "L19", "book p.54", "L21 (two players)", "CO2"],
+                 "book p.50", "L19", "book p.54", "L21 (two players)", "C-opt-4 (seed 003)",
+                 "CO2"],
     "colonel": ["encyclopedia"] * 3 + ["CL-1 (seed 003)"],
 }  # fmt: skip
 # (dealing pack size, jokers in it, hand size) with default options

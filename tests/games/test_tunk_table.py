@@ -4,14 +4,18 @@ has reached 100 is out of the next deal (KO11), and a game over begins a new one
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
 
 from games.engine import make_rules
+from games.engine.actions import Action
 from games.engine.tunk.deal import TunkDeal
 from games.models import Deal
 from games.play import engine_api, services
+
+from .club_deals import finish, first_deal
 
 RULES = make_rules("tunk")
 
@@ -19,32 +23,18 @@ pytestmark = pytest.mark.django_db
 
 
 def _deal(table: Any, scores: tuple[int, ...], seed: int) -> Deal:
-    state = engine_api.new_state("tunk", {}, table.size, 0, seed=seed, scores_in=scores)
-    return Deal.objects.create(
-        table=table, number=1, variant="tunk", options={}, players=table.size, dealer=0,
-        seed=seed, pack=engine_api.pack_codes(state), version=0, to_move=state.to_move(),
-        snapshot=engine_api.to_snapshot(state),
-    )  # fmt: skip
+    return first_deal(table, "tunk", {}, scores, seed)
+
+
+def _tunk_if_offered(legal: Sequence[Action], rng: random.Random) -> Action:
+    tunks = [a for a in legal if a.type == "tunk"]
+    return tunks[0] if tunks else rng.choice(legal)
 
 
 def _finish(table: Any, deal: Deal, seed: int) -> TunkDeal:
-    rng = random.Random(seed)
-    while True:
-        deal = Deal.objects.get(pk=deal.pk)
-        state = services.load_state(deal)
-        if state.is_over():
-            assert isinstance(state, TunkDeal)
-            return state
-        seat = state.to_move()
-        legal = state.legal_actions(seat)
-        tunks = [a for a in legal if a.type == "tunk"]
-        action = tunks[0] if tunks else rng.choice(legal)
-        from club import services as club
-
-        services.act(
-            table.pk, member_id=club.table_seating(table.pk)[seat].member_id,
-            version=deal.version, deal_id=deal.pk, action=action.to_json(),
-        )  # fmt: skip
+    state = finish(table, deal, seed, _tunk_if_offered)
+    assert isinstance(state, TunkDeal)
+    return state
 
 
 def test_the_next_deal_is_dealt_from_the_games_scores(make_table: Any) -> None:

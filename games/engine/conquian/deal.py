@@ -14,12 +14,10 @@ from ..combinations import CARDS
 from ..errors import IllegalActionError, InvalidActionError
 from ..protocol import Adjustment, Outcome
 from ..records import Kind, Record
-from ..rules import Rules, make_rules
-from ..snapshot import SNAPSHOT_VERSION, check_version
+from ..rules import Rules
 from ..words import LogView
 from .actions import (
     CONQUIAN_ACTIONS,
-    CONQUIAN_NOTATION,
     ForceAction,
     MeldAction,
     PassAction,
@@ -69,6 +67,7 @@ def new_conquian_deal(
     seed: int | None = None,
     pack: list[Card] | None = None,
     carry_in: int = 0,
+    scores_in: tuple[int, ...] = (),
 ) -> ConquianDeal:
     """Deal a new hand. ``pack`` is the whole pack, top card first; else it is shuffled
     with ``random.Random(seed)`` (a fresh seed when none). The order is kept in
@@ -88,6 +87,15 @@ def new_conquian_deal(
         raise InvalidActionError(f"bad carry_in {carry_in!r}")
     if carry_in and not rules.opt("carry"):
         raise InvalidActionError("carry_in given but tableaux do not carry (option carry)")
+    if scores_in and not rules.opt("target"):
+        raise InvalidActionError("scores_in given but each deal is a game (option target)")
+    if scores_in and (
+        len(scores_in) != 2
+        or any(
+            not isinstance(s, int) or isinstance(s, bool) or s < 0 for s in scores_in
+        )  # fmt: skip
+    ):
+        raise InvalidActionError(f"bad scores_in {scores_in!r}: two points totals, 0 or more")
     kind = KINDS[str(rules.opt("pack"))]
     if pack is None:
         if seed is None:
@@ -99,6 +107,7 @@ def new_conquian_deal(
         if sorted(order, key=card_key) != sorted(make_pack(kind), key=card_key):
             raise InvalidActionError(f"pack is not the cards of the {kind.value} pack")
     deal = ConquianDeal(rules, dealer, order, carry_in)
+    deal.scores_in = tuple(scores_in) or (0, 0)
     deal.seed = seed  # with a pack given, the seed it was shuffled from (if the caller knows it)
     return deal
 
@@ -118,6 +127,9 @@ class ConquianDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
         self.dealer = dealer
         self.version = 0
         self.carry_in = carry_in
+        # the points each seat has won in the game before this deal (C-opt-4, a game to a
+        # target); (0, 0) where each deal is a game
+        self.scores_in: tuple[int, ...] = (0, 0)
         self.pack_order: tuple[Card, ...] = tuple(order)
         self.seed: int | None = None
         self._init_history()
@@ -235,93 +247,17 @@ class ConquianDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
     def to_json(self) -> dict[str, Any]:
         """The deal as a versioned JSON snapshot (games/engine/snapshot.py): cards by
         code, no caches. ``ConquianDeal.from_json(d.to_json()) == d``."""
-        cards = self._cards
+        from .snapshots import deal_to_json
 
-        def codes(xs: list[int] | tuple[int, ...]) -> list[str]:
-            return [cards[x].code for x in xs]
-
-        return {
-            "snapshot": SNAPSHOT_VERSION,
-            "rules": self.rules.to_json(),
-            "players": 2,
-            "dealer": self.dealer,
-            "seed": self.seed,
-            "carry_in": self.carry_in,
-            "pack_order": [c.code for c in self.pack_order],
-            "history": self.history_json(),
-            "version": self.version,
-            "hands": [codes(h) for h in self._hands],
-            "combos": [
-                {"id": cid, "owner": owner, "sequence": seq, "cards": codes(xs)}
-                for cid, (owner, seq, xs) in self._combos.items()
-            ],
-            "next_id": self._next_id,
-            "dead": codes(self._dead),
-            "card": None if self._card < 0 else cards[self._card].code,
-            "turned_by": self._turned_by,
-            "say": self._say,
-            "refusals": self._refusals,
-            "from_pack": self._from_pack,
-            "trade": [None if x < 0 else cards[x].code for x in self._trade],
-            "outcome": None if self._outcome is None else self._outcome.to_json(),
-            "log": [r.to_row() for r in self._log],
-            "phase": self._phase,
-            "after_trade": self._after_trade,
-            "mover": self._mover,
-            "pack": codes(self._pack),
-        }
+        return deal_to_json(self)
 
     @classmethod
     def from_json(cls, data: dict[str, Any], *, what: str = "a Conquián deal") -> ConquianDeal:
         """The deal a :meth:`to_json` snapshot describes; :class:`SnapshotError` (naming
         ``what`` and the version) for an unknown version or a malformed snapshot."""
-        check_version(data, what)
-        try:
-            rules = make_rules(str(data["rules"]["variant"]), data["rules"]["options"])
-            new = cls.__new__(cls)
-            new.rules = rules
-            new._order = ORDERS[str(rules.opt("pack"))]
-            new._cards = CARDS
-            new._idx = idx = new._order.index
+        from .snapshots import deal_from_json
 
-            def ints(xs: list[str]) -> list[int]:
-                return [idx[snapshot.card(c)] for c in xs]
-
-            new.dealer = int(data["dealer"])
-            new.seed = None if data["seed"] is None else int(data["seed"])
-            new.carry_in = int(data["carry_in"])
-            new.pack_order = tuple(snapshot.card(c) for c in data["pack_order"])
-            new._load_history(data["history"], 2, what, CONQUIAN_NOTATION)
-            new.version = int(data["version"])
-            new._hands = [ints(h) for h in data["hands"]]
-            new._combos = {}
-            new._where = [-1] * 52
-            for c in data["combos"]:
-                xs = tuple(ints(c["cards"]))
-                new._combos[int(c["id"])] = (int(c["owner"]), bool(c["sequence"]), xs)
-                for x in xs:
-                    new._where[x] = int(c["id"])
-            new._next_id = int(data["next_id"])
-            new._dead = ints(data["dead"])
-            new._card = -1 if data["card"] is None else idx[snapshot.card(data["card"])]
-            new._turned_by = int(data["turned_by"])
-            new._say = int(data["say"])
-            new._refusals = int(data["refusals"])
-            new._from_pack = bool(data["from_pack"])
-            new._trade = [-1 if c is None else idx[snapshot.card(c)] for c in data["trade"]]
-            new._outcome = snapshot.outcome_from_json(data["outcome"])
-            new._log = [Record.from_row(e) for e in data["log"]]
-            new._log_view = LogView()
-            new._phase = str(data["phase"])
-            new._after_trade = str(data["after_trade"])
-            new._mover = int(data["mover"])
-            new._pack = ints(data["pack"])
-        except snapshot.LOAD_ERRORS as e:
-            raise snapshot.malformed(what, data, e) from None
-        new._cache_v, new._cache = -1, []
-        if new.history_len() != new.version or len(new._hands) != 2:
-            raise snapshot.malformed(what, data, "its history does not match its version")
-        return new
+        return deal_from_json(cls, data, what)
 
     # ------------------------------------------------------------ legal actions
 
@@ -369,6 +305,11 @@ class ConquianDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
                         out.append(ForceAction(seat, card, cid))
             out.append(ThrowAction(seat, card))
         return out
+
+    @property
+    def target(self) -> int:
+        """The points total that ends the game (C-opt-4, seed 003); 0: each deal a game."""
+        return int(self.rules.opt("target") or 0)
 
     @property
     def cap(self) -> int:

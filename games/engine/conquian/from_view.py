@@ -71,6 +71,8 @@ def conquian_from_view(
     d.rules, d.dealer = rules, int(view["dealer"])
     d.version = int(view.get("version") or 0)
     d.carry_in = int(view.get("carry_in") or 0)
+    # a game to a points total (C-opt-4): the points before the deal, as the view says
+    d.scores_in = tuple(int(s) for s in view["scores"]) if rules.opt("target") else (0, 0)
     d.pack_order, d.seed = (), None
     d._init_history()
     d._order, d._cards, d._idx = order, CARDS, index

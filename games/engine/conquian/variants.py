@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from ..cards import Card, PackKind, make_pack
-from ..errors import InvalidActionError
+from ..protocol import DealState
 from ..rules import Rules
 from ..variant import Capabilities, Law, OptionSpec, PlayerRange, Variant, cut_option, register
 from .actions import CONQUIAN_NOTATION
@@ -31,6 +31,8 @@ class Conquian(Variant):
     players = PlayerRange(2, 2, 2)
     seats = PlayerRange(2, 2, 2)
     cut_law = "C-opt-2"
+    game_law = "C-opt-4"
+    game_caption = "The game before this deal: points won, the game to {out_at} (C-opt-4)"
     options = (
         OptionSpec("pack", ("forty", "spanish", "full"), "forty",
                    "A-10 of each suit (Foster), the Spanish 40, A-7 J Q K with J "
@@ -64,6 +66,11 @@ class Conquian(Variant):
         OptionSpec("eight_cap", (False, True), False,
                    "a sequence holds three to eight cards (C-opt-5); off, as Foster sets "
                    "no cap (CO2)", "seed 003", "Sequences of eight at most"),
+        OptionSpec("target", (0, 5, 10, 50, 100), 0,
+                   "deals go on until a player has won an agreed points total (C-opt-4); "
+                   "off, each deal is a game (Foster)", "seed 003", "Play to a points total",
+                   ((0, "off: each deal is a game"), (5, "to 5 points"), (10, "to 10 points"),
+                    (50, "to 50 points"), (100, "to 100 points"))),
     )  # fmt: skip
     summary = (
         "Forty cards, ten each; turned cards are used at once or passed, never taken "
@@ -86,6 +93,9 @@ class Conquian(Variant):
                          "every combination left is still complete."),
         Law("L21 (two players)", "Eleven cards down wins. If the pack runs out first the deal "
                                  "is a tableau, and the next deal's winner scores it too."),
+        Law("C-opt-4 (seed 003)", "Played to a points total, deals go on until a player has "
+                                  "won that many points in the game (game points, or pips "
+                                  "under pips scoring); he wins the game."),
         Law("CO2", "Three or four players (C-opt-6) are not offered: the source names them "
                    "but its list of changes is lost, so their rules cannot be built yet."),
     )  # fmt: skip
@@ -114,15 +124,53 @@ class Conquian(Variant):
         carry_in: int,
         scores_in: tuple[int, ...] = (),
     ) -> ConquianDeal:
-        if scores_in:
-            raise InvalidActionError(f"a deal of {self.name} does not depend on the game's scores")
-        return new_conquian_deal(rules, dealer, seed=seed, pack=pack, carry_in=carry_in)
+        return new_conquian_deal(
+            rules, dealer, seed=seed, pack=pack, carry_in=carry_in, scores_in=scores_in
+        )
+
+    # -- a game to a points total (C-opt-4, seed 003) -------------------------------------
+    def game_target(self, options: Mapping[str, Any] | None) -> int:
+        return int((options or {}).get("target") or 0)
+
+    def scores_after(self, state: DealState) -> tuple[int, ...]:
+        """C-opt-4: each seat's points won in the game, the deal's added; empty where each
+        deal is a game, and once the game is over (the next deal begins a new one)."""
+        after = _points_after(state)
+        return after if after and max(after) < _target(state) else ()
+
+    def ends_game(self, state: DealState) -> bool | None:
+        """C-opt-4: the game is over when a player's points reach the total; None where
+        each deal is a game (the club's rule at two players, L5)."""
+        if not _target(state):
+            return None
+        return bool(self.game_winners(state))
+
+    def game_winners(self, state: DealState) -> tuple[int, ...]:
+        """C-opt-4: the player whose points reach the total (one wins a deal, so one)."""
+        after = _points_after(state)
+        target = _target(state)
+        return tuple(s for s, p in enumerate(after) if p >= target) if target else ()
 
     def load(self, data: dict[str, Any], what: str) -> ConquianDeal:
         return ConquianDeal.from_json(data, what=what)
 
     def from_view(self, view: Mapping[str, Any], hidden: Hidden) -> ConquianDeal:
         return ConquianDeal.from_view(view, hidden)
+
+
+def _target(state: DealState) -> int:
+    assert isinstance(state, ConquianDeal)
+    return state.target
+
+
+def _points_after(state: DealState) -> tuple[int, ...]:
+    """The points each seat has won in the game after ``state`` (finished); empty where
+    each deal is a game or the deal is not over."""
+    assert isinstance(state, ConquianDeal)
+    out = state.outcome()
+    if not state.target or out is None:
+        return ()
+    return tuple(s + max(0, int(p)) for s, p in zip(state.scores_in, out.payments, strict=True))
 
 
 CONQUIAN = register(Conquian())

@@ -26,6 +26,8 @@ def view(deal: ConquianDeal, seat: int | None) -> dict[str, Any]:
         for cid, (o, is_seq, cs) in sorted(deal._combos.items())
     ]
     out = deal._outcome
+    # a game to a points total (C-opt-4): each seat's points won before this deal
+    game = {"scores": list(deal.scores_in), "out_at": deal.target} if deal.target else {}
     return {
         "variant": "conquian",
         "options": dict(deal.rules.options),
@@ -52,4 +54,5 @@ def view(deal: ConquianDeal, seat: int | None) -> dict[str, Any]:
         "dead_count": len(deal._dead),
         "carry_in": deal.carry_in,
         "trade_done": [t >= 0 for t in deal._trade] if deal._phase == "trade" else None,
+        **game,
     }

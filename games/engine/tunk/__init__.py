@@ -36,6 +36,8 @@ class Tunk(Variant):
     order = 6
     options = ()
     game_to = OUT_AT  # K10: out at 100
+    game_law = "K10"
+    game_caption = "The game before this deal: penalty points, out at {out_at} (K9, K10)"
     summary = (
         "Seven cards each from one pack, every two wild. Draw and discard, keeping your "
         "melds in hand; with five or less unmatched call Tunk, and every other player has "

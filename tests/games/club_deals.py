@@ -1,0 +1,50 @@
+"""Deals at a club table for tests of games kept over many deals (Tunk's K10, Conquián's
+C-opt-4): a first deal dealt from given game scores, and a deal played to its end through
+the club's service, as members' moves are."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from club import services as club
+from games.engine.actions import Action
+from games.engine.protocol import DealState
+from games.models import Deal
+from games.play import engine_api, services
+
+
+def first_deal(
+    table: Any, variant: str, options: dict[str, Any], scores: tuple[int, ...], seed: int
+) -> Deal:
+    """Deal number 1 at ``table``, seat 0 dealing, from the game's ``scores``."""
+    state = engine_api.new_state(variant, options, table.size, 0, seed=seed, scores_in=scores)
+    return Deal.objects.create(
+        table=table, number=1, variant=variant, options=options, players=table.size, dealer=0,
+        seed=seed, pack=engine_api.pack_codes(state), version=0, to_move=state.to_move(),
+        snapshot=engine_api.to_snapshot(state),
+    )  # fmt: skip
+
+
+def finish(
+    table: Any,
+    deal: Deal,
+    seed: int,
+    choose: Callable[[Sequence[Action], random.Random], Action] | None = None,
+) -> DealState:
+    """Play ``deal`` to its end by the seats' members (``choose``: at random), and return
+    its finished state."""
+    rng = random.Random(seed)
+    while True:
+        deal = Deal.objects.get(pk=deal.pk)
+        state = services.load_state(deal)
+        if state.is_over():
+            return state
+        seat = state.to_move()
+        legal = state.legal_actions(seat)
+        action = choose(legal, rng) if choose else rng.choice(legal)
+        services.act(
+            table.pk, member_id=club.table_seating(table.pk)[seat].member_id,
+            version=deal.version, deal_id=deal.pk, action=action.to_json(),
+        )  # fmt: skip
