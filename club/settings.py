@@ -200,6 +200,9 @@ GAMES_BOT_LEVEL = os.environ.get("GAMES_BOT_LEVEL", "greedy")  # a level of game
 # long enough for the screens to show the move before it, short enough that a round of
 # five-hand Foster with four of them takes a few seconds.
 GAMES_BOT_DELAY = os.environ.get("GAMES_BOT_DELAY", "0.2,0.5")
+# Tonk's call round (TO5, issue 58): open to every player at once for this many seconds
+# after the deal, the same for every hand, whether or not it may call.
+GAMES_CALL_ROUND_SECONDS = float(os.environ.get("GAMES_CALL_ROUND_SECONDS", "5"))
 # How long the end of a deal (who went out, every hand, the points) stays on the table's
 # screens unless the player continues sooner.
 GAMES_DEAL_END_SECONDS = float(os.environ.get("GAMES_DEAL_END_SECONDS", "90"))

@@ -41,6 +41,11 @@ class Deal(models.Model):
     # and practice tables left idle are closed, both through one index (issue 37).
     moved_at = models.DateTimeField(default=timezone.now)
     bot_turn = models.BooleanField(default=False)
+    # A round every player answers at once (Tonk's call round, TO5; issue 58): when it
+    # closes for everyone, and the seats that called in it so far. The calls are secret
+    # until it closes: nothing published, no version, no action until then.
+    call_round_until = models.DateTimeField(null=True, blank=True)
+    called = models.JSONField(default=list, blank=True)
 
     class Meta:
         ordering = ["table", "number"]

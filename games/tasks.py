@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from club.celery import add_at_start, add_periodic
 
-from .play import services
+from .play import services, timers
 
 add_periodic("games-bot-sweep", "games.tasks.bot_sweep", settings.GAMES_BOT_SWEEP_SECONDS)
 add_at_start("games.tasks.bot_sweep_at_start")
@@ -34,15 +34,28 @@ def bot_sweep() -> int:
     on a person is never read: abandoned practice tables cost the sweep nothing). Then
     practice tables left idle for GAMES_PRACTICE_IDLE_HOURS are closed."""
     n = _queue_stuck_bots(timezone.now() - timedelta(seconds=settings.GAMES_BOT_QUIET_SECONDS))
-    services.close_idle_practice(timezone.now() - settings.GAMES_PRACTICE_IDLE)
+    timers.close_overdue()  # call rounds whose countdown was lost (TO5)
+    timers.close_idle_practice(timezone.now() - settings.GAMES_PRACTICE_IDLE)
     return n
+
+
+@shared_task(name="games.tasks.close_call_round", ignore_result=True)
+def close_call_round(deal_id: int) -> bool:
+    """Queued with the round's countdown as a deal with a call round begins (TO5); a
+    close delivered twice closes it once (the deal's version has moved on)."""
+    return timers.close_round(deal_id)
 
 
 @shared_task(name="games.tasks.bot_sweep_at_start", ignore_result=True)
 def bot_sweep_at_start() -> int:
     """Queued by beat as it starts (issue 57): every deal on a computer player's turn
     moves again now, however recent its last move (its queued move went with the cut);
-    a move queued twice is applied once (play_bot checks the deal's version)."""
+    a move queued twice is applied once (play_bot checks the deal's version). A call
+    round whose time ran out while the power was off closes now; one still open is
+    closed when its time is up (its countdown went with the cut too)."""
+    timers.close_overdue()
+    for deal_id, seconds in timers.open_rounds():
+        services.schedule_close(deal_id, seconds)
     return _queue_stuck_bots(timezone.now())
 
 

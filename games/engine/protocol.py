@@ -78,3 +78,10 @@ class DealState(Protocol):
     def spectator_view(self) -> dict[str, Any]: ...
     def copy(self) -> DealState: ...
     def to_json(self) -> dict[str, Any]: ...  # the versioned snapshot (snapshot.py)
+
+
+class CallRound(Protocol):
+    """A deal whose game has a round every player answers, the answers resolved together
+    (:attr:`~.variant.Capabilities.call_round`: Tonk's call round, TO5)."""
+
+    def call_options(self, seat: int) -> list[Action]: ...

@@ -54,7 +54,7 @@ class Kind(StrEnum):
     TABLEAU = "tableau"  # the pack exhausted: nobody won
     # Tonk (a draw from the pack, the discard, going out and the pack's end as above)
     TONK_CALL = "tonk-call"  # T4: calls Tonk on the deal
-    NO_CALL = "no-call"  # TO5: may call Tonk and does not
+    NO_CALL = "no-call"  # TO5: the call round over with no call (seat None; a seat: before)
     DRAWN = "drawn"  # T4: number: the calls that drew the deal
     DROP = "drop"  # T9: number: the dropper's count
     PLUCK = "pluck"  # cards: the stock's top card taken

@@ -68,6 +68,15 @@ def make_rules(variant: str, options: Mapping[str, OptionValue] | None = None,
                 f"option {o.name} of {variant} must be one of {allowed}, not {v!r}"
             )
         values.append((o.name, v))
+    for o in spec.legacy_options:  # only where given: a deal dealt under an older rule
+        if o.name in given:
+            v = given.pop(o.name)
+            if not any(v == c and type(v) is type(c) for c in o.choices):
+                allowed = ", ".join(str(c) for c in o.choices)
+                raise InvalidActionError(
+                    f"option {o.name} of {variant} must be one of {allowed}, not {v!r}"
+                )
+            values.append((o.name, v))
     if given:
         raise InvalidActionError(f"{variant} has no option {', '.join(sorted(given))}")
     return Rules(variant, tuple(values))

@@ -130,6 +130,9 @@ class Capabilities:
     take_back: bool = False  # cards put on the table this turn may be taken back
     drop: bool = False  # a player may end the deal by showing his hand (Tonk's drop, T9)
     knock: bool = False  # a low hand ends the play, the others having a last turn (Tunk, K7)
+    # every player answers a round on the deal, the answers resolved together (Tonk's
+    # call round, TO5): a club table opens it to all at once for the same few seconds
+    call_round: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,6 +157,10 @@ class Variant(ABC):
     players: PlayerRange  # the players the engine deals for
     seats: PlayerRange  # the seats a club table of this game has
     options: tuple[OptionSpec, ...]
+    # Options no table is offered: each keeps the rule deals were dealt under before the
+    # game changed, so that they replay as they were played (Tonk's call round before
+    # issue 58). A deal's rules carry one only when it was given.
+    legacy_options: tuple[OptionSpec, ...] = ()
     cut_law: str | None = None  # the law of its cut_option, if it offers one
     summary: str
     laws: tuple[Law, ...]

@@ -152,7 +152,9 @@ _SENTENCES: dict[Kind, Callable[[Record, _Style], str]] = {
     Kind.ELEVEN: lambda r, s: _("has eleven cards down and wins"),
     Kind.TABLEAU: lambda r, s: _("the pack is exhausted: tableau"),
     Kind.TONK_CALL: lambda r, s: _("calls Tonk"),
-    Kind.NO_CALL: lambda r, s: _("does not call Tonk"),
+    Kind.NO_CALL: lambda r, s: (
+        _("does not call Tonk") if r.seat is not None else _("nobody calls Tonk: play begins")
+    ),
     Kind.DRAWN: lambda r, s: _("%(count)s players called Tonk: a drawn deal") % {"count": r.number},
     Kind.DROP: lambda r, s: _("drops, counting %(count)s") % {"count": r.number},
     Kind.PLUCK: lambda r, s: _("plucks %(card)s from the stock") % {"card": s.card(r.cards[0])},

@@ -30,7 +30,7 @@ from games.engine.protocol import DealState
 from games.engine.snapshot import SnapshotError
 
 from ..models import Deal, DealAction
-from . import club_api, engine_api
+from . import call_round, club_api, engine_api
 from .intents import AmbiguousActionError, IntentError, resolve
 
 log = logging.getLogger(__name__)
@@ -164,7 +164,7 @@ def ensure_deal(table_id: int) -> Deal | None:
                 deal_in_game=table.deal_in_game,
                 bot_seats=frozenset(s.position for s in seating if s.is_bot),
             )
-            _after_commit(deal, seating)
+            after_commit(deal, seating)
     except IntegrityError:  # another request dealt it first
         deal = current_deal(table_id)
     return deal
@@ -209,7 +209,7 @@ def redeal(table_id: int) -> None:
         deal_in_game=0,
         bot_seats=frozenset(s.position for s in seating if s.is_bot),
     )
-    _after_commit(new, seating)
+    after_commit(new, seating)
 
 
 def _new_seed() -> int:
@@ -239,8 +239,10 @@ def _create_deal(
     state = engine_api.new_state(
         variant, options, players, dealer, seed=seed, carry_in=carry_in, scores_in=scores_in
     )
+    fields: dict[str, Any] = {"bot_turn": state.to_move() in bot_seats}
+    fields |= call_round.opening(state)  # Tonk's call round: open to all at once (TO5)
     return Deal.objects.create(
-        bot_turn=state.to_move() in bot_seats,
+        **fields,
         table_id=table_id,
         number=number,
         game_number=game_number,
@@ -328,6 +330,9 @@ def act(
         if deal.finished:
             raise Rejection(409, "over", stopped_reason(deal) or "the deal is over")
         state = load_state(deal)
+        if call_round.is_open(deal):  # every player answers at once, secretly (TO5)
+            _answer_in_round(deal, state, my_seat, action)
+            return ActResult(deal, state, my_seat)
         if state.to_move() != my_seat:
             raise Rejection(409, "not-your-turn", "it is not your turn")
 
@@ -390,12 +395,24 @@ def act(
         result = ActResult(deal, state, my_seat, applied=actions)
         if state.is_over():
             fields += ["finished", "outcome", "finished_at", "washbook_line_id"]
-            result.next_deal = _finish(deal, state)
+            result.next_deal = finish_deal(deal, state)
         deal.save(update_fields=fields)
-        _after_commit(
-            result.next_deal or deal, seating, state if result.next_deal is None else None
-        )
+        after_commit(result.next_deal or deal, seating, state if result.next_deal is None else None)
     return result
+
+
+def _answer_in_round(deal: Deal, state: DealState, seat: int, action: Any) -> None:
+    """A call (or its taking back) while the call round is open: kept on the deal, not
+    applied, published or versioned until the round closes (games.play.rounds)."""
+    if action is None:
+        raise Rejection(409, "call-round", "the call round is open: play begins when it closes")
+    try:
+        a = engine_api.parse_action(_with_seat(action, seat), [], state)
+    except InvalidActionError as e:
+        raise Rejection(400, "malformed", f"malformed action: {e}") from None
+    refused = call_round.answer(deal, state, seat, a)
+    if refused is not None:
+        raise Rejection(409, "call-round", *refused)
 
 
 def _with_seat(data: Any, seat: int) -> Any:
@@ -404,7 +421,7 @@ def _with_seat(data: Any, seat: int) -> Any:
     return data
 
 
-def _finish(deal: Deal, state: DealState) -> Deal | None:
+def finish_deal(deal: Deal, state: DealState) -> Deal | None:
     """The end of a deal (L21-L24): hands shown, the washbook line, the next deal (none
     when the club's evening closes as its deals in progress end)."""
     out = state.outcome()
@@ -460,16 +477,20 @@ def _finish(deal: Deal, state: DealState) -> Deal | None:
 # --- after commit: the notice and the next bot --------------------------------------
 
 
-def _after_commit(
+def after_commit(
     deal: Deal, seating: list[club_api.SeatInfo], state: DealState | None = None
 ) -> None:
     table_id, deal_id, version = deal.table_id, deal.pk, deal.version
     to_move = deal.to_move
     bots = {s.position for s in seating if s.is_bot}
 
+    round_open = call_round.is_open(deal)
+
     def run() -> None:
         publish(table_id, deal_id, version)
-        if to_move is not None and to_move in bots and not deal.finished:
+        if round_open:  # nobody moves until it closes, the computer players neither
+            schedule_close(deal_id, call_round.seconds_left(deal))
+        elif to_move is not None and to_move in bots and not deal.finished:
             schedule_bot(deal_id, version)
 
     transaction.on_commit(run)
@@ -495,21 +516,6 @@ def publish(table_id: int, deal_id: int, version: int) -> None:
         club_api.publish_session(session_id, msg)
 
 
-def close_idle_practice(before: Any) -> list[int]:
-    """Practice tables whose deal in progress has not moved since ``before`` are closed
-    (the club closes them; their deals stop). Returns their ids."""
-    ids = sorted(
-        set(
-            Deal.objects.filter(
-                finished=False, moved_at__lt=before, table__is_practice=True
-            ).values_list("table_id", flat=True)
-        )
-    )
-    if ids:
-        club_api.close_practice_tables(ids, "Closed after a long time without a move.")
-    return ids
-
-
 def bot_delay() -> float:
     lo, _, hi = settings.GAMES_BOT_DELAY.partition(",")
     lo_f = float(lo)
@@ -524,6 +530,17 @@ def schedule_bot(deal_id: int, version: int) -> None:
         celery_app.send_task(BOT_MOVE, args=[deal_id, version], countdown=bot_delay())
     except Exception:  # the periodic sweep picks it up again
         log.warning("could not queue bot move for deal %s", deal_id, exc_info=True)
+
+
+CLOSE_ROUND = "games.tasks.close_call_round"
+
+
+def schedule_close(deal_id: int, seconds: float) -> None:
+    """Close the deal's call round when its time is up (the sweep closes it if lost)."""
+    try:
+        celery_app.send_task(CLOSE_ROUND, args=[deal_id], countdown=seconds)
+    except Exception:
+        log.warning("could not queue the call round's close for deal %s", deal_id, exc_info=True)
 
 
 def bot_level(table_id: int) -> str:

@@ -9,6 +9,7 @@ JavaScript loads.
 from __future__ import annotations
 
 import json
+import math
 import secrets
 from typing import Any
 
@@ -26,7 +27,7 @@ from games.engine.errors import InvalidActionError
 from games.engine.variant import find_variant
 
 from ..models import Deal
-from . import club_api, presenters, services
+from . import call_round, club_api, presenters, services
 from .events import events_url
 
 
@@ -56,6 +57,16 @@ def _live(
         # Play has stopped here: nobody is to play (issue 56: a closed table's page still
         # said "Bob Smith to drop, or draw" with a "to play" tag).
         view = {**view, "to_move": None}
+    elif call_round.is_open(deal):
+        # Tonk's call round (TO5): open to everyone at once, nobody's turn; a hand that
+        # may call has its button, every other hand nothing (issue 58)
+        view = {**view, "to_move": None}
+        called = me is not None and me in deal.called
+        legal = call_round.options_for(state, me, called) if me is not None else []
+        ctx["call_round"] = {
+            "seconds": math.ceil(call_round.seconds_left(deal)),
+            "called": called,
+        }
     ctx["live"] = presenters.build(view, legal, seating, me=me)
     ctx["deal_end"] = _deal_end(deal, seating, me)
     ctx["closing"] = club_api.evening_notice(table_id) if state.is_over() else None

@@ -359,6 +359,16 @@
     wasMyTurn = mine;
   }
 
+  // --- a round open to everyone for the same few seconds (Tonk's call round, TO5): its
+  // countdown ticks here; the round's close arrives as a live update like any move.
+  window.setInterval(function () {
+    live().querySelectorAll("[data-countdown]").forEach(function (el) {
+      var left = Math.max(0, (+el.dataset.countdown || 0) - 1);
+      el.dataset.countdown = String(left);
+      el.textContent = String(left);
+    });
+  }, 1000);
+
   applyOrder();
   showDealEnd(true);
   showDecided();

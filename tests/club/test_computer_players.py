@@ -212,9 +212,12 @@ def _first_move(table: Table) -> None:
     import json
 
     from games.play import services as game_services
+    from games.play import timers
 
     deal = game_services.ensure_deal(table.pk)
     assert deal is not None
+    if timers.close_round(deal.pk, early=True):  # Tonk's call round (TO5) first
+        deal.refresh_from_db()
     state = game_services.load_state(deal)
     seat = state.to_move()
     assert seat is not None

@@ -21,6 +21,8 @@ ARTIFACTS = Path(__file__).parent / "artifacts"
 # The computer players' pause before a move: short, so that a whole deal against bots is
 # not mostly waiting (tests/games/test_bot_pace.py checks the club's own pace).
 BOT_DELAY = "0.05,0.1"
+# Tonk's call round (TO5) in browser tests: open a second, not the club's five.
+CALL_ROUND = "1"
 CHROMIUM_ARGS = [
     "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
     "--disable-component-update", "--disable-sync", "--no-first-run",
@@ -159,6 +161,7 @@ def servers(django_db_setup: Any) -> Iterator[str]:
     port = free_port()
     extra = {
         "GAMES_BOT_DELAY": BOT_DELAY, "GAMES_TEST_SEEDS": seeds_key(), "PGAPPNAME": SERVER_APP,
+        "GAMES_CALL_ROUND_SECONDS": CALL_ROUND,
     }  # fmt: skip
     with (
         # Killed at the end: a graceful stop waits on open event streams and the
@@ -180,6 +183,7 @@ def live(
     csp["connect-src"] = [*csp["connect-src"], servers]
     settings.SECURE_CSP = csp
     settings.GAMES_BOT_DELAY = BOT_DELAY  # the live server (this process) queues bot moves
+    settings.GAMES_CALL_ROUND_SECONDS = float(CALL_ROUND)  # and opens Tonk's call rounds
     yield {"url": live_server.url, "events": servers}
     cut_other_connections()
 

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from games.models import Deal, DealAction
-from games.play import services
+from games.play import call_round, services
 from tests.positions import deal_at, moves_before_the_end
 
 from .conftest import ARTIFACTS, login
@@ -274,8 +274,8 @@ def play_practice_deal(
         if deal.number > 1:
             break
         state = services.load_state(deal)
-        if state.to_move() != 0:
-            time.sleep(0.1)  # the bots move through the real worker
+        if state.to_move() != 0 or call_round.is_open(deal):
+            time.sleep(0.1)  # the bots move, and a call round closes, through the worker
             continue
         # Our turn: the page must show the state with the bots' actions since our last
         # one, reached live (it is never reloaded); wait_stamp fails otherwise.
@@ -377,8 +377,10 @@ def tonk_until(
     moves = 0
     while True:
         assert time.monotonic() < deadline, f"no turn of ours offered {kind}"
-        state = services.load_state(services.current_deal(table_id))
-        legal = [a.to_json() for a in state.legal_actions(0)] if state.to_move() == 0 else []
+        deal = services.current_deal(table_id)
+        state = services.load_state(deal)
+        ours = state.to_move() == 0 and not call_round.is_open(deal)  # the round closes alone
+        legal = [a.to_json() for a in state.legal_actions(0)] if ours else []
         if any(j["type"] == kind for j in legal):
             return legal
         if legal:

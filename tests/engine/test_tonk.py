@@ -5,7 +5,6 @@ set; snapshots, replays and ``from_view``.
 
 from __future__ import annotations
 
-import json
 import random
 from collections import Counter
 from typing import Any
@@ -14,23 +13,16 @@ import pytest
 
 from games.engine import (
     Card,
-    Hidden,
     IllegalActionError,
     InvalidActionError,
-    deal_from_view,
     make_rules,
     new_deal,
     parse_cards,
-    record,
-    replay,
 )
-from games.engine.combinations import Placed
-from games.engine.deal import deal_from_json
 from games.engine.records import Kind
-from games.engine.spreads import count, hits_for, spreads_in
+from games.engine.spreads import count, spreads_in
 from games.engine.tonk.deal import TonkDeal
 from games.engine.tonk.scoring import settle
-from games.engine.words import sentence
 
 OPTION_SETS: list[dict[str, Any]] = [
     {},
@@ -104,18 +96,57 @@ def test_t_opt_1_five_card_tonk_deals_five() -> None:
 
 
 def test_t4_a_lone_call_on_a_hand_of_courts_wins_2_from_each() -> None:
-    d = arrange(["JC QC KC JD QD KD JH", "2C 3C 4C 5C 6C 7C 8C", "2D 3D 4D 5D 6D 7D 8D"], "9S")
-    assert d.phase == "call" and texts(d) == ["0 call", "0 no-call"]  # seat 1, 2 not asked
+    d = arrange(
+        ["JC QC KC JD QD KD JH", "2C 3C 4C 5C 6C 7C 8C", "2D 3D 4D 5D 6D 7D 8D"], "9S", dealer=2
+    )
+    assert d.phase == "call" and texts(d) == ["0 call", "0 no-call"]
     play(d, "0 call")
+    # TO5: the others are asked too, and the call is resolved when all have answered
+    assert not d.is_over() and texts(d) == ["1 no-call"]
+    play(d, "1 no-call", "2 no-call")
     out = d.outcome()
     assert out is not None and out.kind == "tonk" and out.winner == 0
     assert out.payments == (4, -2, -2)  # TO3: each other player pays the 2
     assert [r.kind for r in d.log[1:]] == [Kind.TONK_CALL]
 
 
+def test_to5_every_player_is_in_the_call_round_and_sees_the_same_until_it_closes() -> None:
+    """Issue 58, item 5: whose turn it is, and what anyone else sees, never says whether
+    a hand may call; a call is shown only when the round is over."""
+    others = ["2C 3C 4C 5C 6C 7C 8C", "2D 3D 4D 5D 6D 7D 8D"]
+    courts = arrange(["JC QC KC JD QD KD JH", *others], "9S", dealer=2)
+    plain = arrange(["2H 3H 4H 5H 6H 7H 8H", *others], "9S", dealer=2)
+    for d in (courts, plain):
+        assert d.phase == "call" and d.to_move() == 0 and d.callers == [0, 1, 2]
+    public = ("to_move", "phase", "callers", "calls", "asked", "log", "hand_counts")
+    for other in (1, 2):
+        a, b = courts.player_view(other), plain.player_view(other)
+        assert {k: a[k] for k in public} == {k: b[k] for k in public}
+    play(courts, "0 call")
+    play(plain, "0 no-call")
+    for other in (1, 2):  # the call is not shown while the round is open
+        a, b = courts.player_view(other), plain.player_view(other)
+        assert {k: a[k] for k in public} == {k: b[k] for k in public}
+    assert (
+        courts.spectator_view()["calls"] == []
+        and courts.spectator_view()["log"] == plain.spectator_view()["log"]
+    )
+
+
+def test_t4_a_hand_below_a_jack_lets_the_round_go_by_and_may_not_call() -> None:
+    d = arrange(["2H 3H 4H 5H 6H 7H 8H", "2C 3C 4C 5C 6C 7C 8C"], "9S", dealer=1)
+    assert texts(d) == ["0 no-call"]
+    with pytest.raises(IllegalActionError) as e:
+        d.apply(d.rules.spec.parse_text("0 call"))
+    assert e.value.law == "T4" and "below a jack" in e.value.reason
+    play(d, "0 no-call", "1 no-call")
+    assert d.phase == "draw" and d.to_move() == 0
+    assert d.log[-1].kind is Kind.NO_CALL and d.log[-1].seat is None
+
+
 def test_to5_a_hand_that_may_call_may_let_it_go_and_play_begins() -> None:
     d = arrange(["JC QC KC JD QD KD JH", "2C 3C 4C 5C 6C 7C 8C"], "9S", dealer=1)
-    play(d, "0 no-call")
+    play(d, "0 no-call", "1 no-call")
     assert d.phase == "draw" and d.to_move() == 0
     with pytest.raises(IllegalActionError) as e:
         d.apply(d.rules.spec.parse_text("0 call"))
@@ -124,369 +155,20 @@ def test_to5_a_hand_that_may_call_may_let_it_go_and_play_begins() -> None:
 
 def test_t4_a_ten_does_not_call_in_the_seven_card_game_but_does_in_five_card() -> None:
     d = arrange(["10C QC KC JD QD KD JH", "2C 3C 4C 5C 6C 7C 8C"], "9S", dealer=1)
-    assert d.phase == "draw"  # nobody may call: seat 0 holds a ten
+    assert texts(d) == ["0 no-call"]  # seat 0 holds a ten: he may not call
     five = arrange(["10C QC KC JD QD", "10D JS QS KS 10H"], "9S", dealer=1, five_card=True)
-    assert five.phase == "call" and five.callers == [0, 1]
+    assert (
+        five.phase == "call" and five.callers == [0, 1] and texts(five) == ["0 call", "0 no-call"]
+    )
 
 
 def test_t4_two_calls_draw_the_deal_in_five_card_tonk_to9() -> None:
     d = arrange(["10C QC KC JD QD", "10D JS QS KS 10H", "2C 3C 4C 5C 6C"], "9S",
                 dealer=2, five_card=True)  # fmt: skip
-    play(d, "0 call", "1 call")
+    play(d, "0 call", "1 call", "2 no-call")
     out = d.outcome()
     assert out is not None and out.kind == "drawn" and out.payments == (0, 0, 0)
     assert d.log[-1].kind is Kind.DRAWN and d.log[-1].number == 2
-
-
-# ---------------------------------------------------------------- T5: the turn
-
-
-def test_t5_a_turn_is_drop_or_draw_or_pluck_then_spread_hit_discard() -> None:
-    d = arrange(SEVEN, "6C", "KH", dealer=1)
-    assert texts(d) == ["0 drop", "0 draw", "0 pluck"]
-    play(d, "0 draw")
-    assert Card.from_code("KH") in d.hands[0] and d.phase == "play"
-    assert "0 spread 3C 4C 5C" in texts(d) and "0 discard KH" in texts(d)
-    with pytest.raises(IllegalActionError) as e:
-        d.apply(d.rules.spec.parse_text("0 draw"))
-    assert e.value.law == "T5"
-    play(d, "0 discard KH")
-    assert d.to_move() == 1 and d.stock[-1].code == "KH"
-
-
-def test_t5_the_draw_from_the_pack_is_seen_by_the_drawer_only() -> None:
-    d = arrange(SEVEN, "6C", "KH", dealer=1)
-    play(d, "0 draw")
-    assert d.player_view(0)["log"][-1]["cards"] == ["KH"]
-    assert "cards" not in d.player_view(1)["log"][-1]
-    assert "KH" not in json.dumps(d.player_view(1)) and "KH" not in json.dumps(d.spectator_view())
-
-
-# ---------------------------------------------------------------- T6, TO2, TO1: spreads
-
-
-def test_t6_sets_of_three_or_four_and_runs_of_three_or_more_to2() -> None:
-    d = arrange(["3C 4C 5C 6C 9D 9H 9S", "AD 2D 6H 7H 8S JC 10D"], "9C", "KH", dealer=1)
-    play(d, "0 pluck")
-    t = texts(d)
-    assert {"0 spread 9D 9H 9S", "0 spread 9C 9D 9H 9S", "0 spread 3C 4C 5C 6C"} <= set(t)
-    play(d, "0 spread 3C 4C 5C 6C")
-    assert d.spreads[0].kind == "sequence" and d.spreads[0].lo == 3
-    with pytest.raises(IllegalActionError) as e:
-        d.apply(d.rules.spec.parse_text("0 spread 9D 9H KH"))
-    assert e.value.law in ("T6", "TO2")
-
-
-def test_to1_the_ace_is_low_only() -> None:
-    d = arrange(["AC 2C 3C QD KD 9H 9S", "AD 2D 6H 7H 8S JC 10D"], "AS", "KH", dealer=1)
-    play(d, "0 draw")
-    assert "0 spread AC 2C 3C" in texts(d)
-    hand = parse_cards("QC KC AC")
-    assert spreads_in(hand, wild=False) == []  # never Q K A
-    assert count(parse_cards("AS KH")) == 11  # T11, TO1: the ace counts 1
-
-
-def test_t6_spreads_are_never_compulsory_and_stay_before_their_maker() -> None:
-    d = arrange(["3C 4C 5C 9D 9H KS QS", "AD 2D 6H 7H 8S JC 10D"], "6C", "KH", dealer=1)
-    play(d, "0 draw", "0 discard KH")  # holding a run, no need to spread it
-    play(d, "1 draw")
-    assert d.spreads == []
-
-
-# ---------------------------------------------------------------- T7: hitting
-
-
-def test_t7_hitting_any_spread_own_or_anothers() -> None:
-    d = arrange(["3C 4C 5C 9D 9H 9S KS", "AD 2C 6C 7H 8S JC 9C"], "QD", "KH 4H", dealer=1)
-    play(d, "0 draw", "0 spread 3C 4C 5C", "0 discard KH")
-    play(d, "1 draw")
-    assert {"1 hit 0 2C", "1 hit 0 6C"} <= set(texts(d))
-    play(d, "1 hit 0 6C", "1 hit 0 2C")
-    assert d.spreads[0].cards[0].card.code == "2C" and d.spreads[0].lo == 2
-    assert [r.kind for r in d.log[-2:]] == [Kind.HIT, Kind.HIT]
-    assert sentence(d.log[-1]) == "hits spread 0 with 2C"
-
-
-# ---------------------------------------------------------------- T8: going out
-
-
-def test_t8_out_by_a_spread_pays_2_and_out_by_the_discard_pays_1() -> None:
-    d = arrange(["3C 4C 5C 9D 9H 9S KS", "AD 2D 6S 7S 8S JC 10D", "2H 3H 4H 5H 6H 7H 8H"],
-                "KD", "6C", dealer=2)  # fmt: skip
-    play(d, "0 draw", "0 spread 3C 4C 5C 6C", "0 spread 9D 9H 9S", "0 discard KS")
-    out = d.outcome()
-    assert out is not None and out.kind == "discard-out" and out.payments == (2, -1, -1)
-    e = arrange(["3C 4C 5C 6C 9D 9H 9S", "AD 2D 6S 7S 8S JC 10D", "2H 3H 4H 5H 6H 7H 8H"],
-                "9C", "KH", dealer=2)  # fmt: skip
-    play(e, "0 pluck", "0 spread 3C 4C 5C 6C", "0 spread 9C 9D 9H 9S")
-    out = e.outcome()
-    assert out is not None and out.kind == "out" and out.payments == (4, -2, -2)
-    assert e.log[-1].kind is Kind.OUT and e.log[-1].law == "T8"
-
-
-# ---------------------------------------------------------------- T9, TO3, TO4, TO12: the drop
-
-
-def test_t9_a_drop_strictly_lowest_wins_1_from_each() -> None:
-    d = arrange(["AC 2C 3D 4D AH 2H 3S", "KD QD JD KH QH JH 10S", "9C 9D 9H 9S 8C 8D 8H"],
-                "KS", dealer=2)  # fmt: skip
-    play(d, "0 drop")
-    out = d.outcome()
-    assert out is not None and out.kind == "drop" and out.winner == 0
-    assert out.pips == (16, 70, 60) and out.payments == (2, -1, -1)
-    assert d.log[-1].kind is Kind.DROP and d.log[-1].number == 16
-
-
-def test_t9_to3_to12_a_caught_dropper_pays_2_to_each_and_the_lowest_wins_1_from_each() -> None:
-    o = settle("drop", 0, [parse_cards("9S"), parse_cards("KH"), parse_cards("5D")], 3)
-    assert o.kind == "caught" and o.winner == 2 and o.payments == (-5, 1, 4)
-
-
-def test_to3_tied_lowest_share_the_bonus_paid_by_those_outside_it() -> None:
-    hands = [parse_cards("9S"), parse_cards("3H"), parse_cards("3D"), parse_cards("KC")]
-    o = settle("drop", 0, hands, 4)
-    # 2s: dropper -6, others +2; bonus: seats 1 and 2 each +2, seats 0 and 3 each -2
-    assert o.kind == "caught" and o.winner is None and o.payments == (-8, 4, 4, 0)
-
-
-def test_to4_caught_on_an_equal_count_just_the_2s() -> None:
-    o = settle("drop", 0, [parse_cards("9S"), parse_cards("9H"), parse_cards("KD")], 3)
-    assert o.kind == "caught" and o.winner is None and o.payments == (-4, 2, 2)
-
-
-def test_t9_the_drop_comes_before_drawing_only() -> None:
-    d = arrange(SEVEN, "6C", "KH", dealer=1)
-    play(d, "0 draw")
-    assert "0 drop" not in texts(d)
-    with pytest.raises(IllegalActionError) as e:
-        d.apply(d.rules.spec.parse_text("0 drop"))
-    assert e.value.law == "T5"
-
-
-# ---------------------------------------------------------------- T10, TO6, TO13: the pack runs out
-
-
-def _run_down(d: TonkDeal) -> None:
-    """Play draw-and-discard until the pack is empty."""
-    while d.pack and not d.is_over():
-        seat = d.to_move()
-        assert seat is not None
-        play(d, f"{seat} draw")
-        newest = d.player_view(seat)["log"][-1]["cards"][0]
-        play(d, f"{seat} discard {newest}")
-
-
-def test_t10_to13_with_the_pack_empty_refusing_the_stock_ends_the_deal_lowest_wins() -> None:
-    d = arrange(["AC 2C 3D 4D AH 2H 3S", "KD QD JD KH QH JH 10S"], "KS", dealer=1)
-    _run_down(d)
-    seat = d.to_move()
-    assert seat is not None and not d.pack
-    assert texts(d) == [f"{seat} drop", f"{seat} pluck", f"{seat} refuse"]
-    play(d, f"{seat} refuse")
-    out = d.outcome()
-    assert out is not None and out.kind == "exhausted" and out.winner == 0
-    assert out.payments == (1, -1)
-
-
-def test_t10_a_tie_for_lowest_draws() -> None:
-    o = settle("exhausted", None, [parse_cards("9S"), parse_cards("9H"), parse_cards("KD")], 3)
-    assert o.kind == "drawn" and o.payments == (0, 0, 0)
-
-
-def test_to6_with_the_pack_empty_a_full_round_without_a_spread_or_hit_ends_the_deal() -> None:
-    d = arrange(["AC 2C 3D 4D AH 2H 3S", "KD QD JD KH QH JH 10S"], "KS", dealer=1)
-    _run_down(d)
-    for _ in range(2):
-        seat = d.to_move()
-        assert seat is not None
-        play(d, f"{seat} pluck")
-        spare = next(c for c in d.hands[seat] if c != d.plucked)
-        play(d, f"{seat} discard {spare.code}")
-    out = d.outcome()
-    assert out is not None and out.kind == "exhausted" and d.log[-1].law == "TO6"
-
-
-def test_to6_to10_a_plucked_card_may_not_be_the_same_turns_discard() -> None:
-    d = arrange(SEVEN, "6C", "KH", dealer=1)
-    play(d, "0 pluck")
-    assert "0 discard 6C" not in texts(d)
-    with pytest.raises(IllegalActionError) as e:
-        d.apply(d.rules.spec.parse_text("0 discard 6C"))
-    assert e.value.law == "TO6" and "plucked" in e.value.reason
-    e2 = arrange(SEVEN, "6C", "KH", dealer=1)
-    play(e2, "0 draw")
-    assert "0 discard KH" in texts(e2)  # TO10: a card from the pack may go at once
-
-
-# ---------------------------------------------------------------- T-opt-2, TO8, TO14: Wait Rule
-
-
-def test_to8_after_a_new_spread_no_drop_in_the_next_turn_to14_a_hit_adds_one() -> None:
-    d = arrange(["3C 4C 5C 9D 9H 9S KS", "AD 2C 6C 7H 8S JC 9C"], "QD", "KH 4H 5H 6H 7S",
-                dealer=1, wait_rule=True)  # fmt: skip
-    play(d, "0 draw", "0 spread 3C 4C 5C", "0 discard KH")
-    assert d.waits == [1, 0]
-    play(d, "1 draw", "1 hit 0 6C", "1 discard 4H")  # a hit while he waits: one turn more
-    assert d.waits == [2, 0]
-    assert "0 drop" not in texts(d) and "Wait Rule" in (d.player_view(0)["no_drop"] or "")
-    with pytest.raises(IllegalActionError) as e:
-        d.apply(d.rules.spec.parse_text("0 drop"))
-    assert e.value.law == "T-opt-2"
-    play(d, "0 draw", "0 discard 5H", "1 draw", "1 discard 6H")
-    assert "0 drop" not in texts(d)  # the second turn waited
-    play(d, "0 draw", "0 discard 7S", "1 draw")
-    seat1_hits_own = [t for t in texts(d) if t.startswith("1 hit")]
-    assert d.waits[0] == 0 and seat1_hits_own is not None
-    without = arrange(["3C 4C 5C 9D 9H 9S KS", "AD 2C 6C 7H 8S JC 9C"], "QD", "KH 4H",
-                      dealer=1)  # fmt: skip
-    play(without, "0 draw", "0 spread 3C 4C 5C", "0 discard KH", "1 draw", "1 discard 4H")
-    assert "0 drop" in texts(without)  # no Wait Rule: a drop at once
-
-
-# ---------------------------------------------------------------- T-opt-3, TO7: Deuces Wild
-
-
-def test_t_opt_3_a_two_is_wild_named_when_laid_with_two_natural_cards() -> None:
-    d = arrange(["2C 7H 8H 9D 9S KS QS", "AD 3D 6H 4C 8S JC 10D"], "5D", "KH",
-                dealer=1, deuces_wild=True)  # fmt: skip
-    play(d, "0 draw")
-    t = set(texts(d))
-    assert {"0 spread 2C=6H 7H 8H", "0 spread 7H 8H 2C=9H", "0 spread 9D 9S 2C=9C"} <= t
-    with pytest.raises(IllegalActionError) as e:
-        d.apply(d.rules.spec.parse_text("0 spread 2C=7D 2C=8D 9D"))
-    assert e.value.law in ("T-opt-3", "T6")
-    play(d, "0 spread 7H 8H 2C=9H")
-    assert d.spreads[0].cards[-1].named.code == "9H"  # TO7: it keeps that name
-    assert count(parse_cards("2C 2D")) == 4  # a two in hand counts 2
-
-
-def test_l17_to7_a_sets_two_is_the_card_its_holder_names_a_suit_the_set_lacks() -> None:
-    # Issue 58 (L17 in every game with wild cards): the list offers the set's two as the
-    # first suit it lacks, but the holder may name any suit the set lacks (one pack), and
-    # that name is kept (TO7); a suit the set holds is refused.
-    d = arrange(["2C 7H 8H 9D 9S KS QS", "AD 3D 6H 4C 8S JC 10D"], "5D", "KH",
-                dealer=1, deuces_wild=True)  # fmt: skip
-    play(d, "0 draw")
-    with pytest.raises(IllegalActionError):
-        d.apply(d.rules.spec.parse_text("0 spread 9D 9S 2C=9D"))
-    play(d, "0 spread 9D 9S 2C=9H")
-    assert sorted(p.code for p in (Placed(t.card, t.named) for t in d.spreads[0].cards)) == [
-        "2C=9H", "9D", "9S"
-    ]  # fmt: skip
-
-
-def test_t_opt_3_without_deuces_wild_a_two_is_only_a_two() -> None:
-    d = arrange(["2C 7H 8H 9D 9S KS QS", "AD 3D 6H 4C 8S JC 10D"], "5D", "KH", dealer=1)
-    play(d, "0 draw")
-    assert not [t for t in texts(d) if "2C=" in t]
-    with pytest.raises(IllegalActionError) as e:
-        d.apply(d.rules.spec.parse_text("0 spread 7H 8H 2C=9H"))
-    assert e.value.law == "T-opt-3"
-
-
-def test_to7_a_set_never_exceeds_four_cards() -> None:
-    hand = parse_cards("2C 9D")
-    from games.engine.combinations import Combination, TableCard
-
-    full = Combination(
-        0, 1, "set", tuple(TableCard(c, c) for c in parse_cards("9C 9H 9S 9D")), rank=9
-    )
-    assert hits_for(hand, [full], wild=True) == []
-
-
-# ---------------------------------------------------------------- T11, T12: counts and points
-
-
-def test_t11_counts_courts_and_tens_10_the_rest_their_face() -> None:
-    assert count(parse_cards("KS QH JD 10C 9S 2H AD")) == 10 * 4 + 9 + 2 + 1
-
-
-def test_t12_game_points_sum_to_zero_in_the_outcome() -> None:
-    o = settle("out", 1, [parse_cards("9S"), [], parse_cards("KD")], 3)
-    assert o.scoring == "game-points" and sum(o.payments) == 0 and o.payments == (-2, 4, -2)
-
-
-# ---------------------------------------------------------------- the engine's contract
-
-
-def _random_deal(options: dict[str, Any], seed: int) -> TonkDeal:
-    rng = random.Random(seed)
-    n = 2 + seed % (4 if options.get("five_card") else 3)
-    d = new_deal(make_rules("tonk", options), n, seed % n, seed=seed)
-    assert isinstance(d, TonkDeal)
-    while not d.is_over():
-        seat = d.to_move()
-        assert seat is not None
-        legal = d.legal_actions(seat)
-        # fewer drops than the uniform choice and more spreads and hits, so that deals
-        # run long and end every way
-        plain = [a for a in legal if a.type != "drop"] or legal
-        plays = [a for a in legal if a.type in ("spread", "hit")]
-        pick = plays if plays and rng.random() < 0.8 else plain
-        d.apply(rng.choice(pick if rng.random() < 0.95 else legal))
-    return d
-
-
-@pytest.mark.parametrize("options", OPTION_SETS, ids=lambda o: ",".join(o) or "default")
-def test_cards_are_conserved_and_points_sum_to_zero_over_1000_random_deals(
-    options: dict[str, Any],
-) -> None:
-    kinds: Counter[str] = Counter()
-    for seed in range(1000):
-        d = _random_deal(options, seed)
-        every = [c for h in d.hands for c in h] + d.stock + d.pack
-        every += [t.card for s in d.spreads for t in s.cards]
-        assert Counter(every) == Counter(d.rules.spec.pack(d.rules))
-        out = d.outcome()
-        assert out is not None and sum(out.payments) == 0
-        assert out.pips == tuple(count(h) for h in d.hands)
-        kinds[out.kind] += 1
-    assert {"out", "discard-out", "drop", "caught", "exhausted"} <= set(kinds), kinds
-
-
-@pytest.mark.parametrize("options", OPTION_SETS, ids=lambda o: ",".join(o) or "default")
-def test_snapshot_replay_and_from_view_round_trip(options: dict[str, Any]) -> None:
-    for seed in range(15):
-        d = _random_deal(options, seed)
-        data = json.loads(json.dumps(d.to_json()))
-        assert deal_from_json(data) == d
-        again = replay(json.loads(json.dumps(record(d))))  # by the pack, not the seed
-        assert again.error is None and record(again.state) == record(d)
-    d = _random_deal(options, 3)
-    probe = new_deal(d.rules, d.players, d.dealer, pack=list(d.pack_order))
-    for action in d.history:
-        seat = probe.to_move()
-        assert seat is not None
-        if probe.phase in ("draw", "play", "call"):  # type: ignore[attr-defined]
-            assert isinstance(probe, TonkDeal)
-            hidden = Hidden(
-                {s: probe.hands[s] for s in range(probe.players) if s != seat},
-                probe.pack[::-1],
-                probe.stock,
-            )
-            view = probe.player_view(seat)
-            built = deal_from_view(view, hidden)
-            assert built.player_view(seat) | {"log": []} == view | {"log": []}
-            assert built.legal_actions(seat) == probe.legal_actions(seat)
-        probe.apply(action)
-    assert record(probe) == record(d)
-
-
-def test_every_record_kind_of_tonk_has_its_sentence() -> None:
-    d = arrange(SEVEN, "6C", "KH", dealer=1)
-    play(d, "0 pluck", "0 spread 3C 4C 5C", "0 discard KS")
-    words = [sentence(r.seen_by(0)) for r in d.log]
-    assert words == ["deals 7 each; 6C starts the stock", "plucks 6C from the stock",
-                     "spreads 3C 4C 5C", "discards KS"]  # fmt: skip
-
-
-def test_bad_input_is_refused_and_changes_nothing() -> None:
-    d = arrange(SEVEN, "6C", "KH", dealer=1)
-    before = d.to_json()
-    for text in ("1 draw", "0 spread 3C 4C", "0 hit 9 3C", "0 discard 3C"):
-        with pytest.raises((IllegalActionError, InvalidActionError)):
-            d.apply(d.rules.spec.parse_text(text))
-    assert d.to_json() == before
 
 
 # ---------------------------------------------------------------- what the table offers
@@ -505,6 +187,7 @@ def test_the_table_offers_tonks_moves_in_its_own_words() -> None:
 
     d = arrange(["3C 4C 5C 9D 9H 9S KS", "AD 2C 6C 7H 8S JC 9C"], "QD", "KH 4H 5H",
                 dealer=1, wait_rule=True)  # fmt: skip
+    play(d, "0 no-call", "1 no-call")  # TO5: the call round first
     page = build(d.player_view(0), d.legal_actions(0), [], me=0)
     assert [b["label"] for b in page["offers"]["simple"]] == [
         "Draw from the pack", "Pluck the top card of the stock"]  # fmt: skip
@@ -615,3 +298,24 @@ def test_the_quick_no_spread_answer_agrees_with_the_search() -> None:
         assert may_spread(hand) == found, [c.code for c in hand]
         seen[found] += 1
     assert seen[True] > 300 and seen[False] > 3000  # both answers are seen, many times
+
+
+def test_to5_a_deal_dealt_before_issue_58_replays_as_it_was_played() -> None:
+    """Deals dealt before every player was in the call round keep their rule (call_round
+    "courts", an option no table is offered): only the hands that may call are asked,
+    each answer logged as given, so their recorded actions replay."""
+    from games.engine.variant import find_variant
+
+    tonk = find_variant("tonk")
+    assert "call_round" not in {o.name for o in tonk.options}  # never offered
+    assert "call_round" not in dict(make_rules("tonk").options)  # nor carried by new deals
+    d = arrange(["JC QC KC JD QD KD JH", "2C 3C 4C 5C 6C 7C 8C"], "9S", dealer=1,
+                call_round="courts")  # fmt: skip
+    assert d.callers == [0] and texts(d) == ["0 call", "0 no-call"]
+    play(d, "0 no-call")
+    assert d.phase == "draw" and d.log[-1].kind is Kind.NO_CALL and d.log[-1].seat == 0
+    plain = arrange(["2H 3H 4H 5H 6H 7H 8H", "2C 3C 4C 5C 6C 7C 8C"], "9S", dealer=1,
+                    call_round="courts")  # fmt: skip
+    assert plain.phase == "draw" and not tonk.capabilities(plain.rules).call_round
+    with pytest.raises(InvalidActionError):
+        make_rules("tonk", call_round="nobody")

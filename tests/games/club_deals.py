@@ -12,18 +12,29 @@ from club import services as club
 from games.engine.actions import Action
 from games.engine.protocol import DealState
 from games.models import Deal
-from games.play import engine_api, services
+from games.play import call_round, engine_api, services, timers
 
 
 def first_deal(
-    table: Any, variant: str, options: dict[str, Any], scores: tuple[int, ...], seed: int
+    table: Any,
+    variant: str,
+    options: dict[str, Any],
+    scores: tuple[int, ...] = (),
+    seed: int = 0,
+    *,
+    pack: list[str] | None = None,
+    dealer: int = 0,
 ) -> Deal:
-    """Deal number 1 at ``table``, seat 0 dealing, from the game's ``scores``."""
-    state = engine_api.new_state(variant, options, table.size, 0, seed=seed, scores_in=scores)
+    """Deal number 1 at ``table`` from the game's ``scores`` (``pack``: stacked, top
+    first), as the service deals it (a call round opened, TO5)."""
+    state = engine_api.new_state(
+        variant, options, table.size, dealer, seed=seed, pack=pack, scores_in=scores
+    )
     return Deal.objects.create(
-        table=table, number=1, variant=variant, options=options, players=table.size, dealer=0,
-        seed=seed, pack=engine_api.pack_codes(state), version=0, to_move=state.to_move(),
-        snapshot=engine_api.to_snapshot(state),
+        table=table, number=1, variant=variant, options=dict(state.rules.options),
+        players=table.size, dealer=dealer, seed=seed, pack=engine_api.pack_codes(state),
+        version=0, to_move=state.to_move(), snapshot=engine_api.to_snapshot(state),
+        scores_in=list(scores), **call_round.opening(state),
     )  # fmt: skip
 
 
@@ -36,6 +47,7 @@ def finish(
     """Play ``deal`` to its end by the seats' members (``choose``: at random), and return
     its finished state."""
     rng = random.Random(seed)
+    timers.close_round(deal.pk, early=True)  # a call round (TO5) closes first
     while True:
         deal = Deal.objects.get(pk=deal.pk)
         state = services.load_state(deal)

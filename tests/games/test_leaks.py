@@ -20,7 +20,7 @@ import pytest
 from club import redis as club_redis
 from games.engine.records import Record
 from games.models import Deal
-from games.play import services
+from games.play import call_round, services, timers
 
 from .helpers import CARD_RE, state_of
 
@@ -137,12 +137,21 @@ def test_no_response_or_event_leaks_another_hand(
     pubsub.subscribe(club_redis.key("table", table.pk))
     rng = random.Random(players)
     clients[0].get(f"/tables/{table.pk}/")
-    steps = 0
+    steps = closes = 0
     while steps < 160:
         deal = services.current_deal(table.pk)
         if deal.number > 1 and steps > 40:
             break
         state = state_of(deal.pk)
+        if call_round.is_open(deal):  # Tonk's call round (TO5): every seat sees it, then
+            for s, c in enumerate(clients):  # the clock closes it, with one event
+                page = c.get(f"/tables/{table.pk}/state/", HTTP_HX_REQUEST="true")
+                check(page.content.decode(), state.player_view(s), _outcomes(table.pk),
+                      f"seat {s} (call round)", state.log)  # fmt: skip
+            with django_capture_on_commit_callbacks(execute=True):
+                assert timers.close_round(deal.pk, early=True)
+            closes += 1
+            continue
         seat = state.to_move()
         legal = state.legal_actions(seat)
         layouts = [
@@ -204,12 +213,12 @@ def test_no_response_or_event_leaks_another_hand(
             )
     events = []
     deadline = time.monotonic() + 2
-    while time.monotonic() < deadline and len(events) < steps:
+    while time.monotonic() < deadline and len(events) < steps + closes:
         m = pubsub.get_message(timeout=0.1)
         if m is not None:
             events.append(m["data"].decode())
     pubsub.close()
-    assert len(events) == steps, "every action publishes one event"
+    assert len(events) == steps + closes, "every action (and round closed) publishes one event"
     for e in events:
         assert set(json.loads(e)) <= {"version", "deal", "at"}
         assert not CODE_RE.findall(e)

@@ -62,7 +62,7 @@ def test_tonk_spreads_resolve_from_the_selected_cards() -> None:
 
     d = test_tonk.arrange(["3C 4C 5C 9D 9H 9S KS", "AD 2C 6C 7H 8S JC 9C"], "QD", "KH 4H 5H",
                           dealer=1, wait_rule=True)  # fmt: skip
-    test_tonk.play(d, "0 draw")
+    test_tonk.play(d, "0 no-call", "1 no-call", "0 draw")  # the call round first (TO5)
     resolved = resolve(d, 0, "layout", ["9S", "9D", "9H"], None)
     assert [a.text for a in resolved.actions] == ["0 spread 9D 9H 9S"]
     [plain] = resolve(d, 0, "layout", ["9S", "KS", "3C"], None).actions

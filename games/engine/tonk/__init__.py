@@ -51,6 +51,13 @@ class Tonk(Variant):
             "T-opt-3", "Deuces Wild",
         ),
     )  # fmt: skip
+    legacy_options = (
+        OptionSpec(
+            "call_round", ("every", "courts"), "every",
+            "who the call round asks: every player (TO5), or, in deals dealt before issue "
+            "58, only the hands that could call", "TO5", "Call round",
+        ),
+    )  # fmt: skip
     summary = (
         "Seven cards each from one pack. Draw from the pack or pluck the stock, spread sets "
         "and runs, hit any spread, discard. Go out, or drop when your count is lowest; a "
@@ -90,8 +97,12 @@ class Tonk(Variant):
         Law("TO3", "Each award is paid by every other player; a caught dropper alone pays "
             "the 2s."),
         Law("TO4", "A dropper caught on an equal count pays just the 2s; nobody wins."),
-        Law("TO5", "After the deal each player who may call Tonk, in turn, calls or not; "
-            "the calls are resolved together."),
+        Law("TO5", "After the deal every player, in turn, calls Tonk or lets the call go; "
+            "the calls are resolved together. At a club table the round is open to everyone "
+            "at once for the same few seconds, a hand of courts calling with a button and "
+            "every other hand simply letting the round close: so nothing on the table (whose "
+            "turn, how long, which buttons) tells anyone who holds a hand that may call, and "
+            "nobody clicks to pass a deal."),
         Law("TO6", "A plucked card may not be discarded in the same turn (unless it is the "
             "last card in the hand). With the pack empty, a full round with no spread or "
             "hit ends the deal as in T10."),
@@ -114,8 +125,9 @@ class Tonk(Variant):
     def capabilities(self, rules: Rules) -> Capabilities:
         wild = bool(rules.opt("deuces_wild"))
         return Capabilities(
-            wild_cards=wild, wild="deuces" if wild else "none", low_aces=True, drop=True
-        )
+            wild_cards=wild, wild="deuces" if wild else "none", low_aces=True, drop=True,
+            call_round=dict(rules.options).get("call_round", "every") == "every",
+        )  # fmt: skip
 
     def pack(self, rules: Rules) -> list[Card]:
         return make_pack(PackKind.SINGLE)

@@ -1,7 +1,8 @@
 """One deal of Tonk (T1–T12 and the options; our settled points TO1–TO14).
 
-Phases: ``call`` (T4, TO5: each player whose dealt hand may call Tonk, in turn from the
-dealer's left, calls or lets it go; a hand that cannot call is not asked), ``draw`` (the
+Phases: ``call`` (T4, TO5: every player, in turn from the dealer's left, calls Tonk or
+lets it go; a hand that cannot call has only the second; the calls are resolved together
+when the round is over, and until then nobody's answer is shown), ``draw`` (the
 start of a turn: drop, draw from the pack, pluck the stock, or with the pack empty refuse
 the stock), ``play`` (spread, hit, discard) and ``over``.
 """
@@ -98,11 +99,14 @@ class TonkDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
         self.log: list[Record] = [Record(None, Kind.DEAL, "T3", (self.stock[0].code,), number=size)]
         self.log_view = LogView()
         self._outcome: Outcome | None = None
-        low = 10 if rules.opt("five_card") else 11  # T4: a hand with no card below it
+        # TO5: every player is in the call round, so that being asked tells nobody that a
+        # hand may call (issue 58); deals dealt before asked only the hands that could
+        # (their rules say call_round "courts": they replay as they were played)
+        everyone = self.asks_everyone
         self.callers = [
-            s for s in self._in_turn(dealer) if self.hands[s][0].rank >= low
-        ]  # each hand is sorted: its first card is its lowest
-        self.calls: list[int] = []  # who called, of the callers asked so far
+            s for s in self._in_turn(dealer) if everyone or may_call(self.hands[s], rules)
+        ]
+        self.calls: list[int] = []  # who called, of the players asked so far (secret)
         self.asked = 0
         if self.callers:
             self.phase, self.turn = "call", self.callers[0]
@@ -110,6 +114,12 @@ class TonkDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
             self.phase, self.turn = "draw", (dealer + 1) % n
         self._legal_v = -1
         self._legal: list[Action] = []
+
+    @property
+    def asks_everyone(self) -> bool:
+        """TO5 (issue 58): every player is in the call round, answers kept to themselves
+        until it is over; False for a deal dealt before, whose rules say so."""
+        return dict(self.rules.options).get("call_round", "every") == "every"
 
     def _in_turn(self, dealer: int) -> list[int]:
         return [(dealer + 1 + i) % self.players for i in range(self.players)]
@@ -148,7 +158,8 @@ class TonkDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
             return list(self._legal)
         out: list[Action] = []
         if self.phase == "call":
-            out = [_BARE[Call][seat], _BARE[NoCall][seat]]
+            out = [_BARE[Call][seat]] if may_call(self.hands[seat], self.rules) else []
+            out.append(_BARE[NoCall][seat])
         elif self.phase == "draw":
             if self.waits[seat] == 0:
                 out.append(_BARE[Drop][seat])
@@ -169,6 +180,16 @@ class TonkDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
             out += [_discard(seat, c) for c in hand if c is not barred]
         self._legal, self._legal_v = out, self.version
         return list(out)
+
+    def call_options(self, seat: int) -> list[Action]:
+        """What ``seat`` may answer in the call round, whoever's turn it is in the engine
+        (TO5: answers are kept to themselves and resolved together, so a club table asks
+        every player at once): call Tonk (a hand that may, T4) or let it go; nothing once
+        the round is over."""
+        if self.phase != "call" or not (0 <= seat < self.players):
+            return []
+        may = may_call(self.hands[seat], self.rules)
+        return [*([_BARE[Call][seat]] if may else []), _BARE[NoCall][seat]]
 
     def is_legal(self, action: Action) -> bool:
         try:
@@ -191,9 +212,16 @@ class TonkDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
         if isinstance(a, Call | NoCall):
             if p != "call":
                 raise IllegalActionError("Tonk is called on the deal only, before play", law="T4")
+            if isinstance(a, Call) and not may_call(self.hands[a.seat], self.rules):
+                courts = (
+                    "every card a ten or a court"
+                    if self.rules.opt("five_card")
+                    else ("no card below a jack")
+                )
+                raise IllegalActionError(f"only a dealt hand with {courts} calls Tonk", law="T4")
             return a
         if p == "call":
-            raise IllegalActionError("first each hand of courts calls Tonk or not", law="TO5")
+            raise IllegalActionError("first every player answers the call round", law="TO5")
         if isinstance(a, Drop | DrawPack | Pluck | Refuse):
             if p != "draw":
                 raise IllegalActionError("you have drawn this turn already", law="T5")
@@ -301,13 +329,23 @@ class TonkDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
         self.version += 1
 
     def _answer(self, seat: int, called: bool) -> None:
-        self.log.append(Record(seat, Kind.TONK_CALL if called else Kind.NO_CALL, "T4"))
+        """TO5: an answer is kept to itself until every player has given his; then the
+        calls are shown and resolved together."""
+        everyone = self.asks_everyone
+        if not everyone:  # a deal dealt before issue 58: each answer logged as given
+            self.log.append(Record(seat, Kind.TONK_CALL if called else Kind.NO_CALL, "T4"))
         if called:
             self.calls.append(seat)
         self.asked += 1
         if self.asked < len(self.callers):
             self.turn = self.callers[self.asked]
-        elif len(self.calls) == 1:
+            return
+        if everyone:
+            for s in self.calls:
+                self.log.append(Record(s, Kind.TONK_CALL, "T4"))
+            if not self.calls:
+                self.log.append(Record(None, Kind.NO_CALL, "TO5"))
+        if len(self.calls) == 1:
             self._finish("tonk", self.calls[0])
         elif self.calls:
             self.log.append(Record(None, Kind.DRAWN, "T4", number=len(self.calls)))
@@ -377,7 +415,8 @@ class TonkDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
             "played": self.played,
             "plucked": None if self.plucked is None else self.plucked.code,
             "callers": list(self.callers),
-            "calls": list(self.calls),
+            # TO5: the calls are shown when the round is over, resolved together
+            "calls": [] if self.phase == "call" and self.asks_everyone else list(self.calls),
             "asked": self.asked,
             "no_drop": None if mover is None else self.why_no_drop(mover),
             "no_discard": self.why_no_discard(),
