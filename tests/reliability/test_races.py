@@ -286,3 +286,42 @@ def test_two_sets_saved_as_the_games_default_at_once_both_save_and_one_is_the_de
         assert HouseRules.objects.filter(variant="tonk", is_default=True).count() == 1
         assert saved.filter(is_default=True).exists()
         HouseRules.objects.filter(variant="tonk").delete()
+
+
+def test_a_tonk_call_racing_the_close_of_the_call_round(
+    make_members: Make, quiet_bots: None
+) -> None:
+    """Issue 58 (TO5): the call of a hand of courts and the clock closing the call round
+    at the same instant. Either the call is kept first and the close applies it (the deal
+    won by the Tonk on the deal), or the close goes first, play begins and the call is
+    refused: never a call answered 200 and lost."""
+    from games.play import call_round, timers
+    from games.play import services as game_services
+    from tests.games.club_deals import first_deal
+    from tests.games.test_tonk_call_round import COURTS, OTHER, _pack
+
+    seen = Counter[str]()
+    for n in range(ROUNDS):
+        session, _ = evening(make_members, f"tc{n}")
+        members = checked_in(make_members, session, f"tcp{n}")
+        table = _online_table(members, "tonk", session=session)
+        deal = first_deal(table, "tonk", {}, pack=_pack([COURTS, OTHER]), dealer=1)
+        assert call_round.is_open(deal)
+        call, closed = race([
+            partial(_post_action, _client(members[0]), table, deal, {"type": "call", "seat": 0},
+                    f"call{n}"),
+            partial(timers.close_round, deal.pk, early=True),
+        ])  # fmt: skip
+        assert not isinstance(call, Exception) and not isinstance(closed, Exception), (call, closed)
+        assert closed is True and call.status_code < 500, call.content[:2000]
+        deal.refresh_from_db()
+        out = game_services.load_state(deal).outcome()
+        if call.status_code == 200:  # kept first: the close applied it
+            assert deal.finished and out is not None and out.kind == "tonk" and out.winner == 0
+            seen["call, then close"] += 1
+        else:  # the close first: play began, the call refused
+            assert call.status_code in (409, 422) and not deal.finished, call.content[:500]
+            assert deal.version == 2 and deal.called == []
+            seen["close, then call refused"] += 1
+        invariants()
+    every_round_told(seen)
