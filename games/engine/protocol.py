@@ -80,6 +80,13 @@ class DealState(Protocol):
     def to_json(self) -> dict[str, Any]: ...  # the versioned snapshot (snapshot.py)
 
 
+class WildNames(Protocol):
+    """A deal whose wild cards in a set are named by their holder (L17): every name the
+    holder may give those of a legal action, the action itself first."""
+
+    def namings(self, action: Action) -> list[Action]: ...
+
+
 class CallRound(Protocol):
     """A deal whose game has a round every player answers, the answers resolved together
     (:attr:`~.variant.Capabilities.call_round`: Tonk's call round, TO5)."""

@@ -12,10 +12,10 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from games.engine.actions import Action, Role
-from games.engine.protocol import DealState
+from games.engine.protocol import DealState, WildNames
 
 from .engine_api import parse_action
 
@@ -30,9 +30,10 @@ class AmbiguousActionError(IntentError):
     """The request could mean more than one legal action: ``candidates`` lists them, for
     the player to choose."""
 
-    def __init__(self, candidates: list[Action]) -> None:
+    def __init__(self, candidates: list[Action], question: str = "Which do you mean?") -> None:
         super().__init__(f"that could mean {len(candidates)} different moves: choose one")
         self.candidates = candidates
+        self.question = question
 
 
 @dataclass
@@ -163,8 +164,15 @@ def _pick(
     state: DealState,
 ) -> Resolved:
     """The one candidate; several: the player chooses; none: the plain action the
-    selection names (made only then), for the engine to refuse with its reason."""
+    selection names (made only then), for the engine to refuse with its reason. A wild
+    card in a set is named by its holder (L17): with more than one name it may take, the
+    player chooses the name."""
     if len(cands) == 1:
+        names = getattr(state, "namings", None)
+        if names is not None and state.rules.spec.capabilities(state.rules).wild_cards:
+            named = cast(WildNames, state).namings(cands[0])
+            if len(named) > 1:
+                raise AmbiguousActionError(named, "Which card does the joker stand for? (L17)")
         return Resolved(actions=cands)
     if cands:
         raise AmbiguousActionError(cands)

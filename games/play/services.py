@@ -57,6 +57,7 @@ class ActResult:
     applied: list[Action] = field(default_factory=list)
     duplicate: bool = False
     choices: list[Action] = field(default_factory=list)
+    question: str = ""  # what the choices answer
     next_deal: Deal | None = None
 
 
@@ -352,7 +353,7 @@ def act(
                     state, my_seat, intent or "", list(cards or []), combination, view.get("turned")
                 )
             except AmbiguousActionError as e:  # the page asks which
-                return ActResult(deal, state, my_seat, choices=e.candidates)
+                return ActResult(deal, state, my_seat, choices=e.candidates, question=e.question)
             except IntentError as e:
                 raise Rejection(400, "malformed", str(e)) from None
             except InvalidActionError as e:

@@ -231,7 +231,7 @@ def act(request: HttpRequest, table_id: int) -> HttpResponse:
     # The seated player's member id comes with the seating (no extra query); anyone else
     # is refused by services.act as "no seat".
     member_id = next((s.member_id for s in seating if s.user_id == request.user.pk), None)
-    status, message, law, choices = 200, "", None, []
+    status, message, law, choices, question = 200, "", None, [], ""
     raw = p.get("action")
     try:
         if raw and len(raw) > MAX_ACTION:
@@ -278,14 +278,14 @@ def act(request: HttpRequest, table_id: int) -> HttpResponse:
             message = "The deal is over: the hands are shown below and the washbook line is posted."
         elif result.duplicate:
             message = "Already done (that click was counted once)."
-        choices = result.choices
+        choices, question = result.choices, result.question
     except services.Rejection as e:
         status, message, law = e.status, e.message, e.law
         deal = services.current_deal(table_id)
         state = services.load_state(deal) if deal else None
     ctx = _live(
         request, None, table_id, deal, state, seating, member_id,
-        message=message, law=law, status=status,
+        message=message, law=law, status=status, question=question,
         choices=[{"label": presenters.action_label(a, a.to_json()), "json": json.dumps(a.to_json())} for a in choices],
     )  # fmt: skip
     if request.htmx:

@@ -92,3 +92,38 @@ def test_a_card_just_plucked_from_the_stock_is_never_offered_as_the_discard() ->
     may = offers["discard_fits"].split()
     assert plucked not in may
     assert sorted(may) == sorted(set(before))  # every other card may go
+
+
+def test_l17_a_sets_joker_is_named_by_its_holder_who_is_asked_which_card() -> None:
+    """Issue 58, item 3 in the dock: laying out 7H 7H and a joker, the player is asked
+    which seven the joker stands for (a double pack: any suit, even the 7H he holds);
+    the name he picks is the one recorded. With one pack the set's own suits are not
+    offered. Adding a joker to a set asks the same."""
+    from games.play.intents import AmbiguousActionError, resolve
+
+    d = arrange("foster", ["AC KD JK 5C 9H 9D 4H 7S QC 10D", "JK 7H 7H 2C 5D 7D 9S KD QD 4C"],
+                "QS", "KH")  # fmt: skip
+    play(d, "1 draw pack")
+    with pytest.raises(AmbiguousActionError) as asked:
+        resolve(d, 1, "layout", ["7H", "JK", "7H"], None)
+    assert asked.value.question == "Which card does the joker stand for? (L17)"
+    names = [a.text for a in asked.value.candidates]
+    assert sorted(names) == sorted(f"1 layout 7H 7H JK={s}" for s in ("7C", "7D", "7H", "7S"))
+    chosen = next(a for a in asked.value.candidates if a.text.endswith("JK=7H"))
+    d.apply(chosen)
+    assert d.combinations[0].code == "7H 7H JK=7H"
+    # one pack: the joker names a suit the set does not show
+    three = arrange("foster-three", ["JK 7H 7D 2C 5D 9S KD", "AC 2D 3S 4H 6C 8D 10S",
+                                     "QC QD QS QH JC JD JS"], "3H", "KH", dealer=2, joker=True)  # fmt: skip
+    play(three, "0 draw pack")
+    with pytest.raises(AmbiguousActionError) as asked:
+        resolve(three, 0, "layout", ["7H", "7D", "JK"], None)
+    assert sorted(a.text.split("=")[1] for a in asked.value.candidates) == ["7C", "7S"]
+    # a sequence's joker is named by its place: asked only which end, as before
+    seq = arrange("foster", ["AC KD 3H 5C 9H 9D 4H 7S QC 10D", "JK 7H 8H 2C 5D 7D 9S KD QD 4C"],
+                  "QS", "KH")  # fmt: skip
+    play(seq, "1 draw pack")
+    with pytest.raises(AmbiguousActionError) as asked:
+        resolve(seq, 1, "layout", ["7H", "8H", "JK"], None)
+    assert sorted(a.text for a in asked.value.candidates) == [
+        "1 layout 7H 8H JK=9H", "1 layout JK=6H 7H 8H"]  # fmt: skip

@@ -292,6 +292,12 @@ class RummyDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
         except (InvalidActionError, IllegalActionError):
             return False
 
+    def namings(self, action: Action) -> list[Action]:
+        """Every name the holder may give the wild cards of a legal ``action`` (L17)."""
+        from .validate import namings
+
+        return namings(self, action)
+
     # -- applying ----------------------------------------------------------------------
 
     def apply(self, action: Action) -> None:

@@ -228,3 +228,39 @@ def as_named(d: RummyDeal, canon: Action, held: Action) -> Action:
             return canon
         return Add(canon.seat, canon.combination, Placed(canon.card.card, name), canon.end)
     return canon
+
+
+def namings(d: RummyDeal, action: Action) -> list[Action]:
+    """L17: every name the holder may give the wild cards of ``action`` (a legal layout
+    of a set, or a wild card added to a set), the action itself first; just the action
+    where its wild cards have no choice (a sequence's are named by their place)."""
+    from itertools import product
+
+    from ..cards import SUITS, Card
+
+    if isinstance(action, Layout):
+        wilds = [i for i, p in enumerate(action.cards) if not natural_in_set(p, d.table.wild)]
+        ranks = {p.named.rank for p in action.cards}
+        if not wilds or len(ranks) != 1:
+            return [action]
+        rank = ranks.pop()
+        out: list[Action] = [action]
+        for suits in product(SUITS, repeat=len(wilds)):
+            cards = list(action.cards)
+            for i, suit in zip(wilds, suits, strict=True):
+                cards[i] = Placed(cards[i].card, Card(rank, suit))
+            alt = Layout(action.seat, tuple(cards))
+            named = as_named(d, action, alt)
+            if named == alt and all(alt != o for o in out):
+                out.append(alt)
+        return out
+    if isinstance(action, Add) and action.card.is_wild:
+        rank = action.card.named.rank
+        out = [action]
+        for suit in SUITS:
+            added = Add(action.seat, action.combination,
+                        Placed(action.card.card, Card(rank, suit)), action.end)  # fmt: skip
+            if as_named(d, action, added) == added and added not in out:
+                out.append(added)
+        return out
+    return [action]
