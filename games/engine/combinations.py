@@ -53,6 +53,42 @@ def cid_at(suit: int, pos: int) -> int:
     return ((pos - 1) % 13) * 4 + suit
 
 
+@dataclass(frozen=True)
+class SeqOrder:
+    """A pack's sequence order (the rummy family's): its ranks from the ace up, each at a
+    position 1 .. ``top``, the ace high at ``top + 1`` (Q K A in the full pack). The full
+    pack's positions are its ranks (:data:`FULL_ORDER`); Colonel's 40-card packs
+    (CL-opt-1) run A 2 .. 7 J Q K, the jack after the seven, or A 2 .. 10."""
+
+    ranks: tuple[int, ...]
+
+    @property
+    def top(self) -> int:
+        return len(self.ranks)
+
+    def pos(self, rank: int) -> int:
+        """The position of a rank (the ace low: 1); 0 for a rank not in the pack."""
+        return self.ranks.index(rank) + 1 if rank in self.ranks else 0
+
+    def cid_at(self, suit: int, pos: int) -> int:
+        """Card id at position ``pos`` (1 .. top + 1, the ace again) of suit ``suit``."""
+        if self.ranks is _FULL_RANKS:
+            return cid_at(suit, pos)
+        return (self.ranks[(pos - 1) % self.top] - 1) * 4 + suit
+
+    def pos_bits(self) -> list[int]:
+        """For each natural card id, the bits of its positions (the ace: 1 and top + 1)."""
+        out = [0] * 52
+        for i, r in enumerate(self.ranks):
+            for s in range(4):
+                out[(r - 1) * 4 + s] = (1 << (i + 1)) | ((1 << (self.top + 1)) if r == 1 else 0)
+        return out
+
+
+_FULL_RANKS = tuple(range(1, 14))
+FULL_ORDER = SeqOrder(_FULL_RANKS)
+
+
 def wild_id(wild: str) -> int:
     """Id of the physical wild card for a wild mode (-1 when nothing is wild)."""
     return JOKER_ID if wild == "jokers" else TWO_OF_SPADES_ID if wild == "spade-twos" else -1
@@ -174,7 +210,13 @@ def set_free_suit(mask: int) -> int:
 
 
 def build(
-    cards: Sequence[Placed], *, wild: str, owner: int = 0, cid: int = 0, named: bool = False
+    cards: Sequence[Placed],
+    *,
+    wild: str,
+    owner: int = 0,
+    cid: int = 0,
+    named: bool = False,
+    order: SeqOrder = FULL_ORDER,
 ) -> Combination:
     """Validate one new combination (L15-L17) and return it in canonical order.
 
@@ -194,12 +236,16 @@ def build(
             "not a combination: a sequence is in one suit, a set is of one rank", law="L15"
         )
     assert suit is not None
-    ranks = sorted(n.rank for n in names)
+    full = order is FULL_ORDER
+    ranks = sorted(n.rank if full else order.pos(n.rank) for n in names)
+    if not full and ranks[0] == 0:
+        raise IllegalActionError("a card named there is not in this pack", law="CL-opt-1")
     if len(set(ranks)) != len(ranks):
         raise IllegalActionError("a sequence cannot hold the same card twice", law="L15")
-    if ranks[0] == 1 and ranks[-1] - ranks[1] == len(ranks) - 2 and ranks[-1] == 13:
-        pos = sorted(14 if r == 1 else r for r in ranks)  # ace high: Q K A
-    elif ranks[0] == 1 and ranks[-1] == 13 and ranks[1] == 2:
+    top, high = order.top, order.top + 1
+    if ranks[0] == 1 and ranks[-1] - ranks[1] == len(ranks) - 2 and ranks[-1] == top:
+        pos = sorted(high if r == 1 else r for r in ranks)  # ace high: Q K A
+    elif ranks[0] == 1 and ranks[-1] == top and ranks[1] == 2:
         raise IllegalActionError(
             "K A 2 goes round the corner; the ace is low (A 2 3) or high (Q K A)", law="L16"
         )
@@ -208,7 +254,7 @@ def build(
     if pos[-1] - pos[0] != len(pos) - 1:
         raise IllegalActionError("a sequence has no gaps", law="L15")
     by_pos = {
-        14 if (n.rank == 1 and pos[-1] == 14) else n.rank: p
+        high if (n.rank == 1 and pos[-1] == high) else (n.rank if full else order.pos(n.rank)): p
         for n, p in zip(names, cards, strict=True)
     }
     ordered = tuple(TableCard(by_pos[q].card, by_pos[q].named) for q in pos)
@@ -254,9 +300,11 @@ def canonical_set_card(p: Placed, combo: Combination, wild: str) -> Placed:
     return placed(CARD_ID[p.card], (combo.rank - 1) * 4 + set_free_suit(mask))
 
 
-def canonical_layout(cards: Sequence[Placed], wild: str) -> tuple[Placed, ...]:
+def canonical_layout(
+    cards: Sequence[Placed], wild: str, order: SeqOrder = FULL_ORDER
+) -> tuple[Placed, ...]:
     """Validate and return the canonical order of a layout (sequence low to high)."""
-    combo = build(cards, wild=wild)
+    combo = build(cards, wild=wild, order=order)
     out: list[Placed] = []
     for t in combo.cards:
         out.append(placed(CARD_ID[t.card], CARD_ID[t.named]))

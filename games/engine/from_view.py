@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .cards import Card, PackKind, make_pack
-from .combinations import SUIT_INDEX, Combination, TableCard
+from .combinations import FULL_ORDER, SUIT_INDEX, Combination, SeqOrder, TableCard
 from .errors import InvalidActionError
 
 
@@ -69,9 +69,10 @@ def hands_of(view: Mapping[str, Any], hidden: Hidden, n: int, seat: int) -> dict
     return out
 
 
-def combination_from_view(data: Mapping[str, Any]) -> Combination:
+def combination_from_view(data: Mapping[str, Any], order: SeqOrder = FULL_ORDER) -> Combination:
     """A combination from its view form (:meth:`.Combination.to_json`): a set's rank and
-    a sequence's suit and low end read from the cards as they are named."""
+    a sequence's suit and low end read from the cards as they are named (its position in
+    the pack's ``order``)."""
     cards = tuple(
         TableCard(
             Card.from_code(x["card"]),
@@ -86,5 +87,6 @@ def combination_from_view(data: Mapping[str, Any]) -> Combination:
     if suit is None:
         raise ViewMismatch("a sequence's first card names no suit")
     # stored low to high; an ace first is low (L16)
-    lo = cards[0].named.rank
+    rank = cards[0].named.rank
+    lo = rank if order is FULL_ORDER else order.pos(rank)
     return Combination(data["id"], data["owner"], "sequence", cards, suit=SUIT_INDEX[suit], lo=lo)

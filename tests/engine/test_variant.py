@@ -53,7 +53,7 @@ OPTIONS = {
         "eight_cap",
         "target",
     ],
-    "colonel": ["cut"],
+    "colonel": ["cut", "pack"],
 }
 LAWS = {
     "foster": ["L1", "L2", "L5", "L7–L8", "L11", "L15", "L16", "L17", "L18", "L19", "L21–L22",
@@ -62,7 +62,7 @@ LAWS = {
     "conquian": ["L1 (two players)", "L8 (two players)", "L12 (two players)", "book p.51",
                  "book p.50", "L19", "book p.54", "L21 (two players)", "C-opt-4 (seed 003)",
                  "CO2"],
-    "colonel": ["encyclopedia"] * 3 + ["CL-1 (seed 003)"],
+    "colonel": ["encyclopedia"] * 3 + ["CL-1 (seed 003)", "CL-opt-1 (seed 003)", "CLO1"],
 }  # fmt: skip
 # (dealing pack size, jokers in it, hand size) with default options
 PACKS = {"foster": (106, 2, 10), "foster-three": (52, 0, 7), "conquian": (40, 0, 10),

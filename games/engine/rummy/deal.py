@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from .. import snapshot
 from ..actions import Action
 from ..cards import Card
-from ..combinations import CARDS, Combination, TableCard, build, cid_at, cid_of
+from ..combinations import CARDS, Combination, TableCard, build, cid_of
 from ..errors import IllegalActionError, InvalidActionError
 from ..protocol import Outcome
 from ..records import Kind, Record
@@ -227,8 +227,8 @@ class RummyDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
     def _show_moves(self, seat: int) -> list[Action]:
         """Layouts, additions and joker moves (L15, L18), before ratting is considered."""
         cnt, t = self._cnt[seat], self.table
-        out: list[Action] = list(generate.layouts(seat, cnt, self._size[seat], t.wild))
-        out.extend(generate.additions(seat, cnt, t.wild, self._combos))
+        out: list[Action] = list(generate.layouts(seat, cnt, self._size[seat], t.wild, t.order))
+        out.extend(generate.additions(seat, cnt, t.wild, self._combos, t.order))
         out.extend(generate.joker_moves(seat, cnt, t.wild, self._combos))
         return out
 
@@ -374,8 +374,9 @@ class RummyDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
             self._snapshot = (cnt[:], self._size[seat], self._combos[:])
         if isinstance(a, Layout):
             combo = build(
-                a.cards, wild=self.table.wild, owner=seat, cid=len(self._combos), named=True
-            )
+                a.cards, wild=self.table.wild, owner=seat, cid=len(self._combos), named=True,
+                order=self.table.order,
+            )  # fmt: skip
             self._combos.append(combo)
             used = [cid_of(p.card) for p in a.cards]
             record = Record(seat, Kind.LAYOUT, "L15", tuple(p.code for p in a.cards))
@@ -386,7 +387,7 @@ class RummyDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
             if c.kind == "set":
                 new = Combination(c.id, c.owner, "set", c.cards + (tc,), rank=c.rank)
             elif a.end == "low" or (
-                a.end is None and c.lo > 1 and cid_at(c.suit, c.lo - 1) == named
+                a.end is None and c.lo > 1 and self.table.order.cid_at(c.suit, c.lo - 1) == named
             ):
                 new = Combination(c.id, c.owner, "sequence", (tc,) + c.cards, suit=c.suit, lo=c.lo - 1)  # fmt: skip
             else:

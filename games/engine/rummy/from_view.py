@@ -50,7 +50,7 @@ def rummy_from_view(cls: type[RummyDeal], view: Mapping[str, Any], hidden: Hidde
     stock_cards = list(hidden.stock) if hidden.stock else shown
     if len(stock_cards) != int(view.get("stock_count") or 0) or stock_cards[-1:] != shown[-1:]:
         raise ViewMismatch("the stock does not match the view's")
-    combos = [combination_from_view(c) for c in view.get("combinations") or []]
+    combos = [combination_from_view(c, table.order) for c in view.get("combinations") or []]
     everything = Counter(CARDS[i] for h in cnt for i, k in enumerate(h) for _ in range(k))
     everything.update(CARDS[i] for i in pack)
     everything.update(stock_cards)

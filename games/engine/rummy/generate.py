@@ -16,11 +16,13 @@ suit), one per meaningful choice: duplicate cards of a double pack give one acti
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from ..combinations import (
+    FULL_ORDER,
     SUIT_INDEX,
     Combination,
+    SeqOrder,
     cid_at,
     placed,
     set_free_suit,
@@ -62,17 +64,32 @@ def _spade_two_natural(wild: str, suit: int, pos: int) -> bool:
 _POS_BITS = [((1 << (cid // 4 + 1)) | (1 << 14 if cid < 4 else 0)) for cid in range(52)]
 
 
-def layouts(seat: int, cnt: Sequence[int], size: int, wild: str) -> list[Layout]:
+def _order_bits(order: SeqOrder) -> list[int]:
+    bits = _BITS.get(order)
+    if bits is None:
+        bits = _BITS[order] = order.pos_bits()
+    return bits
+
+
+_BITS: dict[SeqOrder, list[int]] = {FULL_ORDER: _POS_BITS}
+
+
+def layouts(
+    seat: int, cnt: Sequence[int], size: int, wild: str, order: SeqOrder = FULL_ORDER
+) -> list[Layout]:
     """Every layout of one combination from a hand (L15-L17)."""
     out: list[Layout] = []
     wid = wild_id(wild)
     w_all = cnt[wid] if wid >= 0 else 0
     masks = [0, 0, 0, 0]
     by_rank: dict[int, int] = {}
+    pos_bits = _POS_BITS if order is FULL_ORDER else _order_bits(order)
+    at = cid_at if order is FULL_ORDER else order.cid_at
+    top = order.top
     for cid in range(52):
         k = cnt[cid]
         if k:
-            masks[cid & 3] |= _POS_BITS[cid]
+            masks[cid & 3] |= pos_bits[cid]
             r = cid >> 2
             by_rank[r] = by_rank.get(r, 0) + k
     for s in range(4):
@@ -80,9 +97,9 @@ def layouts(seat: int, cnt: Sequence[int], size: int, wild: str) -> list[Layout]
         if mask.bit_count() + w_all < 3:
             continue
         avail = [bool(mask >> p & 1) for p in range(16)]
-        for lo in range(1, 13):
+        for lo in range(1, top):
             missing = 0
-            for hi in range(lo, 15):
+            for hi in range(lo, top + 2):
                 if not avail[hi]:
                     missing += 1
                     if missing > w_all:
@@ -91,7 +108,7 @@ def layouts(seat: int, cnt: Sequence[int], size: int, wild: str) -> list[Layout]
                 if length > size:
                     break
                 if length >= 3 and missing < length:
-                    _seq_windows(seat, s, lo, hi, avail, w_all, wild, wid, out)
+                    _seq_windows(seat, s, lo, hi, avail, w_all, wild, wid, out, at)
     for r, n in by_rank.items():
         if n + w_all >= 3:
             _sets(seat, r + 1, cnt, w_all, wild, wid, out)
@@ -100,7 +117,7 @@ def layouts(seat: int, cnt: Sequence[int], size: int, wild: str) -> list[Layout]
 
 def _seq_windows(
     seat: int, s: int, lo: int, hi: int, avail: list[bool], w_all: int, wild: str, wid: int,
-    out: list[Layout],
+    out: list[Layout], cid_at: Callable[[int, int], int] = cid_at,
 ) -> None:  # fmt: skip
     budget = w_all
     fixed_two = lo <= 2 <= hi and _spade_two_natural(wild, s, 2)
@@ -165,9 +182,16 @@ def _sets(
                         out.append(_layout(seat, tuple(key)))
 
 
-def additions(seat: int, cnt: Sequence[int], wild: str, combos: Sequence[Combination]) -> list[Add]:
+def additions(
+    seat: int,
+    cnt: Sequence[int],
+    wild: str,
+    combos: Sequence[Combination],
+    order: SeqOrder = FULL_ORDER,
+) -> list[Add]:
     """Every single card that can be added to a combination on the table (L15, L19)."""
     out: list[Add] = []
+    at, top = (cid_at if order is FULL_ORDER else order.cid_at), order.top
     wid = wild_id(wild)
     has_wild = wid >= 0 and cnt[wid] > 0
     for c in combos:
@@ -185,11 +209,11 @@ def additions(seat: int, cnt: Sequence[int], wild: str, combos: Sequence[Combina
                 out.append(_add(seat, c.id, wid, base + fs, None, False))
             continue
         s, lo, hi = c.suit, c.lo, c.hi
-        ambiguous = lo == 2 and hi == 13  # an ace fits either end
+        ambiguous = lo == 2 and hi == top  # an ace fits either end
         for pos, end in ((lo - 1, "low"), (hi + 1, "high")):
-            if not 1 <= pos <= 14:
+            if not 1 <= pos <= top + 1:
                 continue
-            target = cid_at(s, pos)
+            target = at(s, pos)
             e = end if ambiguous else None
             if cnt[target]:
                 out.append(_add(seat, c.id, target, target, e, False))

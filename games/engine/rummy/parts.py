@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, cast
 from .. import snapshot
 from ..actions import Action
 from ..cards import Card, PackKind
-from ..combinations import CARDS, Combination, TableCard, cid_at, cid_of
+from ..combinations import CARDS, FULL_ORDER, Combination, SeqOrder, TableCard, cid_at, cid_of
 from ..rules import Rules
 from ..snapshot import SnapshotError
 from .moves import (
@@ -51,6 +51,7 @@ class Table:
     splash: int
     ratting: str
     max_turnovers: int  # 0: no cap (see docs/replay-format.md)
+    order: SeqOrder = FULL_ORDER  # the pack's sequence order (Colonel's forty, CL-opt-1)
 
 
 def table_for(rules: Rules) -> Table:

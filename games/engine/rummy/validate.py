@@ -20,7 +20,6 @@ from ..combinations import (
     canonical_layout,
     canonical_set_card,
     check_wilds,
-    cid_at,
     natural_in_set,
 )
 from ..errors import IllegalActionError, InvalidActionError
@@ -74,7 +73,7 @@ def canonical(d: RummyDeal, a: Action) -> Action:
     if isinstance(a, Layout):
         check_wilds(a.cards, t.wild)
         _hold(d, a.seat, a.cards)
-        return _stranding(d, Layout(a.seat, canonical_layout(a.cards, t.wild)))
+        return _stranding(d, Layout(a.seat, canonical_layout(a.cards, t.wild, t.order)))
     assert isinstance(a, Add | MoveJoker)
     return _stranding(d, _on_combination(d, a))
 
@@ -95,10 +94,14 @@ def _on_combination(d: RummyDeal, a: Add | MoveJoker) -> Action:
         return Add(a.seat, combo.id, canonical_set_card(a.card, combo, t.wild))
     if named.suit is None or CARD_ID[named] % 4 != combo.suit:
         raise IllegalActionError(f"{a.card.code} is not of the sequence's suit", law="L15")
+    order = t.order
+    top = order.top
     fits = [e for p, e in ((combo.lo - 1, "low"), (combo.hi + 1, "high"))
-            if 1 <= p <= 14 and cid_at(combo.suit, p) == CARD_ID[named]]  # fmt: skip
+            if 1 <= p <= top + 1 and order.cid_at(combo.suit, p) == CARD_ID[named]]  # fmt: skip
     if not fits:
-        if (named.rank == 13 and combo.lo == 1) or (named.rank == 2 and combo.hi == 14):
+        if (order.pos(named.rank) == top and combo.lo == 1) or (
+            named.rank == 2 and combo.hi == top + 1
+        ):
             raise IllegalActionError("that would go round the corner (K A 2)", law="L16")
         raise IllegalActionError(f"{a.card.code} does not fit either end", law="L15")
     if len(fits) == 2:

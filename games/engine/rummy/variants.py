@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from ..cards import Card, PackKind, make_pack
+from ..combinations import FULL_ORDER, SeqOrder
 from ..errors import InvalidActionError
 from ..rules import Rules
 from ..variant import Capabilities, Law, OptionSpec, PlayerRange, Variant, cut_option, register
@@ -220,10 +221,20 @@ class Colonel(RummyVariant):
     players = PlayerRange(2, 2, 2)
     seats = PlayerRange(2, 2, 2)
     cut_law = "CL-1"
-    options = (cut_option(cut_law, "seed 003", "the lowest deals, aces low"),)
+    options = (
+        cut_option(cut_law, "seed 003", "the lowest deals, aces low"),
+        OptionSpec("pack", ("full", "spanish", "no-courts"), "full",
+                   "the full 52 (Hoyle), or a 40-card pack (CL-opt-1): the Spanish, A-7 "
+                   "sota caballo rey, which is also the French pack without its 8, 9 and 10, "
+                   "the jack following the 7 in a sequence; or the French without courts, "
+                   "A-10. The ace high follows the pack's top card (CLO1)",
+                   "CL-opt-1, seed 003", "Pack",
+                   (("full", "the full 52"), ("spanish", "40: A–7 J Q K (Spanish)"),
+                    ("no-courts", "40: A–10, no courts"))),
+    )  # fmt: skip
     summary = (
-        "Full pack, ten each, lay off on either side, challenge; the lower hand wins a "
-        "challenge or an exhausted pack."
+        "The full pack (or a 40-card one), ten each, lay off on either side, challenge; "
+        "the lower hand wins a challenge or an exhausted pack."
     )
     laws = (
         Law("encyclopedia", "Full 52-card pack, ten each, the next card turned up."),
@@ -234,14 +245,27 @@ class Colonel(RummyVariant):
         Law("CL-1 (seed 003)", "Ten each, one at a time; the next card turned up starts the "
                                "stock. Runs of three or more in suit, the ace high or low, never "
                                "round the corner. Going out may end with a discard."),
+        Law("CL-opt-1 (seed 003)", "A 40-card pack: the Spanish (A-7, sota, caballo, rey; or the "
+                                   "French without its 8, 9 and 10), the jack following the 7 "
+                                   "(6 7 J is a run), or the French without courts (A-10)."),
+        Law("CLO1", "Ours, the source being silent: in a 40-card pack the ace is high after "
+                    "the pack's top card (Q K A, or 9 10 A), as Q K A in the full pack; still "
+                    "never round the corner. Aces count 1 and courts 10 in every pack (CO3)."),
     )  # fmt: skip
 
     def table(self, rules: Rules) -> Table:
+        kind, order = _COLONEL_PACKS[str(rules.opt("pack"))]
         return Table(
-            self.name, 10, PackKind.SINGLE, "none", "buried", "colonel", False, True, 0,
-            "free", 0,
+            self.name, 10, kind, "none", "buried", "colonel", False, True, 0, "free", 0, order
         )  # fmt: skip
 
+
+# CL-opt-1: each pack Colonel may be dealt from, and its sequence order
+_COLONEL_PACKS = {
+    "full": (PackKind.SINGLE, FULL_ORDER),
+    "spanish": (PackKind.FORTY_SPANISH, SeqOrder((1, 2, 3, 4, 5, 6, 7, 11, 12, 13))),
+    "no-courts": (PackKind.FORTY_FOSTER, SeqOrder(tuple(range(1, 11)))),
+}
 
 FOSTER = register(Foster())
 FOSTER_THREE = register(FosterThree())
