@@ -20,6 +20,7 @@ import os
 import re
 import shutil
 import subprocess
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -217,6 +218,33 @@ def _admin() -> dict[str, Any]:
     return {k: v for k, v in conninfo.items() if v is not None}
 
 
+# How long a restore waits for connections closing as it begins (others_connected).
+GRACE_SECONDS = 2.0
+
+
+def others_connected(name: str, grace: float = GRACE_SECONDS) -> tuple[int, str | None]:
+    """How many connections to database ``name`` stay open, and whose, once those closing
+    have gone. A connection just closed (the restore's own, a moment before) leaves
+    pg_stat_activity only when its server process has gone, a few milliseconds later:
+    asked at once, it counted as the club running (a flaky restore test). So the count
+    is polled for up to ``grace`` seconds until it is zero."""
+    import psycopg
+
+    deadline = time.monotonic() + grace
+    with psycopg.connect(**_admin()) as c:
+        while True:
+            row = c.execute(
+                "SELECT count(*), string_agg(DISTINCT coalesce(nullif(application_name, ''),"
+                " client_addr::text, 'a local program'), ', ') FROM pg_stat_activity"
+                " WHERE datname = %s AND backend_type = 'client backend'",
+                [name],
+            ).fetchone()
+            count = int(row[0]) if row else 0
+            if not count or time.monotonic() > deadline:
+                return count, (row[1] if row else None)
+            time.sleep(0.05)  # a moment, not a wait: polled until they have gone
+
+
 def replace(path: Path, confirm: Callable[[Contents, Contents], bool]) -> str | None:
     """Load the backup into a fresh database; ask ``confirm(now, backup)`` with what the
     club's database holds and what the backup does; then put the fresh one in the
@@ -236,13 +264,7 @@ def replace(path: Path, confirm: Callable[[Contents, Contents], bool]) -> str | 
         connection.close()  # ours, so that only others count
         if hasattr(connection, "close_pool"):  # and the pool's (DB_POOL)
             connection.close_pool()
-        with psycopg.connect(**_admin()) as c:
-            row = c.execute(
-                "SELECT count(*), string_agg(DISTINCT coalesce(nullif(application_name, ''),"
-                " client_addr::text, 'a local program'), ', ') FROM pg_stat_activity"
-                " WHERE datname = %s AND backend_type = 'client backend'",
-                [name],
-            ).fetchone()
+        row = others_connected(name)
         if row and row[0]:
             raise BackupError(
                 f"{row[0]} connection(s) to {name} are open ({row[1]}): the club is running; "
