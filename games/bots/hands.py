@@ -1,21 +1,44 @@
 """Readings of cards and combinations from a ``player_view`` (no hidden information).
 
-Sequence positions: in the rummy variants a card of rank ``r`` sits at ``r`` (ace 1) and
-an ace also at 14 (Q K A, L16); in Conquián at its place in the 40-card pack's order
-(Foster: A..10 as 0..9; Spanish: A..7 J Q K as 0..9, the ace low only).
+Sequence positions: in the rummy variants a card sits at its rank's place in the pack's
+order (the full pack: rank ``r`` at ``r``, ace 1) and an ace also after the top card (Q K
+A at 14, L16; 9 10 A in Colonel's pack without courts, CLO1); in Conquián at its place in
+the pack's order from 0 (Foster: A..10 as 0..9; Spanish: A..7 J Q K as 0..9; the full
+52 as 0..12), the ace low only.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from games.engine.cards import Card
+from games.engine.combinations import CARD_ID, FULL_ORDER, SeqOrder
+from games.engine.conquian.order import ORDERS as CONQUIAN_ORDERS
+from games.engine.conquian.order import PackOrder
 from games.engine.records import Kind
 
 from .base import View, caps, is_wild
 
-_SPANISH_ORDER = {1: 0, 2: 1, 3: 2, 4: 3, 5: 4, 6: 5, 7: 6, 11: 7, 12: 8, 13: 9}
+
+@lru_cache(maxsize=64)
+def _rummy_order(variant: str, options: tuple[tuple[str, object], ...]) -> SeqOrder:
+    from games.engine.rules import make_rules
+    from games.engine.rummy.parts import table_for
+
+    return table_for(make_rules(variant, dict(options))).order  # type: ignore[arg-type]
+
+
+def _orders(view: View) -> tuple[PackOrder | None, SeqOrder]:
+    """The pack's sequence order: Conquián's (a PackOrder) or the rummy family's."""
+    options = view.get("options") or {}
+    if caps(view).say:
+        return CONQUIAN_ORDERS[str(options.get("pack") or "forty")], FULL_ORDER
+    try:
+        return None, _rummy_order(str(view.get("variant")), tuple(sorted(options.items())))
+    except (ValueError, TypeError):  # not a rummy game: the full pack's order
+        return None, FULL_ORDER
 
 
 def conquian_pips(card: Card) -> int:
@@ -42,13 +65,12 @@ def _wild(view: View) -> str:
 
 def positions(card: Card, view: View) -> tuple[int, ...]:
     """Sequence positions the card can take."""
-    if caps(view).say:
-        if (view.get("options") or {}).get("pack") == "spanish":
-            return (_SPANISH_ORDER[card.rank],)
-        return (card.rank - 1,)
+    conquian, order = _orders(view)
+    if conquian is not None:
+        return (conquian.place[CARD_ID[card]],)
     if card.rank == 1:
-        return (1, 14)
-    return (card.rank,)
+        return (1, order.top + 1)
+    return (order.pos(card.rank),)
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,10 +113,11 @@ def table_combos(view: View) -> list[TableCombo]:
         if conquian:
             ps = sorted(positions(n, view)[0] for n in named)
         else:
-            ranks = sorted(n.rank for n in named)
+            order = _orders(view)[1]
+            ranks = sorted(order.pos(n.rank) for n in named)
             ps = ranks
             if ranks[0] == 1 and len(ranks) > 1 and ranks[1] != 2:
-                ps = sorted(14 if r == 1 else r for r in ranks)
+                ps = sorted(order.top + 1 if r == 1 else r for r in ranks)
         ends = (False, False)
         if not conquian:
             lo_w = phys[0] != (c["cards"][0]["as"] or phys[0]) and not c["cards"][0]["crossways"]
@@ -126,9 +149,9 @@ def fits_combo(card: Card, combo: TableCombo, view: View) -> bool:
         return card.rank == combo.rank
     if card.suit is None or card.suit.value != combo.suit:
         return False
-    conquian = caps(view).say
-    top = 9 if conquian else 14
-    bottom = 0 if conquian else 1
+    conquian, order = _orders(view)
+    top = len(conquian.ranks) - 1 if conquian is not None else order.top + 1
+    bottom = 0 if conquian is not None else 1
     for p in positions(card, view):
         if (p == combo.lo - 1 and p >= bottom) or (p == combo.hi + 1 and p <= top):
             return True
