@@ -30,6 +30,12 @@ def _rummy_order(variant: str, options: tuple[tuple[str, object], ...]) -> SeqOr
     return table_for(make_rules(variant, dict(options))).order  # type: ignore[arg-type]
 
 
+def seq_order(view: View) -> SeqOrder:
+    """A rummy game's sequence order under the view's options (the full pack's, unless
+    Colonel is dealt from a 40-card pack, CL-opt-1)."""
+    return _orders(view)[1]
+
+
 def _orders(view: View) -> tuple[PackOrder | None, SeqOrder]:
     """The pack's sequence order: Conquián's (a PackOrder) or the rummy family's."""
     options = view.get("options") or {}

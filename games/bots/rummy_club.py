@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from games.engine.actions import Action
 from games.engine.cards import Card
-from games.engine.combinations import CARD_ID, CARDS, Combination, cid_at, wild_id
+from games.engine.combinations import CARD_ID, CARDS, FULL_ORDER, Combination, SeqOrder, wild_id
 from games.engine.rummy import generate
 from games.engine.rummy.moves import (
     Accept,
@@ -37,7 +37,7 @@ from games.engine.rummy.moves import (
 )
 
 from .base import View, caps, wild_mode
-from .hands import took_back_this_turn
+from .hands import seq_order, took_back_this_turn
 from .rummy_knowledge import Knowledge, read_log, table_combinations, unseen_counts
 
 # Tunings (measured against greedy; see tests/bots and the duel benchmark).
@@ -66,6 +66,7 @@ class Context:
     unseen: list[int]
     unseen_total: int
     draws_left: float
+    order: SeqOrder = FULL_ORDER  # the pack's sequence order (Colonel's forty, CL-opt-1)
 
 
 @dataclass
@@ -97,7 +98,7 @@ def make_context(view: View) -> Context:
         draws = min(draws, pack / 2 + 0.5)
     return Context(
         view, seat, wild, wild_id(wild), table_combinations(view), know, unseen,
-        max(1, sum(unseen)), draws,
+        max(1, sum(unseen)), draws, seq_order(view),
     )  # fmt: skip
 
 
@@ -127,7 +128,7 @@ def best_cover(ctx: Context, cnt: list[int]) -> tuple[list[Layout], list[int]]:
     """Disjoint combinations from the hand covering the most cards (then the most pips),
     a joker preferably inside a sequence (Foster: not at an open end)."""
     size = sum(cnt)
-    lays = generate.layouts(ctx.seat, cnt, size, ctx.wild)
+    lays = generate.layouts(ctx.seat, cnt, size, ctx.wild, ctx.order)
     items = [(lay, hand_counts(_layout_ids(lay))) for lay in lays]
     by_card: dict[int, list[tuple[Layout, list[int]]]] = {}
     for lay, need in items:
@@ -170,9 +171,9 @@ def best_cover(ctx: Context, cnt: list[int]) -> tuple[list[Layout], list[int]]:
     return cover, leftover
 
 
-def _positions(cid: int) -> tuple[int, ...]:
+def _positions(cid: int, order: SeqOrder) -> tuple[int, ...]:
     rank = cid // 4 + 1
-    return (1, 14) if rank == 1 else (rank,)
+    return (1, order.top + 1) if rank == 1 else (order.pos(rank),)
 
 
 def fits_table(cid: int, ctx: Context, combos: Sequence[Combination] | None = None) -> int:
@@ -187,8 +188,8 @@ def fits_table(cid: int, ctx: Context, combos: Sequence[Combination] | None = No
             continue
         if c.suit != suit:
             continue
-        for p in _positions(cid):
-            if (p == c.lo - 1 and p >= 1) or (p == c.hi + 1 and p <= 14):
+        for p in _positions(cid, ctx.order):
+            if (p == c.lo - 1 and p >= 1) or (p == c.hi + 1 and p <= ctx.order.top + 1):
                 return c.id
     return -1
 
@@ -201,20 +202,21 @@ def outs(cid: int, cnt: Sequence[int], ctx: Context) -> int:
     if any(cnt[base + s] - (1 if base + s == cid else 0) > 0 for s in range(4)
            if base + s != ctx.wid):  # fmt: skip
         want.update(base + s for s in range(4))
-    for p in _positions(cid):
+    high, at = ctx.order.top + 1, ctx.order.cid_at
+    for p in _positions(cid, ctx.order):
         for q in (p - 2, p - 1, p + 1, p + 2):
-            if not 1 <= q <= 14:
+            if not 1 <= q <= high:
                 continue
-            other = cid_at(suit, q)
+            other = at(suit, q)
             if other == ctx.wid or not cnt[other]:
                 continue
             lo, hi = min(p, q), max(p, q)
             if hi - lo == 1:
                 for x in (lo - 1, hi + 1):
-                    if 1 <= x <= 14:
-                        want.add(cid_at(suit, x))
+                    if 1 <= x <= high:
+                        want.add(at(suit, x))
             else:
-                want.add(cid_at(suit, lo + 1))
+                want.add(at(suit, lo + 1))
     n = sum(ctx.unseen[w] for w in want if w != ctx.wid)
     if want and ctx.wid >= 0:
         n += ctx.unseen[ctx.wid]
@@ -299,7 +301,7 @@ def place_on_table(ctx: Context, an: Analysis) -> tuple[list[tuple[int, int]], l
                 continue
             placed.append((c, cid))
             left.remove(c)
-            combos = [_extended(cb, c) if cb.id == cid else cb for cb in combos]
+            combos = [_extended(cb, c, ctx.order) if cb.id == cid else cb for cb in combos]
             progress = True
             break
     if left and all(c == ctx.wid for c in left) and combos and len(left) <= 2:
@@ -310,11 +312,11 @@ def place_on_table(ctx: Context, an: Analysis) -> tuple[list[tuple[int, int]], l
     return placed, left
 
 
-def _extended(c: Combination, cid: int) -> Combination:
+def _extended(c: Combination, cid: int, order: SeqOrder) -> Combination:
     if c.kind == "set":
         return c
     rank = cid // 4 + 1
-    pos = [p for p in _positions(cid) if p in (c.lo - 1, c.hi + 1)]
+    pos = [p for p in _positions(cid, order) if p in (c.lo - 1, c.hi + 1)]
     if not pos:
         return c
     if pos[0] == c.lo - 1:

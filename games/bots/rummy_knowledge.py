@@ -99,8 +99,12 @@ def _played(hand: Counter[Card], shown: dict[int, list[Card]], seat: int, c: Car
 
 
 def table_combinations(view: View) -> list[Combination]:
-    """The view's combinations as the engine's :class:`Combination` values."""
-    return [combination_from_view(c) for c in view.get("combinations") or []]
+    """The view's combinations as the engine's :class:`Combination` values (a sequence's
+    positions in the pack's order)."""
+    from .hands import seq_order
+
+    order = seq_order(view)
+    return [combination_from_view(c, order) for c in view.get("combinations") or []]
 
 
 def unseen_counts(view: View, k: Knowledge, hand_ids: list[int]) -> list[int]:

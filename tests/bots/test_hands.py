@@ -36,3 +36,17 @@ def test_colonel_forty_card_packs_in_their_order() -> None:
     full = _view("colonel")
     assert positions(Card.from_code("AH"), full) == (1, 14)
     assert positions(Card.from_code("JH"), full) == (11,)
+
+
+def test_the_club_player_sees_a_spanish_run_take_the_jack() -> None:
+    from games.bots.rummy_club import fits_table, make_context
+    from games.engine.combinations import CARD_ID
+    from tests.engine.helpers import arrange, play
+
+    d = arrange("colonel", ["2C 3D 4S 5C 6D 2S 3C 4D 5S 6C", "5H 6H 7H QS KS AS 2D 3S 4C QD"],
+                "QH", "KC", pack="spanish")  # fmt: skip
+    play(d, "1 draw pack", "1 layout 5H 6H 7H", "1 discard KC")
+    ctx = make_context(d.player_view(0))
+    assert ctx.order.top == 10 and [c.lo for c in ctx.combos] == [5]
+    assert fits_table(CARD_ID[Card.from_code("JH")], ctx) == 0  # 5 6 7, then the jack
+    assert fits_table(CARD_ID[Card.from_code("8H")], ctx) == -1  # not in this pack's order
