@@ -30,7 +30,7 @@ from games.engine.protocol import DealState
 from games.engine.snapshot import SnapshotError
 
 from ..models import Deal, DealAction
-from . import call_round, club_api, engine_api
+from . import call_round, club_api, engine_api, tokens
 from .intents import AmbiguousActionError, IntentError, resolve
 
 log = logging.getLogger(__name__)
@@ -323,11 +323,11 @@ def act(
             ):
                 return ActResult(deal, load_state(deal), my_seat, duplicate=True)
             raise Rejection(409, "stale", STALE)
-        if token and DealAction.objects.filter(deal_id=deal.pk, client_token=token).exists():
-            # A token already used, sent again at the current version (a replayed request):
-            # the earlier action was applied once; nothing more is (it raised an
-            # IntegrityError, a 500, before).
-            return ActResult(deal, load_state(deal), my_seat, duplicate=True)
+        # A token already used, sent again at the current version (a replayed request):
+        # the earlier action was applied once, nothing more is (it raised an
+        # IntegrityError, a 500, before). Found by the action's INSERT (ON CONFLICT, one
+        # query rather than a look first and the insert, issue 59), or, where the replay
+        # is refused before that, by a look then.
         if deal.finished:
             raise Rejection(409, "over", stopped_reason(deal) or "the deal is over")
         state = load_state(deal)
@@ -335,6 +335,8 @@ def act(
             _answer_in_round(deal, state, my_seat, action)
             return ActResult(deal, state, my_seat)
         if state.to_move() != my_seat:
+            if tokens.used(deal, token):
+                return ActResult(deal, load_state(deal), my_seat, duplicate=True)
             raise Rejection(409, "not-your-turn", "it is not your turn")
 
         if action is not None:
@@ -367,6 +369,8 @@ def act(
             try:
                 state.apply(a)
             except IllegalActionError as e:
+                if tokens.used(deal, token):
+                    return ActResult(deal, load_state(deal), my_seat, duplicate=True)
                 raise Rejection(422, "illegal", e.reason, e.law) from None
             except InvalidActionError as e:
                 raise Rejection(400, "malformed", f"malformed action: {e}") from None
@@ -381,9 +385,13 @@ def act(
             )
             for i, a in enumerate(actions)
         ]
+        if token and not tokens.insert_once(rows[0]):  # the token was used: applied once before
+            return ActResult(deal, load_state(deal), my_seat, duplicate=True)
+        if token:
+            rows = rows[1:]
         if len(rows) == 1:
             rows[0].save(force_insert=True)
-        else:
+        elif rows:
             DealAction.objects.bulk_create(rows)
         deal.version = state.version
         deal.to_move = state.to_move()

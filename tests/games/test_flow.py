@@ -94,7 +94,7 @@ def test_an_action_takes_at_most_ten_queries_however_long_the_deal(
         assert r.status_code == 200
         counts.append(len(q.captured_queries))
     assert len(counts) > 30
-    assert max(counts) <= 10, counts
+    assert max(counts) <= 9, counts  # issue 59: the token found by the INSERT, not a look first
     assert max(counts[-10:]) <= max(counts[:10]), counts  # constant as the deal grows
 
 
