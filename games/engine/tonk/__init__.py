@@ -17,7 +17,7 @@ from ..rules import Rules
 from ..spreads import count
 from ..variant import Capabilities, Ending, Law, OptionSpec, PlayerRange, Variant, register
 from .actions import TONK_ACTIONS
-from .deal import TonkDeal, hand_size
+from .deal import TonkDeal, asks_everyone, hand_size
 from .scoring import payments
 
 if TYPE_CHECKING:
@@ -126,7 +126,7 @@ class Tonk(Variant):
         wild = bool(rules.opt("deuces_wild"))
         return Capabilities(
             wild_cards=wild, wild="deuces" if wild else "none", low_aces=True, drop=True,
-            call_round=dict(rules.options).get("call_round", "every") == "every",
+            call_round=asks_everyone(rules),
         )  # fmt: skip
 
     def pack(self, rules: Rules) -> list[Card]:

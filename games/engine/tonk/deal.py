@@ -43,6 +43,12 @@ def may_call(hand: list[Card], rules: Rules) -> bool:
     return all(c.rank >= low for c in hand)
 
 
+def asks_everyone(rules: Rules) -> bool:
+    """TO5 (issue 58): every player is in the call round, answers kept to themselves until
+    it is over; False for a deal dealt before, whose rules say ``call_round: courts``."""
+    return dict(rules.options).get("call_round", "every") == "every"
+
+
 def _sorted(cards: list[Card]) -> list[Card]:
     return sorted(cards, key=IN_ORDER)
 
@@ -117,9 +123,8 @@ class TonkDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
 
     @property
     def asks_everyone(self) -> bool:
-        """TO5 (issue 58): every player is in the call round, answers kept to themselves
-        until it is over; False for a deal dealt before, whose rules say so."""
-        return dict(self.rules.options).get("call_round", "every") == "every"
+        """Every player is in the call round (:func:`asks_everyone`)."""
+        return asks_everyone(self.rules)
 
     def _in_turn(self, dealer: int) -> list[int]:
         return [(dealer + 1 + i) % self.players for i in range(self.players)]
