@@ -8,11 +8,10 @@
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from .cards import Card
+from .cards import Card, shuffle_seeded
 from .errors import InvalidActionError
 from .rules import Rules
 
@@ -24,8 +23,7 @@ if TYPE_CHECKING:
 def shuffled_pack(rules: Rules, seed: int | None) -> list[Card]:
     """``random.Random(seed).shuffle`` of the variant's pack, top first."""
     pack = rules.spec.pack(rules)
-    random.Random(seed).shuffle(pack)
-    return pack
+    return shuffle_seeded(pack, seed)
 
 
 def new_deal(

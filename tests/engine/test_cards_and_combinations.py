@@ -82,3 +82,18 @@ def test_l17_only_wild_cards_take_a_name() -> None:
 
 def test_card_codes() -> None:
     assert Card.from_code("10H").code == "10H" and Placed.from_code("2S=2S").is_wild is False
+
+
+def test_the_seeded_shuffle_is_randoms_own_card_for_card() -> None:
+    """Every rummy and Conquián deal is dealt from ``random.Random(seed).shuffle``'s order
+    (the golden logs and stored seeds hold it): ``shuffle_seeded`` gives the same order for
+    every pack size the games use and for seeds small and large (issue 58's bench)."""
+    import random
+
+    from games.engine.cards import shuffle_seeded
+
+    for n in (0, 1, 2, 40, 52, 53, 106, 300):
+        for seed in (0, 1, 7, 2**32 - 1, 2**63 + 5, *range(100, 140)):
+            a, b = list(range(n)), list(range(n))
+            random.Random(seed).shuffle(a)
+            assert shuffle_seeded(b, seed) == a, (n, seed)

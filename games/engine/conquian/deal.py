@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from .. import snapshot
 from ..actions import Action
-from ..cards import Card, make_pack
+from ..cards import Card, make_pack, shuffle_seeded
 from ..combinations import CARDS
 from ..errors import IllegalActionError, InvalidActionError
 from ..protocol import Adjustment, Outcome
@@ -101,7 +101,7 @@ def new_conquian_deal(
         if seed is None:
             seed = random.SystemRandom().randrange(2**63)
         order = make_pack(kind)
-        random.Random(seed).shuffle(order)
+        shuffle_seeded(order, seed)
     else:
         order = list(pack)
         if sorted(order, key=card_key) != sorted(make_pack(kind), key=card_key):

@@ -16,12 +16,13 @@ Cards are kept as ids (see :mod:`..combinations`) for speed; the public API spea
 from __future__ import annotations
 
 from collections.abc import Mapping
+from itertools import compress
 from typing import TYPE_CHECKING, Any
 
 from .. import snapshot
 from ..actions import Action
 from ..cards import Card
-from ..combinations import CARDS, Combination, TableCard, build, cid_of
+from ..combinations import CARDS, Combination, TableCard, build, cid_of, cids_of
 from ..errors import IllegalActionError, InvalidActionError
 from ..protocol import Outcome
 from ..records import Kind, Record
@@ -53,6 +54,9 @@ if TYPE_CHECKING:
     from ..from_view import Hidden
 
 
+_CARD_IDS = range(53)  # every card id, the joker's last
+
+
 class RummyDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
     """A deal in play (implements :class:`~..protocol.DealState`)."""
 
@@ -69,7 +73,7 @@ class RummyDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
         self.pack_order: tuple[Card, ...] = tuple(pack)
         self.version = 0
         n, t = players, self.table
-        ids = [cid_of(c) for c in pack]
+        ids = cids_of(pack)
         self._cnt = [[0] * 53 for _ in range(n)]
         # L8: one at a time from the dealer's left; the next card starts the stock.
         for i in range(n * t.hand_size):
@@ -163,12 +167,17 @@ class RummyDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
         """Every action ``seat`` may make now, canonical and without duplicates."""
         if seat != self.to_move():
             return []
+        return list(self._listing(seat))
+
+    def _listing(self, seat: int) -> list[Action]:
+        """The cached list of ``seat``'s legal actions (``seat`` is to move), made anew
+        when the deal has moved on; the caller must not change it."""
         if self._legal_key != self.version:
             self._legal = self._generate(seat)
             self._legal_by_id = {id(a): a for a in self._legal}
             self._legal_frozen = None
             self._legal_key = self.version
-        return list(self._legal)
+        return self._legal
 
     def _listed(self, action: Action) -> bool:
         """``action`` is one of the listed action objects itself (identity, not equality:
@@ -216,10 +225,7 @@ class RummyDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
         out.extend(shows)
         cnt = self._cnt[seat]
         if self._discard_allowed(seat):
-            row = _DISCARDS[seat]
-            for cid in range(53):
-                if cnt[cid]:
-                    out.append(row[cid])
+            out.extend(map(_DISCARDS[seat].__getitem__, compress(_CARD_IDS, cnt)))
         if self._shown:
             out.append(_simple(("tb", seat), lambda: TakeBack(seat)))
         return out
@@ -284,7 +290,7 @@ class RummyDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
         seat = self.to_move()
         if seat is None or action.seat != seat:
             return False
-        self.legal_actions(seat)
+        self._listing(seat)
         if self._listed(action) or action in self._legal_set:
             return True
         try:
@@ -304,7 +310,7 @@ class RummyDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
         """Apply a legal action; otherwise raise and change nothing."""
         seat = self.to_move()
         if seat is not None and action.seat == seat:
-            self.legal_actions(seat)
+            self._listing(seat)
         if seat is None or action.seat != seat or not self._listed(action):
             held = action
             action = canonical(self, action)  # raises with the reason and the law

@@ -17,6 +17,7 @@ suit), one per meaningful choice: duplicate cards of a double pack give one acti
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from itertools import compress
 
 from ..combinations import (
     FULL_ORDER,
@@ -32,6 +33,7 @@ from .moves import Add, Layout, MoveJoker
 
 _CACHE: dict[tuple[object, ...], object] = {}
 _CACHE_LIMIT = 500_000
+_NATURALS = range(52)
 
 
 def _layout(seat: int, key: tuple[tuple[int, int], ...]) -> Layout:
@@ -74,6 +76,14 @@ def _order_bits(order: SeqOrder) -> list[int]:
 _BITS: dict[SeqOrder, list[int]] = {FULL_ORDER: _POS_BITS}
 
 
+# The layouts of one suit's sequences and of one rank's sets, kept by what they depend on
+# (issue 58's bench): a hand changes one or two cards a turn, so most of its suits and
+# ranks were enumerated before. The keys hold every input of the enumeration; the lists
+# are the same actions in the same order as enumerating anew.
+_SUIT_CACHE: dict[tuple[object, ...], tuple[Layout, ...]] = {}
+_SET_CACHE: dict[tuple[object, ...], tuple[Layout, ...]] = {}
+
+
 def layouts(
     seat: int, cnt: Sequence[int], size: int, wild: str, order: SeqOrder = FULL_ORDER
 ) -> list[Layout]:
@@ -84,34 +94,59 @@ def layouts(
     masks = [0, 0, 0, 0]
     by_rank: dict[int, int] = {}
     pos_bits = _POS_BITS if order is FULL_ORDER else _order_bits(order)
-    at = cid_at if order is FULL_ORDER else order.cid_at
-    top = order.top
-    for cid in range(52):
-        k = cnt[cid]
-        if k:
-            masks[cid & 3] |= pos_bits[cid]
-            r = cid >> 2
-            by_rank[r] = by_rank.get(r, 0) + k
+    for cid in compress(_NATURALS, cnt):  # the naturals held (C's loop, not ours)
+        masks[cid & 3] |= pos_bits[cid]
+        r = cid >> 2
+        by_rank[r] = by_rank.get(r, 0) + cnt[cid]
+    cap = size if size < 16 else 16  # no sequence is longer than 15
+    suits = _SUIT_CACHE
     for s in range(4):
         mask = masks[s]
         if mask.bit_count() + w_all < 3:
             continue
-        avail = [bool(mask >> p & 1) for p in range(16)]
-        for lo in range(1, top):
-            missing = 0
-            for hi in range(lo, top + 2):
-                if not avail[hi]:
-                    missing += 1
-                    if missing > w_all:
-                        break
-                length = hi - lo + 1
-                if length > size:
-                    break
-                if length >= 3 and missing < length:
-                    _seq_windows(seat, s, lo, hi, avail, w_all, wild, wid, out, at)
+        found = suits.get(key := (seat, s, mask, w_all, cap, wild, order.ranks))
+        if found is None:
+            if len(suits) > _CACHE_LIMIT:
+                suits.clear()
+            found = suits[key] = tuple(_suit_layouts(seat, s, mask, w_all, cap, wild, order))
+        out.extend(found)
+    sets = _SET_CACHE
     for r, n in by_rank.items():
         if n + w_all >= 3:
-            _sets(seat, r + 1, cnt, w_all, wild, wid, out)
+            base = r * 4
+            counts = (cnt[base], cnt[base + 1], cnt[base + 2], cnt[base + 3])
+            found = sets.get(key_set := (seat, r, counts, w_all, wild))
+            if found is None:
+                if len(sets) > _CACHE_LIMIT:
+                    sets.clear()
+                lays: list[Layout] = []
+                _sets(seat, r + 1, cnt, w_all, wild, wild_id(wild), lays)
+                found = sets[key_set] = tuple(lays)
+            out.extend(found)
+    return out
+
+
+def _suit_layouts(
+    seat: int, s: int, mask: int, w_all: int, size: int, wild: str, order: SeqOrder
+) -> list[Layout]:
+    """The sequences of suit ``s`` whose positions held are the bits of ``mask``."""
+    out: list[Layout] = []
+    wid = wild_id(wild)
+    at = cid_at if order is FULL_ORDER else order.cid_at
+    top = order.top
+    avail = [bool(mask >> p & 1) for p in range(16)]
+    for lo in range(1, top):
+        missing = 0
+        for hi in range(lo, top + 2):
+            if not avail[hi]:
+                missing += 1
+                if missing > w_all:
+                    break
+            length = hi - lo + 1
+            if length > size:
+                break
+            if length >= 3 and missing < length:
+                _seq_windows(seat, s, lo, hi, avail, w_all, wild, wid, out, at)
     return out
 
 

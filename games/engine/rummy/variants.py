@@ -10,7 +10,7 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from ..cards import Card, PackKind, make_pack
+from ..cards import Card, PackKind, make_pack, shuffle_seeded
 from ..combinations import FULL_ORDER, SeqOrder
 from ..errors import InvalidActionError
 from ..rules import Rules
@@ -70,7 +70,7 @@ class RummyVariant(Variant):
             if seed is None:
                 seed = random.SystemRandom().randrange(2**63)
             cards = self.pack(rules)
-            random.Random(seed).shuffle(cards)
+            shuffle_seeded(cards, seed)
         else:
             cards = list(pack)
             if not all(isinstance(c, Card) for c in cards) or Counter(cards) != Counter(
