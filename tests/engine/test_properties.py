@@ -256,6 +256,6 @@ def test_only_the_listed_action_objects_take_the_fast_path_and_a_pickled_deal_ch
     assert deal.is_legal(twin)  # the slow path still says yes
 
     loaded = pickle.loads(pickle.dumps(deal))
-    assert loaded._legal_key == -1 and loaded._legal_by_id == {} and loaded._legal == []
+    assert loaded._legal_key == -1 and loaded._legal_ids == frozenset() and loaded._legal == []
     loaded.apply(twin)  # checked from scratch, and legal
     assert loaded.version == 1

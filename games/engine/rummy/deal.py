@@ -55,6 +55,14 @@ if TYPE_CHECKING:
 
 
 _CARD_IDS = range(53)  # every card id, the joker's last
+# The bare actions of each seat, made once (a turn lists them often; as _DISCARDS).
+_SEATS = range(16)
+_ACCEPT = [Accept(seat) for seat in _SEATS]
+_DECLINE = [Decline(seat) for seat in _SEATS]
+_CHALLENGE = [Challenge(seat) for seat in _SEATS]
+_DRAW_PACK = [Draw(seat, "pack") for seat in _SEATS]
+_DRAW_STOCK = [Draw(seat, "stock") for seat in _SEATS]
+_TAKE_BACK = [TakeBack(seat) for seat in _SEATS]
 
 
 class RummyDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
@@ -99,9 +107,9 @@ class RummyDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
         self._outcome: Outcome | None = None
         self._legal_key = -1
         self._legal: list[Action] = []
-        # The listed action objects by id, for the fast path of a caller that applies one
-        # of them (bots' playouts): an action counts as listed only if it IS that object.
-        self._legal_by_id: dict[int, Action] = {}
+        # The ids of the listed action objects, for the fast path of a caller that applies
+        # one of them (bots' playouts): an action counts as listed only if it IS one.
+        self._legal_ids: frozenset[int] = frozenset()
         self._legal_frozen: frozenset[Action] | None = None
 
     # -- reading the state -------------------------------------------------------------
@@ -174,20 +182,21 @@ class RummyDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
         when the deal has moved on; the caller must not change it."""
         if self._legal_key != self.version:
             self._legal = self._generate(seat)
-            self._legal_by_id = {id(a): a for a in self._legal}
+            self._legal_ids = frozenset(map(id, self._legal))
             self._legal_frozen = None
             self._legal_key = self.version
         return self._legal
 
     def _listed(self, action: Action) -> bool:
-        """``action`` is one of the listed action objects itself (identity, not equality:
-        an id alone could be a new object's at a reused address)."""
-        return self._legal_by_id.get(id(action)) is action
+        """``action`` is one of the listed action objects itself (identity, not equality).
+        Its id is enough: the listing holds every listed object alive, so no other live
+        object, ``action`` included, can have one of their ids unless it is that object."""
+        return id(action) in self._legal_ids
 
     def __getstate__(self) -> dict[str, Any]:
         """Pickled without the legality caches: a loaded deal lists and checks anew."""
         state = self.__dict__.copy()
-        state.update(_legal_key=-1, _legal=[], _legal_by_id={}, _legal_frozen=None)
+        state.update(_legal_key=-1, _legal=[], _legal_ids=frozenset(), _legal_frozen=None)
         return state
 
     @property
@@ -198,15 +207,15 @@ class RummyDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
         return self._legal_frozen
 
     def _generate(self, seat: int) -> list[Action]:
-        t, out = self.table, []
+        t = self.table
+        out: list[Action] = []
         if self._phase == "challenge":
-            return [_simple(("acc", seat), lambda: Accept(seat)),
-                    _simple(("dec", seat), lambda: Decline(seat))]  # fmt: skip
+            return [_ACCEPT[seat], _DECLINE[seat]]
         if self._phase == "draw":
             if t.challenge and not self._challenged:
-                out.append(_simple(("ch", seat), lambda: Challenge(seat)))
+                out.append(_CHALLENGE[seat])
             if self._pack:
-                out.append(_simple(("dp", seat), lambda: Draw(seat, "pack")))
+                out.append(_DRAW_PACK[seat])
             if self._stock:
                 if t.stock == "exposed":
                     for cid in dict.fromkeys(self._stock):
@@ -214,7 +223,7 @@ class RummyDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
                             _simple(("ds", seat, cid), lambda c=cid: Draw(seat, "stock", CARDS[c]))
                         )
                 else:
-                    out.append(_simple(("ds", seat), lambda: Draw(seat, "stock")))
+                    out.append(_DRAW_STOCK[seat])
             return out
         shows = self._show_moves(seat)
         if self._show_can_strand(seat):
@@ -227,7 +236,7 @@ class RummyDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
         if self._discard_allowed(seat):
             out.extend(map(_DISCARDS[seat].__getitem__, compress(_CARD_IDS, cnt)))
         if self._shown:
-            out.append(_simple(("tb", seat), lambda: TakeBack(seat)))
+            out.append(_TAKE_BACK[seat])
         return out
 
     def _show_moves(self, seat: int) -> list[Action]:

@@ -80,7 +80,7 @@ def rummy_from_view(cls: type[RummyDeal], view: Mapping[str, Any], hidden: Hidde
     d._snapshot = _taken_back_to(log, seat, cnt[seat], counts[seat], combos) if d._shown else None
     d._log, d._log_view = [], LogView()
     d._outcome = None
-    d._legal_key, d._legal, d._legal_by_id, d._legal_frozen = -1, [], {}, None
+    d._legal_key, d._legal, d._legal_ids, d._legal_frozen = -1, [], frozenset(), None
     return d
 
 

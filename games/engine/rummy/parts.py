@@ -89,7 +89,7 @@ _FIELDS = [
     "_outcome",
     "_legal_key",
     "_legal",
-    "_legal_by_id",
+    "_legal_ids",
     "_legal_frozen",
 ]
 

@@ -94,5 +94,5 @@ def read(cls: type[RummyDeal], data: dict[str, Any], what: str) -> RummyDeal:
         len(new._cnt) == len(new._size) == len(new._has_shown) == n
     ):
         raise snapshot.malformed(what, data, "its seats or its history do not match")
-    new._legal_key, new._legal, new._legal_by_id, new._legal_frozen = -1, [], {}, None
+    new._legal_key, new._legal, new._legal_ids, new._legal_frozen = -1, [], frozenset(), None
     return new
