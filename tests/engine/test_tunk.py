@@ -30,12 +30,21 @@ from games.engine.combinations import Combination, Placed
 from games.engine.deal import deal_from_json
 from games.engine.records import Kind
 from games.engine.spreads import TUNK as TUNK_LAWS
-from games.engine.spreads import count, hit_spread, hits_for, spread_of, spreads_in, value
+from games.engine.spreads import (
+    VALUE_BY_ORDER,
+    count,
+    hit_spread,
+    hits_for,
+    spread_of,
+    spreads_in,
+    value,
+)
 from games.engine.tunk.deal import LIMIT, TunkDeal
 from games.engine.tunk.game import TunkGame, play_game
 from games.engine.tunk.melds import Groupings, grouping, last_turn, tunk_discards, tunker_melds
 from games.engine.tunk.scoring import penalties, settle
 from games.engine.words import sentence
+from tests.scale import scaled
 
 RULES = make_rules("tunk")
 
@@ -567,3 +576,37 @@ def test_the_hidden_draw_is_seen_by_the_drawer_only_and_other_hands_never() -> N
     assert "3S" not in json.dumps(other["log"]) and other["hand"] == [c.code for c in d.hands[0]]
     assert "5H" not in json.dumps(other)
     assert d.player_view(1)["count"] is None  # eight cards: the count is of seven
+
+
+def test_k7_the_quick_refusal_never_hides_a_tunk() -> None:
+    """``tunk_discards`` refuses a hand of no wild two or one without making its melds
+    when even every natural that is in some meld would not count enough (issue 58's
+    bench). The bound is at least the worth of every meld (K1, KO2) and of all of them
+    together, and the Tunks offered are those :class:`Groupings` finds, over 1,500 hands
+    drawn near a Tunk (low cards, runs and pairs, no two or one)."""
+    from games.engine.tunk.melds import _meldable_worth, _melds
+
+    pack = [Card(r, s) for s in SUITS for r in range(1, 14)]
+    low = [c for c in pack if c.rank <= 6 and c.rank != 2]
+    twos = [c for c in pack if c.rank == 2]
+    rng = random.Random(58)
+    cut = tunks = 0
+    for i in range(scaled(1500)):
+        hand = rng.sample(twos, i % 2)
+        hand += rng.sample([c for c in (low if i % 3 else pack) if c not in hand], 8 - len(hand))
+        naturals = [c for c in hand if c.rank != 2]
+        wild = len(hand) - len(naturals)
+        bound = _meldable_worth(naturals, wild) if wild < 2 else 10**6
+        union = 0
+        for m in _melds(naturals, wild):
+            assert m.worth <= bound, hand
+            union |= m.naturals
+        assert sum(VALUE_BY_ORDER[c.order] for c in naturals if union >> c.order & 1) <= bound
+        barred = hand[-1] if i % 5 == 0 else None
+        g = Groupings(hand)
+        want = {d for d in hand if d is not barred and g.points(d) <= LIMIT}
+        assert set(tunk_discards(hand, barred, LIMIT)) == want, (hand, barred)
+        tunks += bool(want)
+        total = sum(VALUE_BY_ORDER[c.order] for c in naturals)
+        cut += bound < total - max(VALUE_BY_ORDER[c.order] for c in naturals) - LIMIT
+    assert tunks > scaled(1500) // 20 and cut > scaled(1500) // 4  # both paths are taken

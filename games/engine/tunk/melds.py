@@ -180,6 +180,8 @@ def tunk_discards(hand: Sequence[Card], barred: Card | None, limit: int) -> list
     total = sum(w for _, w in worth)
     highest = max((w for _, w in worth), default=0)
     need = total - highest - limit  # what the melds' naturals must count at least
+    if need > 0 and twos < 2 and _meldable_worth(naturals, twos) < need:
+        return []  # even every natural that could be in some meld would not count enough
     melds = _melds(naturals, twos)
     if twos >= 3:
         melds.append(_TWOS_SET)
@@ -215,6 +217,30 @@ def tunk_discards(hand: Sequence[Card], barred: Card | None, limit: int) -> list
     return [
         c for c in order if c is not barred and (fit >> c.order & 1 if c.rank != 2 else two_fits)
     ]
+
+
+def _meldable_worth(naturals: Sequence[Card], twos: int) -> int:
+    """At least what the naturals of any one meld, or two apart, count (K1, KO2), found
+    without making the melds: the count of every natural that is in some meld. With no
+    wild two, a natural is in a meld if its rank has three naturals or it is one of three
+    in a row of its suit; with one two, if its rank has two, or a natural of its suit is
+    beside it or one from it (the two fills the gap or the end). With two twos or more
+    every natural is (a lone card and two twos make a run), so that case is not asked.
+    Cards are bits by rank in a plane a suit, as :func:`..spreads.may_spread` reads them."""
+    planes = [0, 0, 0, 0]
+    for c in naturals:
+        o = c.order
+        planes[o & 3] |= 1 << (o >> 2)
+    a, b, c_, d = planes
+    if twos == 0:
+        in_set = (a & b & c_) | (a & b & d) | (a & c_ & d) | (b & c_ & d)
+    else:
+        in_set = a & b | a & c_ | a & d | b & c_ | b & d | c_ & d
+    fits = []
+    for p in planes:
+        starts = p & (p >> 1) & (p >> 2) if twos == 0 else p & (p >> 1) | p & (p >> 2)
+        fits.append((starts | starts << 1 | starts << 2 | in_set) & p)
+    return sum(VALUE_BY_ORDER[c.order] for c in naturals if fits[c.order & 3] >> (c.order >> 2) & 1)
 
 
 def _melds(naturals: Sequence[Card], twos: int) -> list[_Meld]:
