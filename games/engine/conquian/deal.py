@@ -55,6 +55,22 @@ LAW_BORROW = "book p.54"
 LAW_COMBINATION = "L15"
 LAW_TRADE = "how-to (card trade)"
 
+# The single-card actions a listing offers over and over, made once (actions are frozen
+# values; a card id names its card), as the rummy and Tonk deals keep theirs.
+_ONE_CARD: dict[tuple[type[Action], int, int, int], Action] = {}
+
+
+def _one_card(kind: type[Action], seat: int, cid: int, *to: int) -> Any:
+    """``kind(seat, card, *to)`` for the card of id ``cid``, the same object each time."""
+    a = _ONE_CARD.get(key := (kind, seat, cid, to[0] if to else -1))
+    if a is None:
+        if kind is MeldAction:  # one hand card added to own combination ``to``
+            a = MeldAction(seat, (CARDS[cid],), (), to[0])
+        else:
+            a = kind(seat, CARDS[cid], *to)  # type: ignore[call-arg]
+        _ONE_CARD[key] = a
+    return a
+
 
 def _codes(cards: tuple[Card, ...]) -> tuple[str, ...]:
     return tuple(c.code for c in cards)
@@ -212,6 +228,9 @@ class ConquianDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
         if self._cache_v != self.version:
             self._cache = self._generate(action.seat)
             self._cache_v = self.version
+        for listed in self._cache:  # a listed object itself first: no field compared
+            if listed is action:
+                return True
         return action in self._cache
 
     def apply(self, action: Action) -> None:
@@ -266,7 +285,7 @@ class ConquianDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
         hand = self._hands[seat]
         p = self._phase
         if p == "trade":
-            return [TradeAction(seat, cards[x]) for x in hand]
+            return [_one_card(TradeAction, seat, x) for x in hand]
         if p == "turn":
             return [TurnAction(seat)]
         out: list[Action] = []
@@ -279,9 +298,9 @@ class ConquianDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
             for cid, combo in combos.items():
                 if fits(c, combo, order, cap):
                     if combo[0] == seat:
-                        out.append(UseAction(seat, card, cid))
+                        out.append(_one_card(UseAction, seat, c, cid))
                     else:
-                        out.append(ForceAction(seat, card, cid))
+                        out.append(_one_card(ForceAction, seat, c, cid))
             own = self._own(seat)
             for h, b in new_combinations(hand, own, self._where, combos, c, order, cap):
                 out.append(
@@ -289,21 +308,20 @@ class ConquianDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
                         seat, card, None, tuple(cards[x] for x in h), tuple(cards[x] for x in b)
                     )  # fmt: skip
                 )
-            out.append(PassAction(seat, card))
+            out.append(_one_card(PassAction, seat, c))
             return out
         # discard phase
         own = self._own(seat)
         for h, b in new_combinations(hand, own, self._where, combos, None, order, cap):
             out.append(MeldAction(seat, tuple(cards[x] for x in h), tuple(cards[x] for x in b)))
         for x in hand:
-            card = cards[x]
             for cid, combo in combos.items():
                 if fits(x, combo, order, cap):
                     if combo[0] == seat:
-                        out.append(MeldAction(seat, (card,), (), cid))
+                        out.append(_one_card(MeldAction, seat, x, cid))
                     else:
-                        out.append(ForceAction(seat, card, cid))
-            out.append(ThrowAction(seat, card))
+                        out.append(_one_card(ForceAction, seat, x, cid))
+            out.append(_one_card(ThrowAction, seat, x))
         return out
 
     @property

@@ -153,20 +153,30 @@ def new_combinations(
     """
     longest = cap or len(order.ranks)
     out: list[tuple[tuple[int, ...], tuple[int, ...]]] = []
-
-    def avail(x: int) -> bool:
-        return x in hand or x in own
+    held = set(hand)
+    pool = held | set(own)
+    avail = pool.__contains__
 
     def emit(cards: Sequence[int]) -> None:
-        h = tuple(x for x in cards if x in hand)
+        h = tuple(x for x in cards if x in held)
         b = tuple(x for x in cards if x in own)
         if card is None and not h:
             return
         if borrow_ok(b, where, combos, order):
             out.append((h, b))
 
+    # Without a card in play, only a rank or a suit of a hand card with three cards or
+    # more at hand or in own combinations makes one: the others are not looked at.
+    by_rank, by_suit = [0] * 13, [0, 0, 0, 0]
+    if card is None:
+        for x in pool:
+            by_rank[x >> 2] += 1
+            by_suit[x & 3] += 1
     # sets
-    ranks = [card >> 2] if card is not None else sorted({x >> 2 for x in hand})
+    if card is not None:
+        ranks = [card >> 2]
+    else:
+        ranks = sorted({r for x in held if by_rank[r := x >> 2] >= 3})
     for r in ranks:
         others = [r * 4 + s for s in range(4) if r * 4 + s != card and avail(r * 4 + s)]
         need = 2 if card is not None else 3
@@ -190,7 +200,7 @@ def new_combinations(
             for b in range(max(at, a + 2), min(len(run) - 1, a + longest - 1) + 1):
                 emit([x for x in run[a : b + 1] if x != card])
     else:
-        for suit in sorted({x & 3 for x in hand}):
+        for suit in sorted({u for x in held if by_suit[u := x & 3] >= 3}):
             run = []
             for x in (*order.suits[suit], -1):
                 if x >= 0 and avail(x):
