@@ -53,15 +53,18 @@ def _engine(r: dict[str, Any]) -> list[str]:
         f"play, **{base:,.0f} actions/s** (again after our runs: "
         f"{r['baseline_after']['actions_per_s']:,.0f}). Each row ran "
         f"{r['seconds_each']} s of random legal self-play "
-        "(`python -m games.engine bench --variant V --players N --seconds S --json`).",
+        "(`python -m games.engine bench --variant V --players N --seconds S --json`), right "
+        "after rlcard for half as long (its figure in the row): the ratio is against that "
+        "run beside it.",
         "",
-        "| variant | players | deals | actions | deals/s | actions/s | × rlcard |",
-        "|---|---:|---:|---:|---:|---:|---:|",
+        "| variant | players | deals | actions | deals/s | actions/s | rlcard beside | × rlcard |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for v in r["variants"]:
+        beside = v.get("rlcard_beside", base)
         out.append(
             f"| {v['variant']} | {v['players']} | {v['deals']:,} | {v['actions']:,} | "
-            f"{v['deals_per_s']:,.1f} | {v['actions_per_s']:,.0f} | "
+            f"{v['deals_per_s']:,.1f} | {v['actions_per_s']:,.0f} | {beside:,.0f} | "
             f"**{v['ratio_vs_rlcard']:.2f}×** |"
         )
     la = r.get("legal_actions_after_draw")
