@@ -13,7 +13,7 @@ import random
 
 import pytest
 
-from games.engine.combinations import FULL_ORDER, JOKER_ID, SeqOrder
+from games.engine.combinations import FULL_ORDER, JOKER_ID, SeqOrder, wild_id
 from games.engine.rummy import generate
 from games.engine.rummy.moves import Layout
 from tests.scale import scaled
@@ -73,3 +73,46 @@ def test_the_same_suit_in_another_packs_order_is_enumerated_in_its_own() -> None
     spanish = [a.text for a in generate.layouts(0, cnt, 4, "none", SPANISH)]
     assert full == ["0 layout 5H 6H 7H"]
     assert "0 layout 5H 6H 7H JH" in spanish and "0 layout 6H 7H JH" in spanish
+
+
+def enumerated(seat: int, cnt: list[int], size: int, wild: str, order: SeqOrder) -> list[Layout]:
+    """The layouts found by asking every suit with three cards (wild ones counted) for its
+    sequences and every rank for its sets: no quick skip, no cache."""
+    wid = wild_id(wild)
+    w_all = cnt[wid] if wid >= 0 else 0
+    bits = order.pos_bits()
+    out: list[Layout] = []
+    for s in range(4):
+        mask = 0
+        for cid in range(s, 52, 4):
+            if cnt[cid]:
+                mask |= bits[cid]
+        if mask.bit_count() + w_all >= 3:
+            out += generate._suit_layouts(seat, s, mask, w_all, min(size, 16), wild, order)
+    for r in range(13):
+        held = sum(cnt[r * 4 : r * 4 + 4])
+        if held and held + w_all >= 3:
+            generate._sets(seat, r + 1, cnt, w_all, wild, wid, out)
+    return out
+
+
+@pytest.mark.parametrize("wild", ["none", "jokers", "spade-twos"])
+@pytest.mark.parametrize(
+    "order", [FULL_ORDER, SPANISH, NO_COURTS], ids=["full", "spanish", "forty"]
+)
+def test_the_quick_skips_leave_out_only_suits_without_a_sequence(
+    wild: str, order: SeqOrder
+) -> None:
+    """A suit is skipped at once when no sequence can be made of it: with no wild card held,
+    no three positions in a row; with one, no two positions side by side or one apart
+    (L15, L16: the ace low or high). Random hands answer as the full enumeration does."""
+    rng = random.Random(f"skip-{wild}-{order.ranks}")
+    for _ in range(scaled(600)):
+        cnt, size = random_hand(rng, wild, order)
+        if wild == "spade-twos" and rng.random() < 0.5:
+            cnt[7] = rng.choice((1, 2))  # the 2S: a natural two and a wild card
+            size = sum(cnt)
+        got = fresh(0, cnt, size, wild, order)
+        assert sorted(a.text for a in got) == sorted(
+            a.text for a in enumerated(0, cnt, size, wild, order)
+        )

@@ -317,15 +317,18 @@ class RummyDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
 
     def apply(self, action: Action) -> None:
         """Apply a legal action; otherwise raise and change nothing."""
-        seat = self.to_move()
-        if seat is not None and action.seat == seat:
-            self._listing(seat)
-        if seat is None or action.seat != seat or not self._listed(action):
-            held = action
-            action = canonical(self, action)  # raises with the reason and the law
-            if action not in self._legal_set:
-                raise IllegalActionError(f"{action.text} is not allowed now", law="L15")
-            action = as_named(self, action, held)  # L17: a set's joker as its holder named it
+        if self._legal_key == self.version and id(action) in self._legal_ids:
+            seat: int | None = action.seat  # listed now, so for the seat to move (_listed)
+        else:
+            seat = self.to_move()
+            if seat is not None and action.seat == seat:
+                self._listing(seat)
+            if seat is None or action.seat != seat or not self._listed(action):
+                held = action
+                action = canonical(self, action)  # raises with the reason and the law
+                if action not in self._legal_set:
+                    raise IllegalActionError(f"{action.text} is not allowed now", law="L15")
+                action = as_named(self, action, held)  # L17: a joker as its holder named it
         assert seat is not None
         self.version += 1
         self._history.append(action)

@@ -102,7 +102,13 @@ def layouts(
     suits = _SUIT_CACHE
     for s in range(4):
         mask = masks[s]
-        if mask.bit_count() + w_all < 3:
+        if w_all == 0:
+            if not mask & mask >> 1 & mask >> 2:
+                continue  # no three in a row
+        elif w_all == 1:
+            if not (mask & mask >> 1 or mask & mask >> 2):
+                continue  # no two a joker can join
+        elif mask.bit_count() + w_all < 3:
             continue
         found = suits.get(key := (seat, s, mask, w_all, cap, wild, order.ranks))
         if found is None:
