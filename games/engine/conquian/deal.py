@@ -228,13 +228,23 @@ class ConquianDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
         if self._cache_v != self.version:
             self._cache = self._generate(action.seat)
             self._cache_v = self.version
-        for listed in self._cache:  # a listed object itself first: no field compared
+        return self._listed(action) or action in self._cache
+
+    def _listed(self, action: Action) -> bool:
+        """``action`` is one of the listed objects itself (no field compared; a plain loop,
+        dearer as any() over a generator)."""
+        for listed in self._cache:  # noqa: SIM110
             if listed is action:
                 return True
-        return action in self._cache
+        return False
 
     def apply(self, action: Action) -> None:
         """Apply a legal action; on any error nothing changes."""
+        if self._cache_v == self.version and self._listed(action):
+            self._do(action)  # one of this turn's listed objects: checked when listed
+            self._history.append(action)
+            self.version += 1
+            return
         if not isinstance(action, Action):
             raise InvalidActionError(f"not an action: {action!r}")
         if not isinstance(action, CONQUIAN_ACTIONS):

@@ -154,7 +154,7 @@ def new_combinations(
     longest = cap or len(order.ranks)
     out: list[tuple[tuple[int, ...], tuple[int, ...]]] = []
     held = set(hand)
-    pool = held | set(own)
+    pool = held.union(own)
     avail = pool.__contains__
 
     def emit(cards: Sequence[int]) -> None:

@@ -275,7 +275,13 @@ class TonkDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
         # An action taken from this turn's legal list (the same object: the computer
         # players and the random self-play pick from it) was checked when the list was
         # made; any other is checked here.
-        if self._legal_v != self.version or not any(x is action for x in self._legal):
+        listed = False
+        if self._legal_v == self.version:
+            for x in self._legal:
+                if x is action:
+                    listed = True
+                    break
+        if not listed:
             self._check(action)
         a = action
         seat = a.seat

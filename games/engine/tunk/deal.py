@@ -50,6 +50,12 @@ def _discard(seat: int, card: Card) -> Discard:
     return a
 
 
+def _discards(seat: int, hand: list[Card], barred: Card | None) -> list[Action]:
+    """Seat's discards of every card of ``hand`` but ``barred``, the made ones read first."""
+    get, base = _DISCARDS.get, seat * 64
+    return [get(base + c.order) or _discard(seat, c) for c in hand if c is not barred]
+
+
 def _tunk(seat: int, card: Card) -> Tunk:
     a = _TUNKS.get(key := seat * 64 + card.order)
     if a is None:
@@ -109,6 +115,13 @@ class TunkDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
         self._legal: list[Action] = []
         self._tunks: tuple[int, list[Card]] | None = None
 
+    def _next_in(self, seat: int) -> int:
+        """The next seat still in, clockwise from ``seat`` (``_in_turn(seat)[0]``)."""
+        for s in self.active:
+            if s > seat:
+                return s
+        return self.active[0]
+
     def _in_turn(self, seat: int) -> list[int]:
         """The seats still in, clockwise from ``seat``'s left (KO7, KO11)."""
         after = [s for s in self.active if s > seat]
@@ -165,8 +178,7 @@ class TunkDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
             if self.stock:
                 out.append(_PLUCKS[seat])
         else:
-            barred = self.plucked
-            out += [_discard(seat, c) for c in self.hands[seat] if c is not barred]
+            out += _discards(seat, self.hands[seat], self.plucked)
             out += [_tunk(seat, c) for c in self.tunks()]
         self._legal, self._legal_v = out, self.version
         return list(out)
@@ -216,7 +228,13 @@ class TunkDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
 
     def apply(self, action: Action) -> None:
         # An action from this turn's legal list (the same object) was checked with it.
-        if self._legal_v != self.version or not any(x is action for x in self._legal):
+        listed = False
+        if self._legal_v == self.version:
+            for x in self._legal:
+                if x is action:
+                    listed = True
+                    break
+        if not listed:
             self._check(action)
         a = action
         seat = a.seat
@@ -245,7 +263,7 @@ class TunkDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
             else:
                 self.plucked = None
                 self.phase = "draw"
-                self.turn = self._in_turn(seat)[0]
+                self.turn = self._next_in(seat)
         self._history.append(a)
         self.version += 1
 

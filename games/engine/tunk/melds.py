@@ -176,12 +176,13 @@ def tunk_discards(hand: Sequence[Card], barred: Card | None, limit: int) -> list
     if not twos and not may_spread(hand):
         total = count(hand)
         return [c for c in hand if c is not barred and total - value(c) <= limit]
-    worth = [(1 << c.order, VALUE_BY_ORDER[c.order]) for c in naturals]
-    total = sum(w for _, w in worth)
-    highest = max((w for _, w in worth), default=0)
+    values = [VALUE_BY_ORDER[c.order] for c in naturals]
+    total = sum(values)
+    highest = max(values, default=0)
     need = total - highest - limit  # what the melds' naturals must count at least
     if need > 0 and twos < 2 and _meldable_worth(naturals, twos) < need:
         return []  # even every natural that could be in some meld would not count enough
+    worth = [(1 << c.order, w) for c, w in zip(naturals, values, strict=True)]
     melds = _melds(naturals, twos)
     if twos >= 3:
         melds.append(_TWOS_SET)
