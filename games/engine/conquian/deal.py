@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from .. import snapshot
-from ..actions import Action
+from ..actions import Action, is_listed
 from ..cards import Card, make_pack, shuffle_seeded
 from ..combinations import CARDS
 from ..errors import IllegalActionError, InvalidActionError
@@ -228,19 +228,11 @@ class ConquianDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
         if self._cache_v != self.version:
             self._cache = self._generate(action.seat)
             self._cache_v = self.version
-        return self._listed(action) or action in self._cache
-
-    def _listed(self, action: Action) -> bool:
-        """``action`` is one of the listed objects itself (no field compared; a plain loop,
-        dearer as any() over a generator)."""
-        for listed in self._cache:  # noqa: SIM110
-            if listed is action:
-                return True
-        return False
+        return is_listed(self._cache, action) or action in self._cache
 
     def apply(self, action: Action) -> None:
         """Apply a legal action; on any error nothing changes."""
-        if self._cache_v == self.version and self._listed(action):
+        if self._cache_v == self.version and is_listed(self._cache, action):
             self._do(action)  # one of this turn's listed objects: checked when listed
             self._history.append(action)
             self.version += 1

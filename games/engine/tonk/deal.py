@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from .. import snapshot
-from ..actions import Action
+from ..actions import Action, is_listed
 from ..cards import IN_ORDER, Card
 from ..combinations import Combination, Placed, TableCard
 from ..errors import IllegalActionError, InvalidActionError
@@ -275,13 +275,7 @@ class TonkDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
         # An action taken from this turn's legal list (the same object: the computer
         # players and the random self-play pick from it) was checked when the list was
         # made; any other is checked here.
-        listed = False
-        if self._legal_v == self.version:
-            for x in self._legal:
-                if x is action:
-                    listed = True
-                    break
-        if not listed:
+        if self._legal_v != self.version or not is_listed(self._legal, action):
             self._check(action)
         a = action
         seat = a.seat

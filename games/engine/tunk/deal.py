@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from .. import snapshot
-from ..actions import Action
+from ..actions import Action, is_listed
 from ..cards import IN_ORDER, Card
 from ..combinations import Combination, Placed
 from ..errors import IllegalActionError, InvalidActionError
@@ -228,13 +228,7 @@ class TunkDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
 
     def apply(self, action: Action) -> None:
         # An action from this turn's legal list (the same object) was checked with it.
-        listed = False
-        if self._legal_v == self.version:
-            for x in self._legal:
-                if x is action:
-                    listed = True
-                    break
-        if not listed:
+        if self._legal_v != self.version or not is_listed(self._legal, action):
             self._check(action)
         a = action
         seat = a.seat
