@@ -22,7 +22,7 @@ games.engine.errors.IllegalActionError: K A 2 goes round the corner; the ace is 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .cards import JOKER, SUITS, Card, Suit
 from .errors import IllegalActionError, InvalidActionError
@@ -177,6 +177,26 @@ class Combination:
     suit: int = -1
     rank: int = 0
     lo: int = 0
+    # The hash, kept once made (0: not yet): searches key their memos by the table's
+    # combinations (Tunk's last turns), and hashing every card again cost a fifth of them.
+    _hash: int = field(default=0, init=False, repr=False, compare=False)
+
+    def __hash__(self) -> int:
+        """The dataclass's own hash (of the compared fields, in order), made once."""
+        h = self._hash
+        if not h:
+            h = hash((self.id, self.owner, self.kind, self.cards, self.suit, self.rank, self.lo))
+            object.__setattr__(self, "_hash", h)
+        return h
+
+    def __getstate__(self) -> tuple[object, ...]:
+        """Pickled without the kept hash: a string's hash differs from process to process."""
+        return (self.id, self.owner, self.kind, self.cards, self.suit, self.rank, self.lo)
+
+    def __setstate__(self, state: tuple[object, ...]) -> None:
+        for name, value in zip(_COMBINATION_FIELDS, state, strict=True):
+            object.__setattr__(self, name, value)
+        object.__setattr__(self, "_hash", 0)
 
     @property
     def hi(self) -> int:
@@ -193,6 +213,9 @@ class Combination:
             "kind": self.kind,
             "cards": [t.to_json() for t in self.cards],
         }
+
+
+_COMBINATION_FIELDS = ("id", "owner", "kind", "cards", "suit", "rank", "lo")
 
 
 def is_wild_card(card: Card, wild: str) -> bool:

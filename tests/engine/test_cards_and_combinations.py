@@ -97,3 +97,22 @@ def test_the_seeded_shuffle_is_randoms_own_card_for_card() -> None:
             a, b = list(range(n)), list(range(n))
             random.Random(seed).shuffle(a)
             assert shuffle_seeded(b, seed) == a, (n, seed)
+
+
+def test_a_combination_keeps_its_hash_but_never_carries_it_out_of_the_process() -> None:
+    """A combination's hash is made once (Tunk's last-turn search keys its memo by the
+    table's combinations, issue 58's bench) and is the dataclass's own: that of its
+    compared fields. A pickle or a copy leaves it behind, since a string's hash differs
+    from one process to another (a stored deal loaded by another web process)."""
+    import copy
+    import dataclasses
+    import pickle
+
+    from games.engine.combinations import Combination, TableCard
+
+    seven = Card.from_code("7H")
+    c = Combination(3, 1, "set", (TableCard(seven, seven),) * 3, rank=7)
+    assert hash(c) == hash((3, 1, "set", c.cards, -1, 7, 0)) and c._hash == hash(c)
+    for other in (pickle.loads(pickle.dumps(c)), copy.copy(c), copy.deepcopy(c)):
+        assert other == c and other._hash == 0 and hash(other) == hash(c)
+    assert dataclasses.replace(c, owner=0) != c and dataclasses.replace(c)._hash == 0
