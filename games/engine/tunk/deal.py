@@ -10,6 +10,7 @@ Players who have left the game (K10) hold no cards and are skipped (KO11).
 
 from __future__ import annotations
 
+from bisect import insort
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
@@ -262,8 +263,7 @@ class TunkDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
         self.version += 1
 
     def _take(self, hand: list[Card], c: Card) -> None:
-        hand.append(c)
-        hand.sort(key=IN_ORDER)
+        insort(hand, c, key=IN_ORDER)  # the hand kept in order (one pack: no equal cards)
         self.phase = "discard"
 
     def _tunk(self, seat: int, melds: tuple[tuple[Placed, ...], ...], left: int) -> None:

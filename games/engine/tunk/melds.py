@@ -241,7 +241,12 @@ def _meldable_worth(naturals: Sequence[Card], twos: int) -> int:
     for p in planes:
         starts = p & (p >> 1) & (p >> 2) if twos == 0 else p & (p >> 1) | p & (p >> 2)
         fits.append((starts | starts << 1 | starts << 2 | in_set) & p)
-    return sum(VALUE_BY_ORDER[c.order] for c in naturals if fits[c.order & 3] >> (c.order >> 2) & 1)
+    worth = 0
+    for c in naturals:  # a loop: a generator in sum() cost a tenth more here
+        o = c.order
+        if fits[o & 3] >> (o >> 2) & 1:
+            worth += VALUE_BY_ORDER[o]
+    return worth
 
 
 def _melds(naturals: Sequence[Card], twos: int) -> list[_Meld]:
