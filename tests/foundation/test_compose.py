@@ -109,3 +109,28 @@ def test_the_proxy_is_the_only_way_in_and_the_app_trusts_it_alone() -> None:
     for name in ("web", "events"):  # reached through the proxy only
         assert "ports" not in services[name], name
     assert {p.split(":")[0] for p in services["proxy"]["ports"]} == {"80", "443", "8001"}
+
+
+def test_web_events_and_workers_scale_behind_the_proxy() -> None:
+    """Issue 59, item 3: `docker-compose up --scale web=3 --scale events=2 --scale
+    worker=2` runs; the proxy finds every replica of web and events on Docker's DNS and
+    spreads the requests; one beat whatever the scale; PostgreSQL has room for every
+    replica's pool at that scale (docs/scaling.md gives the sum)."""
+    import re
+
+    doc = compose()
+    services = doc["services"]
+    for name in ("web", "events", "worker"):  # what --scale needs: no fixed name or port
+        assert "container_name" not in services[name] and "ports" not in services[name], name
+    caddyfile = services["proxy"]["environment"]["CADDYFILE"]
+    assert re.search(r"dynamic a web 8000 \{\s*refresh 5s", caddyfile)
+    assert re.search(r"dynamic a events 8001 \{\s*refresh 5s", caddyfile)
+    assert "reverse_proxy web:8000" not in caddyfile  # one upstream address: one replica
+    assert "replicas" not in services["beat"].get("deploy", {})
+    pool = int(_resolve(doc["x-app"]["environment"]["DB_POOL_MAX"], {}))
+    gunicorn_workers = int(services["web"]["command"].split("--workers ")[1].split()[0])
+    worker_concurrency = int(services["worker"]["command"].split("--concurrency ")[1].split()[0])
+    web, events, workers = 3, 2, 2
+    needed = web * gunicorn_workers * pool + events * pool + workers * (worker_concurrency + 1) + 2
+    (setting,) = [a for a in services["db"]["command"] if a.startswith("max_connections=")]
+    assert int(_resolve(setting.split("=", 1)[1], {})) >= needed
