@@ -281,6 +281,10 @@ EVENTS_URL = os.environ.get("EVENTS_URL", "")  # e.g. https://events.example.org
 # Or, with no EVENTS_URL: the stream is on this port of the host the page was loaded from
 # (`make run`: a phone that opened http://192.168.1.20:8000/ streams from :8001).
 EVENTS_PORT = os.environ.get("EVENTS_PORT", "")
+# Each open stream holds one Redis connection (its subscription) in the events process;
+# redis-py's asyncio pool stops at 100 unless told, so a 101st page was refused (503).
+# One a stream, and some for the grants' checks: docs/scaling.md sizes it.
+EVENTS_REDIS_CONNECTIONS = int(os.environ.get("EVENTS_REDIS_CONNECTIONS", "4000"))
 
 # --- Security (production defaults; DEBUG relaxes only what local http needs) ---------
 SECURE_CONTENT_TYPE_NOSNIFF = True

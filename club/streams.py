@@ -177,8 +177,9 @@ def _client() -> aioredis.Redis:
     c = _clients.get(id(loop))
     if c is None:
         c = _clients[id(loop)] = aioredis.Redis.from_url(
-            settings.REDIS_URL, socket_connect_timeout=2, health_check_interval=30
-        )
+            settings.REDIS_URL, socket_connect_timeout=2, health_check_interval=30,
+            max_connections=settings.EVENTS_REDIS_CONNECTIONS,
+        )  # fmt: skip
     return c
 
 

@@ -102,3 +102,30 @@ def test_the_41st_stream_of_one_user_is_refused_clearly(make_members: Any, event
     # Once those close, a new one is admitted.
     with httpx.stream("GET", url, timeout=5) as again:
         assert again.status_code == 200
+
+
+def test_one_events_process_serves_more_than_a_hundred_open_pages(
+    make_members: Any, events: str
+) -> None:
+    """Each open stream holds a Redis connection in the events process, and redis-py's
+    asyncio pool stops at 100 unless told: the paced bench's 101st phone was refused
+    (503, "live updates are unavailable") with Redis well. Four members, 35 pages each
+    (under MAX_STREAMS), 140 streams at once on one process: every one is served."""
+    from club.streams import grant_for
+    from games.play.events import event_token
+
+    members = make_members(4, "crowd")
+    table = _online_table(members)
+    path = reverse("games:events", args=[table.pk])
+    urls = [
+        f"{events}{path}?t={event_token(m.user_id, table.pk, grant_for(m.user_id))}"
+        for m in members
+    ]
+    with (
+        ExitStack() as stack,
+        httpx.Client(timeout=10, limits=httpx.Limits(max_connections=None)) as c,
+    ):
+        statuses = [
+            stack.enter_context(c.stream("GET", url)).status_code for url in urls for _ in range(35)
+        ]
+    assert statuses == [200] * 140
