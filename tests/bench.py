@@ -129,7 +129,7 @@ def with_test_database(fn: Callable[[], dict[str, Any]]) -> dict[str, Any]:
         teardown_test_environment()
 
 
-PARTS = ["engine", "club", "games", "bots", "load"]
+PARTS = ["engine", "club", "games", "bots", "load", "paced"]
 
 
 def run_part(name: str, quick: bool) -> dict[str, Any]:
@@ -152,6 +152,10 @@ def run_part(name: str, quick: bool) -> dict[str, Any]:
         from tests import bench_load
 
         return with_test_database(lambda: bench_load.run(quick=quick))
+    if name == "paced":
+        from tests import bench_paced
+
+        return with_test_database(lambda: bench_paced.run(quick=quick))
     raise SystemExit(f"unknown part {name}")
 
 

@@ -93,25 +93,35 @@ def _start(env: dict[str, str]) -> tuple[list[subprocess.Popen[bytes]], int, int
     return procs, web_port, events_port
 
 
+def online_table(session: Any, prefix: str, t: int) -> tuple[Any, list[Any]]:
+    """Table ``t`` of the bench's evening: five new members checked in, an online Foster
+    table formed of them (seats cut), its first deal dealt; the table and its members."""
+    from club import services
+    from club.models import Table
+    from games.play import services as game_services
+
+    name = prefix.title()
+    members = [services.create_member(f"{prefix}-{t}-{i}", f"{name} {t}.{i}") for i in range(5)]
+    for m in members:
+        services.check_in(session, m)
+    table = services.form_table(
+        session, variant="foster", size=5, mode=Table.ONLINE, candidates=members
+    )
+    game_services.ensure_deal(table.pk)
+    return table, members
+
+
 def _setup(n_tables: int) -> tuple[Any, list[dict[str, Any]]]:
     from django.conf import settings
     from django.test import Client
 
     from club import services
-    from club.models import Table
-    from games.play import services as game_services
 
     secretary = services.create_member("load-secretary", "Load Secretary", is_staff=True)
     session = services.open_session(stake="0.01", by=secretary.user, name="Load")
     tables = []
     for t in range(n_tables):
-        members = [services.create_member(f"load-{t}-{i}", f"Load {t}.{i}") for i in range(5)]
-        for m in members:
-            services.check_in(session, m)
-        table = services.form_table(
-            session, variant="foster", size=5, mode=Table.ONLINE, candidates=members
-        )
-        game_services.ensure_deal(table.pk)
+        table, members = online_table(session, "load", t)
         cookies = {}
         for m in members:
             c = Client()

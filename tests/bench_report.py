@@ -10,6 +10,7 @@ COMMANDS = {
     "games": "make bench BENCH_ARGS='--only games'",
     "bots": "make bench BENCH_ARGS='--only bots'",
     "load": "make bench BENCH_ARGS='--only load'",
+    "paced": "make bench BENCH_ARGS='--only paced'",
 }
 TITLES = {
     "engine": "Rules engine: random self-play vs rlcard's Gin Rummy",
@@ -17,6 +18,7 @@ TITLES = {
     "games": "Play: turn actions under load, queries per action, event delivery",
     "bots": "Computer players: duels",
     "load": "Load and soak: 50 bot tables through the HTTP layer",
+    "paced": "Capacity at a human pace: tables of five with every phone listening",
 }
 
 
@@ -165,6 +167,34 @@ def _bots(r: dict[str, Any]) -> list[str]:
     return out
 
 
+def _paced(r: dict[str, Any]) -> list[str]:
+    out = [
+        str(r["summary"]),
+        "",
+        "Each row: the driver (tests/bench_paced_driver.py, a process of its own) for that "
+        "many tables, every member's phone listening to its table's stream and fetching its "
+        "fragments on each update, each mover acting after 2-8 s, the secretary's console "
+        "open; delays in ms from an action's answer to each other phone's refreshed "
+        "fragment (and from the evening's update to the console's refreshed live part, "
+        "its 300 ms debounce included); CPU in cores busy over the row, memory resident MB.",
+        "",
+        "| tables | actions | action p50/p90/p99 | other phones p50/p90/p99 | console p50/p90 "
+        "| CPU web/events/worker/PostgreSQL/Redis | driver CPU | memory web/events/worker/PostgreSQL | errors |",
+        "|---:|---:|---|---|---|---|---:|---|---:|",
+    ]
+    for row in r["rows"]:
+        a, p, c = row["action_ms"], row["other_phones_ms"], row["console_ms"]
+        cpu, mem = row["cpu_cores"], row["memory_mb"]
+        out.append(
+            f"| {row['tables']} | {row['actions']:,} | {a['p50']}/{a['p90']}/{a['p99']} | "
+            f"{p['p50']}/{p['p90']}/{p['p99']} | {c['p50']}/{c['p90']} | "
+            f"{cpu['web']}/{cpu['events']}/{cpu['worker']}/{cpu['postgres']}/{cpu['redis']} | "
+            f"{row['driver_cpu_cores']} | {mem['web']}/{mem['events']}/{mem['worker']}/"
+            f"{mem['postgres']} | {len(row['errors'])} |"
+        )
+    return out
+
+
 def render(meta: dict[str, Any], parts: dict[str, Any]) -> str:
     lines = [
         "# Benchmarks",
@@ -188,6 +218,8 @@ def render(meta: dict[str, Any], parts: dict[str, Any]) -> str:
         lines.append("")
         if name == "engine":
             lines += _engine(r)
+        elif name == "paced":
+            lines += _paced(r)
         elif name == "bots" and r.get("duels") and "bots" in r["duels"][0]:
             lines += _bots(r)
         else:

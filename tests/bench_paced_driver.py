@@ -1,0 +1,222 @@
+"""The paced load bench's driver (issue 59, item 1): a club's phones, in a process of its
+own so that its CPU is its own and the server's figures are the server's.
+
+``python -m tests.bench_paced_driver SPEC N SECONDS SEED`` reads the tables the bench
+made (SPEC, JSON), and for the first N of them, as a club's evening would have it:
+
+* every member's phone (five a table) listens to its table's live stream and, on each
+  update, fetches its table's fragment as the page does (``hx-get`` of the state on
+  ``sse:update``; the club panel 150 ms later);
+* each table's player to move acts after a think time of 2 to 8 s (seeded), through
+  his own phone's session (the move chosen by the ``greedy`` computer player from his
+  own view, read from the database as the page's state is);
+* the secretary's console listens to the evening's stream and fetches its live part
+  300 ms after the last update (``delay:300ms``).
+
+It prints JSON: each action's latency, the delay from an action's answer to each other
+phone's refreshed fragment (and to the console's), counts, errors and its own CPU.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import resource
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+THINK = (2.0, 8.0)
+
+
+def _choose(table_id: int, rng: random.Random) -> tuple[int, int, int, str] | None:
+    """The mover's seat, the deal, its version and the move (as the page posts it)."""
+    from django.db import connection
+
+    from games.bots import choose
+    from games.play import services as game_services
+
+    try:
+        deal = game_services.current_deal(table_id)
+        if deal is None or deal.to_move is None:
+            return None
+        state = game_services.load_state(deal)
+        seat = state.to_move()
+        if seat is None:
+            return None
+        action = choose("greedy", state.player_view(seat), state.legal_actions(seat), rng)
+        return seat, deal.pk, deal.version, json.dumps(action.to_json())
+    finally:
+        connection.close()
+
+
+class Run:
+    def __init__(self, spec: dict[str, Any], n: int, seconds: float, seed: int) -> None:
+        self.spec, self.tables = spec, spec["tables"][:n]
+        self.seconds, self.seed = seconds, seed
+        self.measuring = False
+        self.answered: dict[tuple[int, int], tuple[float, int]] = {}  # (table, version)
+        self.refreshed: list[tuple[int, int, int, float]] = []  # table, version, seat, t
+        self.console: list[float] = []
+        self.latencies: list[float] = []
+        self.errors: list[str] = []
+        self.statuses: dict[int, int] = {}
+        self.open = 0
+
+    def _client(self, cookie: str) -> httpx.AsyncClient:
+        return httpx.AsyncClient(
+            base_url=self.spec["web"], cookies={"sessionid": cookie},
+            timeout=httpx.Timeout(30, read=60), limits=httpx.Limits(max_connections=8),
+        )  # fmt: skip
+
+    async def phone(self, table: dict[str, Any], seat: int, client: httpx.AsyncClient) -> None:
+        url = self.spec["events"] + table["streams"][seat]
+        tid = table["id"]
+        async with client.stream("GET", url, timeout=httpx.Timeout(10, read=None)) as r:
+            if r.status_code != 200:
+                self.errors.append(f"stream {r.status_code} at table {tid}")
+                return
+            self.open += 1
+            event = ""
+            async for line in r.aiter_lines():
+                if line.startswith("event:"):
+                    event = line[6:].strip()
+                elif line.startswith("data:") and event == "update":
+                    version = int(json.loads(line[5:]).get("version", -1))
+                    asyncio.get_running_loop().create_task(self.refresh(client, tid, seat, version))
+
+    async def refresh(self, client: httpx.AsyncClient, tid: int, seat: int, version: int) -> None:
+        r = await client.get(f"/tables/{tid}/state/", headers={"HX-Request": "true"})
+        done = time.monotonic()
+        if r.status_code != 200:
+            self.errors.append(f"state {r.status_code} at table {tid}")
+        elif self.measuring:
+            self.refreshed.append((tid, version, seat, done))
+        await asyncio.sleep(0.15)  # the club panel's hx-trigger delay
+        await client.get(f"/tables/{tid}/club/", headers={"HX-Request": "true"})
+
+    async def mover(self, table: dict[str, Any], clients: list[httpx.AsyncClient]) -> None:
+        rng = random.Random(f"{self.seed}-{table['id']}")
+        while True:
+            await asyncio.sleep(rng.uniform(*THINK))
+            chosen = await asyncio.to_thread(_choose, table["id"], rng)
+            if chosen is None:
+                continue
+            seat, deal, version, action = chosen
+            client = clients[seat]
+            started = time.monotonic()
+            try:
+                r = await client.post(
+                    f"/tables/{table['id']}/act/",
+                    data={"version": version, "deal": deal, "action": action,
+                          "token": f"paced-{deal}-{version}"},
+                    headers={"HX-Request": "true",
+                             "X-CSRFToken": client.cookies.get("csrftoken", "")},
+                )  # fmt: skip
+                status = r.status_code
+            except httpx.HTTPError as e:
+                status = 599
+                self.errors.append(repr(e)[:200])
+            done = time.monotonic()
+            self.statuses[status] = self.statuses.get(status, 0) + 1
+            if self.measuring:
+                self.latencies.append((done - started) * 1000)
+                if status == 200:
+                    self.answered[(table["id"], version + 1)] = (done, seat)
+            if status not in (200, 409) and len(self.errors) < 20:
+                self.errors.append(f"act {status} at table {table['id']}")
+
+    async def secretary(self, console: dict[str, str]) -> None:
+        """A console: on each update, its live part fetched 300 ms after the last one
+        (``delay:300ms``), one fetch at a time and the last update queued behind it (as
+        htmx queues a trigger while its request is in flight)."""
+        client = self._client(console["cookie"])
+        timer: asyncio.Task[None] | None = None
+        latest: list[float] = []  # the newest update's time not yet fetched
+        busy = asyncio.Lock()
+
+        async def debounce() -> None:
+            await asyncio.sleep(0.3)
+            asyncio.get_running_loop().create_task(fetch())  # its own task: never cancelled
+
+        async def fetch() -> None:
+            async with busy:
+                if not latest:
+                    return
+                at = latest.pop()
+                await client.get(console["page"], headers={"HX-Request": "true"})
+                if self.measuring:
+                    self.console.append(time.time() - at)
+
+        url = self.spec["events"] + console["stream"]
+        async with client.stream("GET", url, timeout=httpx.Timeout(10, read=None)) as r:
+            event = ""
+            async for line in r.aiter_lines():
+                if line.startswith("event:"):
+                    event = line[6:].strip()
+                elif line.startswith("data:") and event == "update":
+                    at = float(json.loads(line[5:]).get("at") or time.time())
+                    latest[:] = [min([at, *latest])]  # the oldest update waiting
+                    if timer is not None and not timer.done():
+                        timer.cancel()  # the timer only: a fetch under way goes on
+                    timer = asyncio.get_running_loop().create_task(debounce())
+
+    async def main(self) -> dict[str, Any]:
+        clients = {t["id"]: [self._client(c) for c in t["cookies"]] for t in self.tables}
+        for t in self.tables:  # each phone's first page: its CSRF cookie
+            for c in clients[t["id"]]:
+                await c.get(f"/tables/{t['id']}/state/", headers={"HX-Request": "true"})
+        rooms = (len(self.tables) + self.spec["room"] - 1) // self.spec["room"]
+        tasks = [asyncio.create_task(self.secretary(c)) for c in self.spec["consoles"][:rooms]]
+        for t in self.tables:
+            for seat, c in enumerate(clients[t["id"]]):
+                tasks.append(asyncio.create_task(self.phone(t, seat, c)))
+        deadline = time.monotonic() + 60
+        while self.open < 5 * len(self.tables) and time.monotonic() < deadline:
+            await asyncio.sleep(0.1)  # every phone listening before the first move
+        tasks += [asyncio.create_task(self.mover(t, clients[t["id"]])) for t in self.tables]
+        await asyncio.sleep(THINK[1])  # the first moves, not yet measured
+        cpu0 = resource.getrusage(resource.RUSAGE_SELF)
+        self.measuring, started = True, time.monotonic()
+        await asyncio.sleep(self.seconds)
+        self.measuring, elapsed = False, time.monotonic() - started
+        cpu1 = resource.getrusage(resource.RUSAGE_SELF)
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        delays = [
+            (done - self.answered[(tid, v)][0]) * 1000
+            for tid, v, seat, done in self.refreshed
+            if (tid, v) in self.answered and seat != self.answered[(tid, v)][1]
+        ]
+        return {
+            "tables": len(self.tables), "seconds": round(elapsed, 1),
+            "actions": len(self.latencies), "streams_open": self.open,
+            "latencies_ms": self.latencies, "other_phones_ms": delays,
+            "console_ms": [d * 1000 for d in self.console],
+            "statuses": self.statuses, "errors": self.errors[:10],
+            "driver_cpu_s": round(cpu1.ru_utime + cpu1.ru_stime - cpu0.ru_utime - cpu0.ru_stime, 2),
+        }  # fmt: skip
+
+
+def main() -> None:
+    import django
+
+    django.setup()
+    spec_file, n, seconds, seed = (
+        sys.argv[1],
+        int(sys.argv[2]),
+        float(sys.argv[3]),
+        int(sys.argv[4]),
+    )
+    spec = json.loads(Path(spec_file).read_text())
+    result = asyncio.run(Run(spec, n, seconds, seed).main())
+    sys.stdout.write(json.dumps(result))
+
+
+if __name__ == "__main__":
+    main()
