@@ -131,8 +131,9 @@ def run(quick: bool = False) -> dict[str, Any]:
     seconds = 20 if quick else 40
     os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
     spec = _setup(max(sizes))
-    env = _env()
-    procs, web_port, events_port = _start(env)
+    env = _env()  # the driver's: no pool of its own
+    # The club's processes as make run has them: with their connection pools (DB_POOL).
+    procs, web_port, events_port = _start(env | {"DB_POOL": "1"})
     spec |= {"web": f"http://127.0.0.1:{web_port}", "events": f"http://127.0.0.1:{events_port}"}
     groups = {"web": procs[0].pid, "events": procs[1].pid, "worker": procs[2].pid}
     rows = []
