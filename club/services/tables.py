@@ -66,16 +66,25 @@ class TableTurn:
 # --- Reading ---------------------------------------------------------------------------
 
 
-def table_seating(table_id: int) -> list[SeatInfo]:
+def table_seating(table_id: int, *, lock: bool = False) -> list[SeatInfo]:
     """The seats of a table in position order (0..size-1, each on the previous one's left).
 
     One query, in SQL written out: every turn action asks for the seating, and building
     the same query through the ORM (with an active substitute, L6, joined in) costs
     several milliseconds of Python a request. At most one substitution per leaver is
     live (a database constraint), so the join never doubles a seat.
+
+    ``lock=True`` (inside a transaction) locks the table's row first, as
+    ``lock_tables([table_id])`` would, then reads the seating as whoever held the lock
+    left it: a turn action's lock and seating in one round trip (issue 59), through a
+    database function (migration 0019 says why one statement would read stale seats).
+    The seats themselves are not locked; whoever changes them locks the table first.
     """
     with connection.cursor() as cur:
-        cur.execute(_seating_sql(), [Substitution.ACTIVE, table_id])
+        if lock:
+            cur.execute(LOCKED_SEATING_SQL, [table_id, Substitution.ACTIVE])
+        else:
+            cur.execute(_seating_sql(), [Substitution.ACTIVE, table_id])
         rows = cur.fetchall()
     out = []
     for position, member_id, name, is_bot, user_id, sub_id, sub_name, sub_bot, sub_user in rows:
@@ -101,6 +110,9 @@ def table_seating(table_id: int) -> list[SeatInfo]:
                 )
             )
     return out
+
+
+LOCKED_SEATING_SQL = "SELECT * FROM club_lock_table_seating(%s, %s)"
 
 
 @lru_cache(maxsize=1)

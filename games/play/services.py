@@ -14,6 +14,7 @@ import random
 import secrets
 import time
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from django.conf import settings
@@ -27,11 +28,19 @@ from games.bots import choose
 from games.engine.actions import Action
 from games.engine.errors import IllegalActionError, InvalidActionError
 from games.engine.protocol import DealState
-from games.engine.snapshot import SnapshotError
 
 from ..models import Deal, DealAction
 from . import call_round, club_api, engine_api, tokens
 from .intents import AmbiguousActionError, IntentError, resolve
+
+# Reading a deal lives in .reading; callers know these names here.
+from .reading import current_deal as current_deal
+from .reading import load_state as load_state
+from .reading import previous_deal as previous_deal
+from .reading import replay as replay
+from .reading import seat_of as seat_of
+from .reading import stamp as stamp
+from .reading import stopped_reason as stopped_reason
 
 log = logging.getLogger(__name__)
 
@@ -59,79 +68,10 @@ class ActResult:
     choices: list[Action] = field(default_factory=list)
     question: str = ""  # what the choices answer
     next_deal: Deal | None = None
-
-
-# --- reading ---------------------------------------------------------------------------
-
-
-def current_deal(table_id: int) -> Deal | None:
-    return Deal.objects.filter(table_id=table_id).order_by("-number").first()
-
-
-def stopped_reason(deal: Deal) -> str:
-    """Why play stopped at this deal's table (the club cancelled or voided it), or ""."""
-    outcome = deal.outcome if deal.finished and isinstance(deal.outcome, dict) else {}
-    return str(outcome.get("stopped") or "")
-
-
-def stamp(deal: Deal) -> str:
-    """What a screen has shown of the deal: it changes with every action, and when the
-    club stops play at the table (the deal's version does not move then)."""
-    return f"{deal.pk}:{deal.version}" + (":stopped" if stopped_reason(deal) else "")
-
-
-def previous_deal(deal: Deal) -> Deal | None:
-    if deal.number <= 1:
-        return None
-    return (
-        Deal.objects.filter(table_id=deal.table_id, number=deal.number - 1)
-        .defer("snapshot", "pack")
-        .first()
-    )
-
-
-def load_state(deal: Deal) -> DealState:
-    """The engine state after the deal's last action: from its snapshot, else (none, an
-    unreadable one, or one behind the deal's version) replayed from its pack and log."""
-    if deal.snapshot is not None:
-        try:
-            state = engine_api.from_snapshot(deal.snapshot, what=f"deal {deal.pk}")
-        except SnapshotError as e:
-            log.warning("%s; replaying the deal from its log", e)
-        else:
-            if state.version == deal.version:
-                return state
-            log.warning(
-                "deal %s: snapshot at version %s, the deal at %s; replaying",
-                deal.pk, state.version, deal.version,
-            )  # fmt: skip
-    return replay(deal)
-
-
-def replay(deal: Deal, upto: int | None = None) -> DealState:
-    state = engine_api.new_state(
-        deal.variant,
-        deal.options,
-        deal.players,
-        deal.dealer,
-        seed=deal.seed,
-        pack=list(deal.pack),
-        carry_in=deal.carry_in,
-        scores_in=tuple(deal.scores_in or ()),
-    )
-    rows = DealAction.objects.filter(deal=deal).order_by("index").values_list("seat", "action")
-    for i, (seat, data) in enumerate(rows):
-        if upto is not None and i >= upto:
-            break
-        state.apply(engine_api.parse_action(data, state.legal_actions(seat), state))
-    return state
-
-
-def seat_of(seating: list[club_api.SeatInfo], member_id: int | None) -> int | None:
-    for s in seating:
-        if member_id is not None and s.member_id == member_id:
-            return s.position
-    return None
+    # Who sat where when it was decided (read under the table's lock) and the player's
+    # member (None for a computer player's move): the page is rendered for them.
+    seating: list[club_api.SeatInfo] = field(default_factory=list)
+    member_id: int | None = None
 
 
 # --- starting deals --------------------------------------------------------------------
@@ -279,25 +219,14 @@ def act(
     cards: list[str] | None = None,
     combination: int | None = None,
     seating: list[club_api.SeatInfo] | None = None,
+    user_id: int | None = None,
 ) -> ActResult:
     """Apply one action (``action``: its JSON) or one intent (``intent`` over ``cards``).
 
-    Raises :class:`Rejection` and changes nothing when the action is refused.
+    The player is ``member_id``, or the member seated for ``user_id`` (read with the
+    seating under the table's lock, which the result carries), or the computer player at
+    ``bot_seat``. Raises :class:`Rejection` and changes nothing when the action is refused.
     """
-    if seating is None:
-        seating = club_api.table_seating(table_id)
-    by_seat = {s.position: s for s in seating}
-    if bot_seat is not None:
-        if bot_seat not in by_seat or not by_seat[bot_seat].is_bot:
-            raise Rejection(403, "not-your-seat", "that seat is not a computer player's")
-        my_seat = bot_seat
-    else:
-        my_seat_or_none = seat_of(seating, member_id)
-        if my_seat_or_none is None:
-            raise Rejection(403, "no-seat", "you have no seat at this table (spectators watch)")
-        if seat is not None and seat != my_seat_or_none:
-            raise Rejection(403, "not-your-seat", "you can act only at your own seat")
-        my_seat = my_seat_or_none
     if version is None:
         raise Rejection(400, "malformed", "the request carries no state version")
     if token is not None and not (0 < len(token) <= 64):
@@ -306,13 +235,22 @@ def act(
     with transaction.atomic():
         # The app's lock order (club/services/base.py): the table, then its deal. Ending
         # the deal locks the table to book it; closing or voiding locks the table, then
-        # stops the deal: taking the deal first deadlocked against them (issue 36).
-        club_api.lock_tables([table_id])
+        # stops the deal: taking the deal first deadlocked against them (issue 36). The
+        # seating comes with the table's lock, in one statement, unless given (issue 59).
+        if seating is None:
+            seating = club_api.table_seating(table_id, lock=True)
+        else:
+            club_api.lock_tables([table_id])
+        if user_id is not None:
+            member_id = next((s.member_id for s in seating if s.user_id == user_id), None)
+        my_seat = _acting_seat(seating, member_id, bot_seat, seat)
+        by_seat = {s.position: s for s in seating}
         deal = (
             Deal.objects.select_for_update().filter(table_id=table_id).order_by("-number").first()
         )
         if deal is None:
             raise Rejection(409, "no-deal", "no deal is in play at this table")
+        answer = partial(ActResult, deal=deal, seat=my_seat, seating=seating, member_id=member_id)
         if (deal_id is not None and deal_id != deal.pk) or version != deal.version:
             # A double click or a resubmission: applied once, answered with the result.
             if (
@@ -321,7 +259,7 @@ def act(
                     deal_id=deal_id or deal.pk, client_token=token
                 ).exists()
             ):
-                return ActResult(deal, load_state(deal), my_seat, duplicate=True)
+                return answer(state=load_state(deal), duplicate=True)
             raise Rejection(409, "stale", STALE)
         # A token already used, sent again at the current version (a replayed request):
         # the earlier action was applied once, nothing more is (it raised an
@@ -333,10 +271,10 @@ def act(
         state = load_state(deal)
         if call_round.is_open(deal):  # every player answers at once, secretly (TO5)
             _answer_in_round(deal, state, my_seat, action)
-            return ActResult(deal, state, my_seat)
+            return answer(state=state)
         if state.to_move() != my_seat:
             if tokens.used(deal, token):
-                return ActResult(deal, load_state(deal), my_seat, duplicate=True)
+                return answer(state=load_state(deal), duplicate=True)
             raise Rejection(409, "not-your-turn", "it is not your turn")
 
         if action is not None:
@@ -355,7 +293,7 @@ def act(
                     state, my_seat, intent or "", list(cards or []), combination, view.get("turned")
                 )
             except AmbiguousActionError as e:  # the page asks which
-                return ActResult(deal, state, my_seat, choices=e.candidates, question=e.question)
+                return answer(state=state, choices=e.candidates, question=e.question)
             except IntentError as e:
                 raise Rejection(400, "malformed", str(e)) from None
             except InvalidActionError as e:
@@ -370,7 +308,7 @@ def act(
                 state.apply(a)
             except IllegalActionError as e:
                 if tokens.used(deal, token):
-                    return ActResult(deal, load_state(deal), my_seat, duplicate=True)
+                    return answer(state=load_state(deal), duplicate=True)
                 raise Rejection(422, "illegal", e.reason, e.law) from None
             except InvalidActionError as e:
                 raise Rejection(400, "malformed", f"malformed action: {e}") from None
@@ -386,7 +324,7 @@ def act(
             for i, a in enumerate(actions)
         ]
         if token and not tokens.insert_once(rows[0]):  # the token was used: applied once before
-            return ActResult(deal, load_state(deal), my_seat, duplicate=True)
+            return answer(state=load_state(deal), duplicate=True)
         if token:
             rows = rows[1:]
         if len(rows) == 1:
@@ -401,13 +339,29 @@ def act(
             deal.to_move is not None and deal.to_move in by_seat and (by_seat[deal.to_move].is_bot)
         )
         fields = ["version", "to_move", "snapshot", "moved_at", "bot_turn"]
-        result = ActResult(deal, state, my_seat, applied=actions)
+        result = answer(state=state, applied=actions)
         if state.is_over():
             fields += ["finished", "outcome", "finished_at", "washbook_line_id"]
             result.next_deal = finish_deal(deal, state)
         deal.save(update_fields=fields)
         after_commit(result.next_deal or deal, seating, state if result.next_deal is None else None)
     return result
+
+
+def _acting_seat(
+    seating: list[club_api.SeatInfo], member_id: int | None, bot_seat: int | None, seat: int | None
+) -> int:
+    """The seat an action is made at: the computer player's, or the member's own."""
+    if bot_seat is not None:
+        if not any(s.position == bot_seat and s.is_bot for s in seating):
+            raise Rejection(403, "not-your-seat", "that seat is not a computer player's")
+        return bot_seat
+    mine = seat_of(seating, member_id)
+    if mine is None:
+        raise Rejection(403, "no-seat", "you have no seat at this table (spectators watch)")
+    if seat is not None and seat != mine:
+        raise Rejection(403, "not-your-seat", "you can act only at your own seat")
+    return mine
 
 
 def _answer_in_round(deal: Deal, state: DealState, seat: int, action: Any) -> None:

@@ -227,10 +227,10 @@ MAX_ACTION = 4000
 def act(request: HttpRequest, table_id: int) -> HttpResponse:
     """Apply one action; a refusal answers 4xx with the current state and the reason."""
     p = request.POST
-    seating = club_api.table_seating(table_id)
-    # The seated player's member id comes with the seating (no extra query); anyone else
-    # is refused by services.act as "no seat".
-    member_id = next((s.member_id for s in seating if s.user_id == request.user.pk), None)
+    # services.act reads the seating with the table's lock and finds the player's member
+    # from the user (one query, issue 59); anyone unseated is refused as "no seat".
+    seating: list[club_api.SeatInfo] | None = None
+    member_id: int | None = None
     status, message, law, choices, question = 200, "", None, [], ""
     raw = p.get("action")
     try:
@@ -267,8 +267,9 @@ def act(request: HttpRequest, table_id: int) -> HttpResponse:
             intent=intent,
             cards=p.getlist("cards"),
             combination=combination,
-            seating=seating,
+            user_id=request.user.pk,
         )
+        seating, member_id = result.seating, result.member_id
         deal, state = result.next_deal or result.deal, result.state
         if result.next_deal is not None:
             # The deal's end can change who sits where (a substitute's appointment lapses,
@@ -281,6 +282,8 @@ def act(request: HttpRequest, table_id: int) -> HttpResponse:
         choices, question = result.choices, result.question
     except services.Rejection as e:
         status, message, law = e.status, e.message, e.law
+        seating = club_api.table_seating(table_id)
+        member_id = next((s.member_id for s in seating if s.user_id == request.user.pk), None)
         deal = services.current_deal(table_id)
         state = services.load_state(deal) if deal else None
     ctx = _live(

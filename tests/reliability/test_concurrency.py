@@ -10,13 +10,14 @@ from __future__ import annotations
 import json
 import random
 import threading
+import time
 from collections import Counter
 from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
 
 import pytest
-from django.db import connections
+from django.db import connection, connections, transaction
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
@@ -236,6 +237,65 @@ def test_identical_actions_from_two_browsers_apply_once(
     assert all(b"stale" in r.content for r in results if r.status_code == 409)
     assert DealAction.objects.filter(deal=deal).count() == 1
     _log_replays(deal)
+
+
+def _waiting_for_a_lock(least: int = 1) -> bool:
+    with connection.cursor() as cur:
+        cur.execute(
+            "SELECT count(*) FROM pg_stat_activity"
+            " WHERE wait_event_type = 'Lock' AND datname = current_database()"
+        )
+        return int(cur.fetchone()[0]) >= least
+
+
+def test_a_move_reads_the_seating_under_the_table_lock(
+    make_members: Callable[..., list[Any]], quiet_bots: None
+) -> None:
+    """A seat changing hands while a move waits for the table: the move sees the seating
+    as the change left it (issue 59 reads it with the lock, in one statement). Read
+    before the lock, the move was made for a player no longer seated there."""
+    members = make_members(3)
+    table = _online_table(members[:2])
+    deal = game_services.ensure_deal(table.pk)
+    assert deal is not None
+    state = game_services.load_state(deal)
+    seat = state.to_move()
+    action = state.legal_actions(seat)[0].to_json()
+    mover = _client(members[seat])
+    locked, release = threading.Event(), threading.Event()
+
+    def hand_the_seat_over() -> None:  # as a club service would: the table locked first
+        try:
+            with transaction.atomic():
+                services.lock_tables([table.pk])
+                locked.set()
+                Seat.objects.filter(table=table, position=seat).update(member=members[2])
+                release.wait(10)
+        finally:
+            connections.close_all()
+
+    answers: list[Response] = []
+
+    def move() -> None:
+        try:
+            answers.append(_post_action(mover, table, deal, action, "under-the-lock"))
+        finally:
+            connections.close_all()
+
+    changer = threading.Thread(target=hand_the_seat_over)
+    changer.start()
+    assert locked.wait(10)
+    mover_thread = threading.Thread(target=move)
+    mover_thread.start()
+    deadline = time.monotonic() + 10
+    while not _waiting_for_a_lock() and time.monotonic() < deadline:
+        time.sleep(0.01)  # a moment, not a wait: until the move queues for the table
+    release.set()
+    changer.join(10)
+    mover_thread.join(10)
+    assert [r.status_code for r in answers] == [403]
+    assert b"no seat" in answers[0].content
+    assert not DealAction.objects.filter(deal=deal).exists()
 
 
 def test_a_double_click_applies_once_and_both_answers_say_so(

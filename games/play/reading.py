@@ -1,0 +1,84 @@
+"""Reading a deal: the latest at a table, its engine state (snapshot or replay), why play
+stopped, what a screen has shown of it, and a member's seat. Nothing here writes."""
+
+from __future__ import annotations
+
+import logging
+
+from games.engine.protocol import DealState
+from games.engine.snapshot import SnapshotError
+
+from ..models import Deal, DealAction
+from . import club_api, engine_api
+
+log = logging.getLogger(__name__)
+
+
+def current_deal(table_id: int) -> Deal | None:
+    return Deal.objects.filter(table_id=table_id).order_by("-number").first()
+
+
+def stopped_reason(deal: Deal) -> str:
+    """Why play stopped at this deal's table (the club cancelled or voided it), or ""."""
+    outcome = deal.outcome if deal.finished and isinstance(deal.outcome, dict) else {}
+    return str(outcome.get("stopped") or "")
+
+
+def stamp(deal: Deal) -> str:
+    """What a screen has shown of the deal: it changes with every action, and when the
+    club stops play at the table (the deal's version does not move then)."""
+    return f"{deal.pk}:{deal.version}" + (":stopped" if stopped_reason(deal) else "")
+
+
+def previous_deal(deal: Deal) -> Deal | None:
+    if deal.number <= 1:
+        return None
+    return (
+        Deal.objects.filter(table_id=deal.table_id, number=deal.number - 1)
+        .defer("snapshot", "pack")
+        .first()
+    )
+
+
+def load_state(deal: Deal) -> DealState:
+    """The engine state after the deal's last action: from its snapshot, else (none, an
+    unreadable one, or one behind the deal's version) replayed from its pack and log."""
+    if deal.snapshot is not None:
+        try:
+            state = engine_api.from_snapshot(deal.snapshot, what=f"deal {deal.pk}")
+        except SnapshotError as e:
+            log.warning("%s; replaying the deal from its log", e)
+        else:
+            if state.version == deal.version:
+                return state
+            log.warning(
+                "deal %s: snapshot at version %s, the deal at %s; replaying",
+                deal.pk, state.version, deal.version,
+            )  # fmt: skip
+    return replay(deal)
+
+
+def replay(deal: Deal, upto: int | None = None) -> DealState:
+    state = engine_api.new_state(
+        deal.variant,
+        deal.options,
+        deal.players,
+        deal.dealer,
+        seed=deal.seed,
+        pack=list(deal.pack),
+        carry_in=deal.carry_in,
+        scores_in=tuple(deal.scores_in or ()),
+    )
+    rows = DealAction.objects.filter(deal=deal).order_by("index").values_list("seat", "action")
+    for i, (seat, data) in enumerate(rows):
+        if upto is not None and i >= upto:
+            break
+        state.apply(engine_api.parse_action(data, state.legal_actions(seat), state))
+    return state
+
+
+def seat_of(seating: list[club_api.SeatInfo], member_id: int | None) -> int | None:
+    for s in seating:
+        if member_id is not None and s.member_id == member_id:
+            return s.position
+    return None
