@@ -16,6 +16,11 @@ club_patterns = [
     path("sessions/open/", evenings.session_open, name="session_open"),
     path("sessions/<int:pk>/", evenings.session_detail, name="session"),
     path("sessions/<int:pk>/console/", console.console, name="console"),
+    path(
+        "sessions/<int:pk>/console/tables/<int:table_pk>/progress/",
+        console.table_progress,
+        name="table_progress",
+    ),
     path("sessions/<int:pk>/check-in/", evenings.session_check_in, name="check_in"),
     path("sessions/<int:pk>/check-out/", evenings.session_check_out, name="check_out"),
     path("sessions/<int:pk>/arrivals/", console.arrival_add, name="arrival_add"),

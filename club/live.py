@@ -64,9 +64,30 @@ def session_changed(session_id: int | None) -> None:
         transaction.on_commit(lambda: publish_session(session_id))
 
 
-def _on_save(sender: type, instance: Any, **kwargs: Any) -> None:
-    from .models import ClubSession
+def publish_table_club(table_id: int) -> None:
+    """Tell the browsers at a table that its club panel changed (seats, substitutes, the
+    washbook, the redraw window, the table's news): a ``club`` notice on the table's
+    channel, which moves within a deal do not send (issue 59). Logged and ignored on
+    failure: the panel polls."""
+    msg = json.dumps({"club": True, "at": time.time()})
+    try:
+        club_redis.client().publish(club_redis.key("table", table_id), msg)
+    except Exception:
+        log.warning("could not publish table %s club notice", table_id, exc_info=True)
 
+
+def table_changed(table_id: int) -> None:
+    """Publish the table's club notice once the current transaction commits."""
+    transaction.on_commit(lambda: publish_table_club(table_id))
+
+
+def _on_save(sender: type, instance: Any, **kwargs: Any) -> None:
+    from .models import ClubSession, Table
+
+    if isinstance(instance, Table):
+        table_changed(instance.pk)
+    elif getattr(instance, "table_id", None) is not None:
+        table_changed(instance.table_id)
     if isinstance(instance, ClubSession):
         session_changed(instance.pk)
     elif hasattr(instance, "session_id"):

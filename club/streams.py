@@ -272,12 +272,19 @@ def session_events_url(request: HttpRequest, session_id: int, user_id: int) -> s
 
 
 def _session_event(data: bytes | str) -> str:
+    """A notice for the console: ``move-<table>`` when a move was made at an online table
+    (only that table's progress line changes: the console fetches that line alone), else
+    ``update`` (the evening changed: its live part is fetched again)."""
     text = data.decode() if isinstance(data, bytes) else data
     try:
-        payload = json.dumps({"at": float(json.loads(text)["at"])})
+        notice = json.loads(text)
+        at = float(notice["at"])
     except (ValueError, KeyError, TypeError):
-        payload = "{}"
-    return f"event: update\ndata: {payload}\n\n"
+        return "event: update\ndata: {}\n\n"
+    table = notice.get("table") if isinstance(notice, dict) else None
+    if isinstance(table, int) and not isinstance(table, bool) and table > 0:
+        return f"event: move-{table}\ndata: {json.dumps({'at': at, 'table': table})}\n\n"
+    return f"event: update\ndata: {json.dumps({'at': at})}\n\n"
 
 
 @csrf_exempt

@@ -73,7 +73,9 @@ def _stop_deals(table_ids: list[int], reason: str) -> None:
         finished=True, finished_at=timezone.now(), to_move=None, outcome={"stopped": reason}
     )
     for pk, table_id, version in stopped:
-        transaction.on_commit(lambda t=table_id, d=pk, v=version: services.publish(t, d, v))
+        transaction.on_commit(
+            lambda t=table_id, d=pk, v=version: services.publish(t, d, v, club=True)
+        )
 
 
 def _tell_tables(table_ids: list[int]) -> None:
@@ -89,4 +91,4 @@ def _tell_tables(table_ids: list[int]) -> None:
         .values_list("table_id", "pk", "version")
     )
     for table_id, pk, version in rows:
-        services.publish(table_id, pk, version)
+        services.publish(table_id, pk, version, club=True)

@@ -6,12 +6,14 @@ made (SPEC, JSON), and for the first N of them, as a club's evening would have i
 
 * every member's phone (five a table) listens to its table's live stream and, on each
   update, fetches its table's fragment as the page does (``hx-get`` of the state on
-  ``sse:update``; the club panel 150 ms later);
+  ``sse:update`` with ``?since=`` the stamp it shows, a 204 when it has it; the club
+  panel 150 ms after a ``club`` notice: a deal dealt or ended, or the club's side);
 * each table's player to move acts after a think time of 2 to 8 s (seeded), through
   his own phone's session (the move chosen by the ``greedy`` computer player from his
   own view, read from the database as the page's state is);
-* the secretary's console listens to the evening's stream and fetches its live part
-  300 ms after the last update (``delay:300ms``).
+* the secretary's console listens to the evening's stream: on a table's move it fetches
+  that table's progress line (``sse:move-<table>``), on any other notice its live part
+  300 ms after the last one (``delay:300ms``).
 
 It prints JSON: each action's latency, the delay from an action's answer to each other
 phone's refreshed fragment (and to the console's), counts, errors and its own CPU.
@@ -22,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import re
 import resource
 import sys
 import time
@@ -31,6 +34,7 @@ from typing import Any
 import httpx
 
 THINK = (2.0, 8.0)
+STAMP = re.compile(r'data-stamp="([^"]*)"')  # the live fragment's stamp (table.js)
 
 
 def _choose(table_id: int, rng: random.Random) -> tuple[int, int, int, str] | None:
@@ -66,6 +70,7 @@ class Run:
         self.errors: list[str] = []
         self.statuses: dict[int, int] = {}
         self.open = 0
+        self.stamps: dict[tuple[int, int], str] = {}  # (table, seat): the stamp shown
 
     def _client(self, cookie: str) -> httpx.AsyncClient:
         return httpx.AsyncClient(
@@ -88,16 +93,35 @@ class Run:
                 elif line.startswith("data:") and event == "update":
                     version = int(json.loads(line[5:]).get("version", -1))
                     asyncio.get_running_loop().create_task(self.refresh(client, tid, seat, version))
+                elif line.startswith("data:") and event == "club":
+                    asyncio.get_running_loop().create_task(self.club_panel(client, tid))
+
+    def _shown(self, tid: int, seat: int, r: httpx.Response) -> None:
+        """What the phone now shows: the fragment's stamp (table.js's stamp())."""
+        found = STAMP.search(r.text)
+        if found:
+            self.stamps[(tid, seat)] = found.group(1)
 
     async def refresh(self, client: httpx.AsyncClient, tid: int, seat: int, version: int) -> None:
-        r = await client.get(f"/tables/{tid}/state/", headers={"HX-Request": "true"})
+        # As table.js asks: with what the phone shows (?since=), so that a refresh of what
+        # it already has (the mover's, after his action's answer) is a 204.
+        since = self.stamps.get((tid, seat), "")
+        r = await client.get(
+            f"/tables/{tid}/state/", params={"since": since}, headers={"HX-Request": "true"}
+        )
         done = time.monotonic()
-        if r.status_code != 200:
+        if r.status_code == 200:
+            self._shown(tid, seat, r)
+        if r.status_code not in (200, 204):
             self.errors.append(f"state {r.status_code} at table {tid}")
-        elif self.measuring:
+        elif self.measuring and r.status_code == 200:
             self.refreshed.append((tid, version, seat, done))
-        await asyncio.sleep(0.15)  # the club panel's hx-trigger delay
-        await client.get(f"/tables/{tid}/club/", headers={"HX-Request": "true"})
+
+    async def club_panel(self, client: httpx.AsyncClient, tid: int) -> None:
+        await asyncio.sleep(0.15)  # the club panel's hx-trigger: sse:club delay:150ms
+        r = await client.get(f"/tables/{tid}/club/", headers={"HX-Request": "true"})
+        if r.status_code != 200:
+            self.errors.append(f"club panel {r.status_code} at table {tid}")
 
     async def mover(self, table: dict[str, Any], clients: list[httpx.AsyncClient]) -> None:
         rng = random.Random(f"{self.seed}-{table['id']}")
@@ -118,6 +142,8 @@ class Run:
                              "X-CSRFToken": client.cookies.get("csrftoken", "")},
                 )  # fmt: skip
                 status = r.status_code
+                if status == 200:
+                    self._shown(table["id"], seat, r)
             except httpx.HTTPError as e:
                 status = 599
                 self.errors.append(repr(e)[:200])
@@ -152,12 +178,23 @@ class Run:
                 if self.measuring:
                     self.console.append(time.time() - at)
 
+        async def progress(table: str, at: float) -> None:
+            # A move: the table's progress line alone (hx-trigger="sse:move-<table>").
+            await client.get(
+                f"{console['page']}tables/{table}/progress/", headers={"HX-Request": "true"}
+            )
+            if self.measuring:
+                self.console.append(time.time() - at)
+
         url = self.spec["events"] + console["stream"]
         async with client.stream("GET", url, timeout=httpx.Timeout(10, read=None)) as r:
             event = ""
             async for line in r.aiter_lines():
                 if line.startswith("event:"):
                     event = line[6:].strip()
+                elif line.startswith("data:") and event.startswith("move-"):
+                    at = float(json.loads(line[5:]).get("at") or time.time())
+                    asyncio.get_running_loop().create_task(progress(event[5:], at))
                 elif line.startswith("data:") and event == "update":
                     at = float(json.loads(line[5:]).get("at") or time.time())
                     latest[:] = [min([at, *latest])]  # the oldest update waiting
@@ -167,9 +204,10 @@ class Run:
 
     async def main(self) -> dict[str, Any]:
         clients = {t["id"]: [self._client(c) for c in t["cookies"]] for t in self.tables}
-        for t in self.tables:  # each phone's first page: its CSRF cookie
-            for c in clients[t["id"]]:
-                await c.get(f"/tables/{t['id']}/state/", headers={"HX-Request": "true"})
+        for t in self.tables:  # each phone's first page: its CSRF cookie, what it shows
+            for seat, c in enumerate(clients[t["id"]]):
+                r = await c.get(f"/tables/{t['id']}/state/", headers={"HX-Request": "true"})
+                self._shown(t["id"], seat, r)
         rooms = (len(self.tables) + self.spec["room"] - 1) // self.spec["room"]
         tasks = [asyncio.create_task(self.secretary(c)) for c in self.spec["consoles"][:rooms]]
         for t in self.tables:

@@ -12,6 +12,7 @@ from django.db import models, transaction
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.html import escape
 from django.views.decorators.http import require_POST
 
 from games.engine.variant import find_variant
@@ -231,6 +232,17 @@ def console(request: HttpRequest, pk: int) -> HttpResponse:
     return render(
         request, "club/evenings/console.html", _console_context(request, session, said=True)
     )
+
+
+@staff_required
+def table_progress(request: HttpRequest, pk: int, table_pk: int) -> HttpResponse:
+    """One table's progress line ("Game 1, deal 2: Ann to play (14 moves)"): what a move
+    changes on the console, fetched alone on the table's ``move-<table>`` notice rather
+    than the whole evening again (issue 59: 156 ms for a room of 25 tables, a move)."""
+    table = get_object_or_404(Table, pk=table_pk, session_id=pk)
+    seats = list(table.seats.select_related("member"))
+    deal = services.deal_progress([table.pk]).get(table.pk) if table.mode == Table.ONLINE else None
+    return HttpResponse(escape(_progress(table, seats, deal)))
 
 
 def _console(session: ClubSession) -> HttpResponse:

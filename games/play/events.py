@@ -46,15 +46,22 @@ def check_token(token: str, table_id: int) -> dict[str, object] | None:
 
 
 def _event(data: bytes | str) -> str:
+    """``update`` when the deal moved on (the live part refreshes), ``club`` when the club
+    panel changed (a deal dealt or ended, or the club's side: seats, substitutes, the
+    washbook, the redraw window, the evening; ``club.live``), or both."""
     text = data.decode() if isinstance(data, bytes) else data
     try:
         msg = json.loads(text)
+        club = msg.get("club") is True
+        if club and "version" not in msg:
+            return f"event: club\ndata: {json.dumps({'at': msg.get('at')})}\n\n"
         payload = json.dumps(
             {"version": int(msg["version"]), "deal": int(msg["deal"]), "at": msg.get("at")}
         )
-    except (ValueError, KeyError, TypeError):
-        payload = "{}"
-    return f"event: update\ndata: {payload}\n\n"
+    except (ValueError, KeyError, TypeError, AttributeError):
+        return "event: update\ndata: {}\n\n"
+    update = f"event: update\ndata: {payload}\n\n"
+    return update + f"event: club\ndata: {payload}\n\n" if club else update
 
 
 @csrf_exempt

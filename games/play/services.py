@@ -449,8 +449,12 @@ def after_commit(
 
     round_open = call_round.is_open(deal)
 
+    # A deal dealt or ended changes the club panel (the washbook, the dealer, the last
+    # deal); a move within a deal changes only the live part (issue 59).
+    club = deal.finished or version == 0
+
     def run() -> None:
-        publish(table_id, deal_id, version)
+        publish(table_id, deal_id, version, club=club)
         if round_open:  # nobody moves until it closes, the computer players neither
             schedule_close(deal_id, call_round.seconds_left(deal))
         elif to_move is not None and to_move in bots and not deal.finished:
@@ -459,9 +463,12 @@ def after_commit(
     transaction.on_commit(run)
 
 
-def publish(table_id: int, deal_id: int, version: int) -> None:
-    """Tell every browser at the table that it moved on (a version, never cards)."""
-    msg = json.dumps({"version": version, "deal": deal_id, "at": time.time()})
+def publish(table_id: int, deal_id: int, version: int, *, club: bool = False) -> None:
+    """Tell every browser at the table that it moved on (a version, never cards), and with
+    ``club`` that its club panel changed too; the evening's consoles hear which table
+    moved (``club.streams``: that table's line)."""
+    notice = {"version": version, "deal": deal_id, "table": table_id, "at": time.time()}
+    msg = json.dumps(notice | {"club": True} if club else notice)
     try:
         pipe = club_redis.client().pipeline(transaction=False)
         pipe.set(club_redis.key("table", table_id, "last"), msg, ex=86400)

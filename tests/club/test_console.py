@@ -84,6 +84,42 @@ def test_the_console_follows_an_online_deal_without_showing_a_card(
         assert f">{card}<" not in text and f" {card} " not in f" {text} "
 
 
+def test_a_tables_progress_line_is_fetched_alone_after_a_move(
+    staff: Client, session: ClubSession, make_members: Callable[..., list[Member]]
+) -> None:
+    """The console's line for one table, what a move changes (issue 59): the line the
+    whole console shows, fetched on the table's own notice; no card; a table of another
+    evening is not found through this one."""
+    ann, bob = make_members(2)
+    services.check_in(session, ann)
+    services.check_in(session, bob)
+    table = services.form_table(session, variant="conquian")
+    deal = games.ensure_deal(table.pk)
+    assert deal is not None
+    url = reverse("club:table_progress", args=[session.pk, table.pk])
+    page = _console(staff, session)
+    line = re.search(rf'<p class="progress" id="progress-{table.pk}"([^>]*)>([^<]*)</p>', page)
+    assert line is not None
+    assert f'hx-get="{url}"' in line.group(1) and f"sse:move-{table.pk}" in line.group(1)
+    assert staff.get(url).content.decode() == line.group(2)
+    state = games.load_state(deal)
+    mover = services.table_seating(table.pk)[deal.to_move]
+    action = state.legal_actions(deal.to_move)[0]
+    games.act(table.pk, member_id=mover.member_id, version=deal.version, action=action.to_json())
+    after = staff.get(url).content.decode()
+    assert after != line.group(2) and "(1 move)" in after
+    for card in state.player_view(0)["hand"]:
+        assert card not in after.split()
+    other = services.open_session(stake="0.01", by=staff_user(staff), name="Other", second=True)
+    assert staff.get(reverse("club:table_progress", args=[other.pk, table.pk])).status_code == 404
+
+
+def staff_user(c: Client) -> object:
+    from django.contrib.auth.models import User
+
+    return User.objects.get(pk=c.session["_auth_user_id"])
+
+
 def test_the_console_shows_redraw_demands_substitutes_and_queues(
     staff: Client, session: ClubSession, make_members: Callable[..., list[Member]]
 ) -> None:

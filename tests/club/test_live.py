@@ -79,3 +79,43 @@ def test_the_console_stream_refuses_a_tables_token_or_another_sessions(events_po
     url = f"http://127.0.0.1:{events_port}/events/sessions/5/"
     for token in (event_token(1, 5, grant_for(1)), session_token(1, 6, grant_for(1)), "forged"):
         assert httpx.get(f"{url}?t={token}", timeout=5).status_code == 403
+
+
+def test_a_move_reaches_the_console_as_its_tables_notice_only(events_port: int) -> None:
+    """A move changes one table's progress line: the console hears ``move-<table>`` and
+    fetches that line alone (issue 59); anything else the evening does is ``update``."""
+    from games.play import services as game_services
+
+    session_id, table_id = 876544, 4321
+    live._session_of_table[table_id] = session_id  # the table's evening, as if looked up
+    url = f"http://127.0.0.1:{events_port}/events/sessions/{session_id}/"
+    got: list[str] = []
+    with httpx.stream(
+        "GET", f"{url}?t={session_token(1, session_id, grant_for(1))}", timeout=5
+    ) as r:
+        assert r.status_code == 200
+        threading.Timer(0.3, game_services.publish, args=(table_id, 77, 5)).start()
+        threading.Timer(0.6, live.publish_session, args=(session_id,)).start()
+        start = time.monotonic()
+        for line in r.iter_lines():
+            got.append(line)
+            if sum(x.startswith("data:") for x in got) == 2 or time.monotonic() - start > 4:
+                break
+    live._session_of_table.pop(table_id, None)
+    events = [x for x in got if x.startswith("event:")]
+    assert events == [f"event: move-{table_id}", "event: update"]
+    data = [json.loads(x.removeprefix("data: ")) for x in got if x.startswith("data:")]
+    assert set(data[0]) == {"at", "table"} and data[0]["table"] == table_id  # never a card
+    assert set(data[1]) == {"at"}
+
+
+@pytest.mark.parametrize(
+    "notice",
+    ['{"at": 1.5, "table": true}', '{"at": 1.5, "table": -3}', '{"at": 1.5, "table": "7"}',
+     '{"at": 1.5, "table": null}', "[1, 2]", "not json", '{"table": 7}'],
+)  # fmt: skip
+def test_a_notice_that_names_no_table_refreshes_the_whole_console(notice: str) -> None:
+    from club.streams import _session_event
+
+    event = _session_event(notice)
+    assert event.startswith("event: update\n")

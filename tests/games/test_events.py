@@ -51,3 +51,96 @@ def test_it_refuses_a_bad_token(events_port: int) -> None:
     assert r.status_code == 403
     r = httpx.get(f"http://127.0.0.1:{events_port}/events/tables/5/?t=forged", timeout=5)
     assert r.status_code == 403
+
+
+def _events(events_port: int, table_id: int, publish: list[Any], want: int) -> list[str]:
+    url = f"http://127.0.0.1:{events_port}/events/tables/{table_id}/?t={event_token(1, table_id, grant_for(1))}"
+    got: list[str] = []
+    with httpx.stream("GET", url, timeout=5) as r:
+        assert r.status_code == 200
+        for i, call in enumerate(publish):
+            threading.Timer(0.3 + 0.2 * i, call).start()
+        start = time.monotonic()
+        for line in r.iter_lines():
+            got.append(line)
+            if sum(x.startswith("data:") for x in got) == want or time.monotonic() - start > 4:
+                break
+    return [x for x in got if x.startswith("event:")]
+
+
+def test_the_club_panel_hears_of_a_deal_dealt_or_ended_and_of_the_club_not_of_a_move(
+    events_port: int,
+) -> None:
+    """Issue 59: a move within a deal is an ``update`` only (the live part); a deal dealt
+    or ended is an ``update`` and a ``club`` (the panel too); the club's side alone, a
+    ``club``."""
+    from club.live import publish_table_club
+
+    table_id = 987655
+    got = _events(
+        events_port,
+        table_id,
+        [
+            lambda: services.publish(table_id, 42, 7),
+            lambda: services.publish(table_id, 43, 0, club=True),
+            lambda: publish_table_club(table_id),
+        ],
+        want=4,
+    )
+    assert got == ["event: update", "event: update", "event: club", "event: club"]
+
+
+@pytest.mark.django_db
+def test_only_a_deal_dealt_or_ended_and_the_clubs_side_tell_the_panel(
+    make_table: Any, django_capture_on_commit_callbacks: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What the table's channel carries, by what happened: moves within the deal carry no
+    ``club``; the move that ends it (the next deal dealt) does, and so does a line in the
+    table's news (club.live)."""
+    import random
+
+    from club import redis as club_redis
+    from club.models import TableEvent
+    from games.bots import choose
+
+    monkeypatch.setattr(services, "schedule_bot", lambda d, v: None)
+    table = make_table("conquian")
+    seating = services.club_api.table_seating(table.pk)
+    pubsub = club_redis.client().pubsub(ignore_subscribe_messages=True)
+    pubsub.subscribe(club_redis.key("table", table.pk))
+    with django_capture_on_commit_callbacks(execute=True):
+        deal = services.ensure_deal(table.pk)
+    assert deal is not None
+    rng = random.Random(5)
+    moves = 0
+    while services.current_deal(table.pk).number == 1 and moves < 400:
+        deal = services.current_deal(table.pk)
+        state = services.load_state(deal)
+        seat = state.to_move()
+        action = choose("greedy", state.player_view(seat), state.legal_actions(seat), rng)
+        with django_capture_on_commit_callbacks(execute=True):
+            services.act(
+                table.pk, member_id=seating[seat].member_id, version=deal.version,
+                action=action.to_json(),
+            )  # fmt: skip
+        moves += 1
+    with django_capture_on_commit_callbacks(execute=True):
+        TableEvent.objects.create(table=table, text="Seats drawn again (L4)")
+    notices = []
+    deadline = time.monotonic() + 3
+    while time.monotonic() < deadline:
+        m = pubsub.get_message(timeout=0.2)
+        if m is None and notices and notices[-1].get("version") is None:
+            break  # the table's news came, and nothing since
+        if m is not None:
+            notices.append(json.loads(m["data"]))
+    pubsub.close()
+    moved = [n for n in notices if "version" in n]
+    assert len(moved) == moves + 1  # the first deal dealt, then each move
+    assert moved[0]["club"] is True and moved[0]["version"] == 0  # the first deal dealt
+    assert not any(n.get("club") for n in moved[1:-1])  # the moves within it
+    assert moved[-1]["club"] is True and moved[-1]["deal"] != moved[0]["deal"]  # the next
+    club_only = [n for n in notices if "version" not in n]
+    assert all(set(n) == {"club", "at"} for n in club_only)  # a time, never a name
+    assert len(club_only) >= 2  # the deal's line in the washbook, then the table's news
+    assert notices[-1] in club_only

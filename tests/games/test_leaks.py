@@ -220,5 +220,5 @@ def test_no_response_or_event_leaks_another_hand(
     pubsub.close()
     assert len(events) == steps + closes, "every action (and round closed) publishes one event"
     for e in events:
-        assert set(json.loads(e)) <= {"version", "deal", "at"}
+        assert set(json.loads(e)) <= {"version", "deal", "table", "club", "at"}
         assert not CODE_RE.findall(e)

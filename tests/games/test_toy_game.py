@@ -376,16 +376,19 @@ def test_a_member_plays_it_over_http_against_a_computer_player(
                 assert services.play_bot(d.pk, d.version, level="random")
             moves += 1
             assert moves < 200
-        events = []
+        events, club = [], []  # the moves' notices; the club panel's alone (club.live)
         deadline = time.monotonic() + 5
         while time.monotonic() < deadline and len(events) < moves:
             m = pubsub.get_message(timeout=0.1)  # None also for the ignored subscribe reply
             if m is not None:
-                events.append(json.loads(m["data"]))
+                notice = json.loads(m["data"])
+                (events if "version" in notice else club).append(notice)
     finally:
         pubsub.close()
     assert len(events) == moves, "every move publishes one event"
-    assert all(set(e) == {"version", "deal", "at"} for e in events)  # never cards
+    # never cards: the table, and whether the club panel changed too (the deal's end)
+    assert all(set(e) <= {"version", "deal", "table", "club", "at"} for e in events)
+    assert all(set(e) == {"club", "at"} for e in club)
 
     deal = Deal.objects.get(pk=deal.pk)
     assert deal.finished and deal.washbook_line_id is not None

@@ -37,6 +37,7 @@ LOGIN_PAGES = {
 OWN_PAGES = {"club:member", "club:statement", "club:member_statement"}
 STAFF_PAGES = {
     "club:console", "club:session_close_confirm", "club:line_correct", "club:members", "club:audit",
+    "club:table_progress",
 }  # fmt: skip
 # Actions whose GET is their form (a page): the rest answer GET with 405.
 FORM_PAGES = {"games:practice", "club:line_correct", "club:house_rules"}
@@ -175,6 +176,7 @@ def _page_args(w: World, name: str) -> list[Any]:
         "club:session": [w.session.pk], "club:session_washbook": [w.session.pk],
         "club:session_print": [w.session.pk],
         "club:console": [w.session.pk], "club:session_close_confirm": [w.session.pk],
+        "club:table_progress": [w.table.session_id, w.table.pk],
         "club:line_correct": [w.line.pk],
         "club:settlement": [w.closed.pk], "club:table": [w.table.pk], "club:washbook": [w.table.pk],
         "club:cut": [w.cut.pk], "games:table": [w.online.pk], "games:state": [w.online.pk],
