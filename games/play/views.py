@@ -8,6 +8,7 @@ JavaScript loads.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import secrets
@@ -15,10 +16,14 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
+from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
+from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, render
+from django.template.loader import render_to_string
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
+from redis.exceptions import RedisError
 
 from club.db import one_snapshot, snapshot
 from club.inputs import parse_whole
@@ -194,8 +199,50 @@ def state(request: HttpRequest, table_id: int) -> HttpResponse:
         return HttpResponse(status=204)
     seating = club_api.table_seating(table_id)
     member_id = club_api.member_id_for(request.user)
+    if services.seat_of(seating, member_id) is None:
+        shared = _spectators_live(request, table_id, deal, seating)
+        if shared is not None:
+            return HttpResponse(shared)
     ctx = _live(request, None, table_id, deal, services.load_state(deal), seating, member_id)
     return render(request, "games/table.html#live", ctx)
+
+
+# What differs between two spectators' copies of the same live part: the CSRF token of
+# each one's session and the form's one-time token. Rendered once with these in their
+# places, and each copy given its own.
+_CSRF_SLOT, _TOKEN_SLOT = "csrf-slot-8d3f0c", "token-slot-8d3f0c"
+
+
+def _spectators_live(
+    request: HttpRequest, table_id: int, deal: Deal, seating: list[club_api.SeatInfo]
+) -> str | None:
+    """The live part as every spectator sees it (no hand: the spectator's view), rendered
+    once a version and shared through the cache by every spectator of the table, on any
+    web process (issue 59). None where it is not the same for all of them for long: the
+    call round's countdown, or a deal over (the evening's notice may change under it)."""
+    if deal.finished or call_round.is_open(deal):
+        return None
+    # The end of the previous deal is shown while the deal is young: part of the key.
+    young = deal.number > 1 and (
+        (timezone.now() - deal.created_at).total_seconds() <= settings.GAMES_DEAL_END_SECONDS
+    )
+    # The deal's seed too: a deal id and version can come again after a restore from a
+    # backup, never with the same random seed.
+    key = f"games:live:spectators:{table_id}:{deal.seed}:{services.stamp(deal)}:{int(young)}"
+    try:
+        html, cache_up = cache.get(key), True
+    except RedisError:  # the cache down: rendered for this one alone, not kept
+        html, cache_up = None, False
+    if not isinstance(html, str):
+        ctx = _live(request, None, table_id, deal, services.load_state(deal), seating, None)
+        ctx |= {"token": _TOKEN_SLOT, "csrf_token": _CSRF_SLOT}
+        html = render_to_string("games/table.html#live", ctx)
+        if cache_up:
+            with contextlib.suppress(RedisError):
+                cache.set(key, html, timeout=settings.GAMES_DEAL_END_SECONDS + 600)
+    return html.replace(_CSRF_SLOT, get_token(request)).replace(
+        _TOKEN_SLOT, secrets.token_urlsafe(12)
+    )
 
 
 @login_required
