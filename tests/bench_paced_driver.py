@@ -219,9 +219,9 @@ class Run:
         tasks += [asyncio.create_task(self.mover(t, clients[t["id"]])) for t in self.tables]
         await asyncio.sleep(THINK[1])  # the first moves, not yet measured
         cpu0 = resource.getrusage(resource.RUSAGE_SELF)
-        self.measuring, started = True, time.monotonic()
+        self.measuring, started, window_start = True, time.monotonic(), time.time()
         await asyncio.sleep(self.seconds)
-        self.measuring, elapsed = False, time.monotonic() - started
+        self.measuring, elapsed, window_end = False, time.monotonic() - started, time.time()
         cpu1 = resource.getrusage(resource.RUSAGE_SELF)
         for task in tasks:
             task.cancel()
@@ -237,6 +237,7 @@ class Run:
             "latencies_ms": self.latencies, "other_phones_ms": delays,
             "console_ms": [d * 1000 for d in self.console],
             "statuses": self.statuses, "errors": self.errors[:10],
+            "window": [window_start, window_end],  # the measured span, wall-clock
             "driver_cpu_s": round(cpu1.ru_utime + cpu1.ru_stime - cpu0.ru_utime - cpu0.ru_stime, 2),
         }  # fmt: skip
 

@@ -32,7 +32,6 @@ __all__ = [
     "create_practice_table",
     "current_dealer",
     "lock_tables",
-    "member_id_for",
     "post_online_deal",
     "publish_session",
     "session_of_table",
@@ -56,14 +55,6 @@ def washbook_totals(table_id: int) -> dict[int, int]:
         .annotate(total=Sum("points"))
     )
     return {r["member_id"]: r["total"] for r in rows}
-
-
-def member_id_for(user: Any) -> int | None:
-    if not user.is_authenticated:
-        return None
-    from club.models import Member
-
-    return Member.objects.filter(user_id=user.pk).values_list("pk", flat=True).first()
 
 
 def line_number(line_id: int | None) -> int | None:

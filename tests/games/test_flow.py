@@ -352,3 +352,18 @@ def test_a_deal_dealt_from_a_games_scores_replays_from_them(
     assert deal.scores_in == [24, 40, 4]
     replayed = services.replay(deal)
     assert engine_api.to_snapshot(replayed) == deal.snapshot
+
+
+def test_a_phones_refresh_takes_four_queries(
+    make_table: Any, make_member: Any, client_for: Any
+) -> None:
+    """Issue 59: the session, the user, the deal, the seating (which says which member the
+    user plays as: no query of its own). Each move has every other phone ask."""
+    members = [make_member() for _ in range(5)]
+    table = make_table("foster", members)
+    deal_from_seed(table, 5)
+    for c in (client_for(members[1]), client_for(make_member())):  # a player, a spectator
+        with CaptureQueriesContext(connection) as q:
+            r = c.get(f"/tables/{table.pk}/state/", HTTP_HX_REQUEST="true")
+        assert r.status_code == 200
+        assert len(q.captured_queries) <= 4, [x["sql"][:60] for x in q.captured_queries]
