@@ -16,7 +16,7 @@ def commands(
     return {
         "web": (
             f"gunicorn club.wsgi:application --bind {bind}:{port} --worker-class gthread "
-            "--workers 2 --threads 8 --graceful-timeout 5 --access-logfile -"
+            "--workers 2 --threads 8 --keep-alive 20 --graceful-timeout 5 --access-logfile -"
         ),
         "events": (
             f"uvicorn club.asgi:application --host {host} --port {events_port} "
