@@ -102,7 +102,7 @@ def gunicorn(port: int, *, workers: int = 2, threads: int = 8, **kw: object) -> 
     return process(
         [str(BIN / "gunicorn"), "club.wsgi:application", "--bind", f"127.0.0.1:{port}",
          "--worker-class", "gthread", "--workers", str(workers), "--threads", str(threads),
-         "--graceful-timeout", "2"],
+         "--keep-alive", "20", "--graceful-timeout", "2"],  # keep-alive: as make run's
         port=port, **kw,  # type: ignore[arg-type]
     )  # fmt: skip
 
