@@ -292,6 +292,8 @@ SECURE_REFERRER_POLICY = "same-origin"
 SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
 SESSION_COOKIE_HTTPONLY = True
+# Sessions read from Redis, kept in PostgreSQL, Redis's failures survived (club/sessions.py).
+SESSION_ENGINE = "club.sessions"
 _secure = not (DEBUG or TESTING or PLAIN_HTTP)
 SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", _secure)
 CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", _secure)
