@@ -82,3 +82,9 @@ def seat_of(seating: list[club_api.SeatInfo], member_id: int | None) -> int | No
         if member_id is not None and s.member_id == member_id:
             return s.position
     return None
+
+
+def member_of_user(seating: list[club_api.SeatInfo], user_id: int | None) -> int | None:
+    """The member the user plays as at this table (a substitute, his own member), from
+    the seating (each seat carries its user: no query); None for anyone not seated."""
+    return next((s.member_id for s in seating if s.user_id == user_id), None)

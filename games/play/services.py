@@ -36,6 +36,7 @@ from .intents import AmbiguousActionError, IntentError, resolve
 # Reading a deal lives in .reading; callers know these names here.
 from .reading import current_deal as current_deal
 from .reading import load_state as load_state
+from .reading import member_of_user as member_of_user
 from .reading import previous_deal as previous_deal
 from .reading import replay as replay
 from .reading import seat_of as seat_of
@@ -236,13 +237,13 @@ def act(
         # The app's lock order (club/services/base.py): the table, then its deal. Ending
         # the deal locks the table to book it; closing or voiding locks the table, then
         # stops the deal: taking the deal first deadlocked against them (issue 36). The
-        # seating comes with the table's lock, in one statement, unless given (issue 59).
+        # seating comes with the table's lock, in one round trip, unless given (issue 59).
         if seating is None:
             seating = club_api.table_seating(table_id, lock=True)
         else:
             club_api.lock_tables([table_id])
         if user_id is not None:
-            member_id = next((s.member_id for s in seating if s.user_id == user_id), None)
+            member_id = member_of_user(seating, user_id)
         my_seat = _acting_seat(seating, member_id, bot_seat, seat)
         by_seat = {s.position: s for s in seating}
         deal = (

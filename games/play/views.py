@@ -36,13 +36,6 @@ from . import call_round, club_api, presenters, services
 from .events import events_url
 
 
-def _seated_member(seating: list[club_api.SeatInfo], request: HttpRequest) -> int | None:
-    """The member the user plays as at this table (a substitute, his own member), from
-    the seating (it carries each seat's user: no query); None for anyone not seated, who
-    sees what a spectator sees."""
-    return next((s.member_id for s in seating if s.user_id == request.user.pk), None)
-
-
 def _live(
     request: HttpRequest,
     table: Table | None,
@@ -183,7 +176,7 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
         table = Table.objects.get(pk=table_id)
         deal = services.current_deal(table_id)
         seating = club_api.table_seating(table_id)
-        member_id = _seated_member(seating, request)
+        member_id = services.member_of_user(seating, request.user.pk)
         state = services.load_state(deal) if deal is not None else None
         ctx = _live(request, table, table_id, deal, state, seating, member_id)
         if request.htmx:
@@ -205,7 +198,7 @@ def state(request: HttpRequest, table_id: int) -> HttpResponse:
     if request.GET.get("since") == services.stamp(deal):
         return HttpResponse(status=204)
     seating = club_api.table_seating(table_id)
-    member_id = _seated_member(seating, request)
+    member_id = services.member_of_user(seating, request.user.pk)
     if services.seat_of(seating, member_id) is None:
         shared = _spectators_live(request, table_id, deal, seating)
         if shared is not None:
@@ -259,7 +252,7 @@ def club_panel(request: HttpRequest, table_id: int) -> HttpResponse:
     table = get_object_or_404(Table, pk=table_id)
     deal = services.current_deal(table_id)
     seating = club_api.table_seating(table_id)
-    me = services.seat_of(seating, _seated_member(seating, request))
+    me = services.seat_of(seating, services.member_of_user(seating, request.user.pk))
     ctx = {"table": table, "table_id": table_id, "deal": deal, "me": me}
     ctx |= _club(table, deal, seating, me)
     return render(request, "games/table.html#club", ctx)
@@ -337,7 +330,7 @@ def act(request: HttpRequest, table_id: int) -> HttpResponse:
     except services.Rejection as e:
         status, message, law = e.status, e.message, e.law
         seating = club_api.table_seating(table_id)
-        member_id = _seated_member(seating, request)
+        member_id = services.member_of_user(seating, request.user.pk)
         deal = services.current_deal(table_id)
         state = services.load_state(deal) if deal else None
     ctx = _live(

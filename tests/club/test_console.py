@@ -14,6 +14,7 @@ from django.urls import reverse
 from club import services
 from club.models import ClubSession, Member, Table
 from club.streams import SESSION_SALT, check_token
+from games.models import Deal
 from games.play import services as games
 
 from .conftest import field_error
@@ -62,15 +63,22 @@ def test_the_console_shows_the_evening(
     assert check_token(found.group(2), session.pk, key="s", salt=SESSION_SALT)
 
 
-def test_the_console_follows_an_online_deal_without_showing_a_card(
-    staff: Client, session: ClubSession, make_members: Callable[..., list[Member]]
-) -> None:
-    ann, bob = make_members(2)
-    services.check_in(session, ann)
-    services.check_in(session, bob)
+def _online_conquian(
+    session: ClubSession, make_members: Callable[..., list[Member]]
+) -> tuple[Table, Deal]:
+    """Two members checked in, a Conquián table in the browser formed of them, dealt."""
+    for m in make_members(2):
+        services.check_in(session, m)
     table = services.form_table(session, variant="conquian")
     deal = games.ensure_deal(table.pk)
     assert deal is not None
+    return table, deal
+
+
+def test_the_console_follows_an_online_deal_without_showing_a_card(
+    staff: Client, session: ClubSession, make_members: Callable[..., list[Member]]
+) -> None:
+    table, deal = _online_conquian(session, make_members)
     seating = services.table_seating(table.pk)
     to_move = seating[deal.to_move].display_name
     fragment = _console(staff, session, HTTP_HX_REQUEST="true")
@@ -90,12 +98,7 @@ def test_a_tables_progress_line_is_fetched_alone_after_a_move(
     """The console's line for one table, what a move changes (issue 59): the line the
     whole console shows, fetched on the table's own notice; no card; a table of another
     evening is not found through this one."""
-    ann, bob = make_members(2)
-    services.check_in(session, ann)
-    services.check_in(session, bob)
-    table = services.form_table(session, variant="conquian")
-    deal = games.ensure_deal(table.pk)
-    assert deal is not None
+    table, deal = _online_conquian(session, make_members)
     url = reverse("club:table_progress", args=[session.pk, table.pk])
     page = _console(staff, session)
     line = re.search(rf'<p class="progress" id="progress-{table.pk}"([^>]*)>([^<]*)</p>', page)

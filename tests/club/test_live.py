@@ -56,21 +56,31 @@ def events_port() -> Any:
         yield port
 
 
-def test_the_console_stream_carries_the_sessions_notices(events_port: int) -> None:
-    session_id = 876543
-    url = f"http://127.0.0.1:{events_port}/events/sessions/{session_id}/"
+def _console_stream(
+    port: int, session_id: int, publish: list[tuple[float, Any, tuple[Any, ...]]], want: int
+) -> list[str]:
+    """The lines a console's stream gives while ``publish`` runs (each call at its time),
+    until ``want`` notices came (4 s at most)."""
+    url = f"http://127.0.0.1:{port}/events/sessions/{session_id}/"
     got: list[str] = []
     with httpx.stream(
         "GET", f"{url}?t={session_token(1, session_id, grant_for(1))}", timeout=5
     ) as r:
         assert r.status_code == 200
         assert r.headers["content-type"].startswith("text/event-stream")
-        threading.Timer(0.3, live.publish_session, args=(session_id,)).start()
+        for at, call, args in publish:
+            threading.Timer(at, call, args=args).start()
         start = time.monotonic()
         for line in r.iter_lines():
             got.append(line)
-            if line.startswith("data:") or time.monotonic() - start > 4:
+            if sum(x.startswith("data:") for x in got) == want or time.monotonic() - start > 4:
                 break
+    return got
+
+
+def test_the_console_stream_carries_the_sessions_notices(events_port: int) -> None:
+    session_id = 876543
+    got = _console_stream(events_port, session_id, [(0.3, live.publish_session, (session_id,))], 1)
     assert "event: update" in got
     assert set(json.loads(got[-1].removeprefix("data: "))) == {"at"}
 
@@ -88,19 +98,15 @@ def test_a_move_reaches_the_console_as_its_tables_notice_only(events_port: int) 
 
     session_id, table_id = 876544, 4321
     live._session_of_table[table_id] = session_id  # the table's evening, as if looked up
-    url = f"http://127.0.0.1:{events_port}/events/sessions/{session_id}/"
-    got: list[str] = []
-    with httpx.stream(
-        "GET", f"{url}?t={session_token(1, session_id, grant_for(1))}", timeout=5
-    ) as r:
-        assert r.status_code == 200
-        threading.Timer(0.3, game_services.publish, args=(table_id, 77, 5)).start()
-        threading.Timer(0.6, live.publish_session, args=(session_id,)).start()
-        start = time.monotonic()
-        for line in r.iter_lines():
-            got.append(line)
-            if sum(x.startswith("data:") for x in got) == 2 or time.monotonic() - start > 4:
-                break
+    got = _console_stream(
+        events_port,
+        session_id,
+        [
+            (0.3, game_services.publish, (table_id, 77, 5)),
+            (0.6, live.publish_session, (session_id,)),
+        ],
+        2,
+    )
     live._session_of_table.pop(table_id, None)
     events = [x for x in got if x.startswith("event:")]
     assert events == [f"event: move-{table_id}", "event: update"]
