@@ -91,9 +91,10 @@ def _deal_end(deal: Deal, seating: list[club_api.SeatInfo], me: int | None) -> A
     age = (timezone.now() - deal.created_at).total_seconds()
     if age > settings.GAMES_DEAL_END_SECONDS:
         return None
-    prev = services.previous_deal(deal)
-    if prev is None or not prev.finished or not prev.outcome:
+    ended = _ended_before(deal)
+    if ended is None:
         return None
+    prev, line, won = ended
     out = presenters.outcome_context(
         prev.outcome,
         presenters.named_seats(seating, prev.players, me),
@@ -103,7 +104,6 @@ def _deal_end(deal: Deal, seating: list[club_api.SeatInfo], me: int | None) -> A
         return None
     game_over = deal.game_number > prev.game_number
     names = presenters.named_seats(seating, prev.players, me)
-    won = find_variant(prev.variant).game_winners(services.load_state(prev)) if game_over else ()
     return {
         "deal": prev,
         "out": out,
@@ -113,7 +113,7 @@ def _deal_end(deal: Deal, seating: list[club_api.SeatInfo], me: int | None) -> A
         "game_winners": [names[s]["name"] + (" (you)" if s == me else "") for s in won],
         "game_law": find_variant(prev.variant).game_law,
         "next_game": deal.game_number,
-        "line": club_api.line_number(prev.washbook_line_id),
+        "line": line,
         "table_id": deal.table_id,
     }
 
@@ -211,6 +211,29 @@ def state(request: HttpRequest, table_id: int) -> HttpResponse:
 # each one's session and the form's one-time token. Rendered once with these in their
 # places, and each copy given its own.
 _CSRF_SLOT, _TOKEN_SLOT = "csrf-slot-8d3f0c", "token-slot-8d3f0c"
+
+
+def _ended_before(deal: Deal) -> tuple[Deal, int | None, tuple[int, ...]] | None:
+    """The deal before this one, finished, with its washbook line's number and the seats
+    that won the game it ended (none where it ended none): read once and shared through
+    the cache by every render of the table while this deal is young, on any web process,
+    rather than two queries and a replay each (issue 59). A finished deal does not change.
+    Keyed by this deal's seed too, as the spectators' part is (a restore from a backup)."""
+    key = f"games:deal-end:{deal.table_id}:{deal.number}:{deal.seed}"
+    with contextlib.suppress(RedisError):
+        hit = cache.get(key)
+        if hit is not None:
+            return hit
+    prev = services.previous_deal(deal)
+    if prev is None or not prev.finished or not prev.outcome:
+        return None  # not kept: a deal stopped in flight may still be ended
+    game_over = deal.game_number > prev.game_number
+    rules = find_variant(prev.variant)
+    won = tuple(rules.game_winners(services.load_state(prev))) if game_over else ()
+    ended = (prev, club_api.line_number(prev.washbook_line_id), won)
+    with contextlib.suppress(RedisError):
+        cache.set(key, ended, timeout=settings.GAMES_DEAL_END_SECONDS + 60)
+    return ended
 
 
 def _spectators_live(

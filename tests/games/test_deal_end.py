@@ -97,3 +97,28 @@ def test_the_deals_end_shows_each_hand_and_the_points(
     for pos, payment in enumerate(out["payments"]):
         shown = f"+{payment}" if payment > 0 else str(payment)
         assert f">{shown}</td>" in section, (pos, payment)
+
+
+def test_the_deals_end_is_read_once_for_every_render_while_the_next_is_young(
+    make_table: Any, make_member: Any, client_for: Any
+) -> None:
+    """Issue 59: every render of the live region in the next deal's first minute showed
+    the deal's end by reading the previous deal and its washbook line again (two queries
+    and a replay a render, a third of a turn's work in a fast evening). Read once, kept in
+    the cache, shared by every render of the table on any web process."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    ann, bob = make_member("Ann"), make_member("Bob")
+    table = make_table("conquian", [ann, bob])
+    first = _play_first_deal(table, [ann, bob])
+    line = WashbookLine.objects.get(pk=first.washbook_line_id)
+    for i, member in enumerate((ann, bob, ann)):
+        with CaptureQueriesContext(connection) as q:
+            r = client_for(member).get(f"/tables/{table.pk}/state/", HTTP_HX_REQUEST="true")
+        body = r.content.decode()
+        assert f'id="deal-end" data-deal="{first.pk}"' in body
+        assert f"Line {line.number} of the washbook." in _text(body)
+        reads = [x["sql"] for x in q.captured_queries if "washbookline" in x["sql"]]
+        # The first render reads it; every later one, by any player, has it from the cache.
+        assert len(reads) == (1 if i == 0 else 0), reads
