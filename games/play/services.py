@@ -324,6 +324,23 @@ def act(
             )
             for i, a in enumerate(actions)
         ]
+        to_move = state.to_move()
+        moved = {
+            "version": state.version,
+            "to_move": to_move,
+            "snapshot": engine_api.to_snapshot(state),
+            "moved_at": timezone.now(),
+            "bot_turn": to_move is not None and to_move in by_seat and by_seat[to_move].is_bot,
+        }
+        if token and len(rows) == 1 and not state.is_over():
+            # The common turn: the action and the deal's new state in one statement, one
+            # round trip (issue 59); nothing moves where the token was used before.
+            if not tokens.move_once(rows[0], moved):
+                return answer(state=load_state(deal), duplicate=True)
+            for name, value in moved.items():
+                setattr(deal, name, value)
+            after_commit(deal, seating, state)
+            return answer(state=state, applied=actions)
         if token and not tokens.insert_once(rows[0]):  # the token was used: applied once before
             return answer(state=load_state(deal), duplicate=True)
         if token:
@@ -332,14 +349,9 @@ def act(
             rows[0].save(force_insert=True)
         elif rows:
             DealAction.objects.bulk_create(rows)
-        deal.version = state.version
-        deal.to_move = state.to_move()
-        deal.snapshot = engine_api.to_snapshot(state)
-        deal.moved_at = timezone.now()
-        deal.bot_turn = (
-            deal.to_move is not None and deal.to_move in by_seat and (by_seat[deal.to_move].is_bot)
-        )
-        fields = ["version", "to_move", "snapshot", "moved_at", "bot_turn"]
+        for name, value in moved.items():
+            setattr(deal, name, value)
+        fields = list(moved)
         result = answer(state=state, applied=actions)
         if state.is_over():
             fields += ["finished", "outcome", "finished_at", "washbook_line_id"]

@@ -5,6 +5,7 @@ query on the common path (issue 59: the action's INSERT finds it, ON CONFLICT)."
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from django.db import connection
 
@@ -14,6 +15,26 @@ from ..models import Deal, DealAction
 def used(deal: Deal, token: str | None) -> bool:
     """Whether ``token`` was used at this deal already (a replayed request)."""
     return bool(token) and DealAction.objects.filter(deal_id=deal.pk, client_token=token).exists()
+
+
+def move_once(row: DealAction, moved: dict[str, Any]) -> bool:
+    """Insert an action carrying a client token and move its deal to ``moved`` (version,
+    to_move, snapshot, moved_at, bot_turn), in one statement, unless the token was used at
+    this deal (then neither): True if both were done. One round trip where the insert
+    and the deal's save were two (issue 59)."""
+    actions, deals = DealAction._meta.db_table, Deal._meta.db_table
+    with connection.cursor() as c:
+        c.execute(
+            f'WITH done AS (INSERT INTO {actions} (deal_id, "index", seat, action, client_token, '
+            "by_member_id, created_at) VALUES (%s, %s, %s, %s::jsonb, %s, %s, %s) "
+            "ON CONFLICT (deal_id, client_token) DO NOTHING RETURNING 1) "
+            f"UPDATE {deals} SET version = %s, to_move = %s, snapshot = %s::jsonb, "
+            "moved_at = %s, bot_turn = %s WHERE id = %s AND EXISTS (SELECT 1 FROM done)",
+            [row.deal_id, row.index, row.seat, json.dumps(row.action), row.client_token,
+             row.by_member_id, row.created_at, moved["version"], moved["to_move"],
+             json.dumps(moved["snapshot"]), moved["moved_at"], moved["bot_turn"], row.deal_id],
+        )  # fmt: skip
+        return bool(c.rowcount == 1)
 
 
 def insert_once(row: DealAction) -> bool:

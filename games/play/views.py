@@ -229,7 +229,10 @@ def _ended_before(deal: Deal) -> tuple[Deal, int | None, tuple[int, ...]] | None
         return None  # not kept: a deal stopped in flight may still be ended
     game_over = deal.game_number > prev.game_number
     rules = find_variant(prev.variant)
-    won = tuple(rules.game_winners(services.load_state(prev))) if game_over else ()
+    # The winners from the deal's last state, read apart: what the cache keeps of the deal
+    # is its row without the snapshot, read by every render from the cache.
+    full = Deal.objects.get(pk=prev.pk) if game_over else None
+    won = tuple(rules.game_winners(services.load_state(full))) if full else ()
     ended = (prev, club_api.line_number(prev.washbook_line_id), won)
     with contextlib.suppress(RedisError):
         cache.set(key, ended, timeout=settings.GAMES_DEAL_END_SECONDS + 60)
