@@ -51,6 +51,7 @@ from .payments import (
     with_club,
 )
 from .practice import close_practice_tables, create_practice_table, practice_tables
+from .seating import SeatInfo, seating_json_sql, seats_from_rows, table_seating
 from .seats import (
     consent_substitute,
     demand_redraw,
@@ -76,7 +77,6 @@ from .sessions import (
     void_session,
 )
 from .tables import (
-    SeatInfo,
     TableTurn,
     advance_after_deal,
     current_dealer,
@@ -84,7 +84,6 @@ from .tables import (
     form_table,
     join_queue,
     table_queue,
-    table_seating,
     waiting_members,
 )
 from .washbook import (
@@ -181,6 +180,8 @@ __all__ = [
     "staked_tables",
     "table_queue",
     "table_seating",
+    "seating_json_sql",
+    "seats_from_rows",
     "verify_balances",
     "waiting_members",
 ]

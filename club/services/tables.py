@@ -1,16 +1,15 @@
 """Tables by Foster's laws 2-6: forming, seats and deal, hourly redraw, rotation, substitutes.
 
-The games app calls `table_seating`, `current_dealer`, `advance_after_deal` and
-`create_practice_table`; the session pages call the rest.
+The games app calls `current_dealer`, `advance_after_deal` and `create_practice_table`
+(and reads the seating through `seating.py`); the session pages call the rest.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any
 
-from django.db import connection, transaction
+from django.db import transaction
 from django.db.models import F, Max
 from django.utils import timezone
 
@@ -24,7 +23,6 @@ from ..models import (
     Member,
     RedrawDemand,
     Seat,
-    Substitution,
     Table,
     default_size,
     variant_choices,
@@ -34,20 +32,6 @@ from ..tables import cutting
 from . import base
 from .base import ClubError, counted, log, record_cut
 from .seats import HOUR, IN_PLAY, _lapse_substitutes, seat_wanted_computers
-
-
-@dataclass(frozen=True, slots=True)
-class SeatInfo:
-    """A seat as the games app sees it. ``member_id`` is who plays the seat (a substitute,
-    L6, if one is appointed); ``playing_for_id`` is then the member whose account he plays
-    on (None when the seat's own member plays)."""
-
-    position: int
-    member_id: int
-    display_name: str
-    is_bot: bool
-    playing_for_id: int | None = None
-    user_id: int | None = None  # the login of whoever plays the seat (for request checks)
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,70 +48,6 @@ class TableTurn:
 
 
 # --- Reading ---------------------------------------------------------------------------
-
-
-def table_seating(table_id: int, *, lock: bool = False) -> list[SeatInfo]:
-    """The seats of a table in position order (0..size-1, each on the previous one's left).
-
-    One query, in SQL written out: every turn action asks for the seating, and building
-    the same query through the ORM (with an active substitute, L6, joined in) costs
-    several milliseconds of Python a request. At most one substitution per leaver is
-    live (a database constraint), so the join never doubles a seat.
-
-    ``lock=True`` (inside a transaction) locks the table's row first, as
-    ``lock_tables([table_id])`` would, then reads the seating as whoever held the lock
-    left it: a turn action's lock and seating in one round trip (issue 59), through a
-    database function (migration 0019 says why one statement would read stale seats).
-    The seats themselves are not locked; whoever changes them locks the table first.
-    """
-    with connection.cursor() as cur:
-        if lock:
-            cur.execute(LOCKED_SEATING_SQL, [table_id, Substitution.ACTIVE])
-        else:
-            cur.execute(_seating_sql(), [Substitution.ACTIVE, table_id])
-        rows = cur.fetchall()
-    out = []
-    for position, member_id, name, is_bot, user_id, sub_id, sub_name, sub_bot, sub_user in rows:
-        if sub_id is not None:
-            out.append(
-                SeatInfo(
-                    position=position,
-                    member_id=sub_id,
-                    display_name=sub_name,
-                    is_bot=bool(sub_bot),
-                    playing_for_id=member_id,
-                    user_id=sub_user,
-                )
-            )
-        else:
-            out.append(
-                SeatInfo(
-                    position=position,
-                    member_id=member_id,
-                    display_name=name,
-                    is_bot=bool(is_bot),
-                    user_id=user_id,
-                )
-            )
-    return out
-
-
-LOCKED_SEATING_SQL = "SELECT * FROM club_lock_table_seating(%s, %s)"
-
-
-@lru_cache(maxsize=1)
-def _seating_sql() -> str:
-    q = connection.ops.quote_name
-    seat, member, sub = (q(m._meta.db_table) for m in (Seat, Member, Substitution))
-    return (
-        f"SELECT s.position, s.member_id, m.display_name, m.is_bot, m.user_id,"
-        f" x.substitute_id, xm.display_name, xm.is_bot, xm.user_id"
-        f" FROM {seat} s JOIN {member} m ON m.id = s.member_id"
-        f" LEFT JOIN {sub} x ON x.table_id = s.table_id AND x.leaver_id = s.member_id"
-        f" AND x.status = %s"
-        f" LEFT JOIN {member} xm ON xm.id = x.substitute_id"
-        f" WHERE s.table_id = %s ORDER BY s.position"
-    )
 
 
 def current_dealer(table_id: int) -> int:

@@ -20,6 +20,8 @@ from club.services import (
     current_dealer,
     lock_tables,
     post_online_deal,
+    seating_json_sql,
+    seats_from_rows,
     table_seating,
 )
 from games.engine.errors import InvalidActionError
@@ -36,6 +38,8 @@ __all__ = [
     "publish_session",
     "session_of_table",
     "table_seating",
+    "seating_json_sql",
+    "seats_from_rows",
     "washbook_totals",
     "line_number",
     "evening_notice",

@@ -35,6 +35,7 @@ from .intents import AmbiguousActionError, IntentError, resolve
 
 # Reading a deal lives in .reading; callers know these names here.
 from .reading import current_deal as current_deal
+from .reading import deal_and_seating as deal_and_seating
 from .reading import load_state as load_state
 from .reading import member_of_user as member_of_user
 from .reading import previous_deal as previous_deal

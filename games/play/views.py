@@ -189,15 +189,14 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
 
 @login_required
 @require_GET
-@one_snapshot
 def state(request: HttpRequest, table_id: int) -> HttpResponse:
-    """The viewer's live region; 204 when nothing changed since ``?since=deal:version``."""
-    deal = services.current_deal(table_id)
+    """The viewer's live region; 204 when nothing changed since ``?since=deal:version``.
+    The deal and the seating in one statement, one instant (no transaction, issue 59)."""
+    deal, seating = services.deal_and_seating(table_id)
     if deal is None:
         return HttpResponse(status=204)
     if request.GET.get("since") == services.stamp(deal):
         return HttpResponse(status=204)
-    seating = club_api.table_seating(table_id)
     member_id = services.member_of_user(seating, request.user.pk)
     if services.seat_of(seating, member_id) is None:
         shared = _spectators_live(request, table_id, deal, seating)
