@@ -372,9 +372,7 @@ def test_a_phones_refresh_takes_two_queries(
         assert len(q.captured_queries) <= 2, [x["sql"][:60] for x in q.captured_queries]
 
 
-def test_the_deal_and_its_seating_read_together_as_apart(
-    make_table: Any, make_member: Any
-) -> None:
+def test_the_deal_and_its_seating_read_together_as_apart(make_table: Any, make_member: Any) -> None:
     """The one statement gives what the two reads gave: each seat's player, a live
     substitute in his leaver's seat (L6) playing for him."""
     from club.services import consent_substitute, propose_substitute
