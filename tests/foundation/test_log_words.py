@@ -16,6 +16,9 @@ from .test_no_game_names import _docstrings
 
 ROOT = Path(__file__).resolve().parents[2]
 PRESENTER = {"games/engine/words.py", "games/engine/records.py"}
+# Draws the log's entries as HTML, as the template's loop did before it (issue 59): it
+# shows the words, it does not read meaning from them.
+DISPLAY = {"games/templatetags/cards.py"}
 
 # Each kind's sentence, made from a record with whatever it may name.
 SAMPLE = Record(0, Kind.DEAL, "L0", ("7C", "8C"), combination=1, number=2, borrowed=("9C",))
@@ -75,7 +78,7 @@ def test_no_module_reads_the_log_words_back() -> None:
     found = []
     for path in sorted([*ROOT.glob("games/**/*.py"), *ROOT.glob("club/**/*.py")]):
         rel = path.relative_to(ROOT).as_posix()
-        if rel in PRESENTER or "/migrations/" in rel:
+        if rel in PRESENTER | DISPLAY or "/migrations/" in rel:
             continue
         found += [f"{rel}:{f}" for f in _findings(path)]
     assert not found, "\n".join(found)
