@@ -45,3 +45,23 @@ def test_without_a_snapshot_the_second_query_sees_the_commit() -> None:
     before = users.count()
     _commit_a_user_elsewhere("early-arrival")
     assert users.count() == before + 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_snapshot_begins_in_one_statement_and_leaves_the_connection_as_it_was() -> None:
+    """Issue 59: BEGIN with its isolation level and mode, not BEGIN then SET TRANSACTION
+    (a round trip more on every console line and table panel); the connection's level
+    and mode put back after, for the next request on it."""
+    from django.test.utils import CaptureQueriesContext
+
+    def show(name: str) -> str:
+        with connection.cursor() as cur:
+            cur.execute(f"SHOW {name}")
+            return str(cur.fetchone()[0])
+
+    with CaptureQueriesContext(connection) as q, snapshot():
+        assert show("transaction_isolation") == "repeatable read"
+        assert show("transaction_read_only") == "on"
+    assert not [x["sql"] for x in q.captured_queries if "SET TRANSACTION" in x["sql"]]
+    assert show("transaction_isolation") == "read committed"
+    assert show("transaction_read_only") == "off"
