@@ -95,15 +95,11 @@ def _deal_end(deal: Deal, seating: list[club_api.SeatInfo], me: int | None) -> A
     if ended is None:
         return None
     prev, line, won = ended
-    out = presenters.outcome_context(
-        prev.outcome,
-        presenters.named_seats(seating, prev.players, me),
-        find_variant(prev.variant),
-    )
+    names = presenters.named_seats(seating, prev.players, me)
+    out = presenters.outcome_context(prev.outcome, names, find_variant(prev.variant))
     if out is None:
         return None
     game_over = deal.game_number > prev.game_number
-    names = presenters.named_seats(seating, prev.players, me)
     return {
         "deal": prev,
         "out": out,
