@@ -6,7 +6,7 @@ keeps the seats as its snapshot saw them before the wait (PostgreSQL's EvalPlanQ
 a seat that changed hands while the move waited was read as it had been. In a VOLATILE
 PL/pgSQL function each statement takes its own snapshot: the lock first, then the
 seating as the transaction that held the lock left it (issue 59;
-``club.services.tables.table_seating(lock=True)``).
+games migration 0006 calls it, with the deal read after it).
 """
 
 from __future__ import annotations

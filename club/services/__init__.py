@@ -51,7 +51,13 @@ from .payments import (
     with_club,
 )
 from .practice import close_practice_tables, create_practice_table, practice_tables
-from .seating import SeatInfo, seating_json_sql, seats_from_rows, table_seating
+from .seating import (
+    SeatInfo,
+    locked_seating_params,
+    seating_json_sql,
+    seats_from_rows,
+    table_seating,
+)
 from .seats import (
     consent_substitute,
     demand_redraw,
@@ -180,6 +186,7 @@ __all__ = [
     "staked_tables",
     "table_queue",
     "table_seating",
+    "locked_seating_params",
     "seating_json_sql",
     "seats_from_rows",
     "verify_balances",

@@ -28,7 +28,7 @@ class SeatInfo:
     user_id: int | None = None  # the login of whoever plays the seat (for request checks)
 
 
-def table_seating(table_id: int, *, lock: bool = False) -> list[SeatInfo]:
+def table_seating(table_id: int) -> list[SeatInfo]:
     """The seats of a table in position order (0..size-1, each on the previous one's left).
 
     One query, in SQL written out: every turn action asks for the seating, and building
@@ -36,17 +36,14 @@ def table_seating(table_id: int, *, lock: bool = False) -> list[SeatInfo]:
     several milliseconds of Python a request. At most one substitution per leaver is
     live (a database constraint), so the join never doubles a seat.
 
-    ``lock=True`` (inside a transaction) locks the table's row first, as
-    ``lock_tables([table_id])`` would, then reads the seating as whoever held the lock
-    left it: a turn action's lock and seating in one round trip (issue 59), through a
-    database function (migration 0019 says why one statement would read stale seats).
-    The seats themselves are not locked; whoever changes them locks the table first.
+    A move reads the seating with the table's lock instead, through the club's database
+    function ``club_lock_table_seating`` (migration 0019 says why one statement would read
+    stale seats), called inside the games app's own with its deal (games migration 0006;
+    :func:`locked_seating_params`). The seats themselves are not locked; whoever changes
+    them locks the table first.
     """
     with connection.cursor() as cur:
-        if lock:
-            cur.execute(LOCKED_SEATING_SQL, [table_id, Substitution.ACTIVE])
-        else:
-            cur.execute(_seating_sql(), [Substitution.ACTIVE, table_id])
+        cur.execute(_seating_sql(), [Substitution.ACTIVE, table_id])
         return seats_from_rows(cur.fetchall())
 
 
@@ -81,7 +78,12 @@ def seating_json_sql(table_column: str) -> tuple[str, list[Any]]:
     return sql, [Substitution.ACTIVE]
 
 
-LOCKED_SEATING_SQL = "SELECT * FROM club_lock_table_seating(%s, %s)"
+def locked_seating_params(table_id: int) -> list[Any]:
+    """The arguments of the club's database function that locks a table and reads its
+    seating (migration 0019), for another app's database function that calls it first
+    in its own (the games app's move: the lock, the seating and the deal in one round
+    trip, games migration 0006)."""
+    return [table_id, Substitution.ACTIVE]
 
 
 _COLUMNS = (

@@ -1,5 +1,6 @@
 """Reading a deal: the latest at a table, its engine state (snapshot or replay), why play
-stopped, what a screen has shown of it, and a member's seat. Nothing here writes."""
+stopped, what a screen has shown of it, and a member's seat. Nothing here writes (a move
+reads its deal here with the rows it will write locked, :func:`lock_deal_and_seating`)."""
 
 from __future__ import annotations
 
@@ -38,6 +39,22 @@ def deal_and_seating(table_id: int) -> tuple[Deal | None, list[club_api.SeatInfo
         return None, club_api.table_seating(table_id)
     rows = getattr(deal, "seating_rows")  # noqa: B009 - an annotation, unknown to mypy
     return deal, club_api.seats_from_rows(json.loads(rows) if isinstance(rows, str) else rows)
+
+
+# games migration 0006: the table locked, its seating read, then its latest deal locked
+LOCK_SQL = "SELECT f.o_seating AS seating_rows, (f.o_deal).* FROM games_lock_table_deal(%s, %s) f"
+
+
+def lock_deal_and_seating(table_id: int) -> tuple[Deal | None, list[club_api.SeatInfo]]:
+    """Inside a move's transaction: the table locked, its seating as whoever held the lock
+    left it, and its latest deal locked (the app's lock order: the table, then its deal),
+    in one round trip (issue 59: two before). The deal is read after the table's lock,
+    so a deal dealt by whoever held it is the one found (migration 0006 says why one
+    plain statement would not find it)."""
+    (deal,) = Deal.objects.raw(LOCK_SQL, club_api.locked_seating_params(table_id))
+    rows = getattr(deal, "seating_rows")  # noqa: B009 - a column of the raw query
+    seating = club_api.seats_from_rows(json.loads(rows) if isinstance(rows, str) else rows)
+    return (deal if deal.pk is not None else None), seating
 
 
 def stopped_reason(deal: Deal) -> str:

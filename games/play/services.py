@@ -37,6 +37,7 @@ from .intents import AmbiguousActionError, IntentError, resolve
 from .reading import current_deal as current_deal
 from .reading import deal_and_seating as deal_and_seating
 from .reading import load_state as load_state
+from .reading import lock_deal_and_seating as lock_deal_and_seating
 from .reading import member_of_user as member_of_user
 from .reading import previous_deal as previous_deal
 from .reading import replay as replay
@@ -238,18 +239,14 @@ def act(
         # The app's lock order (club/services/base.py): the table, then its deal. Ending
         # the deal locks the table to book it; closing or voiding locks the table, then
         # stops the deal: taking the deal first deadlocked against them (issue 36). The
-        # seating comes with the table's lock, in one round trip, unless given (issue 59).
-        if seating is None:
-            seating = club_api.table_seating(table_id, lock=True)
-        else:
-            club_api.lock_tables([table_id])
+        # seating (unless given) and the deal come with the table's lock, in one round
+        # trip (issue 59).
+        deal, locked_seating = lock_deal_and_seating(table_id)
+        seating = locked_seating if seating is None else seating
         if user_id is not None:
             member_id = member_of_user(seating, user_id)
         my_seat = _acting_seat(seating, member_id, bot_seat, seat)
         by_seat = {s.position: s for s in seating}
-        deal = (
-            Deal.objects.select_for_update().filter(table_id=table_id).order_by("-number").first()
-        )
         if deal is None:
             raise Rejection(409, "no-deal", "no deal is in play at this table")
         answer = partial(ActResult, deal=deal, seat=my_seat, seating=seating, member_id=member_id)

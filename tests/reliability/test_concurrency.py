@@ -248,14 +248,13 @@ def _waiting_for_a_lock(least: int = 1) -> bool:
         return int(cur.fetchone()[0]) >= least
 
 
-def test_a_move_reads_the_seating_under_the_table_lock(
-    make_members: Callable[..., list[Any]], quiet_bots: None
-) -> None:
-    """A seat changing hands while a move waits for the table: the move sees the seating
-    as the change left it (issue 59 reads it with the lock, in one statement). Read
-    before the lock, the move was made for a player no longer seated there."""
-    members = make_members(3)
-    table = _online_table(members[:2])
+def _move_while_the_table_is_held(
+    members: list[Any], seated: int, change: Callable[[Table, Deal, int], None]
+) -> tuple[Deal, Response]:
+    """A move on a new deal (the first ``seated`` members at the table) made while another
+    transaction holds the table's lock and makes ``change`` (the table, the deal, the
+    mover's seat); the lock is let go once the move queues for it. The move's answer."""
+    table = _online_table(members[:seated])
     deal = game_services.ensure_deal(table.pk)
     assert deal is not None
     state = game_services.load_state(deal)
@@ -264,12 +263,12 @@ def test_a_move_reads_the_seating_under_the_table_lock(
     mover = _client(members[seat])
     locked, release = threading.Event(), threading.Event()
 
-    def hand_the_seat_over() -> None:  # as a club service would: the table locked first
+    def hold() -> None:  # as a club service or a deal's end would: the table locked first
         try:
             with transaction.atomic():
                 services.lock_tables([table.pk])
                 locked.set()
-                Seat.objects.filter(table=table, position=seat).update(member=members[2])
+                change(table, deal, seat)
                 release.wait(10)
         finally:
             connections.close_all()
@@ -278,12 +277,12 @@ def test_a_move_reads_the_seating_under_the_table_lock(
 
     def move() -> None:
         try:
-            answers.append(_post_action(mover, table, deal, action, "under-the-lock"))
+            answers.append(_post_action(mover, table, deal, action, "while-held"))
         finally:
             connections.close_all()
 
-    changer = threading.Thread(target=hand_the_seat_over)
-    changer.start()
+    holder = threading.Thread(target=hold)
+    holder.start()
     assert locked.wait(10)
     mover_thread = threading.Thread(target=move)
     mover_thread.start()
@@ -291,11 +290,47 @@ def test_a_move_reads_the_seating_under_the_table_lock(
     while not _waiting_for_a_lock() and time.monotonic() < deadline:
         time.sleep(0.01)  # a moment, not a wait: until the move queues for the table
     release.set()
-    changer.join(10)
+    holder.join(10)
     mover_thread.join(10)
-    assert [r.status_code for r in answers] == [403]
-    assert b"no seat" in answers[0].content
+    assert len(answers) == 1, answers
+    return deal, answers[0]
+
+
+def test_a_move_reads_the_seating_under_the_table_lock(
+    make_members: Callable[..., list[Any]], quiet_bots: None
+) -> None:
+    """A seat changing hands while a move waits for the table: the move sees the seating
+    as the change left it (issue 59 reads it with the lock, in one statement). Read
+    before the lock, the move was made for a player no longer seated there."""
+    members = make_members(3)
+
+    def hand_the_seat_over(table: Table, deal: Deal, seat: int) -> None:
+        Seat.objects.filter(table=table, position=seat).update(member=members[2])
+
+    deal, answer = _move_while_the_table_is_held(members, 2, hand_the_seat_over)
+    assert answer.status_code == 403
+    assert b"no seat" in answer.content
     assert not DealAction.objects.filter(deal=deal).exists()
+
+
+def test_a_move_reads_the_deal_dealt_while_it_waited_for_the_table(
+    make_members: Callable[..., list[Any]], quiet_bots: None
+) -> None:
+    """A deal ends and the next is dealt while a move on the old one waits for the table:
+    the move finds the new deal and is answered "stale", nothing applied (issue 59 reads
+    the deal with the table's lock, in one round trip). Read in the lock's own statement,
+    the deal was as that statement's snapshot saw it before the wait: the old one, over."""
+
+    def end_and_deal_again(table: Table, deal: Deal, seat: int) -> None:
+        Deal.objects.filter(pk=deal.pk).update(finished=True)
+        following = Deal.objects.get(pk=deal.pk)
+        following.pk, following.number, following.finished = None, 2, False
+        following.save()
+
+    _, answer = _move_while_the_table_is_held(make_members(2), 2, end_and_deal_again)
+    assert answer.status_code == 409
+    assert game_services.STALE.encode() in answer.content
+    assert not DealAction.objects.exists()
 
 
 def test_a_double_click_applies_once_and_both_answers_say_so(
