@@ -11,8 +11,9 @@ from __future__ import annotations
 import contextlib
 import json
 import math
+import pickle
 import secrets
-from typing import Any
+from typing import Any, cast
 
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
@@ -208,30 +209,50 @@ def state(request: HttpRequest, table_id: int) -> HttpResponse:
 _CSRF_SLOT, _TOKEN_SLOT = "csrf-slot-8d3f0c", "token-slot-8d3f0c"
 
 
+# The deal ends this process has read, by their cache key (below): a finished deal does
+# not change, so a render need not ask Redis for it again (issue 59: a round trip on
+# every render while a deal is young). Kept pickled, so no two requests share an object.
+_ENDED: dict[str, bytes] = {}
+_ENDED_KEPT = 256
+
+
 def _ended_before(deal: Deal) -> tuple[Deal, int | None, tuple[int, ...]] | None:
     """The deal before this one, finished, with its washbook line's number and the seats
     that won the game it ended (none where it ended none): read once and shared through
     the cache by every render of the table while this deal is young, on any web process,
-    rather than two queries and a replay each (issue 59). A finished deal does not change.
-    Keyed by this deal's seed too, as the spectators' part is (a restore from a backup)."""
+    rather than two queries and a replay each (issue 59), and kept in the process too.
+    A finished deal does not change. Keyed by this deal's seed too, as the spectators'
+    part is (a restore from a backup)."""
     key = f"games:deal-end:{deal.table_id}:{deal.number}:{deal.seed}"
+    kept = _ENDED.get(key)
+    if kept is not None:
+        return cast(tuple[Deal, int | None, tuple[int, ...]], pickle.loads(kept))
+    hit = None
     with contextlib.suppress(RedisError):
         hit = cache.get(key)
-        if hit is not None:
-            return hit
+    if hit is None:
+        hit = _read_ended_before(deal)
+        if hit is None:
+            return None  # not kept: a deal stopped in flight may still be ended
+        with contextlib.suppress(RedisError):
+            cache.set(key, hit, timeout=settings.GAMES_DEAL_END_SECONDS + 60)
+    if len(_ENDED) >= _ENDED_KEPT:
+        _ENDED.clear()
+    _ENDED[key] = pickle.dumps(hit)
+    return cast(tuple[Deal, int | None, tuple[int, ...]], hit)
+
+
+def _read_ended_before(deal: Deal) -> tuple[Deal, int | None, tuple[int, ...]] | None:
     prev = services.previous_deal(deal)
     if prev is None or not prev.finished or not prev.outcome:
-        return None  # not kept: a deal stopped in flight may still be ended
+        return None
     game_over = deal.game_number > prev.game_number
     rules = find_variant(prev.variant)
     # The winners from the deal's last state, read apart: what the cache keeps of the deal
     # is its row without the snapshot, read by every render from the cache.
     full = Deal.objects.get(pk=prev.pk) if game_over else None
     won = tuple(rules.game_winners(services.load_state(full))) if full else ()
-    ended = (prev, club_api.line_number(prev.washbook_line_id), won)
-    with contextlib.suppress(RedisError):
-        cache.set(key, ended, timeout=settings.GAMES_DEAL_END_SECONDS + 60)
-    return ended
+    return (prev, club_api.line_number(prev.washbook_line_id), won)
 
 
 def _spectators_live(

@@ -122,3 +122,38 @@ def test_the_deals_end_is_read_once_for_every_render_while_the_next_is_young(
         reads = [x["sql"] for x in q.captured_queries if "washbookline" in x["sql"]]
         # The first render reads it; every later one, by any player, has it from the cache.
         assert len(reads) == (1 if i == 0 else 0), reads
+
+
+def test_the_deals_end_is_asked_of_redis_once_a_process(
+    make_table: Any, make_member: Any, client_for: Any, monkeypatch: Any
+) -> None:
+    """Issue 59: with the deal's end in the cache, every render while the next deal was
+    young still asked Redis for it, a round trip each. A finished deal does not change:
+    the process keeps what it read, and each render gets its own copy."""
+    from django.core.cache import cache
+
+    from games.play import views
+
+    reads: list[str] = []
+
+    class Counting:
+        def __getattr__(self, name: str) -> Any:
+            return getattr(cache, name)
+
+        def get(self, key: str, *args: Any, **kwargs: Any) -> Any:
+            reads.append(key)
+            return cache.get(key, *args, **kwargs)
+
+    monkeypatch.setattr(views, "cache", Counting())
+    ann, bob = make_member("Ann"), make_member("Bob")
+    table = make_table("conquian", [ann, bob])
+    first = _play_first_deal(table, [ann, bob])
+    for member in (ann, bob, ann, bob):
+        r = client_for(member).get(f"/tables/{table.pk}/state/", HTTP_HX_REQUEST="true")
+        assert f'id="deal-end" data-deal="{first.pk}"' in r.content.decode()
+    asked = [k for k in reads if k.startswith("games:deal-end:")]
+    assert len(asked) == 1, asked
+    one = views._ended_before(services.current_deal(table.pk))
+    other = views._ended_before(services.current_deal(table.pk))
+    assert one is not None and other is not None and one[0] is not other[0]
+    assert one[0].pk == other[0].pk == first.pk
