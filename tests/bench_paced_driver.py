@@ -7,7 +7,10 @@ made (SPEC, JSON), and for the first N of them, as a club's evening would have i
 * every member's phone (five a table) listens to its table's live stream and, on each
   update, fetches its table's fragment as the page does (``hx-get`` of the state on
   ``sse:update`` with ``?since=`` the stamp it shows, a 204 when it has it; the club
-  panel 150 ms after a ``club`` notice: a deal dealt or ended, or the club's side);
+  panel 150 ms after a ``club`` notice: a deal dealt or ended, or the club's side). As
+  static/js/table.js does, a move's notice (no ``club`` in it) is not fetched by a phone
+  that shows its version already; while the phone's own move is in flight it waits for
+  the move's answer (then fetched only if newer than it), at most ``HOLD`` seconds;
 * each table's player to move acts after a think time of 2 to 8 s (seeded), through
   his own phone's session (the move chosen by the ``greedy`` computer player from his
   own view, read from the database as the page's state is);
@@ -34,6 +37,7 @@ from typing import Any
 import httpx
 
 THINK = (2.0, 8.0)
+HOLD = 0.3  # table.js's HOLD: a move's notice waits for one's own move's answer
 STAMP = re.compile(r'data-stamp="([^"]*)"')  # the live fragment's stamp (table.js)
 
 
@@ -71,6 +75,8 @@ class Run:
         self.statuses: dict[int, int] = {}
         self.open = 0
         self.stamps: dict[tuple[int, int], str] = {}  # (table, seat): the stamp shown
+        self.moving: set[tuple[int, int]] = set()  # (table, seat): a move in flight
+        self.told: dict[tuple[int, int], tuple[int, int]] = {}  # held back: (deal, version)
 
     def _client(self, cookie: str) -> httpx.AsyncClient:
         return httpx.AsyncClient(
@@ -91,10 +97,37 @@ class Run:
                 if line.startswith("event:"):
                     event = line[6:].strip()
                 elif line.startswith("data:") and event == "update":
-                    version = int(json.loads(line[5:]).get("version", -1))
+                    msg = json.loads(line[5:])
+                    version = int(msg.get("version", -1))
+                    if not msg.get("club") and "deal" in msg:  # a move within a deal
+                        told = (int(msg["deal"]), version)
+                        if (tid, seat) in self.moving:
+                            if (tid, seat) not in self.told:
+                                asyncio.get_running_loop().create_task(
+                                    self._release_later(client, tid, seat)
+                                )
+                            self.told[(tid, seat)] = told
+                            continue
+                        if self._has(tid, seat, told):
+                            continue
                     asyncio.get_running_loop().create_task(self.refresh(client, tid, seat, version))
                 elif line.startswith("data:") and event == "club":
                     asyncio.get_running_loop().create_task(self.club_panel(client, tid))
+
+    def _has(self, tid: int, seat: int, told: tuple[int, int]) -> bool:
+        """Whether the phone shows that deal's version already, or a later one."""
+        found = re.match(r"(\d+):(\d+)", self.stamps.get((tid, seat), ""))
+        return bool(found) and told <= (int(found.group(1)), int(found.group(2)))
+
+    def _release(self, client: httpx.AsyncClient, tid: int, seat: int) -> None:
+        """A held notice, fetched if the phone does not show it (table.js's releaseTold)."""
+        told = self.told.pop((tid, seat), None)
+        if told is not None and not self._has(tid, seat, told):
+            asyncio.get_running_loop().create_task(self.refresh(client, tid, seat, told[1]))
+
+    async def _release_later(self, client: httpx.AsyncClient, tid: int, seat: int) -> None:
+        await asyncio.sleep(HOLD)
+        self._release(client, tid, seat)
 
     def _shown(self, tid: int, seat: int, r: httpx.Response) -> None:
         """What the phone now shows: the fragment's stamp (table.js's stamp())."""
@@ -133,6 +166,7 @@ class Run:
             seat, deal, version, action = chosen
             client = clients[seat]
             started = time.monotonic()
+            self.moving.add((table["id"], seat))
             try:
                 r = await client.post(
                     f"/tables/{table['id']}/act/",
@@ -148,6 +182,8 @@ class Run:
                 status = 599
                 self.errors.append(repr(e)[:200])
             done = time.monotonic()
+            self.moving.discard((table["id"], seat))
+            self._release(client, table["id"], seat)
             self.statuses[status] = self.statuses.get(status, 0) + 1
             if self.measuring:
                 self.latencies.append((done - started) * 1000)

@@ -2,8 +2,9 @@
 (the machinery is the club's, `club.streams`).
 
 The page gets a short-lived signed token (user id + table id) so that the stream needs
-no database session lookup. Events carry only ``{"version", "deal"}``: each browser then
-fetches its own fragments, rendered from its own ``player_view``.
+no database session lookup. Events carry only ``{"version", "deal"}`` (and ``"club"``
+when more than a move changed): each browser then fetches its own fragments, rendered
+from its own ``player_view``, unless it shows that version already.
 """
 
 from __future__ import annotations
@@ -55,9 +56,11 @@ def _event(data: bytes | str) -> str:
         club = msg.get("club") is True
         if club and "version" not in msg:
             return f"event: club\ndata: {json.dumps({'at': msg.get('at')})}\n\n"
-        payload = json.dumps(
-            {"version": int(msg["version"]), "deal": int(msg["deal"]), "at": msg.get("at")}
-        )
+        notice = {"version": int(msg["version"]), "deal": int(msg["deal"]), "at": msg.get("at")}
+        # "club" on a move's notice too: a deal dealt or ended, play stopped, the club's
+        # side changed. A page that shows the version already skips only a notice without
+        # it (static/js/table.js; a stop keeps the deal's version).
+        payload = json.dumps(notice | {"club": True} if club else notice)
     except (ValueError, KeyError, TypeError, AttributeError):
         return "event: update\ndata: {}\n\n"
     update = f"event: update\ndata: {payload}\n\n"

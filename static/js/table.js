@@ -288,6 +288,58 @@
     }
   });
 
+  // --- a refresh only for what is new (issue 59) ---------------------------------------
+  // The stream tells every page of each move, the mover's own included, and it usually
+  // tells it before the move's answer arrives: the mover's page then fetched the new
+  // state a second time. A notice of a move within a deal ("club" is absent: no deal
+  // dealt or ended, no club change, nothing stopped) is not fetched when the page shows
+  // that version already; while one's own move is in flight it waits for the answer, at
+  // most HOLD ms (a slow answer: the refresh shows the table first, as before).
+  var HOLD = 300;
+  var moving = false, told = null, holdTimer = 0;
+  function notice(e) {
+    var t = e.detail && e.detail.triggeringEvent;
+    if (!t || t.type !== "sse:update" || !t.detail) return null;
+    try {
+      var msg = JSON.parse(t.detail.data);
+      return msg && !msg.club && msg.deal != null && msg.version != null ? msg : null;
+    } catch (x) { return null; }
+  }
+  function shownAlready(msg) {
+    var shown = parseStamp((stamp().match(/^\d+:\d+/) || [""])[0]);
+    return !!shown && (msg.deal < shown[0] || (msg.deal === shown[0] && msg.version <= shown[1]));
+  }
+  function releaseTold() {
+    if (holdTimer) { window.clearTimeout(holdTimer); holdTimer = 0; }
+    var waiting = told;
+    told = null;
+    if (waiting && !shownAlready(waiting.msg)) waiting.issue(true);
+  }
+  document.body.addEventListener("htmx:confirm", function (e) {
+    if (!e.detail.elt || e.detail.elt.id !== "live" || e.detail.verb !== "get") return;
+    var msg = notice(e);
+    if (!msg) return;
+    if (moving) {
+      e.preventDefault();
+      told = { msg: msg, issue: e.detail.issueRequest };
+      if (!holdTimer) holdTimer = window.setTimeout(releaseTold, HOLD);
+    } else if (shownAlready(msg)) {
+      e.preventDefault();
+    }
+  });
+  document.body.addEventListener("htmx:beforeRequest", function (e) {
+    var elt = e.detail.elt;
+    if (elt && elt.id === "play" && e.detail.requestConfig && e.detail.requestConfig.verb === "post") {
+      moving = true;
+    }
+  });
+  document.body.addEventListener("htmx:afterRequest", function (e) {
+    var cfg = e.detail && e.detail.requestConfig;
+    if (!moving || !cfg || cfg.verb !== "post" || !e.detail.target || e.detail.target.id !== "live") return;
+    moving = false;
+    releaseTold();
+  });
+
   // --- live updates: SSE first, polling while the stream is down ---------------------
   function setConn(state, text) {
     if (!conn) return;

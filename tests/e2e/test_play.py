@@ -180,17 +180,28 @@ def test_two_members_play_a_conquian_deal_to_its_end_each_seeing_the_other_live(
     seed, script = moves_before_the_end("conquian", 2, choose_conquian, 16, first_seed=20)
     deal_at(table, seed, script, [ann, bob])
     pages = []
-    for m in (ann, bob):
+    # Each page's requests while the deal is played: its moves, and its live refreshes.
+    asked: list[dict[str, int]] = [{"act": 0, "state": 0}, {"act": 0, "state": 0}]
+    for i, m in enumerate((ann, bob)):
         ctx = browser.new_context(viewport={"width": 360, "height": 740}, has_touch=True)
         login(ctx, live["url"], m)
         page = ctx.new_page()
         page.goto(f"{live['url']}/tables/{table.pk}/")
+        page.on("request", lambda r, n=asked[i]: [n.__setitem__(k, n[k] + 1) for k in n
+                                                    if f"/{k}/" in r.url])  # fmt: skip
         pages.append(page)
     for page in pages:
         page.wait_for_selector("#conn[data-state=live]", timeout=8000)
     play_conquian_deal(table.pk, pages)
     first = Deal.objects.get(table_id=table.pk, number=1)
     assert first.log.count() == len(script) + 16
+    # A page fetches the state for the other's moves, not again for its own (issue 59:
+    # its own move's notice came before the move's answer, and the page fetched the new
+    # state twice); the deal's end ("club": everything changed) is fetched by both.
+    moves = [n["act"] for n in asked]
+    assert sum(moves) == 16, asked
+    for i, n in enumerate(asked):
+        assert 1 <= n["state"] <= moves[1 - i] + 2, asked
     for i, page in enumerate(pages):
         page.wait_for_selector("#club [data-lines='1']", timeout=6000)
         assert "Game 1, deal 1:" in page.locator("#club").inner_text()

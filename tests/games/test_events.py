@@ -144,3 +144,19 @@ def test_only_a_deal_dealt_or_ended_and_the_clubs_side_tell_the_panel(
     assert all(set(n) == {"club", "at"} for n in club_only)  # a time, never a name
     assert len(club_only) >= 2  # the deal's line in the washbook, then the table's news
     assert notices[-1] in club_only
+
+
+def test_a_notice_says_when_more_than_a_move_changed() -> None:
+    """A page skips the refresh of a move it shows already (issue 59, table.js), never of
+    a deal dealt or ended or play stopped (a stop keeps the deal's version): those carry
+    "club" on the update too."""
+    from games.play.events import _event
+
+    def updates(notice: dict[str, Any]) -> list[dict[str, Any]]:
+        lines = _event(json.dumps(notice)).split("\n")
+        return [json.loads(lines[i + 1][5:]) for i, x in enumerate(lines) if x == "event: update"]
+
+    (move,) = updates({"version": 7, "deal": 42, "table": 1, "at": 1.5})
+    assert move == {"version": 7, "deal": 42, "at": 1.5}
+    (ended,) = updates({"version": 9, "deal": 42, "table": 1, "at": 2.0, "club": True})
+    assert ended == {"version": 9, "deal": 42, "at": 2.0, "club": True}
