@@ -45,17 +45,26 @@ def session_of_table(table_id: int) -> int | None:
     return _session_of_table[table_id]
 
 
-def publish_session(session_id: int, message: str | None = None) -> None:
+def publish_session(session_id: int, message: str | None = None, pipe: Any = None) -> None:
     """Tell every console of the evening that something changed. A failure is logged
-    and ignored: consoles fall back to polling."""
+    and ignored: consoles fall back to polling. With ``pipe`` (a Redis pipeline another
+    notice is in), the commands join it and its sender sends them: one round trip for a
+    table's move and its evening's consoles (issue 59)."""
     msg = message or json.dumps({"at": time.time()})
+    if pipe is not None:
+        _session_notice(pipe, session_id, msg)
+        return
     try:
         pipe = club_redis.client().pipeline(transaction=False)
-        pipe.set(club_redis.key("session", session_id, "last"), msg, ex=86400)
-        pipe.publish(session_channel(session_id), msg)
+        _session_notice(pipe, session_id, msg)
         pipe.execute()
     except Exception:
         log.warning("could not publish session %s update", session_id, exc_info=True)
+
+
+def _session_notice(pipe: Any, session_id: int, msg: str) -> None:
+    pipe.set(club_redis.key("session", session_id, "last"), msg, ex=86400)
+    pipe.publish(session_channel(session_id), msg)
 
 
 def session_changed(session_id: int | None) -> None:

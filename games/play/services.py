@@ -481,20 +481,19 @@ def publish(table_id: int, deal_id: int, version: int, *, club: bool = False) ->
     notice = {"version": version, "deal": deal_id, "table": table_id, "at": time.time()}
     msg = json.dumps(notice | {"club": True} if club else notice)
     try:
+        session_id = club_api.session_of_table(table_id)  # kept by the process
+    except Exception:  # the console polls: never let it cost the table its move
+        log.warning("no session found for table %s", table_id, exc_info=True)
+        session_id = None
+    try:  # the table's phones and the evening's consoles in one round trip (issue 59)
         pipe = club_redis.client().pipeline(transaction=False)
         pipe.set(club_redis.key("table", table_id, "last"), msg, ex=86400)
         pipe.publish(club_redis.key("table", table_id), msg)
+        if session_id is not None:  # the secretary's console follows the deal too
+            club_api.publish_session(session_id, msg, pipe=pipe)
         pipe.execute()
-    except Exception:  # browsers fall back to polling
+    except Exception:  # browsers and consoles fall back to polling
         log.warning("could not publish table %s update", table_id, exc_info=True)
-        return
-    try:
-        session_id = club_api.session_of_table(table_id)
-    except Exception:  # the console polls: never let it cost the table its move
-        log.warning("no session found for table %s", table_id, exc_info=True)
-        return
-    if session_id is not None:  # the secretary's console follows the deal too
-        club_api.publish_session(session_id, msg)
 
 
 def bot_delay() -> float:

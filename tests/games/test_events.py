@@ -160,3 +160,49 @@ def test_a_notice_says_when_more_than_a_move_changed() -> None:
     assert move == {"version": 7, "deal": 42, "at": 1.5}
     (ended,) = updates({"version": 9, "deal": 42, "table": 1, "at": 2.0, "club": True})
     assert ended == {"version": 9, "deal": 42, "at": 2.0, "club": True}
+
+
+@pytest.mark.django_db
+def test_a_move_tells_its_table_and_its_evening_in_one_round_trip(
+    make_table: Any, make_member: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 59: the table's notice and the evening's (its consoles) were two round trips
+    to Redis on every move at a club table; one pipeline now carries both."""
+    from decimal import Decimal
+
+    import redis.connection
+
+    from club import redis as club_redis
+    from club import services as club
+    from club.live import session_channel
+
+    secretary = club.create_member("sec-one-trip", "Secretary", is_staff=True)
+    evening = club.open_session(stake=Decimal("0.05"), name="Tuesday", by=secretary.user)
+    table = make_table("conquian")
+    table.session = evening
+    table.save(update_fields=["session"])
+    listener = club_redis.client().pubsub(ignore_subscribe_messages=True)
+    listener.subscribe(club_redis.key("table", table.pk), session_channel(evening.pk))
+    sent: list[bytes] = []
+    send = redis.connection.AbstractConnection.send_packed_command
+
+    def counting(self: Any, command: Any, check_health: bool = True) -> None:
+        sent.append(command)
+        send(self, command, check_health)
+
+    try:
+        services.publish(table.pk, 42, 7)  # the evening looked up (kept by the process)
+        monkeypatch.setattr(redis.connection.AbstractConnection, "send_packed_command", counting)
+        services.publish(table.pk, 42, 8)
+        monkeypatch.undo()
+        assert len(sent) == 1, sent
+        heard: list[tuple[str, int]] = []
+        deadline = time.monotonic() + 5
+        while len(heard) < 4 and time.monotonic() < deadline:
+            m = listener.get_message(timeout=0.1)  # None also for the subscribe replies
+            if m is not None:
+                heard.append((m["channel"].decode(), json.loads(m["data"])["version"]))
+    finally:
+        listener.close()
+    channels = [club_redis.key("table", table.pk), session_channel(evening.pk)]
+    assert sorted(heard) == sorted((c, v) for c in channels for v in (7, 8)), heard
