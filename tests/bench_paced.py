@@ -209,6 +209,9 @@ def run(quick: bool = False) -> dict[str, Any]:
                 "memory_mb": {name: round(after[name][1]) for name in pids},
                 "driver_cpu_cores": round(r.pop("driver_cpu_s") / r["seconds"], 2),
             }  # fmt: skip
+            lags = r.pop("driver_loop_lag_ms")
+            r["driver_loop_lag_ms"] = {"p50": _pct(lags, 50), "p90": _pct(lags, 90),
+                                       "p99": _pct(lags, 99)}  # fmt: skip
             rows.append(r)
             print(f"paced N={n}: {json.dumps(r)[:600]}", file=sys.stderr, flush=True)
     finally:

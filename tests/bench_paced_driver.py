@@ -19,7 +19,8 @@ made (SPEC, JSON), and for the first N of them, as a club's evening would have i
   300 ms after the last one (``delay:300ms``).
 
 It prints JSON: each action's latency, the delay from an action's answer to each other
-phone's refreshed fragment (and to the console's), counts, errors and its own CPU.
+phone's refreshed fragment (and to the console's), counts, errors, its own CPU, and how
+late its event loop ran a 10 ms timer (the driver's own share of the delays it reports).
 """
 
 from __future__ import annotations
@@ -77,6 +78,7 @@ class Run:
         self.stamps: dict[tuple[int, int], str] = {}  # (table, seat): the stamp shown
         self.moving: set[tuple[int, int]] = set()  # (table, seat): a move in flight
         self.told: dict[tuple[int, int], tuple[int, int]] = {}  # held back: (deal, version)
+        self.lags: list[float] = []  # ms the loop ran a 10 ms timer late, while measuring
 
     def _client(self, cookie: str) -> httpx.AsyncClient:
         return httpx.AsyncClient(
@@ -238,6 +240,15 @@ class Run:
                         timer.cancel()  # the timer only: a fetch under way goes on
                     timer = asyncio.get_running_loop().create_task(debounce())
 
+    async def lag(self) -> None:
+        """How late this process's event loop runs a timer: every reply the driver times
+        waits at least that long for the loop after it arrives."""
+        while True:
+            t = time.monotonic()
+            await asyncio.sleep(0.01)
+            if self.measuring:
+                self.lags.append((time.monotonic() - t - 0.01) * 1000)
+
     async def main(self) -> dict[str, Any]:
         clients = {t["id"]: [self._client(c) for c in t["cookies"]] for t in self.tables}
         for t in self.tables:  # each phone's first page: its CSRF cookie, what it shows
@@ -253,6 +264,7 @@ class Run:
         while self.open < 5 * len(self.tables) and time.monotonic() < deadline:
             await asyncio.sleep(0.1)  # every phone listening before the first move
         tasks += [asyncio.create_task(self.mover(t, clients[t["id"]])) for t in self.tables]
+        tasks.append(asyncio.create_task(self.lag()))
         await asyncio.sleep(THINK[1])  # the first moves, not yet measured
         cpu0 = resource.getrusage(resource.RUSAGE_SELF)
         self.measuring, started, window_start = True, time.monotonic(), time.time()
@@ -274,6 +286,7 @@ class Run:
             "console_ms": [d * 1000 for d in self.console],
             "statuses": self.statuses, "errors": self.errors[:10],
             "window": [window_start, window_end],  # the measured span, wall-clock
+            "driver_loop_lag_ms": self.lags,
             "driver_cpu_s": round(cpu1.ru_utime + cpu1.ru_stime - cpu0.ru_utime - cpu0.ru_stime, 2),
         }  # fmt: skip
 
