@@ -9,9 +9,9 @@ JavaScript loads.
 from __future__ import annotations
 
 import contextlib
+import copy
 import json
 import math
-import pickle
 import secrets
 from typing import Any, cast
 
@@ -211,8 +211,10 @@ _CSRF_SLOT, _TOKEN_SLOT = "csrf-slot-8d3f0c", "token-slot-8d3f0c"
 
 # The deal ends this process has read, by their cache key (below): a finished deal does
 # not change, so a render need not ask Redis for it again (issue 59: a round trip on
-# every render while a deal is young). Kept pickled, so no two requests share an object.
-_ENDED: dict[str, bytes] = {}
+# every render while a deal is young). Each render gets its own copy: no two requests
+# share an object.
+_Ended = tuple[Deal, int | None, tuple[int, ...]]
+_ENDED: dict[str, _Ended] = {}
 _ENDED_KEPT = 256
 
 
@@ -226,7 +228,7 @@ def _ended_before(deal: Deal) -> tuple[Deal, int | None, tuple[int, ...]] | None
     key = f"games:deal-end:{deal.table_id}:{deal.number}:{deal.seed}"
     kept = _ENDED.get(key)
     if kept is not None:
-        return cast(tuple[Deal, int | None, tuple[int, ...]], pickle.loads(kept))
+        return copy.deepcopy(kept)
     hit = None
     with contextlib.suppress(RedisError):
         hit = cache.get(key)
@@ -238,8 +240,8 @@ def _ended_before(deal: Deal) -> tuple[Deal, int | None, tuple[int, ...]] | None
             cache.set(key, hit, timeout=settings.GAMES_DEAL_END_SECONDS + 60)
     if len(_ENDED) >= _ENDED_KEPT:
         _ENDED.clear()
-    _ENDED[key] = pickle.dumps(hit)
-    return cast(tuple[Deal, int | None, tuple[int, ...]], hit)
+    _ENDED[key] = copy.deepcopy(hit)
+    return cast(_Ended, hit)
 
 
 def _read_ended_before(deal: Deal) -> tuple[Deal, int | None, tuple[int, ...]] | None:
