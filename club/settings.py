@@ -18,6 +18,8 @@ import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.csp import CSP
 
+from club import pgcheck
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 RUN_DIR = Path(os.environ.get("RUN_DIR", BASE_DIR / ".run"))
 
@@ -111,10 +113,17 @@ if _db["ENGINE"] != "django.db.backends.postgresql":
     )
 if env_bool("DB_POOL", default=not TESTING):
     # psycopg's pool keeps connections open across requests (persistent connections).
-    _db["OPTIONS"] = {"pool": {"min_size": 1, "max_size": int(os.environ.get("DB_POOL_MAX", "8"))}}
+    # Each pooled connection is checked before use: after a PostgreSQL restart the pool
+    # would otherwise hand out dead connections (tests/reliability/test_faults.py). The
+    # check looks at the connection's socket, not a round trip each request (club/pgcheck.py).
+    _db["OPTIONS"] = {
+        "pool": {
+            "min_size": 1,
+            "max_size": int(os.environ.get("DB_POOL_MAX", "8")),
+            "check": pgcheck.check,
+        }
+    }
     _db["CONN_MAX_AGE"] = 0
-    # Check each pooled connection before use: after a PostgreSQL restart the pool
-    # would otherwise hand out dead connections (tests/reliability/test_faults.py).
     _db["CONN_HEALTH_CHECKS"] = True
 else:
     _db["CONN_MAX_AGE"] = None
