@@ -142,7 +142,7 @@ REDIS_PREFIX = os.environ.get(
 )
 CACHES = {
     "default": {
-        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "BACKEND": "club.cache.KeptClientRedisCache",  # Django's, its client kept
         "LOCATION": REDIS_URL,
         "KEY_PREFIX": REDIS_PREFIX,
         "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},

@@ -57,7 +57,7 @@ def dead_cache(settings: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     settings.CACHES = {
         **settings.CACHES,
         "dead": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "club.cache.KeptClientRedisCache",
             "LOCATION": "redis://127.0.0.1:1/0",
             "OPTIONS": {"socket_connect_timeout": 0.2, "socket_timeout": 0.2},
         },
