@@ -14,10 +14,13 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.admin.forms import AdminAuthenticationForm
+from django.contrib.auth import get_user_model
 from django.contrib.auth import views as auth_views
+from django.contrib.auth.backends import ModelBackend
 from django.contrib.auth.forms import AuthenticationForm
-from django.core.exceptions import ImproperlyConfigured
+from django.core.exceptions import ImproperlyConfigured, ValidationError
 from django.core.validators import MaxLengthValidator
+from django.db import connection
 from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
 
@@ -103,3 +106,27 @@ class LoginView(auth_views.LoginView):
     template_name = "registration/login.html"
     authentication_form = LoginForm
     redirect_authenticated_user = True
+
+
+class ClubBackend(ModelBackend):
+    """Django's ModelBackend, the logged-in user read by a statement written once a
+    process rather than compiled by the ORM on every request (issue 59: the user's read
+    was a ninth of the web workers' CPU at 100 tables of the paced bench; 0.53 ms of CPU
+    a read by the ORM). Everything else, passwords and permissions, is ModelBackend's."""
+
+    def get_user(self, user_id: Any) -> Any:
+        model = get_user_model()
+        try:
+            pk = model._meta.pk.to_python(user_id)
+        except ValidationError:
+            return None
+        found = list(model._default_manager.raw(_user_sql(), [pk]))
+        if not found:
+            return None
+        return found[0] if self.user_can_authenticate(found[0]) else None
+
+
+@lru_cache(maxsize=1)
+def _user_sql() -> str:
+    model, q = get_user_model(), connection.ops.quote_name
+    return f"SELECT * FROM {q(model._meta.db_table)} WHERE {q(model._meta.pk.column)} = %s"

@@ -20,10 +20,14 @@ import logging
 import time
 from typing import Any
 
+from django.contrib.auth import BACKEND_SESSION_KEY
 from django.contrib.sessions.backends import cached_db
 from redis.exceptions import RedisError
 
 log = logging.getLogger(__name__)
+
+LEGACY_BACKEND = "django.contrib.auth.backends.ModelBackend"  # the logins' backend before
+CLUB_BACKEND = "club.auth.ClubBackend"
 
 KEEP = 300  # seconds a session stays in the cache
 PAUSE = 10.0  # seconds the cache is left alone after a failure
@@ -41,6 +45,16 @@ def _cache_failed(what: str) -> None:
     log.warning("session cache unavailable (%s); the database answers for %.0f s", what, PAUSE)
 
 
+def _renamed(data: dict[str, Any]) -> dict[str, Any]:
+    """A login kept under Django's ModelBackend, read as kept under ClubBackend, its
+    subclass that reads the user the same way in a cheaper statement (club/auth.py):
+    Django logs out a session whose backend is no longer listed, and a club upgraded
+    mid-evening would have had every phone logged out."""
+    if data.get(BACKEND_SESSION_KEY) == LEGACY_BACKEND:
+        data[BACKEND_SESSION_KEY] = CLUB_BACKEND
+    return data
+
+
 class SessionStore(cached_db.SessionStore):
     def _keep_for(self, expiry: Any = None) -> int:
         age = self.get_expiry_age(expiry=expiry) if expiry is not None else self.get_expiry_age()
@@ -54,7 +68,7 @@ class SessionStore(cached_db.SessionStore):
                 _cache_failed("read")
             else:
                 if data is not None:
-                    return dict(data)
+                    return _renamed(dict(data))
         s = self._get_session_from_db()
         if not s:
             return {}
@@ -64,7 +78,7 @@ class SessionStore(cached_db.SessionStore):
                 self._cache.set(self.cache_key, data, self._keep_for(s.expire_date))
             except RedisError:
                 _cache_failed("write")
-        return dict(data)
+        return _renamed(dict(data))
 
     def exists(self, session_key: str) -> bool:
         """Whether a new key is taken: the database says (the record; the cache may be

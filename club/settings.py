@@ -246,7 +246,7 @@ if TESTING:
 # request came through one of TRUSTED_PROXIES (club/auth.py).
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
-    "django.contrib.auth.backends.ModelBackend",
+    "club.auth.ClubBackend",  # Django's ModelBackend, its user read cheaper (club/sessions.py)
 ]
 AXES_FAILURE_LIMIT = int(os.environ.get("LOGIN_FAILURE_LIMIT", "10"))
 AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("LOGIN_COOLOFF_MINUTES", "15")))

@@ -92,3 +92,66 @@ def test_a_session_stays_in_the_cache_minutes_not_the_logins_weeks(
     cache = caches[settings.SESSION_CACHE_ALIAS]
     ttl = cache._cache.get_client(key).ttl(cache.make_and_validate_key(key))  # type: ignore[attr-defined]
     assert 0 < ttl <= sessions.KEEP < settings.SESSION_COOKIE_AGE
+
+
+def _login_kept_under(user: Any, backend: str, *, cached: bool) -> Client:
+    """A login as a session of an earlier release would hold it."""
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+    from django.core.cache import caches
+
+    store = sessions.SessionStore()
+    store[SESSION_KEY] = str(user.pk)
+    store[BACKEND_SESSION_KEY] = backend
+    store[HASH_SESSION_KEY] = user.get_session_auth_hash()
+    store.save()
+    if not cached:
+        caches[settings.SESSION_CACHE_ALIAS].delete(store.cache_key)
+    c = Client()
+    c.cookies[settings.SESSION_COOKIE_NAME] = store.session_key or ""
+    return c
+
+
+@pytest.mark.parametrize("cached", [True, False])
+def test_a_login_kept_under_djangos_model_backend_stays_logged_in(
+    make_members: Callable[..., list[Member]], cached: bool
+) -> None:
+    """The user is read by club.auth.ClubBackend (issue 59); a login made before, under
+    ModelBackend, is not logged out by the upgrade, from the cache or the database."""
+    (ann,) = make_members(1)
+    c = _login_kept_under(ann.user, sessions.LEGACY_BACKEND, cached=cached)
+    r = c.get(PAGE)
+    assert r.status_code == 200 and r.wsgi_request.user == ann.user
+
+
+def test_a_login_under_an_unknown_backend_is_still_refused(
+    make_members: Callable[..., list[Member]],
+) -> None:
+    (ann,) = make_members(1)
+    c = _login_kept_under(ann.user, "somewhere.else.Backend", cached=True)
+    assert c.get(PAGE).status_code == 302
+
+
+def test_the_club_backend_reads_the_user_as_model_backend_does(
+    make_members: Callable[..., list[Member]],
+) -> None:
+    from django.contrib.auth.backends import ModelBackend
+
+    from club.auth import ClubBackend
+
+    (ann,) = make_members(1)
+    club, model = ClubBackend(), ModelBackend()
+    for user_id in (ann.user.pk, str(ann.user.pk), 10**9, None):
+        assert club.get_user(user_id) == model.get_user(user_id), user_id
+    assert club.get_user("x7") is None  # ModelBackend raises here; Django never asks it
+    found = club.get_user(str(ann.user.pk))
+    assert found.username == ann.user.username and found.password == ann.user.password
+    ann.user.is_active = False
+    ann.user.save()
+    assert club.get_user(ann.user.pk) is None  # as ModelBackend: an inactive user is no one
+    c = Client()
+    ann.user.is_active = True
+    ann.user.save()
+    c.force_login(ann.user)
+    with CaptureQueriesContext(connection) as q:
+        assert c.get(PAGE).status_code == 200
+    assert sum('FROM "auth_user" WHERE "id" = ' in x["sql"] for x in q.captured_queries) == 1
