@@ -7,7 +7,8 @@ made (SPEC, JSON), and for the first N of them, as a club's evening would have i
 * every member's phone (five a table) listens to its table's live stream and, on each
   update, fetches its table's fragment as the page does (``hx-get`` of the state on
   ``sse:update`` with ``?since=`` the stamp it shows, a 204 when it has it; the club
-  panel 150 ms after a ``club`` notice: a deal dealt or ended, or the club's side). As
+  panel 150 ms after the last of close ``club`` notices: a deal dealt or ended, or the
+  club's side). As
   static/js/table.js does, a move's notice (no ``club`` in it) is not fetched by a phone
   that shows its version already; while the phone's own move is in flight it waits for
   the move's answer (then fetched only if newer than it), at most ``HOLD`` seconds;
@@ -19,7 +20,8 @@ made (SPEC, JSON), and for the first N of them, as a club's evening would have i
   300 ms after the last one (``delay:300ms``).
 
 It prints JSON: each action's latency, the delay from an action's answer to each other
-phone's refreshed fragment (and to the console's), counts, errors, its own CPU, and how
+phone's refreshed fragment (and to the console's), counts (what the pages fetched while
+measured, by kind), errors, its own CPU, and how
 late its event loop ran a 10 ms timer (the driver's own share of the delays it reports).
 """
 
@@ -71,6 +73,8 @@ class Run:
         self.answered: dict[tuple[int, int], tuple[float, int]] = {}  # (table, version)
         self.refreshed: list[tuple[int, int, int, float]] = []  # table, version, seat, t
         self.console: list[float] = []
+        self.panel_timers: dict[tuple[int, int], asyncio.Task[None]] = {}  # (table, seat)
+        self.fetched: dict[str, int] = {}  # what the pages fetched while measuring, by kind
         self.latencies: list[float] = []
         self.errors: list[str] = []
         self.statuses: dict[int, int] = {}
@@ -114,7 +118,11 @@ class Run:
                             continue
                     asyncio.get_running_loop().create_task(self.refresh(client, tid, seat, version))
                 elif line.startswith("data:") and event == "club":
-                    asyncio.get_running_loop().create_task(self.club_panel(client, tid))
+                    self._club_later(client, tid, seat)
+
+    def _count(self, kind: str) -> None:
+        if self.measuring:
+            self.fetched[kind] = self.fetched.get(kind, 0) + 1
 
     def _has(self, tid: int, seat: int, told: tuple[int, int]) -> bool:
         """Whether the phone shows that deal's version already, or a later one."""
@@ -145,6 +153,7 @@ class Run:
             f"/tables/{tid}/state/", params={"since": since}, headers={"HX-Request": "true"}
         )
         done = time.monotonic()
+        self._count(f"live part {r.status_code}")
         if r.status_code == 200:
             self._shown(tid, seat, r)
         if r.status_code not in (200, 204):
@@ -152,9 +161,23 @@ class Run:
         elif self.measuring and r.status_code == 200:
             self.refreshed.append((tid, version, seat, done))
 
+    def _club_later(self, client: httpx.AsyncClient, tid: int, seat: int) -> None:
+        """The club panel's hx-trigger, ``sse:club delay:150ms``: each notice starts the
+        150 ms again, so notices close together make one fetch."""
+        pending = self.panel_timers.get((tid, seat))
+        if pending is not None and not pending.done():
+            pending.cancel()  # its wait only: a fetch is a task of its own
+        self.panel_timers[(tid, seat)] = asyncio.get_running_loop().create_task(
+            self._club_after_delay(client, tid)
+        )
+
+    async def _club_after_delay(self, client: httpx.AsyncClient, tid: int) -> None:
+        await asyncio.sleep(0.15)
+        asyncio.get_running_loop().create_task(self.club_panel(client, tid))
+
     async def club_panel(self, client: httpx.AsyncClient, tid: int) -> None:
-        await asyncio.sleep(0.15)  # the club panel's hx-trigger: sse:club delay:150ms
         r = await client.get(f"/tables/{tid}/club/", headers={"HX-Request": "true"})
+        self._count("club panel")
         if r.status_code != 200:
             self.errors.append(f"club panel {r.status_code} at table {tid}")
 
@@ -213,6 +236,7 @@ class Run:
                     return
                 at = latest.pop()
                 await client.get(console["page"], headers={"HX-Request": "true"})
+                self._count("console")
                 if self.measuring:
                     self.console.append(time.time() - at)
 
@@ -221,6 +245,7 @@ class Run:
             await client.get(
                 f"{console['page']}tables/{table}/progress/", headers={"HX-Request": "true"}
             )
+            self._count("console line")
             if self.measuring:
                 self.console.append(time.time() - at)
 
@@ -284,7 +309,7 @@ class Run:
             "actions": len(self.latencies), "streams_open": self.open,
             "latencies_ms": self.latencies, "other_phones_ms": delays,
             "console_ms": [d * 1000 for d in self.console],
-            "statuses": self.statuses, "errors": self.errors[:10],
+            "statuses": self.statuses, "errors": self.errors[:10], "fetched": self.fetched,
             "window": [window_start, window_end],  # the measured span, wall-clock
             "driver_loop_lag_ms": self.lags,
             "driver_cpu_s": round(cpu1.ru_utime + cpu1.ru_stime - cpu0.ru_utime - cpu0.ru_stime, 2),
