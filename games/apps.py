@@ -1,3 +1,4 @@
+import functools
 from typing import Any
 
 from django.apps import AppConfig
@@ -37,21 +38,35 @@ def _online_play(table_ids: list[int]) -> bool:
 
 
 def _latest_deals(table_ids: list[int]) -> dict[int, Any]:
-    """The latest deal at each of these tables, for the secretary's console (one query)."""
+    """The latest deal at each of these tables, for the secretary's console: one query,
+    written once (on every move, the console's line of its table asks: issue 59)."""
+    from django.db import connection
+
     from club.services.base import DealProgress
 
-    from .models import Deal
-
-    rows = (
-        Deal.objects.filter(table_id__in=table_ids)
-        .order_by("table_id", "-number")
-        .distinct("table_id")
-        .values_list("table_id", "game_number", "deal_in_game", "to_move", "version", "finished")
-    )
+    with connection.cursor() as cursor:
+        cursor.execute(_latest_deals_sql(), [list(table_ids)])
+        rows = cursor.fetchall()
     return {
         table_id: DealProgress(game, in_game, to_move, version, finished)
         for table_id, game, in_game, to_move, version, finished in rows
     }
+
+
+@functools.cache
+def _latest_deals_sql() -> str:
+    from django.db import connection
+
+    from .models import Deal
+
+    q = connection.ops.quote_name
+    cols = ", ".join(
+        q(c) for c in ("table_id", "game_number", "deal_in_game", "to_move", "version", "finished")
+    )
+    return (
+        f"SELECT DISTINCT ON ({q('table_id')}) {cols} FROM {q(Deal._meta.db_table)}"
+        f" WHERE {q('table_id')} = ANY(%s) ORDER BY {q('table_id')}, {q('number')} DESC"
+    )
 
 
 def _stop_deals(table_ids: list[int], reason: str) -> None:

@@ -8,7 +8,9 @@ import re
 from collections.abc import Callable
 
 import pytest
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from club import services
@@ -109,8 +111,12 @@ def test_a_tables_progress_line_is_fetched_alone_after_a_move(
     mover = services.table_seating(table.pk)[deal.to_move]
     action = state.legal_actions(deal.to_move)[0]
     games.act(table.pk, member_id=mover.member_id, version=deal.version, action=action.to_json())
-    after = staff.get(url).content.decode()
+    with CaptureQueriesContext(connection) as q:
+        after = staff.get(url).content.decode()
     assert after != line.group(2) and "(1 move)" in after
+    # the user; the table with its seats' names; the deal (issue 59: one a move of every
+    # table of the evening, four queries before)
+    assert len(q.captured_queries) == 3, [x["sql"] for x in q.captured_queries]
     for card in state.player_view(0)["hand"]:
         assert card not in after.split()
     other = services.open_session(stake="0.01", by=staff_user(staff), name="Other", second=True)
