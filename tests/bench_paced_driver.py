@@ -37,7 +37,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-import httpx
+import aiohttp
+from yarl import URL
 
 THINK = (2.0, 8.0)
 HOLD = 0.3  # table.js's HOLD: a move's notice waits for one's own move's answer
@@ -61,8 +62,55 @@ def _choose(table_id: int, rng: random.Random) -> tuple[int, int, int, str] | No
             return None
         action = choose("greedy", state.player_view(seat), state.legal_actions(seat), rng)
         return seat, deal.pk, deal.version, json.dumps(action.to_json())
-    finally:
-        connection.close()
+    except Exception:
+        connection.close()  # a broken connection is not kept; a sound one is (a connect a
+        raise  # move cost PostgreSQL a new backend each time, the server's CPU the driver's)
+
+
+class Reply:
+    """An answer read whole: its status and text."""
+
+    def __init__(self, status_code: int, text: str) -> None:
+        self.status_code, self.text = status_code, text
+
+
+class Client:
+    """One phone's (or console's) HTTP client: its own cookies (the login, then the CSRF
+    cookie the pages set) and at most 8 connections, as a browser keeps. aiohttp's C
+    parser rather than httpx: httpx took half the driver's CPU (py-spy at 100 tables),
+    CPU this two-core machine's server then lacked."""
+
+    def __init__(self, base: str, cookie: str) -> None:
+        self.base = URL(base)
+        jar = aiohttp.CookieJar(unsafe=True)  # 127.0.0.1: an address, not a name
+        jar.update_cookies({"sessionid": cookie}, self.base)
+        self.session = aiohttp.ClientSession(
+            base_url=self.base, cookie_jar=jar, connector=aiohttp.TCPConnector(limit=8),
+            timeout=aiohttp.ClientTimeout(total=60),
+        )  # fmt: skip
+
+    @property
+    def csrf(self) -> str:
+        for c in self.session.cookie_jar:
+            if c.key == "csrftoken":
+                return str(c.value)
+        return ""
+
+    async def get(
+        self, path: str, params: dict[str, str] | None = None, headers: dict[str, str] | None = None
+    ) -> Reply:
+        async with self.session.get(path, params=params, headers=headers) as r:
+            return Reply(r.status, await r.text())
+
+    async def post(self, path: str, data: dict[str, Any], headers: dict[str, str]) -> Reply:
+        async with self.session.post(path, data=data, headers=headers) as r:
+            return Reply(r.status, await r.text())
+
+    def stream(self, url: str) -> Any:
+        """A live stream (``url`` absolute: the events process), read line by line."""
+        return self.session.get(
+            url, timeout=aiohttp.ClientTimeout(total=None, sock_connect=10, sock_read=None)
+        )
 
 
 class Run:
@@ -73,6 +121,7 @@ class Run:
         self.answered: dict[tuple[int, int], tuple[float, int]] = {}  # (table, version)
         self.refreshed: list[tuple[int, int, int, float]] = []  # table, version, seat, t
         self.console: list[float] = []
+        self.clients: list[Client] = []  # every client made, closed at the end
         self.panel_timers: dict[tuple[int, int], asyncio.Task[None]] = {}  # (table, seat)
         self.fetched: dict[str, int] = {}  # what the pages fetched while measuring, by kind
         self.latencies: list[float] = []
@@ -84,22 +133,22 @@ class Run:
         self.told: dict[tuple[int, int], tuple[int, int]] = {}  # held back: (deal, version)
         self.lags: list[float] = []  # ms the loop ran a 10 ms timer late, while measuring
 
-    def _client(self, cookie: str) -> httpx.AsyncClient:
-        return httpx.AsyncClient(
-            base_url=self.spec["web"], cookies={"sessionid": cookie},
-            timeout=httpx.Timeout(30, read=60), limits=httpx.Limits(max_connections=8),
-        )  # fmt: skip
+    def _client(self, cookie: str) -> Client:
+        client = Client(self.spec["web"], cookie)
+        self.clients.append(client)
+        return client
 
-    async def phone(self, table: dict[str, Any], seat: int, client: httpx.AsyncClient) -> None:
+    async def phone(self, table: dict[str, Any], seat: int, client: Client) -> None:
         url = self.spec["events"] + table["streams"][seat]
         tid = table["id"]
-        async with client.stream("GET", url, timeout=httpx.Timeout(10, read=None)) as r:
-            if r.status_code != 200:
-                self.errors.append(f"stream {r.status_code} at table {tid}")
+        async with client.stream(url) as r:
+            if r.status != 200:
+                self.errors.append(f"stream {r.status} at table {tid}")
                 return
             self.open += 1
             event = ""
-            async for line in r.aiter_lines():
+            async for raw in r.content:
+                line = raw.decode().rstrip("\r\n")
                 if line.startswith("event:"):
                     event = line[6:].strip()
                 elif line.startswith("data:") and event == "update":
@@ -129,23 +178,23 @@ class Run:
         found = re.match(r"(\d+):(\d+)", self.stamps.get((tid, seat), ""))
         return bool(found) and told <= (int(found.group(1)), int(found.group(2)))
 
-    def _release(self, client: httpx.AsyncClient, tid: int, seat: int) -> None:
+    def _release(self, client: Client, tid: int, seat: int) -> None:
         """A held notice, fetched if the phone does not show it (table.js's releaseTold)."""
         told = self.told.pop((tid, seat), None)
         if told is not None and not self._has(tid, seat, told):
             asyncio.get_running_loop().create_task(self.refresh(client, tid, seat, told[1]))
 
-    async def _release_later(self, client: httpx.AsyncClient, tid: int, seat: int) -> None:
+    async def _release_later(self, client: Client, tid: int, seat: int) -> None:
         await asyncio.sleep(HOLD)
         self._release(client, tid, seat)
 
-    def _shown(self, tid: int, seat: int, r: httpx.Response) -> None:
+    def _shown(self, tid: int, seat: int, r: Reply) -> None:
         """What the phone now shows: the fragment's stamp (table.js's stamp())."""
         found = STAMP.search(r.text)
         if found:
             self.stamps[(tid, seat)] = found.group(1)
 
-    async def refresh(self, client: httpx.AsyncClient, tid: int, seat: int, version: int) -> None:
+    async def refresh(self, client: Client, tid: int, seat: int, version: int) -> None:
         # As table.js asks: with what the phone shows (?since=), so that a refresh of what
         # it already has (the mover's, after his action's answer) is a 204.
         since = self.stamps.get((tid, seat), "")
@@ -161,7 +210,7 @@ class Run:
         elif self.measuring and r.status_code == 200:
             self.refreshed.append((tid, version, seat, done))
 
-    def _club_later(self, client: httpx.AsyncClient, tid: int, seat: int) -> None:
+    def _club_later(self, client: Client, tid: int, seat: int) -> None:
         """The club panel's hx-trigger, ``sse:club delay:150ms``: each notice starts the
         150 ms again, so notices close together make one fetch."""
         pending = self.panel_timers.get((tid, seat))
@@ -171,17 +220,17 @@ class Run:
             self._club_after_delay(client, tid)
         )
 
-    async def _club_after_delay(self, client: httpx.AsyncClient, tid: int) -> None:
+    async def _club_after_delay(self, client: Client, tid: int) -> None:
         await asyncio.sleep(0.15)
         asyncio.get_running_loop().create_task(self.club_panel(client, tid))
 
-    async def club_panel(self, client: httpx.AsyncClient, tid: int) -> None:
+    async def club_panel(self, client: Client, tid: int) -> None:
         r = await client.get(f"/tables/{tid}/club/", headers={"HX-Request": "true"})
         self._count("club panel")
         if r.status_code != 200:
             self.errors.append(f"club panel {r.status_code} at table {tid}")
 
-    async def mover(self, table: dict[str, Any], clients: list[httpx.AsyncClient]) -> None:
+    async def mover(self, table: dict[str, Any], clients: list[Client]) -> None:
         rng = random.Random(f"{self.seed}-{table['id']}")
         while True:
             await asyncio.sleep(rng.uniform(*THINK))
@@ -198,12 +247,12 @@ class Run:
                     data={"version": version, "deal": deal, "action": action,
                           "token": f"paced-{deal}-{version}"},
                     headers={"HX-Request": "true",
-                             "X-CSRFToken": client.cookies.get("csrftoken", "")},
+                             "X-CSRFToken": client.csrf},
                 )  # fmt: skip
                 status = r.status_code
                 if status == 200:
                     self._shown(table["id"], seat, r)
-            except httpx.HTTPError as e:
+            except (aiohttp.ClientError, TimeoutError) as e:
                 status = 599
                 self.errors.append(repr(e)[:200])
             done = time.monotonic()
@@ -250,9 +299,10 @@ class Run:
                 self.console.append(time.time() - at)
 
         url = self.spec["events"] + console["stream"]
-        async with client.stream("GET", url, timeout=httpx.Timeout(10, read=None)) as r:
+        async with client.stream(url) as r:
             event = ""
-            async for line in r.aiter_lines():
+            async for raw in r.content:
+                line = raw.decode().rstrip("\r\n")
                 if line.startswith("event:"):
                     event = line[6:].strip()
                 elif line.startswith("data:") and event.startswith("move-"):
@@ -299,6 +349,7 @@ class Run:
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+        await asyncio.gather(*(c.session.close() for c in self.clients))
         delays = [
             (done - self.answered[(tid, v)][0]) * 1000
             for tid, v, seat, done in self.refreshed
