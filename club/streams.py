@@ -17,6 +17,7 @@ falls back to polling, as it does whenever its stream is refused or drops.
 from __future__ import annotations
 
 import asyncio
+import html
 import json
 import logging
 import os
@@ -272,9 +273,10 @@ def session_events_url(request: HttpRequest, session_id: int, user_id: int) -> s
 
 
 def _session_event(data: bytes | str) -> str:
-    """A notice for the console: ``move-<table>`` when a move was made at an online table
-    (only that table's progress line changes: the console fetches that line alone), else
-    ``update`` (the evening changed: its live part is fetched again)."""
+    """A notice for the console: ``line-<table>`` with that table's progress line when a
+    move within a deal was made at an online table (swapped in as it comes),
+    ``move-<table>`` when its deal was dealt, ended or stopped (the console fetches that
+    line alone), else ``update`` (the evening changed: its live part is fetched again)."""
     text = data.decode() if isinstance(data, bytes) else data
     try:
         notice = json.loads(text)
@@ -283,6 +285,12 @@ def _session_event(data: bytes | str) -> str:
         return "event: update\ndata: {}\n\n"
     table = notice.get("table") if isinstance(notice, dict) else None
     if isinstance(table, int) and not isinstance(table, bool) and table > 0:
+        line = notice.get("line")
+        if isinstance(line, str) and line.strip():
+            # The line itself, swapped in (sse-swap): no fetch a move (issue 59). One line
+            # of escaped text; its id the notice's time.
+            text = html.escape(" ".join(line.split()))
+            return f"event: line-{table}\nid: {at}\ndata: {text}\n\n"
         return f"event: move-{table}\ndata: {json.dumps({'at': at, 'table': table})}\n\n"
     return f"event: update\ndata: {json.dumps({'at': at})}\n\n"
 

@@ -15,8 +15,9 @@ made (SPEC, JSON), and for the first N of them, as a club's evening would have i
 * each table's player to move acts after a think time of 2 to 8 s (seeded), through
   his own phone's session (the move chosen by the ``greedy`` computer player from his
   own view, read from the database as the page's state is);
-* the secretary's console listens to the evening's stream: on a table's move it fetches
-  that table's progress line (``sse:move-<table>``), on any other notice its live part
+* the secretary's console listens to the evening's stream: a move within a deal brings
+  its table's progress line itself (``line-<table>``, swapped in); a deal dealt or ended
+  sends it to fetch that line (``sse:move-<table>``); any other notice, its live part
   300 ms after the last one (``delay:300ms``).
 
 It prints JSON: each action's latency, the delay from an action's answer to each other
@@ -300,11 +301,18 @@ class Run:
 
         url = self.spec["events"] + console["stream"]
         async with client.stream(url) as r:
-            event = ""
+            event, ident = "", ""
             async for raw in r.content:
                 line = raw.decode().rstrip("\r\n")
                 if line.startswith("event:"):
                     event = line[6:].strip()
+                elif line.startswith("id:"):
+                    ident = line[3:].strip()
+                elif line.startswith("data:") and event.startswith("line-"):
+                    # A move's line itself, swapped in (sse-swap): shown as it arrives.
+                    self._count("console line pushed")
+                    if self.measuring and ident:
+                        self.console.append(time.time() - float(ident))
                 elif line.startswith("data:") and event.startswith("move-"):
                     at = float(json.loads(line[5:]).get("at") or time.time())
                     asyncio.get_running_loop().create_task(progress(event[5:], at))

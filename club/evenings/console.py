@@ -17,8 +17,6 @@ from django.urls import reverse
 from django.utils.html import escape
 from django.views.decorators.http import require_POST
 
-from games.engine.variant import find_variant
-
 from .. import services, streams
 from ..models import (
     Arrival,
@@ -56,7 +54,8 @@ class ConsoleTable:
 
 def _progress(table: Table, names: dict[int, str], deal: services.DealProgress | None) -> str:
     """ "Game 2, deal 3: Ann to play (14 moves)", from the games app's report; no card.
-    ``names``: each seat's member by position."""
+    ``names``: who plays each seat (a substitute where one is appointed, L6), by position.
+    A move's notice carries the same line (services.deal_line)."""
     if table.voided_at is not None:
         return f"Voided: {table.void_reason}"
     if table.status != Table.PLAYING:
@@ -65,13 +64,17 @@ def _progress(table: Table, names: dict[int, str], deal: services.DealProgress |
         return f"{table.game_and_deal}, played with real cards"
     if deal is None or deal.finished:
         return f"{table.game_and_deal}: not dealt yet"
-    who = names.get(deal.to_move) if deal.to_move is not None else None
-    moves = f"{deal.actions} move{'s' if deal.actions != 1 else ''}"
-    turn = f"{who} to play" if who else "in play"
-    game = find_variant(table.variant).game_and_deal(
-        deal.game_number, deal.deal_in_game, len(names), table.options
-    )
-    return f"{game}: {turn} ({moves})"
+    return services.deal_line(table.variant, table.options, names, deal)
+
+
+def _players(seats: list[Seat], substitutions: list[Substitution]) -> dict[int, str]:
+    """Who plays each seat, by position: its member, or the substitute he appointed."""
+    playing = {
+        x.leaver_id: x.substitute.display_name
+        for x in substitutions
+        if x.status == Substitution.ACTIVE
+    }
+    return {s.position: playing.get(s.member_id, s.member.display_name) for s in seats}
 
 
 def _empty_seats(table: Table, seats: list[Seat]) -> int:
@@ -127,7 +130,9 @@ def _console_context(
                 demands=t.pending_demands,  # type: ignore[attr-defined]
                 substitutions=t.live_substitutions,  # type: ignore[attr-defined]
                 progress=_progress(
-                    t, {s.position: s.member.display_name for s in seats}, progress.get(t.pk)
+                    t,
+                    _players(seats, t.live_substitutions),  # type: ignore[attr-defined]
+                    progress.get(t.pk),
                 ),
                 cancellable=playing and not played,
                 voidable=played and session.is_open,
@@ -246,26 +251,28 @@ def table_progress(request: HttpRequest, pk: int, table_pk: int) -> HttpResponse
     table and its seats' names in one statement written once a process (one a move of
     every table of the evening: as much of the web's CPU as the move itself, compiled by
     the ORM in two)."""
-    found = list(Table.objects.raw(_table_and_names_sql(), [table_pk, pk]))
+    sql, params = _table_and_seating_sql()
+    found = list(Table.objects.raw(sql, [*params, table_pk, pk]))
     if not found:
         raise Http404("no such table this evening")
     table = found[0]
-    rows = getattr(table, "seat_names")  # noqa: B009 - a column of the raw query
-    names = {int(p): str(n) for p, n in (json.loads(rows) if isinstance(rows, str) else rows)}
+    rows = getattr(table, "seating_rows")  # noqa: B009 - a column of the raw query
+    seating = services.seats_from_rows(json.loads(rows) if isinstance(rows, str) else rows)
+    names = {s.position: s.display_name for s in seating}
     deal = services.deal_progress([table.pk]).get(table.pk) if table.mode == Table.ONLINE else None
     return HttpResponse(escape(_progress(table, names, deal)))
 
 
 @functools.cache
-def _table_and_names_sql() -> str:
+def _table_and_seating_sql() -> tuple[str, tuple[object, ...]]:
+    """The table of the evening and its seating (who plays each seat) in one statement."""
     q = connection.ops.quote_name
-    table, seat, member = (q(m._meta.db_table) for m in (Table, Seat, Member))
-    return (
-        f"SELECT t.*, (SELECT coalesce(json_agg(json_build_array(s.{q('position')},"
-        f" m.{q('display_name')})), '[]'::json) FROM {seat} s JOIN {member} m"
-        f" ON m.{q('id')} = s.{q('member_id')} WHERE s.{q('table_id')} = t.{q('id')})"
-        f" AS seat_names FROM {table} t WHERE t.{q('id')} = %s AND t.{q('session_id')} = %s"
+    seating, params = services.seating_json_sql(f"t.{q('id')}")
+    sql = (
+        f"SELECT t.*, {seating} AS seating_rows FROM {q(Table._meta.db_table)} t"
+        f" WHERE t.{q('id')} = %s AND t.{q('session_id')} = %s"
     )
+    return sql, tuple(params)
 
 
 def _console(session: ClubSession) -> HttpResponse:

@@ -6,6 +6,7 @@ The games app calls exactly these (see each docstring):
 * ``post_online_deal(table_id, *, deal_key, points, detail) -> WashbookLine``
 * ``advance_after_deal(table_id, game_over=None) -> TableTurn`` and ``current_dealer(table_id) -> int``
 * ``create_practice_table(member, variant, players, options) -> Table``
+* ``deal_line(variant, options, names, DealProgress) -> str``: a move's console line
 """
 
 from .base import (
@@ -15,6 +16,7 @@ from .base import (
     clean_reason,
     counted,
     create_member,
+    deal_line,
     deal_progress,
     lock_tables,
     member_for,
@@ -154,6 +156,7 @@ __all__ = [
     "VOIDABLE",
     "void_table",
     "DealProgress",
+    "deal_line",
     "deal_progress",
     "consent_substitute",
     "correct_line",

@@ -7,11 +7,14 @@ import secrets
 import unicodedata
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AnonymousUser
 from django.db import transaction
+
+from games.engine.variant import find_variant
 
 from ..models import ClubSession, Cut, CutBatch, Member, Table, TableEvent
 
@@ -52,6 +55,20 @@ class DealProgress:
     to_move: int | None  # the seat position, None when nobody is to move
     actions: int  # applied so far
     finished: bool
+
+
+def deal_line(variant: str, options: Any, names: dict[int, str], deal: DealProgress) -> str:
+    """An online deal in play as the secretary's console says it, "Game 2, deal 3: Ann to
+    play (14 moves)" (no card); ``names``: who plays each seat, by position. The console
+    renders it (club/evenings/console.py) and a move's notice carries it (the games app's
+    publish), so the two say the same."""
+    who = names.get(deal.to_move) if deal.to_move is not None else None
+    moves = f"{deal.actions} move{'s' if deal.actions != 1 else ''}"
+    turn = f"{who} to play" if who else "in play"
+    game = find_variant(variant).game_and_deal(
+        deal.game_number, deal.deal_in_game, len(names), options
+    )
+    return f"{game}: {turn} ({moves})"
 
 
 # Another app reports the latest online deal at each of the given tables: the games app

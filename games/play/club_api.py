@@ -12,12 +12,14 @@ from django.db.models import Sum
 
 from club.live import publish_session, session_of_table
 from club.services import (
+    DealProgress,
     SeatInfo,
     TableTurn,
     advance_after_deal,
     close_practice_tables,
     create_practice_table,
     current_dealer,
+    deal_line,
     lock_tables,
     locked_seating_params,
     post_online_deal,
@@ -45,6 +47,7 @@ __all__ = [
     "washbook_totals",
     "line_number",
     "evening_notice",
+    "console_line",
     "table_rules",
     "house_rules_for",
     "house_rule_sets",
@@ -120,3 +123,13 @@ def house_rule_sets() -> list[Any]:
     from club.models import HouseRules
 
     return list(HouseRules.objects.order_by("variant", "name"))
+
+
+def console_line(deal: Any, seating: list[SeatInfo]) -> str:
+    """The secretary's console's line of a deal in play (the club's words; no card)."""
+    progress = DealProgress(
+        deal.game_number, deal.deal_in_game, deal.to_move, deal.version, deal.finished
+    )
+    return deal_line(
+        deal.variant, deal.options, {s.position: s.display_name for s in seating}, progress
+    )

@@ -463,9 +463,11 @@ def after_commit(
     # A deal dealt or ended changes the club panel (the washbook, the dealer, the last
     # deal); a move within a deal changes only the live part (issue 59).
     club = deal.finished or version == 0
+    # A move within a deal: the consoles are told its table's line, not sent to fetch it
+    line = None if club else club_api.console_line(deal, seating)
 
     def run() -> None:
-        publish(table_id, deal_id, version, club=club)
+        publish(table_id, deal_id, version, club=club, line=line)
         if round_open:  # nobody moves until it closes, the computer players neither
             schedule_close(deal_id, call_round.seconds_left(deal))
         elif to_move is not None and to_move in bots and not deal.finished:
@@ -474,12 +476,15 @@ def after_commit(
     transaction.on_commit(run)
 
 
-def publish(table_id: int, deal_id: int, version: int, *, club: bool = False) -> None:
+def publish(
+    table_id: int, deal_id: int, version: int, *, club: bool = False, line: str | None = None
+) -> None:
     """Tell every browser at the table that it moved on (a version, never cards), and with
     ``club`` that its club panel changed too; the evening's consoles hear which table
-    moved (``club.streams``: that table's line)."""
+    moved, with ``line`` its console line (``club.streams``), else to fetch it."""
     notice = {"version": version, "deal": deal_id, "table": table_id, "at": time.time()}
     msg = json.dumps(notice | {"club": True} if club else notice)
+    told = json.dumps(notice | {"line": line}) if line else msg  # the consoles' copy
     try:
         session_id = club_api.session_of_table(table_id)  # kept by the process
     except Exception:  # the console polls: never let it cost the table its move
@@ -490,7 +495,7 @@ def publish(table_id: int, deal_id: int, version: int, *, club: bool = False) ->
         pipe.set(club_redis.key("table", table_id, "last"), msg, ex=86400)
         pipe.publish(club_redis.key("table", table_id), msg)
         if session_id is not None:  # the secretary's console follows the deal too
-            club_api.publish_session(session_id, msg, pipe=pipe)
+            club_api.publish_session(session_id, told, pipe=pipe)
         pipe.execute()
     except Exception:  # browsers and consoles fall back to polling
         log.warning("could not publish table %s update", table_id, exc_info=True)

@@ -4,8 +4,11 @@ in progress, redraw demands and substitutes; and the secretary's forms."""
 
 from __future__ import annotations
 
+import html
+import json
 import re
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 from django.db import connection
@@ -17,6 +20,7 @@ from club import services
 from club.models import ClubSession, Member, Table
 from club.streams import SESSION_SALT, check_token
 from games.models import Deal
+from games.play import club_api as games_club_api
 from games.play import services as games
 
 from .conftest import field_error
@@ -311,3 +315,63 @@ def test_the_consoles_forms_answer_in_place_and_tell_what_was_done(
     r = staff.post(reverse("club:arrival_leave", args=[session.pk, cat.pk]))
     assert r.status_code == 302
     assert f"{cat} checked out." in _text(_section(_console(staff, session), "waiting-h"))
+
+
+def test_a_move_tells_the_console_its_tables_line_as_the_console_would_fetch_it(
+    staff: Client,
+    session: ClubSession,
+    make_members: Callable[..., list[Member]],
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    """A move within a deal carries its table's console line in the evening's notice
+    (issue 59: the console swaps it in, no fetch a move), the same words the line's own
+    page gives; the console's element takes it (sse-swap). A deal dealt carries none: the
+    console fetches its line then."""
+    from club import redis as club_redis
+    from club.streams import _session_event
+
+    table, deal = _online_conquian(session, make_members)
+    url = reverse("club:table_progress", args=[session.pk, table.pk])
+    assert f'sse-swap="line-{table.pk}"' in _console(staff, session)
+    state = games.load_state(deal)
+    mover = services.table_seating(table.pk)[deal.to_move]
+    action = state.legal_actions(deal.to_move)[0]
+    with django_capture_on_commit_callbacks(execute=True):
+        games.act(
+            table.pk, member_id=mover.member_id, version=deal.version, action=action.to_json()
+        )
+    raw = club_redis.client().get(club_redis.key("session", session.pk, "last"))
+    notice = json.loads(raw)
+    assert notice["table"] == table.pk and notice["line"] == staff.get(url).content.decode()
+    assert "(1 move)" in notice["line"]
+    event = _session_event(raw)
+    assert event.startswith(f"event: line-{table.pk}\nid: {notice['at']}\ndata: ")
+    assert html.unescape(event.split("data: ", 1)[1].strip()) == notice["line"]
+    for card in state.player_view(0)["hand"]:
+        assert card not in event.split()
+
+
+def test_the_console_line_names_who_plays_the_seat(
+    staff: Client, session: ClubSession, make_members: Callable[..., list[Member]]
+) -> None:
+    """A substitute plays the seat (L6): the console's line says he is to play, on the
+    whole console and the line's own page alike (the line a move carries names him too:
+    the seating's names)."""
+    ms = make_members(5)
+    for m in ms[:4]:
+        services.check_in(session, m)
+    table = services.form_table(session, variant="foster", size=4)
+    deal = games.ensure_deal(table.pk)
+    assert deal is not None and deal.to_move is not None
+    services.check_in(session, ms[4])
+    leaver = Member.objects.get(pk=table.seats.get(position=deal.to_move).member_id)
+    sub = services.propose_substitute(table, leaver, ms[4])
+    for seat in table.seats.exclude(member=leaver):
+        sub = services.consent_substitute(sub, seat.member)
+    assert sub.status == "active"
+    url = reverse("club:table_progress", args=[session.pk, table.pk])
+    said = f"{ms[4].display_name} to play"
+    assert said in staff.get(url).content.decode()
+    assert said in _text(_console(staff, session, HTTP_HX_REQUEST="true"))
+    seating = services.table_seating(table.pk)
+    assert said in games_club_api.console_line(deal, seating)

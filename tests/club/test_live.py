@@ -125,3 +125,18 @@ def test_a_notice_that_names_no_table_refreshes_the_whole_console(notice: str) -
 
     event = _session_event(notice)
     assert event.startswith("event: update\n")
+
+
+def test_a_moves_line_reaches_the_console_escaped_on_one_line() -> None:
+    from club.streams import _session_event
+
+    event = _session_event(
+        json.dumps({"at": 1.5, "table": 7, "line": "Game 1: <b>Ann</b> & Bob\nto play"})
+    )
+    assert event == (
+        "event: line-7\nid: 1.5\ndata: Game 1: &lt;b&gt;Ann&lt;/b&gt; &amp; Bob to play\n\n"
+    )
+    # an empty line is no line: the console fetches it
+    assert _session_event(json.dumps({"at": 1.5, "table": 7, "line": " "})).startswith(
+        "event: move-7\n"
+    )
