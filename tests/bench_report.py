@@ -175,9 +175,9 @@ def _paced(r: dict[str, Any]) -> list[str]:
         "many tables, every member's phone listening to its table's stream and fetching its "
         "fragments on each update, each mover acting after 2-8 s, the secretary's console "
         "open; delays in ms from an action's answer to each other phone's refreshed "
-        "fragment (and from a move's notice to the console's refreshed line of that table); "
+        "fragment (and from a move's notice to the console's line of that table shown: pushed in the notice since 3ee7793, fetched before); "
         "CPU in cores busy over the row, memory resident MB. The driver on aiohttp since "
-        "6b4c1a0 (httpx before: twice its CPU, and its own Python in every delay).",
+        "2363497 (httpx before: twice its CPU, and its own Python in every delay).",
         "",
         "| tables | actions | action p50/p90/p99 | other phones p50/p90/p99 | console p50/p90 "
         "| CPU web/events/worker/PostgreSQL/Redis | driver CPU | memory web/events/worker/PostgreSQL | errors |",
