@@ -209,6 +209,12 @@ def run(quick: bool = False) -> dict[str, Any]:
                 "memory_mb": {name: round(after[name][1]) for name in pids},
                 "driver_cpu_cores": round(r.pop("driver_cpu_s") / r["seconds"], 2),
             }  # fmt: skip
+            # The web processes' CPU a move: what capacity is made of, steadier than the
+            # delays (the delays queue; this is the work), read against the yardstick.
+            web_s = after["web"][0] - before["web"][0]  # unrounded: a single table's is small
+            r["web_cpu_ms_per_move"] = (
+                round(web_s / r["actions"] * 1000, 1) if r["actions"] else None
+            )
             lags = r.pop("driver_loop_lag_ms")
             r["driver_loop_lag_ms"] = {"p50": _pct(lags, 50), "p90": _pct(lags, 90),
                                        "p99": _pct(lags, 99)}  # fmt: skip

@@ -176,12 +176,14 @@ def _paced(r: dict[str, Any]) -> list[str]:
         "fragments on each update, each mover acting after 2-8 s, the secretary's console "
         "open; delays in ms from an action's answer to each other phone's refreshed "
         "fragment (and from a move's notice to the console's line of that table shown: pushed in the notice since 3ee7793, fetched before); "
-        "CPU in cores busy over the row, memory resident MB. The driver on aiohttp since "
+        "CPU in cores busy over the row (the web's also a move: its CPU seconds over the "
+        "moves made in its span), memory resident MB. The driver on aiohttp since "
         "2363497 (httpx before: twice its CPU, and its own Python in every delay).",
         "",
         "| tables | actions | action p50/p90/p99 | other phones p50/p90/p99 | console p50/p90 "
-        "| CPU web/events/worker/PostgreSQL/Redis | driver CPU | memory web/events/worker/PostgreSQL | errors |",
-        "|---:|---:|---|---|---|---|---:|---|---:|",
+        "| CPU web/events/worker/PostgreSQL/Redis | web CPU a move | driver CPU "
+        "| memory web/events/worker/PostgreSQL | errors |",
+        "|---:|---:|---|---|---|---|---:|---:|---|---:|",
     ]
     for row in r["rows"]:
         a, p, c = row["action_ms"], row["other_phones_ms"], row["console_ms"]
@@ -190,10 +192,15 @@ def _paced(r: dict[str, Any]) -> list[str]:
             f"| {row['tables']} | {row['actions']:,} | {a['p50']}/{a['p90']}/{a['p99']} | "
             f"{p['p50']}/{p['p90']}/{p['p99']} | {c['p50']}/{c['p90']} | "
             f"{cpu['web']}/{cpu['events']}/{cpu['worker']}/{cpu['postgres']}/{cpu['redis']} | "
+            f"{_ms(row.get('web_cpu_ms_per_move'))} | "
             f"{row['driver_cpu_cores']} | {mem['web']}/{mem['events']}/{mem['worker']}/"
             f"{mem['postgres']} | {len(row['errors'])} |"
         )
     return out
+
+
+def _ms(value: Any) -> str:
+    return "" if value is None else f"{value} ms"
 
 
 def render(meta: dict[str, Any], parts: dict[str, Any]) -> str:
