@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import functools
-import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
 from django.contrib import messages
-from django.db import connection, models, transaction
+from django.db import models, transaction
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -251,28 +249,16 @@ def table_progress(request: HttpRequest, pk: int, table_pk: int) -> HttpResponse
     table and its seats' names in one statement written once a process (one a move of
     every table of the evening: as much of the web's CPU as the move itself, compiled by
     the ORM in two)."""
-    sql, params = _table_and_seating_sql()
+    sql, params = services.with_seating_sql(
+        Table._meta.db_table, "id", "WHERE row_.id = %s AND row_.session_id = %s"
+    )
     found = list(Table.objects.raw(sql, [*params, table_pk, pk]))
     if not found:
         raise Http404("no such table this evening")
     table = found[0]
-    rows = getattr(table, "seating_rows")  # noqa: B009 - a column of the raw query
-    seating = services.seats_from_rows(json.loads(rows) if isinstance(rows, str) else rows)
-    names = {s.position: s.display_name for s in seating}
+    names = {s.position: s.display_name for s in services.seating_of(table)}
     deal = services.deal_progress([table.pk]).get(table.pk) if table.mode == Table.ONLINE else None
     return HttpResponse(escape(_progress(table, names, deal)))
-
-
-@functools.cache
-def _table_and_seating_sql() -> tuple[str, tuple[object, ...]]:
-    """The table of the evening and its seating (who plays each seat) in one statement."""
-    q = connection.ops.quote_name
-    seating, params = services.seating_json_sql(f"t.{q('id')}")
-    sql = (
-        f"SELECT t.*, {seating} AS seating_rows FROM {q(Table._meta.db_table)} t"
-        f" WHERE t.{q('id')} = %s AND t.{q('session_id')} = %s"
-    )
-    return sql, tuple(params)
 
 
 def _console(session: ClubSession) -> HttpResponse:

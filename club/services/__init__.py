@@ -57,8 +57,10 @@ from .seating import (
     SeatInfo,
     locked_seating_params,
     seating_json_sql,
+    seating_of,
     seats_from_rows,
     table_seating,
+    with_seating_sql,
 )
 from .seats import (
     consent_substitute,
@@ -191,7 +193,9 @@ __all__ = [
     "table_seating",
     "locked_seating_params",
     "seating_json_sql",
+    "seating_of",
     "seats_from_rows",
+    "with_seating_sql",
     "verify_balances",
     "waiting_members",
 ]

@@ -4,6 +4,8 @@ an expression inside another app's query (issue 59)."""
 
 from __future__ import annotations
 
+import functools
+import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -76,6 +78,25 @@ def seating_json_sql(table_column: str) -> tuple[str, list[Any]]:
         f" '[]'::json){_seating_from(table_column)})"
     )
     return sql, [Substitution.ACTIVE]
+
+
+@functools.cache
+def with_seating_sql(db_table: str, table_id_column: str, rest: str) -> tuple[str, tuple[Any, ...]]:
+    """A statement reading the rows of ``db_table`` (aliased ``row_``: the seating's own
+    query takes ``s``, ``m`` and ``x``) each with its table's seating as a
+    ``seating_rows`` column, for :func:`seating_of`; ``table_id_column`` is the column of
+    ``row_`` holding the table's id, ``rest`` the WHERE (and ORDER) that
+    follows. Written once a process; its parameters go before the caller's."""
+    q = connection.ops.quote_name
+    seating, params = seating_json_sql(f"row_.{q(table_id_column)}")
+    return f"SELECT row_.*, {seating} AS seating_rows FROM {q(db_table)} row_ {rest}", tuple(params)
+
+
+def seating_of(row: Any) -> list[SeatInfo]:
+    """The seating a row read by :func:`with_seating_sql` (or a function returning
+    ``seating_rows``) carries."""
+    rows = getattr(row, "seating_rows")  # noqa: B009 - a column of the raw query
+    return seats_from_rows(json.loads(rows) if isinstance(rows, str) else rows)
 
 
 def locked_seating_params(table_id: int) -> list[Any]:

@@ -24,8 +24,10 @@ from club.services import (
     locked_seating_params,
     post_online_deal,
     seating_json_sql,
+    seating_of,
     seats_from_rows,
     table_seating,
+    with_seating_sql,
 )
 from games.engine.errors import InvalidActionError
 
@@ -43,7 +45,9 @@ __all__ = [
     "table_seating",
     "locked_seating_params",
     "seating_json_sql",
+    "seating_of",
     "seats_from_rows",
+    "with_seating_sql",
     "washbook_totals",
     "line_number",
     "evening_notice",

@@ -4,11 +4,7 @@ reads its deal here with the rows it will write locked, :func:`lock_deal_and_sea
 
 from __future__ import annotations
 
-import functools
-import json
 import logging
-
-from django.db import connection
 
 from games.engine.protocol import DealState
 from games.engine.snapshot import SnapshotError
@@ -28,24 +24,15 @@ def deal_and_seating(table_id: int) -> tuple[Deal | None, list[club_api.SeatInfo
     round trip (issue 59: every phone's refresh read them in two, and a transaction to
     make the two one instant, five round trips in all). The statement is written once a
     process, not compiled by the ORM on every refresh (1.3 ms of CPU a call, 0.6 raw)."""
-    sql, params = _deal_and_seating_sql()
+    sql, params = club_api.with_seating_sql(
+        Deal._meta.db_table,
+        "table_id",
+        "WHERE row_.table_id = %s ORDER BY row_.number DESC LIMIT 1",
+    )
     found = list(Deal.objects.raw(sql, [*params, table_id]))
     if not found:
         return None, club_api.table_seating(table_id)
-    deal = found[0]
-    rows = getattr(deal, "seating_rows")  # noqa: B009 - a column of the raw query
-    return deal, club_api.seats_from_rows(json.loads(rows) if isinstance(rows, str) else rows)
-
-
-@functools.cache
-def _deal_and_seating_sql() -> tuple[str, tuple[object, ...]]:
-    q = connection.ops.quote_name
-    seating, params = club_api.seating_json_sql(f"d.{q('table_id')}")
-    sql = (
-        f"SELECT d.*, {seating} AS seating_rows FROM {q(Deal._meta.db_table)} d"
-        f" WHERE d.{q('table_id')} = %s ORDER BY d.{q('number')} DESC LIMIT 1"
-    )
-    return sql, tuple(params)
+    return found[0], club_api.seating_of(found[0])
 
 
 # games migration 0006: the table locked, its seating read, then its latest deal locked
@@ -59,9 +46,7 @@ def lock_deal_and_seating(table_id: int) -> tuple[Deal | None, list[club_api.Sea
     so a deal dealt by whoever held it is the one found (migration 0006 says why one
     plain statement would not find it)."""
     (deal,) = Deal.objects.raw(LOCK_SQL, club_api.locked_seating_params(table_id))
-    rows = getattr(deal, "seating_rows")  # noqa: B009 - a column of the raw query
-    seating = club_api.seats_from_rows(json.loads(rows) if isinstance(rows, str) else rows)
-    return (deal if deal.pk is not None else None), seating
+    return (deal if deal.pk is not None else None), club_api.seating_of(deal)
 
 
 def stopped_reason(deal: Deal) -> str:
