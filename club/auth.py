@@ -24,6 +24,8 @@ from django.db import connection
 from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
 
+from .rows import fetch
+
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 
 
@@ -120,7 +122,7 @@ class ClubBackend(ModelBackend):
             pk = model._meta.pk.to_python(user_id)
         except ValidationError:
             return None
-        found = list(model._default_manager.raw(_user_sql(), [pk]))
+        found = fetch(model, _user_sql(), [pk])
         if not found:
             return None
         return found[0] if self.user_can_authenticate(found[0]) else None

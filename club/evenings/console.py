@@ -28,6 +28,7 @@ from ..models import (
     WashbookEntry,
 )
 from ..office import audit
+from ..rows import fetch
 from ..services import ClubError, house_rules
 from ..tables.forms import FormTableForm
 from ..web import _and, _form_error, _refused, _session, _table, staff_required
@@ -252,7 +253,7 @@ def table_progress(request: HttpRequest, pk: int, table_pk: int) -> HttpResponse
     sql, params = services.with_seating_sql(
         Table._meta.db_table, "id", "WHERE row_.id = %s AND row_.session_id = %s"
     )
-    found = list(Table.objects.raw(sql, [*params, table_pk, pk]))
+    found = fetch(Table, sql, [*params, table_pk, pk])
     if not found:
         raise Http404("no such table this evening")
     table = found[0]

@@ -11,6 +11,7 @@ from typing import Any
 from django.db.models import Sum
 
 from club.live import publish_session, session_of_table
+from club.rows import fetch as fetch_rows
 from club.services import (
     DealProgress,
     SeatInfo,
@@ -32,6 +33,7 @@ from club.services import (
 from games.engine.errors import InvalidActionError
 
 __all__ = [
+    "fetch_rows",
     "SeatInfo",
     "TableTurn",
     "advance_after_deal",

@@ -29,7 +29,7 @@ def deal_and_seating(table_id: int) -> tuple[Deal | None, list[club_api.SeatInfo
         "table_id",
         "WHERE row_.table_id = %s ORDER BY row_.number DESC LIMIT 1",
     )
-    found = list(Deal.objects.raw(sql, [*params, table_id]))
+    found = club_api.fetch_rows(Deal, sql, [*params, table_id])
     if not found:
         return None, club_api.table_seating(table_id)
     return found[0], club_api.seating_of(found[0])
@@ -45,7 +45,7 @@ def lock_deal_and_seating(table_id: int) -> tuple[Deal | None, list[club_api.Sea
     in one round trip (issue 59: two before). The deal is read after the table's lock,
     so a deal dealt by whoever held it is the one found (migration 0006 says why one
     plain statement would not find it)."""
-    (deal,) = Deal.objects.raw(LOCK_SQL, club_api.locked_seating_params(table_id))
+    (deal,) = club_api.fetch_rows(Deal, LOCK_SQL, club_api.locked_seating_params(table_id))
     return (deal if deal.pk is not None else None), club_api.seating_of(deal)
 
 
