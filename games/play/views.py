@@ -33,7 +33,7 @@ from games.engine.errors import InvalidActionError
 from games.engine.variant import find_variant
 
 from ..models import Deal
-from . import call_round, club_api, presenters, services
+from . import call_round, club_api, kept, presenters, services
 from .events import events_url
 
 
@@ -174,7 +174,7 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
         deal = services.current_deal(table_id)
         seating = club_api.table_seating(table_id)
         member_id = services.member_of_user(seating, request.user.pk)
-        state = services.load_state(deal) if deal is not None else None
+        state = kept.state_of(deal) if deal is not None else None
         ctx = _live(request, table, table_id, deal, state, seating, member_id)
         if request.htmx:
             return render(request, "games/table.html#live", ctx)
@@ -199,7 +199,7 @@ def state(request: HttpRequest, table_id: int) -> HttpResponse:
         shared = _spectators_live(request, table_id, deal, seating)
         if shared is not None:
             return HttpResponse(shared)
-    ctx = _live(request, None, table_id, deal, services.load_state(deal), seating, member_id)
+    ctx = _live(request, None, table_id, deal, kept.state_of(deal), seating, member_id)
     return render(request, "games/table.html#live", ctx)
 
 
@@ -278,7 +278,7 @@ def _spectators_live(
     except RedisError:  # the cache down: rendered for this one alone, not kept
         html, cache_up = None, False
     if not isinstance(html, str):
-        ctx = _live(request, None, table_id, deal, services.load_state(deal), seating, None)
+        ctx = _live(request, None, table_id, deal, kept.state_of(deal), seating, None)
         ctx |= {"token": _TOKEN_SLOT, "csrf_token": _CSRF_SLOT}
         html = render_to_string("games/table.html#live", ctx)
         if cache_up:
@@ -362,11 +362,15 @@ def act(request: HttpRequest, table_id: int) -> HttpResponse:
         )
         seating, member_id = result.seating, result.member_id
         deal, state = result.next_deal or result.deal, result.state
+        if result.applied and result.next_deal is None:
+            # The state this move made is the deal's at its new version: kept for the
+            # table's other phones, whose refreshes this process may serve (games.play.kept)
+            state = kept.keep(deal, state)
         if result.next_deal is not None:
             # The deal's end can change who sits where (a substitute's appointment lapses,
             # L6; rotation, L5; a redraw, L4): show the next deal to the seating it has.
             seating = club_api.table_seating(table_id)
-            state = services.load_state(result.next_deal)
+            state = kept.state_of(result.next_deal)
             message = "The deal is over: the hands are shown below and the washbook line is posted."
         elif result.duplicate:
             message = "Already done (that click was counted once)."
