@@ -309,10 +309,27 @@ def spell_cards(text: str) -> str:
     return _CODES.sub(lambda m: ", ".join(_card_words(c) for c in m.group(0).split(" ")), text)
 
 
+# Each record's words, made once a process: a render words the last 60 entries of the
+# log, nearly all of them the same as the render before (issue 59: a tenth of a render).
+_WORDS: dict[tuple[Any, ...], str] = {}
+_WORDS_KEPT = 50_000
+
+
 def _words(entry: dict[str, Any]) -> str:
     """A log entry's words, its cards written out: made from its record (the view gives
     each record as its viewer may see it), never read back from text."""
-    return sentence(Record.from_json(entry), spelled=True)
+    cards, borrowed = entry.get("cards"), entry.get("borrowed")
+    key = (
+        entry["seat"], entry["kind"], entry["law"], tuple(cards) if cards else (),
+        entry.get("combination"), entry.get("number"), tuple(borrowed) if borrowed else (),
+    )  # fmt: skip
+    words = _WORDS.get(key)
+    if words is None:
+        words = sentence(Record.from_json(entry), spelled=True)
+        if len(_WORDS) >= _WORDS_KEPT:
+            _WORDS.clear()
+        _WORDS[key] = words
+    return words
 
 
 def _law_words(law: Any) -> Any:
