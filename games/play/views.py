@@ -19,7 +19,6 @@ from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
-from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
 from django.utils import timezone
@@ -80,6 +79,8 @@ def _live(
     ctx["stopped"] = stopped
     ctx["token"] = secrets.token_urlsafe(12)
     ctx["me"] = me
+    # the live part alone (an htmx request): its form posts with the page's CSRF header
+    ctx["fragment"] = bool(getattr(request, "htmx", False))
     return ctx | extra
 
 
@@ -203,10 +204,10 @@ def state(request: HttpRequest, table_id: int) -> HttpResponse:
     return render(request, "games/table.html#live", ctx)
 
 
-# What differs between two spectators' copies of the same live part: the CSRF token of
-# each one's session and the form's one-time token. Rendered once with these in their
-# places, and each copy given its own.
-_CSRF_SLOT, _TOKEN_SLOT = "csrf-slot-8d3f0c", "token-slot-8d3f0c"
+# What differs between two spectators' copies of the same live part: the form's one-time
+# token (a fragment carries no CSRF token: its form posts with the page's header).
+# Rendered once with it in its place, and each copy given its own.
+_TOKEN_SLOT = "token-slot-8d3f0c"
 
 
 # The deal ends this process has read, by their cache key (below): a finished deal does
@@ -279,14 +280,12 @@ def _spectators_live(
         html, cache_up = None, False
     if not isinstance(html, str):
         ctx = _live(request, None, table_id, deal, kept.state_of(deal), seating, None)
-        ctx |= {"token": _TOKEN_SLOT, "csrf_token": _CSRF_SLOT}
+        ctx |= {"token": _TOKEN_SLOT, "fragment": True}
         html = render_to_string("games/table.html#live", ctx)
         if cache_up:
             with contextlib.suppress(RedisError):
                 cache.set(key, html, timeout=settings.GAMES_DEAL_END_SECONDS + 600)
-    return html.replace(_CSRF_SLOT, get_token(request)).replace(
-        _TOKEN_SLOT, secrets.token_urlsafe(12)
-    )
+    return html.replace(_TOKEN_SLOT, secrets.token_urlsafe(12))
 
 
 @login_required

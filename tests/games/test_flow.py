@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from typing import Any
 
 import pytest
@@ -387,3 +388,35 @@ def test_the_deal_and_its_seating_read_together_as_apart(make_table: Any, make_m
     first = seating[0]
     assert (first.member_id, first.playing_for_id, first.display_name) == (cleo.pk, ann.pk, "Cleo")
     assert first.user_id == cleo.user_id
+
+
+def test_a_fragment_carries_no_csrf_field_and_posts_with_the_pages_header(
+    make_table: Any, make_member: Any
+) -> None:
+    """The live part alone (htmx) has no CSRF field: its form posts through htmx with the
+    page's X-CSRFToken header (base.html); the whole page keeps the field for a browser
+    without JavaScript. Both posts pass Django's CSRF check; one with neither is refused."""
+    from django.test import Client
+
+    a, b = make_member("Ann"), make_member("Bob")
+    table = make_table("conquian", [a, b])
+    deal = services.ensure_deal(table.pk)
+    seat = state_of(deal.pk).to_move()
+    c = Client(enforce_csrf_checks=True)
+    c.force_login([a, b][seat].user)
+    page = c.get(f"/tables/{table.pk}/").content.decode()
+    assert 'name="csrfmiddlewaretoken"' in page  # the page before JavaScript
+    header = re.search(r'hx-headers=\'\{"X-CSRFToken": "([^"]+)"\}\'', page)
+    assert header is not None
+    fragment = c.get(f"/tables/{table.pk}/state/", HTTP_HX_REQUEST="true").content.decode()
+    assert 'id="play"' in fragment and "csrfmiddlewaretoken" not in fragment
+    legal = state_of(deal.pk).legal_actions(seat)
+    data = {"version": deal.version, "deal": deal.pk, "action": json.dumps(legal[0].to_json())}
+    refused = c.post(f"/tables/{table.pk}/act/", data | {"token": "c1"}, HTTP_HX_REQUEST="true")
+    assert refused.status_code == 403
+    assert Deal.objects.get(pk=deal.pk).version == deal.version
+    r = c.post(
+        f"/tables/{table.pk}/act/", data | {"token": "c2"},
+        HTTP_HX_REQUEST="true", HTTP_X_CSRFTOKEN=header.group(1),
+    )  # fmt: skip
+    assert r.status_code == 200 and Deal.objects.get(pk=deal.pk).version == deal.version + 1
