@@ -172,7 +172,9 @@ def _actor(
                     c = httpx.Client(
                         base_url=base, cookies={"sessionid": t["cookies"][member]}, timeout=30
                     )
-                    c.get(f"/tables/{t['id']}/state/", headers={"HX-Request": "true"})
+                    c.get(
+                        f"/tables/{t['id']}/"
+                    )  # the table's page, as a phone opens it: its CSRF cookie
                     clients[key] = c
                 c = clients[key]
                 action = choose("greedy", state.player_view(seat), state.legal_actions(seat), rng)

@@ -334,9 +334,9 @@ class Run:
 
     async def main(self) -> dict[str, Any]:
         clients = {t["id"]: [self._client(c) for c in t["cookies"]] for t in self.tables}
-        for t in self.tables:  # each phone's first page: its CSRF cookie, what it shows
-            for seat, c in enumerate(clients[t["id"]]):
-                r = await c.get(f"/tables/{t['id']}/state/", headers={"HX-Request": "true"})
+        for t in self.tables:  # each phone opens the table's page: its CSRF cookie (the
+            for seat, c in enumerate(clients[t["id"]]):  # fragments carry none), what it shows
+                r = await c.get(f"/tables/{t['id']}/")
                 self._shown(t["id"], seat, r)
         rooms = (len(self.tables) + self.spec["room"] - 1) // self.spec["room"]
         tasks = [asyncio.create_task(self.secretary(c)) for c in self.spec["consoles"][:rooms]]
