@@ -81,15 +81,20 @@ def seating_json_sql(table_column: str) -> tuple[str, list[Any]]:
 
 
 @functools.cache
-def with_seating_sql(db_table: str, table_id_column: str, rest: str) -> tuple[str, tuple[Any, ...]]:
+def with_seating_sql(
+    db_table: str, table_id_column: str, rest: str, columns: str = "row_.*"
+) -> tuple[str, tuple[Any, ...]]:
     """A statement reading the rows of ``db_table`` (aliased ``row_``: the seating's own
     query takes ``s``, ``m`` and ``x``) each with its table's seating as a
     ``seating_rows`` column, for :func:`seating_of`; ``table_id_column`` is the column of
     ``row_`` holding the table's id, ``rest`` the WHERE (and ORDER) that
-    follows. Written once a process; its parameters go before the caller's."""
+    follows, ``columns`` what of ``row_`` it reads (all of it unless said). Written once
+    a process; its parameters go before the caller's."""
     q = connection.ops.quote_name
     seating, params = seating_json_sql(f"row_.{q(table_id_column)}")
-    return f"SELECT row_.*, {seating} AS seating_rows FROM {q(db_table)} row_ {rest}", tuple(params)
+    return f"SELECT {columns}, {seating} AS seating_rows FROM {q(db_table)} row_ {rest}", tuple(
+        params
+    )
 
 
 def seating_of(row: Any) -> list[SeatInfo]:

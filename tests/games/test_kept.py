@@ -10,6 +10,8 @@ import threading
 from typing import Any
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from games.models import Deal, DealAction
 from games.play import kept, reading
@@ -157,3 +159,24 @@ def _played(state: Any, n: int) -> list[Any]:
         state.apply(a)
         out.append(a)
     return out
+
+
+def test_a_refresh_decodes_the_snapshot_only_when_the_state_is_not_kept(
+    make_table: Any,
+) -> None:
+    """The phone's read brings the deal's snapshot as text, decoded only by a load (a
+    kept state needs none of it), with no query more; the state it loads is the one the
+    deal's own snapshot gives."""
+    table = make_table("foster", size=4)
+    deal = deal_from_seed(table, 9)
+    read, _ = reading.deal_and_seating(table.pk)
+    assert read is not None and "snapshot" in read.get_deferred_fields()
+    with CaptureQueriesContext(connection) as q:
+        loaded = kept.state_of(read)
+    assert q.captured_queries == []  # decoded from the text read, not read again
+    assert loaded.spectator_view() == reading.load_state(deal).spectator_view()
+    assert read.snapshot == deal.snapshot
+    again, _ = reading.deal_and_seating(table.pk)
+    assert again is not None
+    kept.state_of(again)  # kept: nothing decoded
+    assert "snapshot" in again.get_deferred_fields()
