@@ -4,7 +4,7 @@ The hottest reads (every request's user, every phone's deal and seating, every m
 locked deal) are statements written once; ``Model.objects.raw`` then spends about twice
 the cursor's own CPU on each call working out again how its columns map to the model
 (0.55 ms against 0.27 for a deal and its seating, issue 59). :func:`fetch` works that
-out once for each model and set of columns and keeps it, then makes each row an
+out once for each model and statement and keeps it, then makes each row an
 instance as the ORM does (:meth:`Model.from_db`, each column through its field's
 converters). A column that is not a field of the model is set on the instance as an
 attribute, as ``raw`` does.
@@ -56,20 +56,20 @@ class _Plan:
         return obj
 
 
-_plans: dict[tuple[type[Model], tuple[str, ...]], _Plan] = {}
+_plans: dict[tuple[type[Model], str], _Plan] = {}
 _guard = threading.Lock()
 
 
 def fetch[M: Model](model: type[M], sql: str, params: Sequence[Any]) -> list[M]:
     """The rows ``sql`` reads, each an instance of ``model`` (its other columns set as
     attributes); columns of the model the statement does not read are deferred."""
+    key = (model, sql)  # a statement reads the same columns every time
+    plan = _plans.get(key)
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
-        columns = tuple(d.name for d in cursor.description)
+        if plan is None:  # the columns' names asked for once (psycopg makes each anew)
+            columns = tuple(d.name for d in cursor.description)
+            with _guard:
+                plan = _plans.setdefault(key, _Plan(model, columns))
         rows = cursor.fetchall()
-    key = (model, columns)
-    plan = _plans.get(key)
-    if plan is None:
-        with _guard:
-            plan = _plans.setdefault(key, _Plan(model, columns))
     return [plan.make(r) for r in rows]  # type: ignore[misc]
