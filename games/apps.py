@@ -44,12 +44,23 @@ def _latest_deals(table_ids: list[int]) -> dict[int, Any]:
 
     from club.services.base import DealProgress
 
+    from .models import Deal
+
+    options = Deal._meta.get_field("options")
     with connection.cursor() as cursor:
         cursor.execute(_latest_deals_sql(), [list(table_ids)])
         rows = cursor.fetchall()
     return {
-        table_id: DealProgress(game, in_game, to_move, version, finished)
-        for table_id, game, in_game, to_move, version, finished in rows
+        table_id: DealProgress(
+            game,
+            in_game,
+            to_move,
+            version,
+            finished,
+            variant,
+            options.from_db_value(opts, None, connection),
+        )
+        for table_id, game, in_game, to_move, version, finished, variant, opts in rows
     }
 
 
@@ -61,8 +72,12 @@ def _latest_deals_sql() -> str:
 
     q = connection.ops.quote_name
     cols = ", ".join(
-        q(c) for c in ("table_id", "game_number", "deal_in_game", "to_move", "version", "finished")
-    )
+        q(c)
+        for c in (
+            "table_id", "game_number", "deal_in_game", "to_move", "version", "finished",
+            "variant", "options",
+        )
+    )  # fmt: skip
     return (
         f"SELECT DISTINCT ON ({q('table_id')}) {cols} FROM {q(Deal._meta.db_table)}"
         f" WHERE {q('table_id')} = ANY(%s) ORDER BY {q('table_id')}, {q('number')} DESC"

@@ -63,7 +63,7 @@ def _progress(table: Table, names: dict[int, str], deal: services.DealProgress |
         return f"{table.game_and_deal}, played with real cards"
     if deal is None or deal.finished:
         return f"{table.game_and_deal}: not dealt yet"
-    return services.deal_line(table.variant, table.options, names, deal)
+    return services.deal_line(names, deal)
 
 
 def _players(seats: list[Seat], substitutions: list[Substitution]) -> dict[int, str]:

@@ -6,7 +6,7 @@ The games app calls exactly these (see each docstring):
 * ``post_online_deal(table_id, *, deal_key, points, detail) -> WashbookLine``
 * ``advance_after_deal(table_id, game_over=None) -> TableTurn`` and ``current_dealer(table_id) -> int``
 * ``create_practice_table(member, variant, players, options) -> Table``
-* ``deal_line(variant, options, names, DealProgress) -> str``: a move's console line
+* ``deal_line(names, DealProgress) -> str``: a move's console line
 """
 
 from .base import (

@@ -55,18 +55,20 @@ class DealProgress:
     to_move: int | None  # the seat position, None when nobody is to move
     actions: int  # applied so far
     finished: bool
+    variant: str  # the deal's game and options: the table's may change between deals
+    options: Any
 
 
-def deal_line(variant: str, options: Any, names: dict[int, str], deal: DealProgress) -> str:
+def deal_line(names: dict[int, str], deal: DealProgress) -> str:
     """An online deal in play as the secretary's console says it, "Game 2, deal 3: Ann to
     play (14 moves)" (no card); ``names``: who plays each seat, by position. The console
     renders it (club/evenings/console.py) and a move's notice carries it (the games app's
-    publish), so the two say the same."""
+    publish), so the two say the same: both from the deal's own game and options."""
     who = names.get(deal.to_move) if deal.to_move is not None else None
     moves = f"{deal.actions} move{'s' if deal.actions != 1 else ''}"
     turn = f"{who} to play" if who else "in play"
-    game = find_variant(variant).game_and_deal(
-        deal.game_number, deal.deal_in_game, len(names), options
+    game = find_variant(deal.variant).game_and_deal(
+        deal.game_number, deal.deal_in_game, len(names), deal.options
     )
     return f"{game}: {turn} ({moves})"
 

@@ -134,8 +134,7 @@ def house_rule_sets() -> list[Any]:
 def console_line(deal: Any, seating: list[SeatInfo]) -> str:
     """The secretary's console's line of a deal in play (the club's words; no card)."""
     progress = DealProgress(
-        deal.game_number, deal.deal_in_game, deal.to_move, deal.version, deal.finished
-    )
-    return deal_line(
-        deal.variant, deal.options, {s.position: s.display_name for s in seating}, progress
-    )
+        deal.game_number, deal.deal_in_game, deal.to_move, deal.version, deal.finished,
+        deal.variant, deal.options,
+    )  # fmt: skip
+    return deal_line({s.position: s.display_name for s in seating}, progress)

@@ -351,6 +351,33 @@ def test_a_move_tells_the_console_its_tables_line_as_the_console_would_fetch_it(
         assert card not in event.split()
 
 
+def test_the_pushed_and_the_fetched_line_both_say_the_deals_own_game(
+    staff: Client,
+    session: ClubSession,
+    make_members: Callable[..., list[Member]],
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    """A table's options changed while a deal is in play (a game to 61, C-opt-4, set for
+    the next game): the line the console fetches and the line a move pushes both say the
+    deal in play as it was dealt. The fetched one read the table's options before."""
+    from club import redis as club_redis
+
+    table, deal = _online_conquian(session, make_members)
+    Table.objects.filter(pk=table.pk).update(options={"target": 61})
+    url = reverse("club:table_progress", args=[session.pk, table.pk])
+    assert staff.get(url).content.decode().startswith("Game 1, deal 1: ")
+    state = games.load_state(deal)
+    mover = services.table_seating(table.pk)[deal.to_move]
+    with django_capture_on_commit_callbacks(execute=True):
+        games.act(
+            table.pk, member_id=mover.member_id, version=deal.version,
+            action=state.legal_actions(deal.to_move)[0].to_json(),
+        )  # fmt: skip
+    raw = club_redis.client().get(club_redis.key("session", session.pk, "last"))
+    pushed = json.loads(raw)["line"]
+    assert pushed.startswith("Game 1, deal 1: ") and pushed == staff.get(url).content.decode()
+
+
 def test_the_console_line_names_who_plays_the_seat(
     staff: Client, session: ClubSession, make_members: Callable[..., list[Member]]
 ) -> None:
