@@ -4,7 +4,6 @@ reads its deal here with the rows it will write locked, :func:`lock_deal_and_sea
 
 from __future__ import annotations
 
-import json
 import logging
 from functools import lru_cache
 from typing import Any
@@ -102,8 +101,8 @@ def _snapshot(deal: Deal) -> Any:
     """The deal's snapshot: decoded from the text :func:`deal_and_seating` read, or the
     field's (read by Django if the deal was read without it)."""
     if "snapshot" in deal.get_deferred_fields() and hasattr(deal, _SNAPSHOT_TEXT):
-        text = getattr(deal, _SNAPSHOT_TEXT)
-        deal.snapshot = None if text is None else json.loads(text)
+        field = Deal._meta.get_field("snapshot")  # its own decoder, as the ORM reads it
+        deal.snapshot = field.from_db_value(getattr(deal, _SNAPSHOT_TEXT), None, connection)  # type: ignore[attr-defined]
     return deal.snapshot
 
 
