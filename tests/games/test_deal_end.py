@@ -132,7 +132,7 @@ def test_the_deals_end_is_asked_of_redis_once_a_process(
     the process keeps what it read, and each render gets its own copy."""
     from django.core.cache import cache
 
-    from games.play import views
+    from games.play import parts
 
     reads: list[str] = []
 
@@ -144,7 +144,7 @@ def test_the_deals_end_is_asked_of_redis_once_a_process(
             reads.append(key)
             return cache.get(key, *args, **kwargs)
 
-    monkeypatch.setattr(views, "cache", Counting())
+    monkeypatch.setattr(parts, "cache", Counting())
     ann, bob = make_member("Ann"), make_member("Bob")
     table = make_table("conquian", [ann, bob])
     first = _play_first_deal(table, [ann, bob])
@@ -153,7 +153,7 @@ def test_the_deals_end_is_asked_of_redis_once_a_process(
         assert f'id="deal-end" data-deal="{first.pk}"' in r.content.decode()
     asked = [k for k in reads if k.startswith("games:deal-end:")]
     assert len(asked) == 1, asked
-    one = views._ended_before(services.current_deal(table.pk))
-    other = views._ended_before(services.current_deal(table.pk))
+    one = parts.ended_before(services.current_deal(table.pk))
+    other = parts.ended_before(services.current_deal(table.pk))
     assert one is not None and other is not None and one[0] is not other[0]
     assert one[0].pk == other[0].pk == first.pk

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from games.play import services, views
+from games.play import parts, services
 
 pytestmark = pytest.mark.django_db
 
@@ -38,13 +38,13 @@ def test_spectators_share_one_render_a_version_each_with_his_own_tokens(
     deal = services.ensure_deal(table.pk)
     assert deal is not None
     rendered: list[int | None] = []
-    real = views._live
+    real = parts.live_context
 
     def counted(*args: Any, **kwargs: Any) -> Any:
         rendered.append(args[6])  # the member it is rendered for (None: a spectator)
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(views, "_live", counted)
+    monkeypatch.setattr(parts, "live_context", counted)
     carol, dave = make_member("Carol"), make_member("Dave")
     watchers = [client_for(carol), Client(enforce_csrf_checks=True)]
     watchers[1].force_login(dave.user)
