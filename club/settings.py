@@ -294,6 +294,11 @@ EVENTS_PORT = os.environ.get("EVENTS_PORT", "")
 # redis-py's asyncio pool stops at 100 unless told, so a 101st page was refused (503).
 # One a stream, and some for the grants' checks: docs/scaling.md sizes it.
 EVENTS_REDIS_CONNECTIONS = int(os.environ.get("EVENTS_REDIS_CONNECTIONS", "4000"))
+# A table's stream pushes each phone its live part after a move (games.play.events),
+# rendered in the events process by this many threads (each holds a database connection
+# while it renders); off, the stream only tells the phones to fetch it (issue 59).
+GAMES_PUSH_PARTS = env_bool("GAMES_PUSH_PARTS", True)
+EVENTS_RENDER_THREADS = int(os.environ.get("EVENTS_RENDER_THREADS", "2"))
 
 # --- Security (production defaults; DEBUG relaxes only what local http needs) ---------
 SECURE_CONTENT_TYPE_NOSNIFF = True

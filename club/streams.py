@@ -23,7 +23,7 @@ import logging
 import os
 import secrets
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 
 import redis.asyncio as aioredis
 from django.conf import settings
@@ -42,6 +42,10 @@ MAX_STREAMS = 40  # per user: a club night's tabs and phones, never a flood
 GRANT = "stream_grant"  # its key in the Django session
 
 logger = logging.getLogger(__name__)
+
+# What a stream sends for each message of its channel: an event's text, or (a table's
+# stream, which renders the viewer's part) an awaitable of it.
+Encode = Callable[[bytes | str], str | Awaitable[str]]
 
 
 # --- Grants: a login's right to streams ---------------------------------------------------
@@ -135,7 +139,7 @@ async def open_stream(
     data: dict[str, object] | None,
     kind: str,
     pk: int,
-    encode: Callable[[bytes | str], str],
+    encode: Encode,
 ) -> HttpResponse:
     """The stream a token opens: refused (403) without a live grant, (429) past the
     user's MAX_STREAMS."""
@@ -201,7 +205,7 @@ def cors(request: HttpRequest, response: HttpResponse) -> HttpResponse:
 async def stream(
     kind: str,
     pk: int,
-    encode: Callable[[bytes | str], str],
+    encode: Encode,
     *,
     data: dict[str, object] | None = None,
     ticket: str | None = None,
@@ -218,7 +222,7 @@ async def stream(
         yield "retry: 2000\n: connected\n\n"
         last = await r.get(club_redis.key(kind, pk, "last"))
         if last:
-            yield encode(last)
+            yield await _encoded(encode, last)
         while True:
             msg = await pubsub.get_message(ignore_subscribe_messages=True, timeout=KEEPALIVE)
             if msg is None:
@@ -229,7 +233,7 @@ async def stream(
                     await r.zadd(open_key, {ticket: time.time()})
                 yield ": keepalive\n\n"
             elif msg.get("type") == "message":
-                yield encode(msg["data"])
+                yield await _encoded(encode, msg["data"])
     finally:
         try:
             if open_key is not None:
@@ -238,6 +242,11 @@ async def stream(
             await pubsub.aclose()
         except Exception:  # noqa: BLE001 - the connection may already be gone
             pass
+
+
+async def _encoded(encode: Encode, data: bytes | str) -> str:
+    out = encode(data)
+    return out if isinstance(out, str) else await out
 
 
 def refuse_outside_events_process(request: HttpRequest) -> HttpResponse | None:

@@ -2,16 +2,29 @@
 (the machinery is the club's, `club.streams`).
 
 The page gets a short-lived signed token (user id + table id) so that the stream needs
-no database session lookup. Events carry only ``{"version", "deal"}`` (and ``"club"``
-when more than a move changed): each browser then fetches its own fragments, rendered
-from its own ``player_view``, unless it shows that version already.
+no database session lookup. The notices on the table's channel carry only ``{"version",
+"deal"}`` (and ``"club"`` when more than a move changed, ``"by"`` the mover's user).
+Each stream turns a move's notice into a ``live`` event: the viewer's live part, rendered
+here for the token's user as his refresh would render it (`parts.part_of`: his own hand,
+or the spectator's view), so his phone need not ask for it (issue 59). The deal and the
+seating are read once a version for all the table's streams in this process. The mover's
+own stream, a notice that is not a move's, and a render that fails send ``update``
+instead: the page fetches its part, as it does when it polls or reconnects.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
+import logging
+import threading
+from collections.abc import Awaitable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
 
+from django.conf import settings
 from django.core import signing
+from django.db import close_old_connections
 from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
 from django.views.decorators.csrf import csrf_exempt
@@ -27,9 +40,13 @@ from club.streams import (
     check_token as _check,
 )
 
+from . import club_api, kept, parts, services
+
 __all__ = ["MAX_AGE", "check_token", "event_token", "events_base", "events_url", "table_events"]
 
 SALT = "games.play.events"
+
+log = logging.getLogger(__name__)
 
 
 def event_token(user_id: int, table_id: int, grant: str) -> str:
@@ -67,10 +84,100 @@ def _event(data: bytes | str) -> str:
     return update + f"event: club\ndata: {payload}\n\n" if club else update
 
 
+def _sse(name: str, text: str) -> str:
+    """One event; a multi-line ``text`` as one ``data:`` line each (the browser joins
+    them with newlines)."""
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    return f"event: {name}\n" + "".join(f"data: {line}\n" for line in lines) + "\n"
+
+
+# --- The push: each viewer's part, rendered in this process ---------------------------
+
+_Read = tuple[tuple[int, int], Any, list[club_api.SeatInfo]]
+_reads: dict[int, _Read] = {}  # table -> ((deal, version), deal, seating): the last read
+_locks: dict[int, threading.Lock] = {}
+_guard = threading.Lock()
+_pool: ThreadPoolExecutor | None = None
+READS_KEPT = 4096
+
+
+def _read(table_id: int, deal_id: int, version: int, fresh: bool) -> tuple[Any, Any]:
+    """The table's deal and seating at least as new as the notice's ``deal:version``,
+    read once for all its streams (and its engine state loaded once, `kept`); ``fresh``
+    (a notice of more than a move: a stop keeps the version) always reads anew."""
+    with _guard:
+        lock = _locks.setdefault(table_id, threading.Lock())
+    with lock:
+        hit = _reads.get(table_id)
+        if hit is not None and not fresh and hit[0] >= (deal_id, version):
+            return hit[1], hit[2]
+        deal, seating = services.deal_and_seating(table_id)
+        if deal is not None:
+            kept.state_of(deal)  # loaded here, once, not by each stream's render
+            with _guard:
+                if len(_reads) >= READS_KEPT:
+                    _reads.clear()
+                _reads[table_id] = ((deal.pk, deal.version), deal, seating)
+        return deal, seating
+
+
+def render_push(table_id: int, user_id: int, deal_id: int, version: int, fresh: bool) -> str | None:
+    """The viewer's live part after the notice of ``deal:version`` (None: no deal)."""
+    try:
+        deal, seating = _read(table_id, deal_id, version, fresh)
+        return None if deal is None else parts.part_of(table_id, user_id, deal, seating)
+    finally:
+        close_old_connections()  # a pooled connection goes back; a broken one is dropped
+
+
+def _renderer() -> ThreadPoolExecutor:
+    global _pool
+    with _guard:
+        if _pool is None:
+            _pool = ThreadPoolExecutor(
+                max_workers=settings.EVENTS_RENDER_THREADS, thread_name_prefix="push"
+            )
+        return _pool
+
+
+class Pusher:
+    """A table stream's encoder for one viewer: a move's notice becomes his part."""
+
+    def __init__(self, table_id: int, user_id: int) -> None:
+        self.table_id, self.user_id = table_id, user_id
+
+    def __call__(self, data: bytes | str) -> str | Awaitable[str]:
+        text = data.decode() if isinstance(data, bytes) else data
+        try:
+            msg = json.loads(text)
+            deal_id, version = int(msg["deal"]), int(msg["version"])
+        except (ValueError, KeyError, TypeError):
+            return _event(data)
+        if msg.get("by") == self.user_id or not settings.GAMES_PUSH_PARTS:
+            return _event(data)  # the mover has the move's answer: told, not pushed
+        return self._push(data, deal_id, version, msg.get("club") is True)
+
+    async def _push(self, data: bytes | str, deal_id: int, version: int, club: bool) -> str:
+        loop = asyncio.get_running_loop()
+        try:
+            html = await loop.run_in_executor(
+                _renderer(), render_push, self.table_id, self.user_id, deal_id, version, club
+            )
+        except Exception:  # the page fetches its part instead
+            log.warning("could not push table %s's part", self.table_id, exc_info=True)
+            return _event(data)
+        if html is None:
+            return _event(data)
+        notice = json.dumps({"deal": deal_id, "version": version, "club": club})
+        pushed = _sse("live", html)
+        return pushed + f"event: club\ndata: {notice}\n\n" if club else pushed
+
+
 @csrf_exempt
 async def table_events(request: HttpRequest, table_id: int) -> HttpResponse:
     refused = refuse_outside_events_process(request)
     if refused is not None:
         return refused
     data = check_token(request.GET.get("t", ""), table_id)
-    return await open_stream(request, data, "table", table_id, _event)
+    user = int(str(data["u"])) if data is not None else 0
+    return await open_stream(request, data, "table", table_id, Pusher(table_id, user))

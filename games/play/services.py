@@ -337,7 +337,7 @@ def act(
                 return answer(state=load_state(deal), duplicate=True)
             for name, value in moved.items():
                 setattr(deal, name, value)
-            after_commit(deal, seating, state)
+            after_commit(deal, seating, state, by=by_seat[my_seat].user_id)
             return answer(state=state, applied=actions)
         if token and not tokens.insert_once(rows[0]):  # the token was used: applied once before
             return answer(state=load_state(deal), duplicate=True)
@@ -355,7 +355,12 @@ def act(
             fields += ["finished", "outcome", "finished_at", "washbook_line_id"]
             result.next_deal = finish_deal(deal, state)
         deal.save(update_fields=fields)
-        after_commit(result.next_deal or deal, seating, state if result.next_deal is None else None)
+        after_commit(
+            result.next_deal or deal,
+            seating,
+            state if result.next_deal is None else None,
+            by=by_seat[my_seat].user_id,
+        )
     return result
 
 
@@ -452,8 +457,14 @@ def finish_deal(deal: Deal, state: DealState) -> Deal | None:
 
 
 def after_commit(
-    deal: Deal, seating: list[club_api.SeatInfo], state: DealState | None = None
+    deal: Deal,
+    seating: list[club_api.SeatInfo],
+    state: DealState | None = None,
+    *,
+    by: int | None = None,
 ) -> None:
+    """After the commit: the table's notice (``by``: the user whose move it was, whose
+    page has the move's answer and is not pushed the part again) and the next bot."""
     table_id, deal_id, version = deal.table_id, deal.pk, deal.version
     to_move = deal.to_move
     bots = {s.position for s in seating if s.is_bot}
@@ -467,7 +478,7 @@ def after_commit(
     line = None if club else club_api.console_line(deal, seating)
 
     def run() -> None:
-        publish(table_id, deal_id, version, club=club, line=line)
+        publish(table_id, deal_id, version, club=club, line=line, by=by)
         if round_open:  # nobody moves until it closes, the computer players neither
             schedule_close(deal_id, call_round.seconds_left(deal))
         elif to_move is not None and to_move in bots and not deal.finished:
@@ -477,14 +488,25 @@ def after_commit(
 
 
 def publish(
-    table_id: int, deal_id: int, version: int, *, club: bool = False, line: str | None = None
+    table_id: int,
+    deal_id: int,
+    version: int,
+    *,
+    club: bool = False,
+    line: str | None = None,
+    by: int | None = None,
 ) -> None:
     """Tell every browser at the table that it moved on (a version, never cards), and with
     ``club`` that its club panel changed too; the evening's consoles hear which table
-    moved, with ``line`` its console line (``club.streams``), else to fetch it."""
+    moved, with ``line`` its console line (``club.streams``), else to fetch it. ``by``,
+    the mover's user, is for the table's streams alone (`games.play.events`)."""
     notice = {"version": version, "deal": deal_id, "table": table_id, "at": time.time()}
-    msg = json.dumps(notice | {"club": True} if club else notice)
-    told = json.dumps(notice | {"line": line}) if line else msg  # the consoles' copy
+    mine = notice | ({"club": True} if club else {}) | ({"by": by} if by is not None else {})
+    msg = json.dumps(mine)
+    # the consoles' copy: the line, or (a deal dealt or ended) whether to fetch it
+    told = json.dumps(
+        notice | {"line": line} if line else notice | ({"club": True} if club else {})
+    )
     try:
         session_id = club_api.session_of_table(table_id)  # kept by the process
     except Exception:  # the console polls: never let it cost the table its move

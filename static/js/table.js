@@ -1,4 +1,5 @@
-/* The table page: card selection, hand order, live updates with a polling fallback.
+/* The table page: card selection, hand order, live updates (each move's part pushed on the
+ * table's stream, or fetched when the stream only tells of it) with a polling fallback.
  *
  * No inline script and no eval (the CSP forbids both): everything hangs off htmx events.
  */
@@ -220,41 +221,46 @@
     }
   });
 
+  // Before the live part is replaced, by an answer or a push: whether to replace it, and
+  // what to carry over (the focus, the selection, an open "All legal plays").
+  function beforeLive(html, isPost, ok) {
+    // Answers can arrive out of order: a push or a live refresh (the stream tells of one's
+    // own action) may show the new state before the action's own answer does, and the
+    // computer players may have moved since. A success older than what is shown is not
+    // swapped in: it would put the table back a move (and a player's turn with it).
+    var m = ok && /data-stamp="([^"]*)"/.exec(html || "");
+    if (m && older(m[1], stamp())) {
+      if (isPost) sentCards = [];
+      return false;
+    }
+    // A live refresh of the state already shown (it was asked for before one's own
+    // action's answer came) changes nothing: not swapping it keeps an open decision, a
+    // selection in progress and the focus just as they are.
+    if (m && !isPost && m[1] === stamp()) return false;
+    keptFocus = focusSelector(document.activeElement);
+    // After one's own successful action the cards sent with it are spent; cards selected
+    // since (the answer came after the refresh) stay selected.
+    var spent = isPost && ok ? sentCards : [];
+    keptSelection = selected().map(function (c) { return c.dataset.card; })
+      .filter(function (code) { return spent.indexOf(code) < 0; });
+    if (isPost) sentCards = [];
+    // An open "All legal plays" panel stays open when the table refreshes under it.
+    var plays = document.querySelector("#live details.plays");
+    playsOpen = !!(plays && plays.open);
+    return true;
+  }
   document.body.addEventListener("htmx:beforeSwap", function (e) {
     if (e.detail.target && e.detail.target.id === "live") {
       var isPost = e.detail.requestConfig && e.detail.requestConfig.verb === "post";
       var ok = e.detail.xhr && e.detail.xhr.status < 400;
-      // Answers can arrive out of order: a live refresh (the stream tells of one's own
-      // action) may show the new state before the action's own answer does, and the
-      // computer players may have moved since. A success older than what is shown is
-      // not swapped in: it would put the table back a move (and a player's turn with it).
-      var m = ok && /data-stamp="([^"]*)"/.exec(e.detail.xhr.responseText || "");
-      if (m && older(m[1], stamp())) {
-        e.detail.shouldSwap = false;
-        if (isPost) sentCards = [];
-        return;
-      }
-      // A live refresh of the state already shown (it was asked for before one's own
-      // action's answer came) changes nothing: not swapping it keeps an open decision,
-      // a selection in progress and the focus just as they are.
-      if (m && !isPost && m[1] === stamp()) {
-        e.detail.shouldSwap = false;
-        return;
-      }
-      keptFocus = focusSelector(document.activeElement);
-      // After one's own successful action the cards sent with it are spent; cards
-      // selected since (the answer came after the refresh) stay selected.
-      var spent = isPost && ok ? sentCards : [];
-      keptSelection = selected().map(function (c) { return c.dataset.card; })
-        .filter(function (code) { return spent.indexOf(code) < 0; });
-      if (isPost) sentCards = [];
-      // An open "All legal plays" panel stays open when the table refreshes under it.
-      var plays = document.querySelector("#live details.plays");
-      playsOpen = !!(plays && plays.open);
+      if (!beforeLive(ok ? e.detail.xhr.responseText : "", isPost, ok)) e.detail.shouldSwap = false;
     }
   });
+  // The swapped region: the target of an answer, the element itself for a push.
+  function swapped(e) { return e.detail.target || e.detail.elt; }
   document.body.addEventListener("htmx:afterSwap", function (e) {
-    if (!e.detail.target || e.detail.target.id !== "live") return;
+    var t = swapped(e);
+    if (!t || t.id !== "live") return;
     applyOrder();
     var plays = document.querySelector("#live details.plays");
     if (plays && playsOpen) plays.open = true;
@@ -327,6 +333,33 @@
       e.preventDefault();
     }
   });
+
+  // --- a push: the stream brings this viewer's live part itself (issue 59) ------------
+  // Each move's part comes rendered for this page's own user, not as a notice to fetch
+  // it; it is swapped in through the checks an answer goes through (an older state or
+  // the one shown is left alone) and, while one's own move is in flight, held for its
+  // answer as a notice is (at most HOLD ms).
+  function pushedStamp(html) {
+    var m = /data-stamp="(\d+):(\d+)/.exec(html || "");
+    return m ? { deal: +m[1], version: +m[2] } : null;
+  }
+  function applyPush(html) {
+    if (beforeLive(html, false, true)) {
+      htmx.swap(live(), html, { swapStyle: "innerHTML", swapDelay: 0, settleDelay: 20, ignoreTitle: true });
+    }
+  }
+  document.body.addEventListener("htmx:sseBeforeMessage", function (e) {
+    if (!e.target || e.target.id !== "live" || !e.detail || e.detail.type !== "live") return;
+    e.preventDefault(); // swapped here, not by the extension
+    var html = e.detail.data;
+    var msg = pushedStamp(html);
+    if (moving && msg) {
+      told = { msg: msg, issue: function () { applyPush(html); } };
+      if (!holdTimer) holdTimer = window.setTimeout(releaseTold, HOLD);
+      return;
+    }
+    applyPush(html);
+  });
   document.body.addEventListener("htmx:beforeRequest", function (e) {
     var elt = e.detail.elt;
     if (elt && elt.id === "play" && e.detail.requestConfig && e.detail.requestConfig.verb === "post") {
@@ -388,7 +421,8 @@
   // After the settle: htmx then puts back the swapped-in elements' own attributes, which
   // would wipe a class set during the swap.
   document.body.addEventListener("htmx:afterSettle", function (e) {
-    if (e.detail.target && e.detail.target.id === "live") { showDealEnd(true); showDecided(); }
+    var t = swapped(e);
+    if (t && t.id === "live") { showDealEnd(true); showDecided(); }
   });
 
   // --- the card a turn decides about: in view, clear of the dock ---------------------

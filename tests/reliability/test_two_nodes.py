@@ -133,7 +133,12 @@ class Stream:
             self.open.set()
 
     def updates(self) -> int:
-        return sum(line.startswith("event: update") for line in self.lines)
+        """Notices of a move: the part pushed (``live``) or, the mover's, ``update``."""
+        return sum(line.startswith(("event: update", "event: live")) for line in self.lines)
+
+    def pushed(self, deal: int, version: int) -> bool:
+        """The viewer's live part at ``deal:version`` came on the stream (issue 59)."""
+        return any(f'data-stamp="{deal}:{version}"' in line for line in self.lines)
 
 
 def _move(phone: httpx.Client, table: Table) -> int:
@@ -169,10 +174,15 @@ def test_a_move_through_one_web_process_reaches_a_phone_on_the_other_events_proc
         deal = game_services.current_deal(table.pk)
         assert deal is not None
         mover = game_services.load_state(deal).to_move()
-        before = ann_stream.updates(), bob_stream.updates()
-        _move(ann_phone if mover == 0 else bob_phone, table)  # through web A or web B
+        mine, other = (ann_stream, bob_stream) if mover == 0 else (bob_stream, ann_stream)
+        before = mine.updates()
+        version = _move(ann_phone if mover == 0 else bob_phone, table)  # web A or web B
+        # The mover's phone is told of it; the other is pushed its part at the move's
+        # version (issue 59), each from the live-update process it streams from.
         _wait(
-            lambda b=before: ann_stream.updates() > b[0] and bob_stream.updates() > b[1],
+            lambda b=before, m=mine, o=other, d=deal.pk, v=version: (
+                m.updates() > b and o.pushed(d, v)
+            ),
             10, f"move {n}'s refresh on both phones",
         )  # fmt: skip
 
