@@ -211,7 +211,8 @@ def _listener(url: str, stop_at: float, stats: Stats) -> None:
     try:
         with httpx.stream("GET", url, timeout=httpx.Timeout(5, read=20)) as r:
             for line in r.iter_lines():
-                if line.startswith("event: update"):
+                # a move's part pushed (issue 59), or a notice to fetch it
+                if line.startswith(("event: update", "event: live")):
                     with stats.lock:
                         stats.events += 1
                 if time.monotonic() >= stop_at:

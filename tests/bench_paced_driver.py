@@ -4,8 +4,10 @@ own so that its CPU is its own and the server's figures are the server's.
 ``python -m tests.bench_paced_driver SPEC N SECONDS SEED`` reads the tables the bench
 made (SPEC, JSON), and for the first N of them, as a club's evening would have it:
 
-* every member's phone (five a table) listens to its table's live stream and, on each
-  update, fetches its table's fragment as the page does (``hx-get`` of the state on
+* every member's phone (five a table) listens to its table's live stream: a move's
+  ``live`` event is its part, pushed (shown if newer than what it shows, as table.js
+  does; issue 59); on an ``update`` (its own move's, or a push that could not be
+  rendered) it fetches its table's fragment as the page does (``hx-get`` of the state on
   ``sse:update`` with ``?since=`` the stamp it shows, a 204 when it has it; the club
   panel 150 ms after the last of close ``club`` notices: a deal dealt or ended, or the
   club's side). As
@@ -119,7 +121,8 @@ class Run:
         self.spec, self.tables = spec, spec["tables"][:n]
         self.seconds, self.seed = seconds, seed
         self.measuring = False
-        self.answered: dict[tuple[int, int], tuple[float, int]] = {}  # (table, version)
+        # (table, version): when the move's answer came, its seat, when it was sent
+        self.answered: dict[tuple[int, int], tuple[float, int, float]] = {}
         self.refreshed: list[tuple[int, int, int, float]] = []  # table, version, seat, t
         self.console: list[float] = []
         self.clients: list[Client] = []  # every client made, closed at the end
@@ -132,6 +135,7 @@ class Run:
         self.stamps: dict[tuple[int, int], str] = {}  # (table, seat): the stamp shown
         self.moving: set[tuple[int, int]] = set()  # (table, seat): a move in flight
         self.told: dict[tuple[int, int], tuple[int, int]] = {}  # held back: (deal, version)
+        self.held: dict[tuple[int, int], str] = {}  # a pushed part held back: its stamp
         self.lags: list[float] = []  # ms the loop ran a 10 ms timer late, while measuring
 
     def _client(self, cookie: str) -> Client:
@@ -147,28 +151,67 @@ class Run:
                 self.errors.append(f"stream {r.status} at table {tid}")
                 return
             self.open += 1
-            event = ""
+            event, data = "", []
             async for raw in r.content:
                 line = raw.decode().rstrip("\r\n")
                 if line.startswith("event:"):
                     event = line[6:].strip()
-                elif line.startswith("data:") and event == "update":
-                    msg = json.loads(line[5:])
-                    version = int(msg.get("version", -1))
-                    if not msg.get("club") and "deal" in msg:  # a move within a deal
-                        told = (int(msg["deal"]), version)
-                        if (tid, seat) in self.moving:
-                            if (tid, seat) not in self.told:
-                                asyncio.get_running_loop().create_task(
-                                    self._release_later(client, tid, seat)
-                                )
-                            self.told[(tid, seat)] = told
-                            continue
-                        if self._has(tid, seat, told):
-                            continue
-                    asyncio.get_running_loop().create_task(self.refresh(client, tid, seat, version))
-                elif line.startswith("data:") and event == "club":
-                    self._club_later(client, tid, seat)
+                elif line.startswith("data:"):
+                    data.append(line[5:].removeprefix(" "))
+                elif line == "":
+                    if data:
+                        self._event(client, tid, seat, event, "\n".join(data))
+                    event, data = "", []
+
+    def _event(self, client: Client, tid: int, seat: int, event: str, data: str) -> None:
+        """One event of a phone's stream, as table.js takes it."""
+        if event == "live":
+            self._pushed(client, tid, seat, data)
+        elif event == "update":
+            msg = json.loads(data)
+            version = int(msg.get("version", -1))
+            if not msg.get("club") and "deal" in msg:  # a move within a deal
+                told = (int(msg["deal"]), version)
+                if (tid, seat) in self.moving:
+                    self._hold(client, tid, seat)
+                    self.told[(tid, seat)] = told
+                    return
+                if self._has(tid, seat, told):
+                    return
+            asyncio.get_running_loop().create_task(self.refresh(client, tid, seat, version))
+        elif event == "club":
+            self._club_later(client, tid, seat)
+
+    def _pushed(self, client: Client, tid: int, seat: int, html: str) -> None:
+        """The phone's part pushed on its stream (issue 59): shown if newer than what it
+        shows; held, as a notice is, while its own move is in flight."""
+        found = STAMP.search(html)
+        if not found:
+            self.errors.append(f"a pushed part without a stamp at table {tid}")
+            return
+        self._count("live part pushed")
+        if (tid, seat) in self.moving:
+            self._hold(client, tid, seat)
+            self.held[(tid, seat)] = found.group(1)
+            return
+        self._show_pushed(tid, seat, found.group(1))
+
+    def _show_pushed(self, tid: int, seat: int, stamp: str) -> None:
+        found = re.match(r"(\d+):(\d+)", stamp)
+        if not found:
+            return
+        told = (int(found.group(1)), int(found.group(2)))
+        if self._has(tid, seat, told):
+            return  # older than, or the state shown (table.js's beforeLive)
+        self.stamps[(tid, seat)] = stamp
+        if self.measuring:
+            self.refreshed.append((tid, told[1], seat, time.monotonic()))
+
+    def _hold(self, client: Client, tid: int, seat: int) -> None:
+        """The first notice or push held while the phone's move is in flight starts the
+        HOLD: then it is taken as if it came after the answer."""
+        if (tid, seat) not in self.told and (tid, seat) not in self.held:
+            asyncio.get_running_loop().create_task(self._release_later(client, tid, seat))
 
     def _count(self, kind: str) -> None:
         if self.measuring:
@@ -180,7 +223,11 @@ class Run:
         return bool(found) and told <= (int(found.group(1)), int(found.group(2)))
 
     def _release(self, client: Client, tid: int, seat: int) -> None:
-        """A held notice, fetched if the phone does not show it (table.js's releaseTold)."""
+        """A held push shown, a held notice fetched, if the phone does not show it
+        (table.js's releaseTold)."""
+        held = self.held.pop((tid, seat), None)
+        if held is not None:
+            self._show_pushed(tid, seat, held)
         told = self.told.pop((tid, seat), None)
         if told is not None and not self._has(tid, seat, told):
             asyncio.get_running_loop().create_task(self.refresh(client, tid, seat, told[1]))
@@ -263,7 +310,7 @@ class Run:
             if self.measuring:
                 self.latencies.append((done - started) * 1000)
                 if status == 200:
-                    self.answered[(table["id"], version + 1)] = (done, seat)
+                    self.answered[(table["id"], version + 1)] = (done, seat, started)
             if status not in (200, 409) and len(self.errors) < 20:
                 self.errors.append(f"act {status} at table {table['id']}")
 
@@ -358,15 +405,21 @@ class Run:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
         await asyncio.gather(*(c.session.close() for c in self.clients))
-        delays = [
-            (done - self.answered[(tid, v)][0]) * 1000
+        others = [
+            (done, self.answered[(tid, v)])
             for tid, v, seat, done in self.refreshed
             if (tid, v) in self.answered and seat != self.answered[(tid, v)][1]
         ]
+        # From the move's answer (the issue's measure: negative where a phone was pushed
+        # the move before its mover had the answer), and from the move sent (what the
+        # players at the table see: the move made to the others' phones showing it).
+        delays = [(done - answered[0]) * 1000 for done, answered in others]
+        from_move = [(done - answered[2]) * 1000 for done, answered in others]
         return {
             "tables": len(self.tables), "seconds": round(elapsed, 1),
             "actions": len(self.latencies), "streams_open": self.open,
             "latencies_ms": self.latencies, "other_phones_ms": delays,
+            "other_phones_from_move_ms": from_move,
             "console_ms": [d * 1000 for d in self.console],
             "statuses": self.statuses, "errors": self.errors[:10], "fetched": self.fetched,
             "window": [window_start, window_end],  # the measured span, wall-clock

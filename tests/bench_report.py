@@ -172,27 +172,32 @@ def _paced(r: dict[str, Any]) -> list[str]:
         str(r["summary"]),
         "",
         "Each row: the driver (tests/bench_paced_driver.py, a process of its own) for that "
-        "many tables, every member's phone listening to its table's stream and fetching its "
-        "fragments on each update, each mover acting after 2-8 s, the secretary's console "
-        "open; delays in ms from an action's answer to each other phone's refreshed "
-        "fragment (and from a move's notice to the console's line of that table shown: pushed in the notice since 3ee7793, fetched before); "
+        "many tables, every member's phone listening to its table's stream (a move's part "
+        "pushed on it since 77cf748, fetched on each update before), each mover acting "
+        "after 2-8 s, the secretary's console open; delays in ms from an action's answer "
+        "to each other phone's refreshed fragment (negative: shown before the mover had "
+        "his answer), and from the move sent (and from a move's notice to the console's line of that table shown: pushed in the notice since 3ee7793, fetched before); "
         "CPU in cores busy over the row (the web's also a move: its CPU seconds over the "
         "moves made in its span), memory resident MB. The driver on aiohttp since "
         "2363497 (httpx before: twice its CPU, and its own Python in every delay).",
         "",
-        "| tables | actions | action p50/p90/p99 | other phones p50/p90/p99 | console p50/p90 "
-        "| CPU web/events/worker/PostgreSQL/Redis | web CPU a move | driver CPU "
-        "| memory web/events/worker/PostgreSQL | errors |",
-        "|---:|---:|---|---|---|---|---:|---:|---|---:|",
+        "| tables | actions | action p50/p90/p99 | other phones p50/p90/p99 "
+        "| from the move p50/p90/p99 | console p50/p90 "
+        "| CPU web/events/worker/PostgreSQL/Redis | web CPU a move | web+events a move "
+        "| driver CPU | memory web/events/worker/PostgreSQL | errors |",
+        "|---:|---:|---|---|---|---|---|---:|---:|---:|---|---:|",
     ]
     for row in r["rows"]:
         a, p, c = row["action_ms"], row["other_phones_ms"], row["console_ms"]
+        m = row.get("other_phones_from_move_ms") or {"p50": "", "p90": "", "p99": ""}
         cpu, mem = row["cpu_cores"], row["memory_mb"]
         out.append(
             f"| {row['tables']} | {row['actions']:,} | {a['p50']}/{a['p90']}/{a['p99']} | "
-            f"{p['p50']}/{p['p90']}/{p['p99']} | {c['p50']}/{c['p90']} | "
+            f"{p['p50']}/{p['p90']}/{p['p99']} | {m['p50']}/{m['p90']}/{m['p99']} | "
+            f"{c['p50']}/{c['p90']} | "
             f"{cpu['web']}/{cpu['events']}/{cpu['worker']}/{cpu['postgres']}/{cpu['redis']} | "
             f"{_ms(row.get('web_cpu_ms_per_move'))} | "
+            f"{_ms(row.get('pages_cpu_ms_per_move'))} | "
             f"{row['driver_cpu_cores']} | {mem['web']}/{mem['events']}/{mem['worker']}/"
             f"{mem['postgres']} | {len(row['errors'])} |"
         )
