@@ -181,14 +181,23 @@ async def _listen(
             connected += 1
             if connected == n:
                 ready.set()
+            event, at = "", None
             async for line in r.aiter_lines():
                 if stop.is_set():
                     return
-                if line.startswith("data:"):
+                if line.startswith(": at "):  # a pushed part's notice time (issue 59)
+                    at = float(line[5:])
+                elif line.startswith("event:"):
+                    event = line[6:].strip()
+                elif line.startswith("data:") and event != "live":
                     got = time.time()
                     data = json.loads(line[5:])
                     if data.get("at"):
                         received[i].append(got - float(data["at"]))
+                elif line == "":
+                    if event == "live" and at is not None:  # the whole part has come
+                        received[i].append(time.time() - at)
+                    event, at = "", None
 
     tasks = [asyncio.create_task(one(i)) for i in range(n)]
     await stop.wait()

@@ -155,9 +155,11 @@ class Pusher:
             return _event(data)
         if msg.get("by") == self.user_id or not settings.GAMES_PUSH_PARTS:
             return _event(data)  # the mover has the move's answer: told, not pushed
-        return self._push(data, deal_id, version, msg.get("club") is True)
+        return self._push(data, deal_id, version, msg.get("club") is True, msg.get("at"))
 
-    async def _push(self, data: bytes | str, deal_id: int, version: int, club: bool) -> str:
+    async def _push(
+        self, data: bytes | str, deal_id: int, version: int, club: bool, at: object
+    ) -> str:
         loop = asyncio.get_running_loop()
         try:
             html = await loop.run_in_executor(
@@ -169,7 +171,9 @@ class Pusher:
         if html is None:
             return _event(data)
         notice = json.dumps({"deal": deal_id, "version": version, "club": club})
-        pushed = _sse("live", html)
+        # The notice's time in a comment (a browser ignores it): the benches time a push
+        # from the move's commit with it, as they do a notice
+        pushed = (f": at {at}\n" if isinstance(at, float | int) else "") + _sse("live", html)
         return pushed + f"event: club\ndata: {notice}\n\n" if club else pushed
 
 
