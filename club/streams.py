@@ -17,6 +17,7 @@ falls back to polling, as it does whenever its stream is refused or drops.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import html
 import json
 import logging
@@ -202,6 +203,75 @@ def cors(request: HttpRequest, response: HttpResponse) -> HttpResponse:
     return response
 
 
+class _Hub:
+    """One Redis subscription a process (an event loop) for every channel its streams
+    follow, each message handed to every stream of its channel (issue 59). A stream per
+    subscription read and parsed each table's message five times, once a phone, on as many
+    Redis connections; and a table's streams now take a message in the same turn of the
+    loop, so its parts are rendered together (`games.play.events`). Redis lost: every
+    stream is ended (its page reconnects, or polls) and the next one makes a new hub."""
+
+    def __init__(self, client: aioredis.Redis) -> None:
+        self.pubsub = client.pubsub(ignore_subscribe_messages=True)
+        self.queues: dict[str, set[asyncio.Queue[bytes | str | None]]] = {}
+        self.lock = asyncio.Lock()
+        self.reader: asyncio.Task[None] | None = None
+        self.broken = False
+
+    async def join(self, channel: str) -> asyncio.Queue[bytes | str | None]:
+        queue: asyncio.Queue[bytes | str | None] = asyncio.Queue()
+        async with self.lock:
+            if channel not in self.queues:
+                await self.pubsub.subscribe(channel)
+            self.queues.setdefault(channel, set()).add(queue)
+            if self.reader is None:
+                self.reader = asyncio.get_running_loop().create_task(self._read())
+        return queue
+
+    async def leave(self, channel: str, queue: asyncio.Queue[bytes | str | None]) -> None:
+        async with self.lock:
+            queues = self.queues.get(channel)
+            if queues is None:
+                return
+            queues.discard(queue)
+            if not queues:
+                del self.queues[channel]
+                if not self.broken:
+                    with contextlib.suppress(Exception):  # the hub may be going down
+                        await self.pubsub.unsubscribe(channel)
+
+    async def _read(self) -> None:
+        try:
+            while True:
+                msg = await self.pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
+                if msg is None or msg.get("type") != "message":
+                    continue
+                channel = msg["channel"]
+                channel = channel.decode() if isinstance(channel, bytes) else channel
+                for queue in list(self.queues.get(channel, ())):
+                    queue.put_nowait(msg["data"])
+        except Exception:  # Redis gone: every stream ends
+            logger.warning("the events process lost its Redis subscription", exc_info=True)
+            self.broken = True
+            _hubs.pop(id(asyncio.get_running_loop()), None)
+            for queues in self.queues.values():
+                for queue in queues:
+                    queue.put_nowait(None)
+            with contextlib.suppress(Exception):
+                await self.pubsub.aclose()
+
+
+_hubs: dict[int, _Hub] = {}
+
+
+def _hub() -> _Hub:
+    loop_id = id(asyncio.get_running_loop())
+    hub = _hubs.get(loop_id)
+    if hub is None:
+        hub = _hubs[loop_id] = _Hub(_client())
+    return hub
+
+
 async def stream(
     kind: str,
     pk: int,
@@ -212,36 +282,39 @@ async def stream(
 ) -> AsyncIterator[str]:
     """The events of one channel (``kind``:``pk``), starting with its last one; with a
     token's ``data``, ending when its grant does (checked at each keepalive), its
-    ``ticket`` among the user's open streams kept fresh meanwhile and dropped at the end."""
+    ``ticket`` among the user's open streams kept fresh meanwhile and dropped at the end.
+    The channel's messages come through the process's one subscription (`_Hub`)."""
     r = _client()
     open_key = _open_key(int(str(data["u"]))) if data is not None and ticket else None
-    pubsub = r.pubsub(ignore_subscribe_messages=True)
     channel = club_redis.key(kind, pk)
-    await pubsub.subscribe(channel)
+    hub = _hub()
+    queue = await hub.join(channel)
     try:
         yield "retry: 2000\n: connected\n\n"
         last = await r.get(club_redis.key(kind, pk, "last"))
         if last:
             yield await _encoded(encode, last)
         while True:
-            msg = await pubsub.get_message(ignore_subscribe_messages=True, timeout=KEEPALIVE)
-            if msg is None:
+            try:
+                message = await asyncio.wait_for(queue.get(), timeout=KEEPALIVE)
+            except TimeoutError:
                 if data is not None and not await _granted(data):
                     yield "event: ended\ndata: {}\n\n"
                     return
                 if open_key is not None:
                     await r.zadd(open_key, {ticket: time.time()})
                 yield ": keepalive\n\n"
-            elif msg.get("type") == "message":
-                yield await _encoded(encode, msg["data"])
+                continue
+            if message is None:
+                return  # Redis lost: the page reconnects, or polls
+            yield await _encoded(encode, message)
     finally:
         try:
             if open_key is not None:
                 await r.zrem(open_key, ticket)
-            await pubsub.unsubscribe(channel)
-            await pubsub.aclose()
         except Exception:  # noqa: BLE001 - the connection may already be gone
             pass
+        await hub.leave(channel, queue)
 
 
 async def _encoded(encode: Encode, data: bytes | str) -> str:

@@ -121,11 +121,21 @@ def _read(table_id: int, deal_id: int, version: int, fresh: bool) -> tuple[Any, 
         return deal, seating
 
 
-def render_push(table_id: int, user_id: int, deal_id: int, version: int, fresh: bool) -> str | None:
-    """The viewer's live part after the notice of ``deal:version`` (None: no deal)."""
+def render_pushes(
+    table_id: int, users: frozenset[int], deal_id: int, version: int, fresh: bool
+) -> dict[int, str | None]:
+    """Each viewer's live part after the notice of ``deal:version`` (None: no deal, or
+    his render failed: he is told to fetch it), one job for all of them."""
     try:
         deal, seating = _read(table_id, deal_id, version, fresh)
-        return None if deal is None else parts.part_of(table_id, user_id, deal, seating)
+        out: dict[int, str | None] = {}
+        for user in users:
+            try:
+                out[user] = None if deal is None else parts.part_of(table_id, user, deal, seating)
+            except Exception:  # his page fetches its part instead
+                log.warning("could not render table %s's part", table_id, exc_info=True)
+                out[user] = None
+        return out
     finally:
         close_old_connections()  # a pooled connection goes back; a broken one is dropped
 
@@ -138,6 +148,42 @@ def _renderer() -> ThreadPoolExecutor:
                 max_workers=settings.EVENTS_RENDER_THREADS, thread_name_prefix="push"
             )
         return _pool
+
+
+class _Batch:
+    """The parts of one notice for every viewer of the table whose stream takes it in the
+    same turn of the event loop (the process's one subscription hands a message to all
+    the channel's streams at once, `club.streams._Hub`): one job renders them all, after
+    one read, rather than a job and a thread's hand-over each."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.users: set[int] = set()
+        self.done: asyncio.Future[dict[int, str | None] | None] = loop.create_future()
+
+
+_batches: dict[tuple[int, str], _Batch] = {}  # (table, notice): a batch not yet started
+_running: set[asyncio.Task[None]] = set()  # held: the loop keeps only weak references
+
+
+def _start(key: tuple[int, str], batch: _Batch, deal: int, version: int, fresh: bool) -> None:
+    task = asyncio.get_running_loop().create_task(_render_batch(key, batch, deal, version, fresh))
+    _running.add(task)
+    task.add_done_callback(_running.discard)
+
+
+async def _render_batch(
+    key: tuple[int, str], batch: _Batch, deal: int, version: int, fresh: bool
+) -> None:
+    _batches.pop(key, None)  # later streams (another turn of the loop) start their own
+    loop = asyncio.get_running_loop()
+    try:
+        out: dict[int, str | None] | None = await loop.run_in_executor(
+            _renderer(), render_pushes, key[0], frozenset(batch.users), deal, version, fresh
+        )
+    except Exception:  # every page fetches its part instead
+        log.warning("could not push table %s's parts", key[0], exc_info=True)
+        out = None
+    batch.done.set_result(out)
 
 
 class Pusher:
@@ -155,21 +201,22 @@ class Pusher:
             return _event(data)
         if msg.get("by") == self.user_id or not settings.GAMES_PUSH_PARTS:
             return _event(data)  # the mover has the move's answer: told, not pushed
-        return self._push(data, deal_id, version, msg.get("club") is True, msg.get("at"))
+        club = msg.get("club") is True
+        return self._push(text, deal_id, version, club, msg.get("at"))
 
-    async def _push(
-        self, data: bytes | str, deal_id: int, version: int, club: bool, at: object
-    ) -> str:
-        loop = asyncio.get_running_loop()
-        try:
-            html = await loop.run_in_executor(
-                _renderer(), render_push, self.table_id, self.user_id, deal_id, version, club
-            )
-        except Exception:  # the page fetches its part instead
-            log.warning("could not push table %s's part", self.table_id, exc_info=True)
-            return _event(data)
+    async def _push(self, text: str, deal_id: int, version: int, club: bool, at: object) -> str:
+        key = (self.table_id, text)
+        batch = _batches.get(key)
+        if batch is None:
+            loop = asyncio.get_running_loop()
+            batch = _batches[key] = _Batch(loop)
+            # started after every stream that took the notice in this turn has joined
+            loop.call_soon(_start, key, batch, deal_id, version, club)
+        batch.users.add(self.user_id)
+        out = await asyncio.shield(batch.done)  # one stream closing leaves the others'
+        html = out.get(self.user_id) if out is not None else None
         if html is None:
-            return _event(data)
+            return _event(text)
         notice = json.dumps({"deal": deal_id, "version": version, "club": club})
         # The notice's time in a comment (a browser ignores it): the benches time a push
         # from the move's commit with it, as they do a notice

@@ -206,3 +206,41 @@ def test_a_move_tells_its_table_and_its_evening_in_one_round_trip(
         listener.close()
     channels = [club_redis.key("table", table.pk), session_channel(evening.pk)]
     assert sorted(heard) == sorted((c, v) for c in channels for v in (7, 8)), heard
+
+
+def test_one_subscription_a_process_serves_every_stream_of_a_channel(events_port: int) -> None:
+    """Issue 59: each open page subscribed to Redis on a connection of its own, and each
+    table's message was read and parsed once a phone; the events process now holds one
+    subscription a channel for all its streams (club.streams._Hub), ended with the last."""
+    from club import redis as club_redis
+
+    table_id = 987661
+    channel = club_redis.key("table", table_id)
+    url = f"http://127.0.0.1:{events_port}/events/tables/{table_id}/?t={event_token(1, table_id, grant_for(1))}"
+    connected = threading.Barrier(6)
+    got: list[list[str]] = [[] for _ in range(5)]
+    stop = threading.Event()
+
+    def listen(i: int) -> None:
+        with httpx.stream("GET", url, timeout=5) as r:
+            for line in r.iter_lines():
+                if line == ": connected":
+                    connected.wait(5)
+                got[i].append(line)
+                if stop.is_set() or line.startswith("data:"):
+                    return
+
+    threads = [threading.Thread(target=listen, args=(i,), daemon=True) for i in range(5)]
+    for t in threads:
+        t.start()
+    connected.wait(5)
+    r = club_redis.client()
+    assert r.pubsub_numsub(channel) == [(channel.encode(), 1)]  # five streams, one
+    services.publish(table_id, 43, 3)
+    for t in threads:
+        t.join(5)
+    assert all("event: update" in lines for lines in got), got
+    deadline = time.monotonic() + 5  # the streams closed: the channel left
+    while r.pubsub_numsub(channel)[0][1] and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert r.pubsub_numsub(channel) == [(channel.encode(), 0)]
