@@ -290,9 +290,10 @@ EVENTS_URL = os.environ.get("EVENTS_URL", "")  # e.g. https://events.example.org
 # Or, with no EVENTS_URL: the stream is on this port of the host the page was loaded from
 # (`make run`: a phone that opened http://192.168.1.20:8000/ streams from :8001).
 EVENTS_PORT = os.environ.get("EVENTS_PORT", "")
-# Each open stream holds one Redis connection (its subscription) in the events process;
-# redis-py's asyncio pool stops at 100 unless told, so a 101st page was refused (503).
-# One a stream, and some for the grants' checks: docs/scaling.md sizes it.
+# The events process's Redis pool: one connection holds every stream's subscription
+# (club.streams._Hub, issue 59); the others serve the streams' grant checks and last
+# notices, a few at a time. It was one a stream, and redis-py's asyncio pool stops at
+# 100 unless told (a 101st page was refused, 503): a ceiling kept high, docs/scaling.md.
 EVENTS_REDIS_CONNECTIONS = int(os.environ.get("EVENTS_REDIS_CONNECTIONS", "4000"))
 # A table's stream pushes each phone its live part after a move (games.play.events),
 # rendered in the events process by this many threads (each holds a database connection
