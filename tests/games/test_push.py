@@ -109,6 +109,7 @@ def test_a_move_pushes_each_viewer_his_own_part_and_the_mover_a_notice(
         name, data = got[2]
         if member == mover:  # his page has the move's answer: told, not pushed
             assert name == "update" and f'"version": {deal.version}' in data
+            assert '"by"' not in data  # who moved is the notice's, not the page's
             continue
         assert name == "live", (member, got)
         assert f'data-stamp="{deal.pk}:{deal.version}' in data

@@ -386,8 +386,9 @@ def test_a_member_plays_it_over_http_against_a_computer_player(
     finally:
         pubsub.close()
     assert len(events) == moves, "every move publishes one event"
-    # never cards: the table, and whether the club panel changed too (the deal's end)
-    assert all(set(e) <= {"version", "deal", "table", "club", "at"} for e in events)
+    # never cards: the table, and whether the club panel changed too (the deal's end);
+    # "by", the mover's user, for the table's streams alone (tests/games/test_push.py)
+    assert all(set(e) <= {"version", "deal", "table", "club", "at", "by"} for e in events)
     assert all(set(e) == {"club", "at"} for e in club)
 
     deal = Deal.objects.get(pk=deal.pk)
