@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import functools
 import math
 import secrets
 from typing import Any, cast
@@ -18,6 +19,7 @@ from typing import Any, cast
 from django.conf import settings
 from django.core.cache import cache
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils import timezone
 from redis.exceptions import RedisError
 
@@ -28,6 +30,12 @@ from ..models import Deal
 from . import call_round, club_api, kept, presenters, services
 
 TEMPLATE = "games/table.html#live"
+
+
+@functools.lru_cache(maxsize=4096)
+def act_url(table_id: int) -> str:
+    """Where the live part's form posts: reversed once a table, not twice a render."""
+    return reverse("games:act", args=[table_id])
 
 
 def live_context(
@@ -41,7 +49,10 @@ def live_context(
     **extra: Any,
 ) -> dict[str, Any]:
     me = services.seat_of(seating, member_id)
-    ctx: dict[str, Any] = {"table_id": table_id, "table": table, "deal": deal, "me": me}
+    ctx: dict[str, Any] = {
+        "table_id": table_id, "table": table, "deal": deal, "me": me,
+        "act_url": act_url(table_id),
+    }  # fmt: skip
     if deal is None or state is None:
         return ctx | {"live": None, **extra}
     stopped = services.stopped_reason(deal)

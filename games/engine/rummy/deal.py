@@ -122,6 +122,10 @@ class RummyDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
     def hands(self) -> list[list[Card]]:
         return [self._cards(seat) for seat in range(self.players)]
 
+    def hand(self, seat: int) -> list[Card]:
+        """One seat's hand, in order (``hands`` builds every seat's)."""
+        return self._cards(seat)
+
     def _cards(self, seat: int) -> list[Card]:
         out: list[Card] = []
         for cid, k in enumerate(self._cnt[seat]):

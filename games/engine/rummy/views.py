@@ -28,7 +28,7 @@ def view(d: RummyDeal, seat: int | None) -> dict[str, Any]:
         "version": d.version,
         "to_move": d.to_move(),
         "phase": d.phase,
-        "hand": [] if seat is None else [c.code for c in d.hands[seat]],
+        "hand": [] if seat is None else [c.code for c in d.hand(seat)],
         "hand_counts": [d.hand_size(s) for s in range(d.players)],
         "pack_count": d.pack_count,
         "stock": stock,
