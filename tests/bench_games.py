@@ -171,13 +171,14 @@ def _queries_per_action() -> dict[str, Any]:
 
 
 async def _listen(
-    url: str, n: int, received: list[list[float]], ready: asyncio.Event, stop: asyncio.Event
+    urls: list[str], received: list[list[float]], ready: asyncio.Event, stop: asyncio.Event
 ) -> None:
+    n = len(urls)
     connected = 0
 
     async def one(i: int) -> None:
         nonlocal connected
-        async with httpx.AsyncClient(timeout=None) as c, c.stream("GET", url) as r:
+        async with httpx.AsyncClient(timeout=None) as c, c.stream("GET", urls[i]) as r:
             connected += 1
             if connected == n:
                 ready.set()
@@ -210,14 +211,20 @@ def _event_delay(events_base: str, player: Player, actions: int = 20) -> dict[st
     from club.streams import grant_for
     from games.play.events import event_token
 
-    url = f"{events_base}/events/tables/{player.table_id}/?t={event_token(0, player.table_id, grant_for(0))}"
+    # A listener a user: a user has at most MAX_STREAMS open (club.streams), and one
+    # user's hundred streams were mostly refused (the deliveries counted 0, then 20)
+    urls = [
+        f"{events_base}/events/tables/{player.table_id}/"
+        f"?t={event_token(u, player.table_id, grant_for(u))}"
+        for u in range(100_000, 100_000 + LISTENERS)
+    ]
     received: list[list[float]] = [[] for _ in range(LISTENERS)]
     loop = asyncio.new_event_loop()
     ready, stop = asyncio.Event(), asyncio.Event()
 
     def run_loop() -> None:
         asyncio.set_event_loop(loop)
-        loop.run_until_complete(_listen(url, LISTENERS, received, ready, stop))
+        loop.run_until_complete(_listen(urls, received, ready, stop))
 
     th = threading.Thread(target=run_loop, daemon=True)
     th.start()

@@ -129,9 +129,12 @@ def render_pushes(
     try:
         deal, seating = _read(table_id, deal_id, version, fresh)
         out: dict[int, str | None] = {}
+        shared: dict[str, str | None] = {}  # the spectators' part, read once for all
         for user in users:
             try:
-                out[user] = None if deal is None else parts.part_of(table_id, user, deal, seating)
+                out[user] = (
+                    None if deal is None else parts.part_of(table_id, user, deal, seating, shared)
+                )
             except Exception:  # his page fetches its part instead
                 log.warning("could not render table %s's part", table_id, exc_info=True)
                 out[user] = None

@@ -176,11 +176,12 @@ def _readended_before(deal: Deal) -> tuple[Deal, int | None, tuple[int, ...]] | 
     return (prev, club_api.line_number(prev.washbook_line_id), won)
 
 
-def spectators_part(table_id: int, deal: Deal, seating: list[club_api.SeatInfo]) -> str | None:
+def spectators_html(table_id: int, deal: Deal, seating: list[club_api.SeatInfo]) -> str | None:
     """The live part as every spectator sees it (no hand: the spectator's view), rendered
     once a version and shared through the cache by every spectator of the table, on any
-    web process (issue 59). None where it is not the same for all of them for long: the
-    call round's countdown, or a deal over (the evening's notice may change under it)."""
+    web process (issue 59), its form's one-time token a slot each copy fills (`part_of`).
+    None where it is not the same for all of them for long: the call round's countdown,
+    or a deal over (the evening's notice may change under it)."""
     if deal.finished or call_round.is_open(deal):
         return None
     # The end of the previous deal is shown while the deal is young: part of the key.
@@ -201,7 +202,7 @@ def spectators_part(table_id: int, deal: Deal, seating: list[club_api.SeatInfo])
         if cache_up:
             with contextlib.suppress(RedisError):
                 cache.set(key, html, timeout=settings.GAMES_DEAL_END_SECONDS + 600)
-    return html.replace(_TOKEN_SLOT, secrets.token_urlsafe(12))
+    return html
 
 
 def part_for(table_id: int, user_id: int, since: str | None = None) -> str | None:
@@ -215,12 +216,24 @@ def part_for(table_id: int, user_id: int, since: str | None = None) -> str | Non
     return part_of(table_id, user_id, deal, seating)
 
 
-def part_of(table_id: int, user_id: int, deal: Deal, seating: list[club_api.SeatInfo]) -> str:
-    """The live part of ``deal`` as ``user_id`` sees it, from a deal and seating read."""
+def part_of(
+    table_id: int,
+    user_id: int,
+    deal: Deal,
+    seating: list[club_api.SeatInfo],
+    shared: dict[str, str | None] | None = None,
+) -> str:
+    """The live part of ``deal`` as ``user_id`` sees it, from a deal and seating read.
+    ``shared``: kept across the calls for one read (a table's pushes), so that its
+    spectators' part is fetched from the cache once, not once a spectator."""
     member_id = services.member_of_user(seating, user_id)
     if services.seat_of(seating, member_id) is None:
-        shared = spectators_part(table_id, deal, seating)
-        if shared is not None:
-            return shared
+        if shared is None:
+            shared = {}
+        if "spectators" not in shared:
+            shared["spectators"] = spectators_html(table_id, deal, seating)
+        html = shared["spectators"]
+        if html is not None:
+            return html.replace(_TOKEN_SLOT, secrets.token_urlsafe(12))
     ctx = live_context(True, None, table_id, deal, kept.state_of(deal), seating, member_id)
     return render_to_string(TEMPLATE, ctx)

@@ -124,3 +124,39 @@ def test_a_move_pushes_each_viewer_his_own_part_and_the_mover_a_notice(
             assert {c for c in HAND.findall(data)} >= {str(c) for c in view["hand"]}
     for p in phones.values():
         p.done = True
+
+
+def test_a_tables_spectators_are_pushed_one_render_read_once_each_with_his_own_token(
+    make_table: Any, make_member: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A table's pushes for a notice are rendered in one job (games.play.events): its
+    spectators' part is read from the cache once for all of them (a hundred watchers
+    were a hundred reads), each copy with its own form token; a player's is his own."""
+    from games.play import events, parts
+
+    monkeypatch.setattr(services, "schedule_bot", lambda d, v: None)
+    ann, bob = make_member("Ann"), make_member("Bob")
+    watchers = [make_member(f"Watcher {i}") for i in range(3)]
+    table = make_table("conquian", [ann, bob])
+    deal = services.ensure_deal(table.pk)
+    assert deal is not None
+    reads: list[str] = []
+    cache = parts.cache
+
+    class Counting:
+        def get(self, key: str, *args: Any, **kwargs: Any) -> Any:
+            reads.append(key)
+            return cache.get(key, *args, **kwargs)
+
+        def set(self, *args: Any, **kwargs: Any) -> Any:
+            return cache.set(*args, **kwargs)
+
+    monkeypatch.setattr(parts, "cache", Counting())
+    users = frozenset(m.user.pk for m in [ann, *watchers])
+    out = events.render_pushes(table.pk, users, deal.pk, deal.version, False)
+    assert len([k for k in reads if k.startswith("games:live:spectators:")]) == 1, reads
+    copies = [out[w.user.pk] for w in watchers]
+    assert all(c is not None for c in copies)
+    assert len({TOKENS.sub(r"\1\2", c or "") for c in copies}) == 1  # one render
+    assert len({re.search(r'name="token" value="([^"]*)"', c or "").group(1) for c in copies}) == 3  # type: ignore[union-attr]
+    assert "in-hand" not in (copies[0] or "") and "in-hand" in (out[ann.user.pk] or "")
