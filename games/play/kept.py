@@ -52,6 +52,13 @@ class KeptState:
         with self._lock:
             return list(self._state.legal_actions(seat))
 
+    def for_move(self) -> DealState:
+        """A copy to apply a move to, sharing nothing with the kept state (which other
+        threads go on reading as the deal's at its version): the move need not decode the
+        deal's snapshot again (issue 59)."""
+        with self._lock:
+            return self._state.copy_apart()
+
     def is_over(self) -> bool:
         with self._lock:
             return self._state.is_over()

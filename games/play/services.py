@@ -30,7 +30,7 @@ from games.engine.errors import IllegalActionError, InvalidActionError
 from games.engine.protocol import DealState
 
 from ..models import Deal, DealAction
-from . import call_round, club_api, engine_api, tokens
+from . import call_round, club_api, engine_api, kept, tokens
 from .intents import AmbiguousActionError, IntentError, resolve
 
 # Reading a deal lives in .reading; callers know these names here.
@@ -267,7 +267,8 @@ def act(
         # is refused before that, by a look then.
         if deal.finished:
             raise Rejection(409, "over", stopped_reason(deal) or "the deal is over")
-        state = load_state(deal)
+        # the state kept for this version, copied to move (no snapshot decoded again)
+        state = kept.state_of(deal).for_move()
         if call_round.is_open(deal):  # every player answers at once, secretly (TO5)
             _answer_in_round(deal, state, my_seat, action)
             return answer(state=state)

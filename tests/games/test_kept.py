@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import sys
 import threading
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -107,47 +108,97 @@ def test_threads_read_one_kept_state_as_each_would_alone(make_table: Any) -> Non
     sees it and its legal moves inside the state on the first asking). The state's lock
     closes a window between a length checked and an item read in that filling, which
     this test has not been seen to open without it: it checks the answers, not the lock."""
-    table = make_table("foster", size=5)
-    deal = deal_from_seed(table, 7)
-    script = [a.to_json() for a in _played(reading.load_state(deal), 30)]
-    for data, version in zip(script, range(1, 31), strict=True):
-        DealAction.objects.create(deal=deal, index=version - 1, seat=data["seat"], action=data)
-    deal.version, deal.snapshot = 30, None  # replayed from the log: a long log to fill
+    deal = _long_deal(make_table)
     own = reading.load_state(deal)
     mover = own.to_move()
     want = {s: own.player_view(s) for s in range(5)}
     want_legal = [a.to_json() for a in own.legal_actions(mover)]
     wrong: list[Any] = []
+
+    def read(i: int, shared: kept.KeptState) -> None:
+        try:
+            for k in range(10):
+                seat = (i + k) % 5
+                if shared.player_view(seat) != want[seat]:
+                    wrong.append(("view", seat))
+                if i % 2 and [a.to_json() for a in shared.legal_actions(mover)] != want_legal:
+                    wrong.append(("legal", seat))
+        except Exception as e:  # noqa: BLE001 - a race's error is a wrong answer
+            wrong.append(repr(e))
+
+    _at_a_barrier(15, read, deal)
+    assert wrong == []
+
+
+def test_moves_made_on_copies_of_a_kept_state_leave_its_readers_alone(make_table: Any) -> None:
+    """A move is applied to a copy of the kept state (`KeptState.for_move`, issue 59: no
+    snapshot decoded again for it) while other threads render the kept one: eight threads
+    at a barrier, half reading the kept state's views, half each moving a copy on and
+    reading the copy's; every answer is the one a state of its own gives. A copy that
+    shared the engine's log view (``copy``, for the bots) would fill it unlocked from
+    the movers' threads while the readers fill it under the lock: this test has not been
+    seen to fail with such a copy (it checks the answers); tests/engine/test_copies.py
+    checks that the move's copy shares no view."""
+    deal = _long_deal(make_table)
+    own = reading.load_state(deal)
+    want = {s: own.player_view(s) for s in range(5)}
+    moved = reading.load_state(deal)
+    move = _played(moved, 1)[0]
+    want_moved = {s: moved.player_view(s) for s in range(5)}
+    wrong: list[Any] = []
+
+    def work(i: int, shared: kept.KeptState) -> None:
+        try:
+            for k in range(8):
+                seat = (i + k) % 5
+                if i % 2:
+                    if shared.player_view(seat) != want[seat]:
+                        wrong.append(("kept", seat))
+                    continue
+                copy = shared.for_move()
+                copy.apply(move)
+                if copy.player_view(seat) != want_moved[seat]:
+                    wrong.append(("moved", seat))
+        except Exception as e:  # noqa: BLE001 - a race's error is a wrong answer
+            wrong.append(repr(e))
+
+    _at_a_barrier(10, work, deal)
+    assert wrong == []
+
+
+def _at_a_barrier(rounds: int, work: Callable[[int, kept.KeptState], None], deal: Deal) -> None:
+    """``work(i, shared)`` in eight threads at a barrier, ``rounds`` times, each round on
+    a newly kept state of ``deal``, the interpreter switching threads as often as it can."""
     old = sys.getswitchinterval()
     sys.setswitchinterval(1e-6)
     try:
-        for _ in range(15):
+        for _ in range(rounds):
             shared = kept.KeptState(reading.load_state(deal))
             barrier = threading.Barrier(8)
 
-            def read(i: int, shared: kept.KeptState = shared, barrier: Any = barrier) -> None:
+            def run(i: int, shared: kept.KeptState = shared, barrier: Any = barrier) -> None:
                 barrier.wait()
-                try:
-                    for k in range(10):
-                        seat = (i + k) % 5
-                        if shared.player_view(seat) != want[seat]:
-                            wrong.append(("view", seat))
-                        if (
-                            i % 2
-                            and [a.to_json() for a in shared.legal_actions(mover)] != want_legal
-                        ):
-                            wrong.append(("legal", seat))
-                except Exception as e:  # noqa: BLE001 - a race's error is a wrong answer
-                    wrong.append(repr(e))
+                work(i, shared)
 
-            threads = [threading.Thread(target=read, args=(i,)) for i in range(8)]
+            threads = [threading.Thread(target=run, args=(i,)) for i in range(8)]
             for t in threads:
                 t.start()
             for t in threads:
                 t.join()
     finally:
         sys.setswitchinterval(old)
-    assert wrong == []
+
+
+def _long_deal(make_table: Any) -> Deal:
+    """A five-hand Foster deal thirty moves in, replayed from its log (no snapshot): a
+    long log for the views to fill."""
+    table = make_table("foster", size=5)
+    deal = deal_from_seed(table, 7)
+    script = [a.to_json() for a in _played(reading.load_state(deal), 30)]
+    for data, version in zip(script, range(1, 31), strict=True):
+        DealAction.objects.create(deal=deal, index=version - 1, seat=data["seat"], action=data)
+    deal.version, deal.snapshot = 30, None
+    return deal
 
 
 def _played(state: Any, n: int) -> list[Any]:

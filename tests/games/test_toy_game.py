@@ -194,6 +194,9 @@ class ThreesDeal(SnapshotEquality, SnapshotHistory):
     def copy(self) -> ThreesDeal:
         return ThreesDeal.from_json(self.to_json())
 
+    def copy_apart(self) -> ThreesDeal:
+        return self.copy()  # no cache to share
+
     @classmethod
     def from_view(cls, view: Mapping[str, Any], hidden: Hidden) -> ThreesDeal:
         """The deal a seat's view is a view of, the other hand and the stock hidden."""

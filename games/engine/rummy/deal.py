@@ -544,6 +544,13 @@ class RummyDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
         self._copy_history(new)
         return new
 
+    def copy_apart(self) -> RummyDeal:
+        """A copy sharing no cache with this deal (``copy`` shares the log's view): it
+        may be changed while another thread reads this one."""
+        new = self.copy()
+        new._log_view = LogView()
+        return new
+
     # -- snapshot (:mod:`.saved`) -------------------------------------------------------
 
     def to_json(self) -> dict[str, Any]:

@@ -349,6 +349,13 @@ class TunkDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
         self._copy_history(new)
         return new
 
+    def copy_apart(self) -> TunkDeal:
+        """A copy sharing no cache with this deal (``copy`` shares the log's view): it
+        may be changed while another thread reads this one."""
+        new = self.copy()
+        new.log_view = LogView()
+        return new
+
     def to_json(self) -> dict[str, Any]:
         """The deal as a versioned JSON snapshot; ``TunkDeal.from_json(d.to_json()) == d``."""
         return self.snapshot_header() | {
