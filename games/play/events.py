@@ -115,8 +115,9 @@ def _read(table_id: int, deal_id: int, version: int, fresh: bool) -> tuple[Any, 
         if deal is not None:
             kept.state_of(deal)  # loaded here, once, not by each stream's render
             with _guard:
-                if len(_reads) >= READS_KEPT:
+                if len(_reads) >= READS_KEPT:  # tables come and go over the evenings
                     _reads.clear()
+                    _locks.clear()  # a lock held now still serves its holder
                 _reads[table_id] = ((deal.pk, deal.version), deal, seating)
         return deal, seating
 
