@@ -98,6 +98,15 @@ TEMPLATES = [
             ],
         },
     },
+    {
+        # The live part of a table only (games/play/live_template.py: its hottest render,
+        # compiled to Python once); the pages are Django's templates above.
+        "BACKEND": "django.template.backends.jinja2.Jinja2",
+        "NAME": "jinja2",
+        "DIRS": [BASE_DIR / "templates" / "jinja2"],
+        "APP_DIRS": False,
+        "OPTIONS": {"environment": "games.play.live_template.environment"},
+    },
 ]
 
 # --- Database: DATABASE_URL, or the embedded PostgreSQL of `make run` (club/runner/postgres.py:
