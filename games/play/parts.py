@@ -1,6 +1,7 @@
-"""The live part of a table: the deal as one viewer sees it (``#live`` in
-``games/table.html``), for the table's page, its refresh, a move's answer and the push
-on the table's stream (`games.play.events`).
+"""The live part of a table: the deal as one viewer sees it (``#live`` on the table's
+page; ``templates/jinja2/games/live.html``, rendered by :func:`render`), for the table's
+page, its refresh, a move's answer and the push on the table's stream
+(`games.play.events`).
 
 What a viewer is shown is decided here and only here: a seated player his own hand and
 his legal plays, anyone else the spectator's view (no hand). The page's refresh and the
@@ -18,24 +19,30 @@ from typing import Any, cast
 
 from django.conf import settings
 from django.core.cache import cache
-from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.safestring import SafeString
 from redis.exceptions import RedisError
 
 from club.models import Table
 from games.engine.variant import find_variant
 
 from ..models import Deal
-from . import call_round, club_api, kept, presenters, services
+from . import call_round, club_api, kept, live_template, presenters, services
 
-TEMPLATE = "games/table.html#live"
+TEMPLATE = "games/live.html"  # in Jinja2 (games.play.live_template)
 
 
 @functools.lru_cache(maxsize=4096)
 def act_url(table_id: int) -> str:
     """Where the live part's form posts: reversed once a table, not twice a render."""
     return reverse("games:act", args=[table_id])
+
+
+def render(ctx: dict[str, Any]) -> SafeString:
+    """The live part from :func:`live_context`'s context; a whole page's (not a fragment)
+    has its form's CSRF field in ``csrf_input``."""
+    return live_template.render(TEMPLATE, ctx)
 
 
 def live_context(
@@ -198,7 +205,7 @@ def spectators_html(table_id: int, deal: Deal, seating: list[club_api.SeatInfo])
     if not isinstance(html, str):
         ctx = live_context(True, None, table_id, deal, kept.state_of(deal), seating, None)
         ctx |= {"token": _TOKEN_SLOT, "fragment": True}
-        html = render_to_string("games/table.html#live", ctx)
+        html = render(ctx)
         if cache_up:
             with contextlib.suppress(RedisError):
                 cache.set(key, html, timeout=settings.GAMES_DEAL_END_SECONDS + 600)
@@ -236,4 +243,4 @@ def part_of(
         if html is not None:
             return html.replace(_TOKEN_SLOT, secrets.token_urlsafe(12))
     ctx = live_context(True, None, table_id, deal, kept.state_of(deal), seating, member_id)
-    return render_to_string(TEMPLATE, ctx)
+    return render(ctx)

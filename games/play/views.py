@@ -1,9 +1,9 @@
 """The table page and its fragments. Views stay thin: services hold the transactions.
 
-One template, ``games/table.html``, with two live regions (``#live``: the deal as the
-viewer sees it; ``#club``: seats, washbook and notices). HTMX requests get the region
-(``games/table.html#live``), others the whole page, so everything works before
-JavaScript loads.
+One page, ``games/table.html``, with two live regions (``#live``: the deal as the
+viewer sees it, rendered by `parts.render`; ``#club``: seats, washbook and notices,
+``games/table.html#club``). HTMX requests get the region, others the whole page, so
+everything works before JavaScript loads.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from typing import Any
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.template.backends.utils import csrf_input
 from django.views.decorators.http import require_GET, require_POST
 
 from club.db import one_snapshot, snapshot
@@ -91,7 +92,8 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
             bool(request.htmx), table, table_id, deal, state, seating, member_id
         )
         if request.htmx:
-            return render(request, "games/table.html#live", ctx)
+            return HttpResponse(parts.render(ctx))
+        ctx["live_html"] = parts.render(ctx | {"csrf_input": csrf_input(request)})
         ctx |= _club(table, deal, seating, ctx["me"])
         ctx["events_url"] = events_url(request, table_id, request.user.pk)
         ctx["unplayable"] = unplayable
@@ -205,9 +207,10 @@ def act(request: HttpRequest, table_id: int) -> HttpResponse:
         choices=[{"label": presenters.action_label(a, a.to_json()), "json": json.dumps(a.to_json())} for a in choices],
     )  # fmt: skip
     if request.htmx:
-        return render(request, "games/table.html#live", ctx, status=status)
+        return HttpResponse(parts.render(ctx), status=status)
     table = get_object_or_404(Table, pk=table_id)
     ctx["table"] = table
+    ctx["live_html"] = parts.render(ctx | {"csrf_input": csrf_input(request)})
     ctx |= _club(table, deal, seating, ctx["me"])
     ctx["events_url"] = events_url(request, table_id, request.user.pk)
     return render(request, "games/table.html", ctx, status=status)
