@@ -61,8 +61,24 @@ def deal_and_seating(table_id: int) -> tuple[Deal | None, list[club_api.SeatInfo
     return found[0], club_api.seating_of(found[0])
 
 
-# games migration 0006: the table locked, its seating read, then its latest deal locked
-LOCK_SQL = "SELECT f.o_seating AS seating_rows, (f.o_deal).* FROM games_lock_table_deal(%s, %s) f"
+@lru_cache(maxsize=1)
+def _lock_sql() -> str:
+    """games migration 0006: the table locked, its seating read, then its latest deal
+    locked. Its snapshot comes as text, as a refresh reads it: a move applies itself to a
+    copy of the state kept for the deal's version (games.play.kept), so decoding the
+    snapshot on every move's read was wasted (6% of a move's request in process, py-spy,
+    issue 59); the pack, which only a replay reads, is left deferred."""
+    q = connection.ops.quote_name
+    columns = ", ".join(
+        f"(f.o_deal).{q(f.column)}"
+        for f in Deal._meta.concrete_fields
+        if f.name not in ("snapshot", "pack")
+    )
+    return (
+        f"SELECT f.o_seating AS seating_rows, {columns}, "
+        f"(f.o_deal).{q('snapshot')}::text AS {_SNAPSHOT_TEXT} "
+        "FROM games_lock_table_deal(%s, %s) f"
+    )
 
 
 def lock_deal_and_seating(table_id: int) -> tuple[Deal | None, list[club_api.SeatInfo]]:
@@ -71,7 +87,7 @@ def lock_deal_and_seating(table_id: int) -> tuple[Deal | None, list[club_api.Sea
     in one round trip (issue 59: two before). The deal is read after the table's lock,
     so a deal dealt by whoever held it is the one found (migration 0006 says why one
     plain statement would not find it)."""
-    (deal,) = club_api.fetch_rows(Deal, LOCK_SQL, club_api.locked_seating_params(table_id))
+    (deal,) = club_api.fetch_rows(Deal, _lock_sql(), club_api.locked_seating_params(table_id))
     return (deal if deal.pk is not None else None), club_api.seating_of(deal)
 
 
