@@ -300,10 +300,10 @@ EVENTS_URL = os.environ.get("EVENTS_URL", "")  # e.g. https://events.example.org
 # (`make run`: a phone that opened http://192.168.1.20:8000/ streams from :8001).
 EVENTS_PORT = os.environ.get("EVENTS_PORT", "")
 # The events process's Redis pool: one connection holds every stream's subscription
-# (club.streams._Hub, issue 59); the others serve the streams' grant checks and last
-# notices, a few at a time. It was one a stream, and redis-py's asyncio pool stops at
-# 100 unless told (a 101st page was refused, 503): a ceiling kept high, docs/scaling.md.
-EVENTS_REDIS_CONNECTIONS = int(os.environ.get("EVENTS_REDIS_CONNECTIONS", "4000"))
+# (club.streams._Hub, issue 59); the others serve the streams' admissions, grant checks
+# and last notices, a few at a time, and a burst waits for one (a blocking pool:
+# docs/scaling.md). It was one a stream, and a pool's ceiling refused the rest (503).
+EVENTS_REDIS_CONNECTIONS = int(os.environ.get("EVENTS_REDIS_CONNECTIONS", "64"))
 # A table's stream pushes each phone its live part after a move (games.play.events),
 # rendered in the events process by this many threads (each holds a database connection
 # while it renders); off, the stream only tells the phones to fetch it (issue 59).

@@ -4,6 +4,7 @@ the next refused with a clear answer (the page then polls)."""
 
 from __future__ import annotations
 
+import asyncio
 import html
 import re
 from collections.abc import Iterator
@@ -129,3 +130,42 @@ def test_one_events_process_serves_more_than_a_hundred_open_pages(
             stack.enter_context(c.stream("GET", url)).status_code for url in urls for _ in range(35)
         ]
     assert statuses == [200] * 140
+
+
+def test_a_burst_of_streams_opening_at_once_waits_for_the_pools_connections(
+    make_members: Any,
+) -> None:
+    """A room's phones reconnecting at once (the Wi-Fi back): 300 streams open together
+    on an events process whose Redis pool has 8 connections. Each waits its turn for one
+    to be admitted (one round trip: its grant, its ticket, its count) and all are served;
+    a pool that refused past its ceiling answered the rest 503 (issue 59: the paced
+    bench's 150 tables, 750 opening on a busy machine, were refused a few hundred)."""
+    from club.streams import grant_for
+    from games.play.events import event_token
+
+    members = make_members(10, "burst")
+    table = _online_table(members[:2])
+    path = reverse("games:events", args=[table.pk])
+    urls = [f"{path}?t={event_token(m.user_id, table.pk, grant_for(m.user_id))}" for m in members]
+    port = free_port()
+    opened = asyncio.Event()
+
+    async def one(c: httpx.AsyncClient, url: str, count: list[int]) -> int:
+        async with c.stream("GET", url) as r:
+            count.append(r.status_code)
+            if len(count) == 300:
+                opened.set()
+            await asyncio.wait_for(opened.wait(), 30)  # all open at once, then closed
+            return r.status_code
+
+    async def burst() -> list[int]:
+        count: list[int] = []
+        limits = httpx.Limits(max_connections=None)
+        async with httpx.AsyncClient(
+            base_url=f"http://127.0.0.1:{port}", timeout=30, limits=limits
+        ) as c:
+            return await asyncio.gather(*[one(c, u, count) for u in urls for _ in range(30)])
+
+    with uvicorn(port, extra={"EVENTS_REDIS_CONNECTIONS": "8"}):
+        statuses = asyncio.run(burst())
+    assert statuses == [200] * 300
