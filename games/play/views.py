@@ -24,7 +24,7 @@ from games.engine.errors import InvalidActionError
 from games.engine.variant import find_variant
 
 from ..models import Deal
-from . import club_api, kept, parts, presenters, services
+from . import club_api, kept, live_template, parts, presenters, services
 from .events import events_url
 
 
@@ -65,6 +65,10 @@ def _club(
         "lines": WashbookLine.objects.filter(table=table).count(),
         "prev": prev,
         "prev_out": prev_out,
+        # every hand of the last deal shown (L23): the live part's own summary
+        "prev_summary": (
+            live_template.render("games/_deal_summary.html", {"end": prev_out}) if prev_out else ""
+        ),
         "substitutions": subs,
         "table_events": events,
         "closing": club_api.evening_notice(table.pk),

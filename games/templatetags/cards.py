@@ -136,12 +136,3 @@ def game_and_deal(deal: Any) -> str:
     return find_variant(deal.variant).game_and_deal(
         int(deal.game_number), int(deal.deal_in_game), int(players), getattr(deal, "options", None)
     )
-
-
-@register.simple_tag
-def deal_summary(end: Any) -> SafeString:
-    """Every hand of a deal's end shown (L23), with its pips and points: the live part's
-    own summary (templates/jinja2/games/_deal_summary.html), for the club panel's last deal."""
-    from games.play import live_template  # it draws its cards with this module's tags
-
-    return live_template.render("games/_deal_summary.html", {"end": end})

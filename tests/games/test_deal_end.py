@@ -99,6 +99,30 @@ def test_the_deals_end_shows_each_hand_and_the_points(
         assert f">{shown}</td>" in section, (pos, payment)
 
 
+def test_the_club_panel_shows_the_last_deal_long_after_it_ended(
+    make_table: Any, make_member: Any, client_for: Any, settings: Any
+) -> None:
+    """The club panel keeps the last deal's end (every hand shown, L23) after the live
+    part has stopped showing it: the same summary, on the page and in the panel's own
+    fragment."""
+    ann, bob = make_member("Ann"), make_member("Bob")
+    table = make_table("conquian", [ann, bob])
+    first = _play_first_deal(table, [ann, bob])
+    settings.GAMES_DEAL_END_SECONDS = 0
+    out = first.outcome
+    assert out is not None
+    for url in (f"/tables/{table.pk}/", f"/tables/{table.pk}/club/"):
+        body = client_for(ann).get(url, headers={"HX-Request": "true"} if "club" in url else {})
+        html = body.content.decode()
+        assert 'id="deal-end"' not in html
+        start = html.index('class="last-deal"')
+        section = html[start : html.index("</section>", start)]
+        assert 'class="deal-end-hands"' in section
+        for who, payment in zip((ann, bob), out["payments"], strict=True):
+            assert who.display_name in section
+            assert f">{f'+{payment}' if payment > 0 else payment}</td>" in section
+
+
 def test_the_deals_end_is_read_once_for_every_render_while_the_next_is_young(
     make_table: Any, make_member: Any, client_for: Any
 ) -> None:
