@@ -182,6 +182,10 @@ def test_two_members_play_a_conquian_deal_to_its_end_each_seeing_the_other_live(
     pages = []
     # Each page's requests while the deal is played: its moves, and its live refreshes.
     asked: list[dict[str, int]] = [{"act": 0, "state": 0}, {"act": 0, "state": 0}]
+    # A page holds the stream's notice of its own move for the move's answer at most
+    # 300 ms (table.js, HOLD: a slow answer lets the refresh show the table first, issue
+    # 40), then fetches: on a loaded machine an answer that slow costs its page a fetch.
+    slow = [0, 0]
     for i, m in enumerate((ann, bob)):
         ctx = browser.new_context(viewport={"width": 360, "height": 740}, has_touch=True)
         login(ctx, live["url"], m)
@@ -189,19 +193,31 @@ def test_two_members_play_a_conquian_deal_to_its_end_each_seeing_the_other_live(
         page.goto(f"{live['url']}/tables/{table.pk}/")
         page.on("request", lambda r, n=asked[i]: [n.__setitem__(k, n[k] + 1) for k in n
                                                     if f"/{k}/" in r.url])  # fmt: skip
+        page.on("requestfinished", lambda r, i=i: slow.__setitem__(i, slow[i] + 1)
+                if "/act/" in r.url and r.timing["responseEnd"] > 300 else None)  # fmt: skip
         pages.append(page)
     for page in pages:
         page.wait_for_selector("#conn[data-state=live]", timeout=8000)
+        # a stream lost meanwhile makes the page poll (fetches by design): counted
+        page.evaluate(
+            """() => { window.__lost = 0; new MutationObserver(() => {
+                 if (document.getElementById('conn').dataset.state !== 'live') window.__lost += 1;
+               }).observe(document.getElementById('conn'), {attributes: true}); }"""
+        )
     play_conquian_deal(table.pk, pages)
+    lost = [page.evaluate("window.__lost") for page in pages]
     first = Deal.objects.get(table_id=table.pk, number=1)
     assert first.log.count() == len(script) + 16
     # A page is pushed its part for the other's moves (issue 59: each page fetched it,
     # four requests of a move's five at a table of five) and has its own move's answer:
     # it fetches nothing, but for the move that ended the deal, whose notice (everything
-    # changed) its mover's page still fetches.
+    # changed) its mover's page still fetches, and for a move whose answer came slower
+    # than its notice's hold, and a stream lost meanwhile (polls every 2 s while it is
+    # down, one more on reopening). make test once found bob's page with two fetches
+    # where one was allowed, on a busy machine; neither cause was recorded then.
     moves = [n["act"] for n in asked]
     assert sum(moves) == 16, asked
-    assert sum(n["state"] for n in asked) <= 1, asked
+    assert sum(n["state"] for n in asked) <= 1 + sum(slow) + 3 * sum(lost), (asked, slow, lost)
     for i, page in enumerate(pages):
         page.wait_for_selector("#club [data-lines='1']", timeout=6000)
         assert "Game 1, deal 1:" in page.locator("#club").inner_text()
