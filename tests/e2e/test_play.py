@@ -487,10 +487,16 @@ def test_a_member_plays_a_whole_tunk_game_against_a_bot_on_a_phone(
         end = page.locator("#deal-end")
         if end.is_visible():  # the last deal's end, until the member goes on (issue 28)
             assert "The next deal has been dealt" in end.inner_text()
-            # All of it on the phone's screen, "Continue" too (issue 56: three screens).
-            box = end.bounding_box()
-            go = end.locator("[data-continue]").bounding_box()
-            assert box and go and box["y"] >= -1 and go["y"] + go["height"] <= 800, (box, go)
+            # All of it on the phone's screen, "Continue" too (issue 56: three screens):
+            # read at one instant in the page (two reads straddled a swap of the live
+            # part once in CI, and the second found no box).
+            seen = end.evaluate(
+                """e => { const go = e.querySelector('[data-continue]');
+                   const r = e.getBoundingClientRect(), g = go.getBoundingClientRect();
+                   return {visible: e.checkVisibility() && go.checkVisibility(),
+                           top: r.top, bottom: g.bottom}; }"""
+            )
+            assert seen["visible"] and seen["top"] >= -1 and seen["bottom"] <= 800, seen
             ends_seen += 1
             end.locator("[data-continue]").click()
         if deal.number == 2 and not shots:  # the game's scores after the first deal
