@@ -7,8 +7,8 @@ part's 0.48 in process, five renders a move at a table of five); Jinja2 compiles
 template to Python once. Everything else stays in Django's templates, which the pages
 extend; the live part is handed to them rendered (``live_html``).
 
-The cards are drawn by the same functions as Django's ``{% card %}`` tags
-(games/templatetags/cards.py), so both engines draw a card alike.
+The cards and the log are drawn by the functions in games/templatetags/cards.py (Python,
+each face's markup made once a process), handed to the template as globals.
 """
 
 from __future__ import annotations

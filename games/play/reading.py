@@ -31,15 +31,18 @@ def current_deal(table_id: int) -> Deal | None:
 _SNAPSHOT_TEXT = "snapshot_text"
 
 
+def _deal_columns(row: str) -> str:
+    """The deal's columns as a read selects them from ``row``: the snapshot as its text,
+    the pack left deferred (the phone's read and the move's alike)."""
+    q = connection.ops.quote_name
+    columns = [f"{row}.{q(f.column)}" for f in Deal._meta.concrete_fields
+               if f.name not in ("snapshot", "pack")]  # fmt: skip
+    return ", ".join([*columns, f"{row}.{q('snapshot')}::text AS {_SNAPSHOT_TEXT}"])
+
+
 @lru_cache(maxsize=1)
 def _deal_and_seating_sql() -> tuple[str, tuple[Any, ...]]:
-    q = connection.ops.quote_name
-    columns = ", ".join(
-        f"row_.{q(f.column)}"
-        for f in Deal._meta.concrete_fields
-        if f.name not in ("snapshot", "pack")
-    )
-    columns += f", row_.{q('snapshot')}::text AS {_SNAPSHOT_TEXT}"
+    columns = _deal_columns("row_")
     return club_api.with_seating_sql(
         Deal._meta.db_table,
         "table_id",
@@ -68,15 +71,8 @@ def _lock_sql() -> str:
     copy of the state kept for the deal's version (games.play.kept), so decoding the
     snapshot on every move's read was wasted (6% of a move's request in process, py-spy,
     issue 59); the pack, which only a replay reads, is left deferred."""
-    q = connection.ops.quote_name
-    columns = ", ".join(
-        f"(f.o_deal).{q(f.column)}"
-        for f in Deal._meta.concrete_fields
-        if f.name not in ("snapshot", "pack")
-    )
     return (
-        f"SELECT f.o_seating AS seating_rows, {columns}, "
-        f"(f.o_deal).{q('snapshot')}::text AS {_SNAPSHOT_TEXT} "
+        f"SELECT f.o_seating AS seating_rows, {_deal_columns('(f.o_deal)')} "
         "FROM games_lock_table_deal(%s, %s) f"
     )
 
