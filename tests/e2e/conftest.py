@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -110,12 +110,29 @@ def fresh_connection() -> None:
         connection.close()
 
 
-def _flush_despite_the_servers() -> None:
-    """The flush after a test retries once the other sessions are cut, when a shared
-    server's query deadlocked its TRUNCATE (a bot's move, a live refresh reading during
-    it: seen twice in a few runs when the servers were first shared). The flush runs in
-    a transaction: a failed one leaves nothing half done."""
+def flush_despite_the_servers(flush: Callable[[], None], attempts: int = 5) -> None:
+    """Run a test's flush, retried once the other sessions are cut when a shared server's
+    query stopped its TRUNCATE (a deadlock, or a lock it could not take: a bot's move, a
+    live refresh reading during it). The flush runs in a transaction: a failed one leaves
+    nothing half done. Django's flush command reports the database's error as a
+    CommandError (the OperationalError its cause): catching OperationalError alone never
+    retried (CI at 03f8fb2: "deadlock detected" on TRUNCATE failed a test's teardown)."""
+    from django.core.management.base import CommandError
     from django.db import OperationalError
+
+    for attempt in range(attempts):
+        try:
+            flush()
+            return
+        except (CommandError, OperationalError) as e:
+            stopped = e if isinstance(e, OperationalError) else e.__cause__
+            if attempt == attempts - 1 or not isinstance(stopped, OperationalError):
+                raise
+            cut_other_connections()  # a fresh connection first, then the cut
+
+
+def _flush_despite_the_servers() -> None:
+    """Every transactional test's flush through :func:`flush_despite_the_servers`."""
     from django.test import TransactionTestCase
 
     original = TransactionTestCase._fixture_teardown
@@ -123,14 +140,7 @@ def _flush_despite_the_servers() -> None:
         return
 
     def teardown(self: TransactionTestCase) -> None:
-        for attempt in range(5):
-            try:
-                original(self)
-                return
-            except OperationalError:
-                if attempt == 4:
-                    raise
-                cut_other_connections()  # a fresh connection first, then the cut
+        flush_despite_the_servers(lambda: original(self))
 
     teardown.retries_deadlocks = True  # type: ignore[attr-defined]
     TransactionTestCase._fixture_teardown = teardown  # type: ignore[method-assign]
