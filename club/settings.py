@@ -65,6 +65,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "club.after_response.AfterResponseMiddleware",  # outermost: holds the response sent
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "club.middleware.NoStoreMiddleware",  # after WhiteNoise: static files stay cacheable

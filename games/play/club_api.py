@@ -10,6 +10,7 @@ from typing import Any
 
 from django.db.models import Sum
 
+from club.after_response import after_response
 from club.live import publish_session, session_of_table
 from club.rows import fetch as fetch_rows
 from club.services import (
@@ -33,6 +34,7 @@ from club.services import (
 from games.engine.errors import InvalidActionError
 
 __all__ = [
+    "after_response",
     "fetch_rows",
     "SeatInfo",
     "TableTurn",

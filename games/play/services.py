@@ -485,7 +485,9 @@ def after_commit(
         elif to_move is not None and to_move in bots and not deal.finished:
             schedule_bot(deal_id, version)
 
-    transaction.on_commit(run)
+    # the mover's answer does not wait for the notice's round trip, nor the next
+    # computer player's: both go once it is sent (issue 59)
+    transaction.on_commit(lambda: club_api.after_response(run))
 
 
 def publish(
