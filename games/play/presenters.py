@@ -401,17 +401,20 @@ def _log(
     entries: Sequence[dict[str, Any]],
     seats: Sequence[dict[str, Any]],
     combos: Mapping[int, str] | None = None,
-) -> list[Any]:
-    """The last 60 public log entries, newest first, each with its player's name, card
-    codes written out, the combinations named by owner and cards, and laws in words."""
+) -> list[tuple[Any, str, Any]]:
+    """The last 60 public log entries, newest first, each as (its player's name, its
+    words: card codes written out, the combinations named by owner and cards, its law in
+    words): what the log's list items are drawn from (``log_entries``), and no more (a
+    copy of each entry made a fifth of a move's context, issue 59)."""
     names = {s["position"]: s["name"] for s in seats}
+    combos = combos or {}
     out = []
-    for e in list(reversed(entries))[:60]:
-        text = _named(_words(e), e, combos or {})
-        e = e | {"text": text, "law": _law_words(e.get("law"))}
-        if e.get("seat") is not None:
-            e["name"] = names.get(e["seat"])
-        out.append(e)
+    for e in entries[:-61:-1]:
+        text = _words(e)
+        if e.get("combination") in combos:
+            text = _named(text, e, combos)
+        seat = e.get("seat")
+        out.append((names.get(seat) if seat is not None else None, text, _law_words(e.get("law"))))
     return out
 
 

@@ -23,7 +23,8 @@ ENTRIES = [
 
 def test_the_tag_draws_the_log_as_the_loop_did() -> None:
     loop = LOOP.render(Context({"log": ENTRIES}))
-    tag = TAG.render(Context({"log": ENTRIES}))
+    # the tag's entries as presenters._log gives them: (who, what, under which law)
+    tag = TAG.render(Context({"log": [(e["name"], e["text"], e["law"]) for e in ENTRIES]}))
     assert tag.replace("\n      ", "") == loop
     assert "&lt;script&gt;" in tag and "O&#x27;Brien &lt;b&gt;" in tag and "&amp; more" in tag
     assert TAG.render(Context({"log": []})) == ""
