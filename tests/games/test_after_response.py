@@ -11,6 +11,8 @@ from typing import Any
 
 import pytest
 from django.core.handlers.wsgi import WSGIHandler
+from django.core.signals import request_finished
+from django.db import close_old_connections
 from django.http import HttpRequest, HttpResponse
 from django.test import Client, RequestFactory
 
@@ -89,7 +91,14 @@ def test_a_failure_after_the_answer_is_logged_and_the_rest_still_runs(
 
     response = AfterResponseMiddleware(view)(RequestFactory().get("/"))
     assert done == [], "kept until the answer is sent"
-    with caplog.at_level(logging.ERROR, logger="club.after_response"):
-        response.close()
-    assert done == ["next"]
-    assert "work after the response failed" in caplog.text
+    # closed as Django's test client closes a response: without the handler that tidies
+    # the database connections, which a test with no database may not touch (one run in
+    # ten of tests/games failed this test; the cause not proven, the messages below say)
+    request_finished.disconnect(close_old_connections)
+    try:
+        with caplog.at_level(logging.ERROR, logger="club.after_response"):
+            response.close()
+    finally:
+        request_finished.connect(close_old_connections)
+    assert done == ["next"], done
+    assert "work after the response failed" in caplog.text, caplog.records
