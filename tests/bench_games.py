@@ -88,10 +88,9 @@ class Player:
             c.cookies.set(settings.SESSION_COOKIE_NAME, session)
             c.get(f"/tables/{table_id}/")
             self.clients.append(c)
-        self.pinger = httpx.Client(base_url=base, timeout=30)
-        self.pinger.cookies.set(settings.SESSION_COOKIE_NAME, sessions[0])
-        self.pinger.get(f"/tables/{table_id}/")
         self.rng = random.Random(table_id)
+        self._pinger: httpx.Client | None = None
+        self._first_session = sessions[0]
 
     @classmethod
     def seated(cls, base: str, table: Any, members: list[Any]) -> Player:
@@ -125,7 +124,11 @@ class Player:
     def ping(self, deal_id: int) -> float:
         # its own connection: on a seat's, it waited behind what the server does once that
         # seat's move is answered (club.after_response), a wait no phone has
-        c = self.pinger
+        c = self._pinger
+        if c is None:
+            c = self._pinger = httpx.Client(base_url=self.base, timeout=30)
+            c.cookies.set(settings.SESSION_COOKIE_NAME, self._first_session)
+            c.get(f"/tables/{self.table_id}/")
         t0 = time.perf_counter()
         r = c.post(
             f"/bench/ping/{deal_id}/", headers={"X-CSRFToken": c.cookies.get("csrftoken", "")}
@@ -257,18 +260,26 @@ def _event_delay(events_base: str, player: Player, actions: int = 20) -> dict[st
     }
 
 
-def _drive(base: str, specs: list[tuple[int, list[str]]], stop: Any) -> None:
-    """The load: each table played as fast as its answers come, one thread a table."""
+def _drive(base: str, specs: list[tuple[int, list[str]]], stop: Any, playing: Any) -> None:
+    """The load: each table played as fast as its answers come, one thread a table;
+    ``playing`` is set once every table has made a move."""
     players = [Player(base, table_id, sessions) for table_id, sessions in specs]
+    moved = threading.Barrier(len(players) + 1)
 
     def drive(p: Player) -> None:
+        first = True
         while not stop.is_set():
             if p.step() is None:
                 time.sleep(0.01)
+            elif first:
+                first = False
+                moved.wait()
 
     threads = [threading.Thread(target=drive, args=(p,), daemon=True) for p in players]
     for t in threads:
         t.start()
+    moved.wait()
+    playing.set()
     for t in threads:
         t.join()
 
@@ -288,8 +299,8 @@ def run() -> dict[str, Any]:
         load = [_table(f"l{i}") for i in range(LOAD_TABLES)]
         specs = [(t.pk, [_session(m) for m in ms]) for t, ms in load]
         spawn = multiprocessing.get_context("spawn")
-        stop = spawn.Event()
-        driver = spawn.Process(target=_drive, args=(base, specs, stop), daemon=True)
+        stop, playing = spawn.Event(), spawn.Event()
+        driver = spawn.Process(target=_drive, args=(base, specs, stop, playing), daemon=True)
         saved = dict(os.environ)
         os.environ.update(servers.env(extra))  # the test database, as the servers have it
         try:
@@ -297,6 +308,11 @@ def run() -> dict[str, Any]:
         finally:
             os.environ.clear()
             os.environ.update(saved)
+        # Measured once every other table plays: the driver's start (a Django set up, a
+        # page fetched for each seat) took a good part of a 200-turn run, whose first
+        # turns then met less load than the rest (turn and minimal view both about half)
+        if not playing.wait(120):
+            raise RuntimeError("the load's tables did not start playing")
         turn: list[float] = []
         by_type: dict[str, list[float]] = {}
         ping: list[float] = []
