@@ -131,20 +131,36 @@
   }
 
   // --- the end of a deal: it stays (over every live refresh) until the player continues
+  // Decided as a refresh is swapped in, in the same task (htmx:afterSwap), so that no
+  // frame shows what the refresh brought before it is decided (issue 77: at the push's
+  // settle, 20 ms later, an end already continued showed again on every refresh, and the
+  // deal under it hid). The state is kept on the page's root, which no refresh replaces
+  // (htmx's settle puts back a swapped element's own class). An end not yet continued
+  // stays when a refresh no longer brings it (the next deal older than
+  // GAMES_DEAL_END_SECONDS): a member reading it slowly does not lose it.
   var endKey = "cooncan:deal-end:" + tableId;
+  var endFocused = null; // the deal whose end has had the focus once
+  var keptEnd = null; // the end shown when a refresh came, not yet continued
+  function endSeen(end) {
+    try { return !!end && localStorage.getItem(endKey) === end.dataset.deal; } catch (err) { return false; }
+  }
   function showDealEnd(focus) {
     var end = document.getElementById("deal-end");
     var form = document.getElementById("play");
-    if (!form) return;
-    var seen = false;
-    try { seen = !!end && localStorage.getItem(endKey) === end.dataset.deal; } catch (err) { seen = false; }
-    if (end && !seen) {
-      form.classList.add("deal-ended");
-      if (focus && !end.dataset.shown) end.focus({ preventScroll: false });
-      end.dataset.shown = "1";
+    if (!form) { root.classList.remove("deal-ended"); return; }
+    if (!end && keptEnd && !endSeen(keptEnd)) {
+      end = keptEnd;
+      form.insertBefore(end, form.querySelector(".deal-area"));
+    }
+    keptEnd = null;
+    if (end && !endSeen(end)) {
+      end.hidden = false;
+      root.classList.add("deal-ended");
+      if (focus && endFocused !== end.dataset.deal) end.focus({ preventScroll: false });
+      endFocused = end.dataset.deal;
     } else {
       if (end) end.hidden = true;
-      form.classList.remove("deal-ended");
+      root.classList.remove("deal-ended");
     }
   }
 
@@ -247,6 +263,8 @@
     // An open "All legal plays" panel stays open when the table refreshes under it.
     var plays = document.querySelector("#live details.plays");
     playsOpen = !!(plays && plays.open);
+    var end = document.getElementById("deal-end");
+    keptEnd = end && !end.hidden && !endSeen(end) ? end : null;
     return true;
   }
   document.body.addEventListener("htmx:beforeSwap", function (e) {
@@ -282,6 +300,7 @@
       if (again) again.focus({ preventScroll: true });
     }
     keptFocus = null;
+    showDealEnd(true);
     showTargets();
     var alert = live().querySelector(".notice[role=alert]");
     if (alert && e.detail.requestConfig && e.detail.requestConfig.verb === "post") {
@@ -418,11 +437,10 @@
     watchDock();
   }
 
-  // After the settle: htmx then puts back the swapped-in elements' own attributes, which
-  // would wipe a class set during the swap.
+  // After the settle, once the layout is the swapped-in part's own.
   document.body.addEventListener("htmx:afterSettle", function (e) {
     var t = swapped(e);
-    if (t && t.id === "live") { showDealEnd(true); showDecided(); }
+    if (t && t.id === "live") showDecided();
   });
 
   // --- the card a turn decides about: in view, clear of the dock ---------------------
