@@ -36,6 +36,7 @@ help:
 	@echo "make test   - the whole suite: ruff, mypy (engine), pytest against PostgreSQL, Redis, Chromium"
 	@echo "make coverage - the suite with line coverage of club/ and games/"
 	@echo "make test-fast - lint and the tests needing no browser or server process, for the loop while working"
+	@echo "make test-repeat FILES=tests/e2e N=10 - those tests N times in a row, each run's failures listed"
 	@echo "make bench  - benchmarks; writes docs/benchmarks.md"
 	@echo "make lint   - ruff and mypy only"
 	@echo "make backup - a backup of the club's books in .run/backups/ (make restore FILE=... loads one)"
@@ -112,6 +113,18 @@ FAST_TESTS = tests/engine tests/bots tests/club tests/games
 test-fast: $(STAMP) lint
 	TEST_SCALE=0.2 $(WITH_SERVICES) $(VENV)/bin/pytest -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder \
 	  $(FAST_TESTS) $(PYTEST_ARGS)
+
+# Flaky tests found before CI finds them (issue 77): FILES (test files or folders) run N
+# times in a row on the services `make test` starts (started once for all the runs), on
+# as many workers as make test, whole files to a worker; each run's failures are listed,
+# then each failing test with the number of runs it failed in (tests/repeat.py).
+# make test-repeat FILES=tests/e2e N=10
+N ?= 10
+.PHONY: test-repeat
+test-repeat: $(STAMP) tools
+	@if [ -z "$(FILES)" ]; then echo "which tests? make test-repeat FILES=tests/e2e N=10"; exit 2; fi
+	TEST_SCALE=$(TEST_SCALE) $(WITH_SERVICES) $(PY) -m tests.repeat $(N) -n $(TEST_WORKERS) --dist loadfile \
+	  --no-loadscope-reorder $(PYTEST_ARGS) $(FILES)
 
 # Line coverage of club/ and games/ over the whole suite (issue 55: a cut must not lose it;
 # the figures before and after are in docs/testing.md). Code run in the suite's own process

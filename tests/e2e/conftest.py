@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from .servers import celery_worker, free_port, uvicorn
+from .waits import until
 
 ARTIFACTS = Path(__file__).parent / "artifacts"
 # The computer players' pause before a move: short, so that a whole deal against bots is
@@ -218,17 +219,13 @@ def login(context: Any, base_url: str, member: Any) -> None:
 
 def wait_balanced(session: Any, timeout: float = 30) -> Any:
     """The evening, once the real worker has balanced it (polled; fails after ``timeout``)."""
-    import time
-
     from club.models import ClubSession
 
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
+    def balanced() -> Any:
         session.refresh_from_db()
-        if session.status == ClubSession.BALANCED:
-            return session
-        time.sleep(0.2)
-    raise AssertionError(f"the worker did not balance the evening: {session.status}")
+        return session if session.status == ClubSession.BALANCED else None
+
+    return until(balanced, "the worker to balance the evening", timeout, every=0.2)
 
 
 from tests.games.conftest import make_member, make_table  # noqa: E402, F401 - shared fixtures

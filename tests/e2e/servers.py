@@ -9,10 +9,11 @@ import os
 import socket
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+
+from .waits import until
 
 BASE = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
@@ -47,15 +48,13 @@ def env(extra: dict[str, str] | None = None) -> dict[str, str]:
 
 
 def wait_port(port: int, proc: subprocess.Popen[bytes], timeout: float = 20) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
+    def listening() -> bool:
         if proc.poll() is not None:
             raise RuntimeError(f"server exited with {proc.returncode}")
         with socket.socket() as s:
-            if s.connect_ex(("127.0.0.1", port)) == 0:
-                return
-        time.sleep(0.1)
-    raise RuntimeError(f"nothing listening on {port}")
+            return s.connect_ex(("127.0.0.1", port)) == 0
+
+    until(listening, f"a server listening on {port}", timeout, every=0.1)
 
 
 @contextmanager

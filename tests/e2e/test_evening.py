@@ -19,10 +19,10 @@ from club import services as club
 from club.models import ClubSession, Member, Table, WashbookLine
 from club.services import base as club_base
 from games.models import Deal
-from games.play import services
 
 from .conftest import ARTIFACTS, login
 from .test_play import choose_conquian, play, stamp, wait_stamp
+from .waits import turn_of
 
 pytestmark = pytest.mark.e2e
 
@@ -116,15 +116,14 @@ def test_the_secretary_starts_an_evening_and_a_member_plays_from_a_phone(
     page.on("request", lambda r: fetched_lines.append(r.url) if "/progress/" in r.url else None)
     deadline = time.monotonic() + 240
     my_moves = 0
-    while time.monotonic() < deadline:
-        deal = services.current_deal(conquian.pk)
-        assert deal is not None
-        if deal.number > 1:
+    while True:
+        # the computer player moves through the real worker
+        turn = turn_of(
+            conquian.pk, me, past=lambda d: d.number > 1, seconds=deadline - time.monotonic()
+        )
+        if turn is None:
             break
-        state = services.load_state(deal)
-        if state.to_move() != me:
-            time.sleep(0.2)  # the computer player moves through the real worker
-            continue
+        deal, state = turn
         wait_stamp(mine, f"{deal.pk}:{deal.version}")
         if my_moves == 2:
             # Meanwhile the console follows the deal live, without a reload.

@@ -16,7 +16,6 @@ import pytest
 from club import services as club
 from games.engine.variant import VARIANTS
 from games.models import Deal
-from games.play import call_round, services
 
 from .conftest import ARTIFACTS, login
 from .test_play import (
@@ -28,6 +27,7 @@ from .test_play import (
     stamp,
     wait_stamp,
 )
+from .waits import boxes, turn_of, until
 
 pytestmark = pytest.mark.e2e
 
@@ -35,15 +35,30 @@ W, H = 360, 740
 PHONE = {"viewport": {"width": W, "height": H}, "is_mobile": True, "has_touch": True}
 
 
-def _box(locator: Any) -> Any:
-    """The element's box, once it is attached and shown (a live refresh may be swapping
-    the region in at the instant it is asked for)."""
-    deadline = time.monotonic() + 3
-    while True:
-        box = locator.bounding_box(timeout=3000)
-        if box is not None or time.monotonic() > deadline:
-            return box
-        time.sleep(0.05)
+# The element's box and whether a tap at its centre reaches it (nothing lies over it:
+# the dock at the bottom of the screen, say), read at one instant; None while it is not
+# shown. One read: a live refresh can swap the region in between two (issue 77).
+WHERE = """e => {
+  if (!e.checkVisibility()) return null;
+  const r = e.getBoundingClientRect();
+  const t = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+  return {x: r.x, y: r.y, width: r.width, height: r.height, hit: !!t && e.contains(t)};
+}"""
+
+
+def _box(locator: Any, *, hit: bool = False, seconds: float = 3) -> Any:
+    """The element's box once it is shown (and, with ``hit``, once a tap at its centre
+    reaches it); the last read, or None, if that does not come within ``seconds``."""
+    last: list[Any] = [None]
+
+    def read() -> Any:
+        last[0] = locator.evaluate(WHERE, timeout=3000)
+        return last[0] if last[0] and (last[0]["hit"] or not hit) else None
+
+    try:
+        return until(read, "the element shown", seconds)
+    except AssertionError:
+        return last[0]
 
 
 def tap_here(page: Any, locator: Any) -> None:
@@ -51,13 +66,15 @@ def tap_here(page: Any, locator: Any) -> None:
     no scrolling first (Playwright's own tap scrolls an element into view if it thinks it
     needs to, which in a sticky dock can scroll the page to the dock's place in the flow)."""
     box = _box(locator)
+    assert box is not None, "nothing to tap: the element is not shown"
     page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
 
 
 def on_screen(page: Any, locator: Any, what: str, *, size: bool = False, hit: bool = True) -> None:
     """The element lies wholly within the screen as it is now (no scrolling); with
-    ``size``, it is also a target of at least 44×44 px."""
-    box = _box(locator)
+    ``size``, it is also a target of at least 44×44 px; with ``hit``, nothing lies over
+    its centre, so a tap reaches it."""
+    box = _box(locator, hit=hit)
     assert box is not None, f"{what} is not shown"
     if not (box["y"] >= 0 and box["y"] + box["height"] <= H + 0.5):
         page.screenshot(path=str(ARTIFACTS / "phone-off-screen.png"))
@@ -71,36 +88,14 @@ def on_screen(page: Any, locator: Any, what: str, *, size: bool = False, hit: bo
     assert box["y"] >= 0 and box["y"] + box["height"] <= H + 0.5, f"{what} is off screen: {box}"
     if size:
         assert box["width"] >= 44 and box["height"] >= 44, f"{what} is too small: {box}"
-    if not hit:
-        return
-    # Nothing lies over it (the dock at the bottom of the screen, say): a tap reaches it.
-    # Asked again if a live refresh swapped the region in between (a new, equal element).
-    for _ in range(5):
-        box = _box(locator)
-        hit = locator.evaluate(
-            "(e, p) => { const t = document.elementFromPoint(p.x, p.y);"
-            " return !!t && e.isConnected && e.contains(t); }",
-            {"x": box["x"] + box["width"] / 2, "y": box["y"] + box["height"] / 2},
-        )
-        if hit:
-            return
-        time.sleep(0.1)
-    assert hit, f"{what} is covered by another element: {box}"
+    assert box["hit"] or not hit, f"{what} is covered by another element: {box}"
 
 
-def scroll_to(locator: Any, tries: int = 6) -> None:
-    """Scroll an element into view as the player does. A live refresh (a computer
-    player's move at a practice table re-renders the deal, its end panel among it) can
-    swap the element out while Playwright scrolls to it ("Element is not attached to the
-    DOM", which it does not retry): look it up again and scroll to the new one."""
-    for attempt in range(tries):
-        try:
-            locator.scroll_into_view_if_needed(timeout=2000)
-            return
-        except Exception:
-            if attempt == tries - 1:
-                raise
-            time.sleep(0.1)
+def scroll_to(locator: Any) -> None:
+    """Scroll an element into view as the player does, in one step in the page (a live
+    refresh can swap the element out while Playwright's own scrolling waits on it,
+    "Element is not attached to the DOM")."""
+    locator.evaluate("e => e.scrollIntoView({block: 'nearest'})", timeout=3000)
 
 
 def big_enough(locator: Any, what: str) -> None:
@@ -238,9 +233,8 @@ def play_on_phone(
     # dock covered the card in play: then just enough to show it clear of the dock (issue
     # 56; whether the bot has turned a card before the page loads is a race).
     if page.evaluate("window.scrollY"):
-        card = page.locator(".centre .pile:last-child .card").last.bounding_box()
-        dock = page.locator("#dock").bounding_box()
-        assert page.locator(".your-turn").count() and card and dock, (card, dock)
+        turn, card, dock = boxes(page, ".your-turn", ".centre .pile:last-child .card", "#dock")
+        assert turn and card and dock, (turn, card, dock)  # read at one instant
         assert card["y"] >= 0 and card["y"] + card["height"] <= dock["y"] + 1, (card, dock)
     on_screen(page, page.locator("#hand"), "the hand", hit=False)
     on_screen(page, page.locator(".centre"), "the pack and the stock", hit=False)
@@ -251,15 +245,14 @@ def play_on_phone(
     deadline = time.monotonic() + 240
     my_moves = 0
     shot_taken = False
-    while time.monotonic() < deadline:
-        deal = services.current_deal(table.pk)
-        assert deal is not None
-        if deal.number > 1:
+    while True:
+        # the computer players move (a call round closes) in the worker
+        turn = turn_of(
+            table.pk, 0, past=lambda d: d.number > 1, seconds=deadline - time.monotonic()
+        )
+        if turn is None:
             break
-        state = services.load_state(deal)
-        if state.to_move() != 0 or call_round.is_open(deal):
-            time.sleep(0.1)  # the computer players move (a call round closes) in the worker
-            continue
+        deal, state = turn
         wait_stamp(page, f"{deal.pk}:{deal.version}")
         if not shot_taken and page.locator("#dock .actions button").count():
             page.evaluate("window.scrollTo(0, 0)")

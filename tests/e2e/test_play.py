@@ -10,10 +10,11 @@ from typing import Any
 import pytest
 
 from games.models import Deal, DealAction
-from games.play import call_round, services
+from games.play import services
 from tests.positions import deal_at, moves_before_the_end
 
 from .conftest import ARTIFACTS, login
+from .waits import boxes, turn_of, until
 
 pytestmark = pytest.mark.e2e
 
@@ -296,14 +297,14 @@ def play_practice_deal(
     page, table_id = open_practice(live, browser, member, variant, players, options, viewport)
     deadline = time.monotonic() + 240
     my_moves = 0
-    while time.monotonic() < deadline:
-        deal = services.current_deal(table_id)
-        if deal.number > 1:
+    while True:
+        # the bots move, and a call round closes, through the worker
+        turn = turn_of(
+            table_id, 0, past=lambda d: d.number > 1, seconds=deadline - time.monotonic()
+        )
+        if turn is None:
             break
-        state = services.load_state(deal)
-        if state.to_move() != 0 or call_round.is_open(deal):
-            time.sleep(0.1)  # the bots move, and a call round closes, through the worker
-            continue
+        deal, state = turn
         # Our turn: the page must show the state with the bots' actions since our last
         # one, reached live (it is never reloaded); wait_stamp fails otherwise.
         wait_stamp(page, f"{deal.pk}:{deal.version}")
@@ -404,18 +405,16 @@ def tonk_until(
     moves = 0
     while True:
         assert time.monotonic() < deadline, f"no turn of ours offered {kind}"
-        deal = services.current_deal(table_id)
-        state = services.load_state(deal)
-        ours = state.to_move() == 0 and not call_round.is_open(deal)  # the round closes alone
-        legal = [a.to_json() for a in state.legal_actions(0)] if ours else []
+        # our turn, the call round closed (it closes alone)
+        turn = turn_of(table_id, 0, past=lambda d: False, seconds=deadline - time.monotonic())
+        assert turn is not None
+        deal, state = turn
+        legal = [a.to_json() for a in state.legal_actions(0)]
         if any(j["type"] == kind for j in legal):
             return legal
-        if legal:
-            wait_stamp(page, db_stamp(table_id))
-            play(page, choose_tonk(state.legal_actions(0), min(moves, moves_as)))
-            moves += 1
-        else:
-            time.sleep(0.2)
+        wait_stamp(page, f"{deal.pk}:{deal.version}")
+        play(page, choose_tonk(state.legal_actions(0), min(moves, moves_as)))
+        moves += 1
 
 
 # A whole deal of five-hand Foster, of Colonel and of Tonk against two computer players is
@@ -472,17 +471,13 @@ def test_a_member_plays_a_whole_tunk_game_against_a_bot_on_a_phone(
     draws_seen = 0  # draw decisions whose card was checked in view
     ends_seen = 0  # deal ends seen whole on the screen
     shots: list[str] = []
-    while time.monotonic() < deadline:
-        deal = services.current_deal(table_id)
-        if deal.game_number > 1:
+    while True:
+        turn = turn_of(
+            table_id, 0, past=lambda d: d.game_number > 1, seconds=deadline - time.monotonic()
+        )
+        if turn is None:
             break
-        state = services.load_state(deal)
-        if state.to_move() != 0:
-            before = stamp(page)
-            time.sleep(0.2)
-            if db_stamp(table_id) != before:
-                wait_stamp(page, db_stamp(table_id), timeout=6000)
-            continue
+        deal, state = turn
         wait_stamp(page, f"{deal.pk}:{deal.version}")
         # The last deal's end, until the member goes on (issue 28), all of it on the
         # phone's screen, "Continue" too (issue 56: three screens): read at one instant
@@ -507,8 +502,7 @@ def test_a_member_plays_a_whole_tunk_game_against_a_bot_on_a_phone(
             page.screenshot(path=str(ARTIFACTS / "tunk-game-scores.png"), full_page=True)
             shots.append("tunk-game-scores.png")
         if state.phase == "draw":  # the stock's top, decided about: in view, clear of the dock
-            top = page.locator(".centre .pile.stock .card").last.bounding_box()
-            dock = page.locator("#dock").bounding_box()
+            top, dock = boxes(page, ".centre .pile.stock .card", "#dock")  # one instant
             assert top and dock and top["y"] >= 0 and top["y"] + top["height"] <= dock["y"] + 1, (
                 top, dock)  # fmt: skip
             draws_seen += 1
@@ -665,15 +659,11 @@ def test_answers_out_of_order_keep_the_selection_and_the_newest_state(
     # 1. Draw; the stream's refresh shows the drawn card before the draw's answer comes.
     before = db_stamp(table_id)
     click_json(page, next(j for j in legal if j["type"] == "draw"))
-    while db_stamp(table_id) == before:
-        page.wait_for_timeout(50)
+    until(lambda: db_stamp(table_id) != before, "the draw in the database", page=page)
     wait_stamp(page, db_stamp(table_id))
     # The handler holds the answer once its fetch returns, which can be after the stream's
     # refresh has shown the new state (CI saw it): wait for it rather than assume it.
-    deadline = time.monotonic() + 10
-    while not held and time.monotonic() < deadline:
-        page.wait_for_timeout(50)
-    assert held, "the draw's answer was not held"
+    until(lambda: held, "the draw's answer held", page=page)
     state = services.load_state(services.current_deal(table_id))
     discard = max(
         (j for j in (a.to_json() for a in state.legal_actions(0)) if j["type"] == "discard"),
@@ -709,16 +699,14 @@ def test_answers_out_of_order_keep_the_selection_and_the_newest_state(
 
     # 2. The discard went (by htmx, with its card); the computer player moves before the
     # discard's answer comes.
-    deadline = time.monotonic() + 15
-    while True:
-        assert time.monotonic() < deadline, "the computer player did not move"
-        page.wait_for_timeout(100)
-        # The stamp and the turn from one read of the deal: read apart, the computer
-        # player's last action could fall between them (CI at 09425d5 saw '53:7' != '53:6').
+    # The stamp and the turn from one read of the deal: read apart, the computer player's
+    # last action could fall between them (CI at 09425d5 saw '53:7' != '53:6').
+    def moved() -> str | None:
         deal = services.current_deal(table_id)
         now = f"{deal.pk}:{deal.version}"
-        if now != posted and held and services.load_state(deal).to_move() == 0:
-            break
+        return now if now != posted and held and services.load_state(deal).to_move() == 0 else None
+
+    now = until(moved, "the computer player's move, the discard's answer held", 15, page=page)
     wait_stamp(page, now)
     answer(2)
     assert stamp(page) == now, "the discard's late answer put the table back"

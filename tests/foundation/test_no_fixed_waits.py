@@ -52,3 +52,27 @@ def test_no_test_sleeps_a_fixed_time_outside_a_polling_loop() -> None:
         for line in fixed_waits(path.read_text())
     ]
     assert offenders == [], "wait on a condition with a deadline instead"
+
+
+def waits_in(source: str) -> list[int]:
+    """Line numbers of every sleep or timed wait, in a loop or not.
+
+    >>> waits_in("while not done():\\n    page.wait_for_timeout(50)\\n")
+    [2]
+    """
+    return [n.lineno for n in ast.walk(ast.parse(source)) if _is_wait(n)]  # type: ignore[attr-defined]
+
+
+def test_browser_tests_wait_through_one_helper() -> None:
+    """Issue 77: a browser test waits for a state the page shows (through Playwright) or
+    one only the servers know (``tests/e2e/waits.py``: ``until``, a condition polled with
+    a deadline, which names what it waited for). A loop of its own around a sleep hid
+    what it waited for, and how long."""
+    e2e = ROOT / "tests" / "e2e"
+    offenders = [
+        f"{path.relative_to(ROOT)}:{line}"
+        for path in sorted(e2e.rglob("*.py"))
+        if path.name != "waits.py" and "artifacts" not in path.parts
+        for line in waits_in(path.read_text())
+    ]
+    assert offenders == [], "wait through tests/e2e/waits.py (until) or Playwright's waits"
