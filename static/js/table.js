@@ -364,7 +364,9 @@
   }
   function applyPush(html) {
     if (beforeLive(html, false, true)) {
-      htmx.swap(live(), html, { swapStyle: "innerHTML", swapDelay: 0, settleDelay: 20, ignoreTitle: true });
+      // Settled at once, as an answer is (the page's htmx-config, defaultSettleDelay 0):
+      // no moment shows a part not yet settled (issue 77).
+      htmx.swap(live(), html, { swapStyle: "innerHTML", swapDelay: 0, settleDelay: 0, ignoreTitle: true });
     }
   }
   document.body.addEventListener("htmx:sseBeforeMessage", function (e) {
@@ -437,10 +439,13 @@
     watchDock();
   }
 
-  // After the settle, once the layout is the swapped-in part's own.
+  // After the settle, once the layout is the swapped-in part's own: then the page says
+  // which state it shows, settled (#table-root's data-settled, the part's stamp), for
+  // whoever waits on it (the browser tests wait for it, never for a time: issue 77).
+  function settled() { root.dataset.settled = stamp(); }
   document.body.addEventListener("htmx:afterSettle", function (e) {
     var t = swapped(e);
-    if (t && t.id === "live") showDecided();
+    if (t && t.id === "live") { showDecided(); settled(); }
   });
 
   // --- the card a turn decides about: in view, clear of the dock ---------------------
@@ -476,4 +481,5 @@
   applyOrder();
   showDealEnd(true);
   showDecided();
+  settled();
 })();

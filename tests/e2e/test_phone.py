@@ -182,8 +182,8 @@ def tap_action(page: Any, data: dict[str, Any]) -> str:
             page.locator(f"details.plays button[value='{json.dumps(data)}']").first.tap()
     try:
         page.wait_for_function(
-            "s => { const f = document.querySelector('#play');"
-            " return (f && f.dataset.stamp !== s) || document.querySelector('.choices'); }",
+            "s => { const f = document.getElementById('table-root');"
+            " return (f && f.dataset.settled !== s) || document.querySelector('.choices'); }",
             arg=before,
             timeout=6000,
         )
@@ -196,7 +196,9 @@ def tap_action(page: Any, data: dict[str, Any]) -> str:
         on_screen(page, choice, "the choice")
         tap_here(page, choice)
         page.wait_for_function(
-            "s => document.querySelector('#play').dataset.stamp !== s", arg=before, timeout=6000
+            "s => document.getElementById('table-root').dataset.settled !== s",
+            arg=before,
+            timeout=6000,
         )
     return how
 

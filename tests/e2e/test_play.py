@@ -35,13 +35,17 @@ def db_stamp(table_id: int) -> str:
 
 
 def wait_stamp(page: Any, value: str, timeout: float = 6000) -> None:
-    """Wait until the page shows the state ``value`` ("deal:version") or a later one: a
-    computer player can move again before the live refresh of his last move lands, and
-    the page then goes straight to the newer state (an exact wait timed out on it)."""
+    """Wait until the page shows the state ``value`` ("deal:version") or a later one,
+    settled (table.js sets #table-root's data-settled once a refresh is swapped in and
+    the page has done what it does after one: the deal's end shown or not, the card in
+    play scrolled into view; issue 77: a read between a push's swap and its settle found
+    the stock's top above the screen). A computer player can move again before the live
+    refresh of his last move lands, and the page then goes straight to the newer state
+    (an exact wait timed out on it)."""
     page.wait_for_function(
-        """s => { const f = document.querySelector('#play');
-             if (!f || !f.dataset.stamp) return false;
-             const [d, v] = f.dataset.stamp.split(':').map(Number);
+        """s => { const f = document.getElementById('table-root');
+             if (!f || !f.dataset.settled) return false;
+             const [d, v] = f.dataset.settled.split(':').map(Number);
              const [wd, wv] = s.split(':').map(Number);
              return d > wd || (d === wd && v >= wv); }""",
         arg=value,
@@ -121,14 +125,16 @@ def play(page: Any, data: dict[str, Any], keys: bool | str = False) -> None:
     # The bound is for a loaded machine (the whole suite on two cores: a 6 s bound once
     # expired there); a move answers in well under a second alone.
     page.wait_for_function(
-        "s => { const f = document.querySelector('#play'); return (f && f.dataset.stamp !== s) || document.querySelector('.choices'); }",
+        "s => { const f = document.getElementById('table-root'); return (f && f.dataset.settled !== s) || document.querySelector('.choices'); }",
         arg=before,
         timeout=15000,
     )
     if page.locator(".choices").count() and stamp(page) == before:
         click_json(page, data, keys)
         page.wait_for_function(
-            "s => document.querySelector('#play').dataset.stamp !== s", arg=before, timeout=15000
+            "s => document.getElementById('table-root').dataset.settled !== s",
+            arg=before,
+            timeout=15000,
         )
 
 
