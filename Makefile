@@ -31,8 +31,9 @@ export FIND_PYTHON
 
 .PHONY: help
 help:
-	@echo "make run    - install, migrate, load the demo club and start everything (web, events, worker, beat)"
-	@echo "             on 127.0.0.1 only; make run HOST=0.0.0.0 lets phones on the same Wi-Fi play"
+	@echo "make run    - install, migrate and start everything (web, events, worker, beat) on 127.0.0.1 only;"
+	@echo "             an empty club prints its setup link; make run HOST=0.0.0.0 lets phones on the Wi-Fi play"
+	@echo "make run DEMO=1 - the same, the demo club loaded into an empty club (make demo: load it, start nothing)"
 	@echo "make test   - the whole suite: ruff, mypy (engine), pytest against PostgreSQL, Redis, Chromium"
 	@echo "make coverage - the suite with line coverage of club/ and games/"
 	@echo "make test-fast - lint and the tests needing no browser or server process, for the loop while working"
@@ -57,6 +58,12 @@ install: $(STAMP)
 .PHONY: run
 run: $(STAMP)
 	@exec $(PY) -m club.runner.run
+
+# The demo club loaded into an empty club (issue 78), then everything stopped again: the
+# embedded PostgreSQL, or DATABASE_URL's. `make run DEMO=1` loads it and starts the club.
+.PHONY: demo
+demo: $(STAMP)
+	@DEMO=1 PREPARE_ONLY=1 $(PY) -m club.runner.run
 
 # Backups (issue 57): a dump of the club in BACKUP_DIR (default .run/backups/), taken
 # while it runs or not; `make restore FILE=...` replaces the club's database with one,

@@ -260,6 +260,10 @@ AUTHENTICATION_BACKENDS = [
 ]
 AXES_FAILURE_LIMIT = int(os.environ.get("LOGIN_FAILURE_LIMIT", "10"))
 AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("LOGIN_COOLOFF_MINUTES", "15")))
+# Wrong setup codes (issue 78: an empty club's setup page) from one address before it is
+# refused for the cool-off, as logins are.
+SETUP_FAILURE_LIMIT = int(os.environ.get("SETUP_FAILURE_LIMIT", "10"))
+SETUP_COOLOFF_MINUTES = int(os.environ.get("SETUP_COOLOFF_MINUTES", "15"))
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_CLIENT_IP_CALLABLE = "club.auth.client_ip"

@@ -85,7 +85,9 @@ def get(url: str) -> tuple[int, bytes]:
 class MakeRun:
     """`make run` in its own session (as at a terminal), its output read as it comes."""
 
-    def __init__(self, run_dir: Path, *, host: str | None = None) -> None:
+    def __init__(self, run_dir: Path, *, host: str | None = None, demo: bool = True) -> None:
+        """``demo``: `make run DEMO=1`, the demo club loaded into an empty club (without
+        it, an empty club prints its setup link, issue 78)."""
         self.run_dir, self.port, self.events_port = run_dir, free_port(), free_port()
         drop = {"DATABASE_URL", "REDIS_URL", "TESTING", "REDIS_PREFIX", "TEST_DB_NAME",
                 "SECRET_KEY", "DEBUG", "ALLOWED_HOSTS", "HOST"}  # fmt: skip
@@ -94,7 +96,8 @@ class MakeRun:
                 "EVENTS_PORT": str(self.events_port)}  # fmt: skip
         # As the README says: `make run`, or `make run HOST=0.0.0.0` for phones.
         self.proc = subprocess.Popen(
-            ["make", "-s", "run", *([f"HOST={host}"] if host else [])], cwd=ROOT, env=env, stdout=subprocess.PIPE,
+            ["make", "-s", "run", *([f"HOST={host}"] if host else []), *(["DEMO=1"] if demo else [])],
+            cwd=ROOT, env=env, stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT, start_new_session=True,
         )  # fmt: skip
         self.lines: list[str] = []
@@ -111,6 +114,14 @@ class MakeRun:
 
     def url(self, path: str) -> str:
         return f"http://127.0.0.1:{self.port}{path}"
+
+    def browser(self) -> Browser:
+        """A new visit to this club, logging in with this install's demo password."""
+        return Browser(self.url(""), password=self.demo_password())
+
+    def demo_password(self) -> str:
+        """The password `make run` made for this install's demo logins (issue 78)."""
+        return (self.run_dir / "demo-password").read_text().strip()
 
     def wait_healthy(self) -> dict:  # type: ignore[type-arg]
         """Wait for /healthz to say "ok"; before that it may only say "starting" (the
@@ -146,8 +157,10 @@ class MakeRun:
 class Browser:
     """One person's visits over HTTP: cookies, the CSRF token, the page as text."""
 
-    def __init__(self, base: str, cookies: httpx.Cookies | None = None) -> None:
-        """A new visit, or (``cookies``) the same person coming back with his session."""
+    def __init__(self, base: str, cookies: httpx.Cookies | None = None, password: str = "") -> None:
+        """A new visit, or (``cookies``) the same person coming back with his session;
+        ``password`` the one its logins take (the install's demo password)."""
+        self.password = password
         self.client = httpx.Client(
             base_url=base, timeout=15, headers={"Origin": base}, cookies=cookies
         )
@@ -166,7 +179,8 @@ class Browser:
         return r
 
     def log_in(self, username: str) -> None:
-        self.post("/login/", {"username": username, "password": "cooncan-demo"})
+        assert self.password, "which password? MakeRun.browser() gives the demo's"
+        self.post("/login/", {"username": username, "password": self.password})
 
 
 def words(page: httpx.Response) -> str:

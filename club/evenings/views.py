@@ -29,6 +29,11 @@ from .forms import CloseForm, OpenSessionForm
 
 def home(request: HttpRequest) -> HttpResponse:
     member = services.member_for(request.user)
+    if not request.user.is_authenticated:
+        from ..services import setup
+
+        if not setup.started():  # an empty club (issue 78): its setup page asks the code
+            return redirect("setup")
     current = ClubSession.objects.filter(status=ClubSession.OPEN).first()
     balance = services.balance_of(member) if member else None
     return render(

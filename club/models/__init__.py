@@ -16,6 +16,7 @@ One module a domain; every model is imported here, so the app label (``club``), 
 migrations and ``from club.models import X`` are unchanged (issue 54)."""
 
 from .audit import AuditEntry
+from .club import Club
 from .evenings import Arrival, ClubSession
 from .members import HouseRules, Member
 from .money import Account, Leg, Posting, Transfer
@@ -24,6 +25,7 @@ from .variants import default_size, default_variant, variant_choices, variant_se
 from .washbooks import WashbookEntry, WashbookLine
 
 __all__ = [
+    "Club",
     "variant_choices",
     "default_variant",
     "variant_seats",

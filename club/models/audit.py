@@ -29,7 +29,9 @@ class AuditEntry(models.Model):
     HOUSE_RULES = "house-rules"
     MEMBER = "member"
     REVERSAL, REFUND = "reversal", "refund"
+    CLUB_START = "club-start"
     ACTIONS = [
+        (CLUB_START, "club started"),
         (CHECK_IN, "check-in"),
         (CHECK_OUT, "check-out"),
         (TABLE, "table formed"),

@@ -168,9 +168,13 @@ def main() -> None:
             import_old_club(run_dir, manage, env, embedded=embedded_db)
         # Migrate, collect the static files (DEBUG is off: WhiteNoise serves them) and the
         # demo if the club is empty, in one Django start rather than three.
-        ready = subprocess.run([*manage, "prepare_club"], env=env, check=True,
+        demo = ["--demo"] if env.get("DEMO", "") not in ("", "0") else []
+        ready = subprocess.run([*manage, "prepare_club", "--url", url, *demo], env=env, check=True,
                                stdout=subprocess.PIPE, text=True)  # fmt: skip
         print(ready.stdout, end="")
+        if env.get("PREPARE_ONLY", "") not in ("", "0"):  # make demo: the books, no club
+            supervisor.stop()
+            return
         started(url, events_port, db, env, host, bool(embedded_redis))
 
     for sig in (signal.SIGINT, signal.SIGTERM):

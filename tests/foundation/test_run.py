@@ -18,6 +18,7 @@ import httpx
 import pytest
 
 from club.runner import local
+from club.services.demo import PUBLISHED
 from tests.makerun import Browser, MakeRun, get, processes_with, wait_until, words, worker_main
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -27,8 +28,8 @@ ROOT = Path(__file__).resolve().parents[2]
 def make_run(tmp_path: Path) -> Iterator[Callable[..., MakeRun]]:
     runs: list[MakeRun] = []
 
-    def start(host: str | None = None) -> MakeRun:
-        runs.append(MakeRun(tmp_path, host=host))
+    def start(host: str | None = None, demo: bool = True) -> MakeRun:
+        runs.append(MakeRun(tmp_path, host=host, demo=demo))
         return runs[-1]
 
     yield start
@@ -43,7 +44,7 @@ def the_secretary_runs_an_evening(run: MakeRun) -> None:
     and no test saw it): open an evening, check members in, form a real-cards table and
     a browser table, enter a result, open the console and the close confirmation with a
     deal in play, and close; the worker balances it."""
-    secretary = Browser(run.url(""))
+    secretary = run.browser()
     secretary.log_in("secretary")
     opened = secretary.post("/sessions/open/", {
         "name": "Thursday", "stake": "0.05", "default_variant": "conquian", "second": "on",
@@ -81,7 +82,7 @@ def the_secretary_runs_an_evening(run: MakeRun) -> None:
     # A member at the browser table opens it: the first deal is dealt, and is in play.
     seated = [n for _, n in members if n in words(secretary.get(f"/club/tables/{browser_table}/"))]
     assert len(seated) == 2, seated
-    player = Browser(run.url(""))
+    player = run.browser()
     player.log_in(seated[0].split()[0].lower())  # the demo's logins: alice, bob, ...
     player.get(f"/tables/{browser_table}/")
     assert "to play (0 moves)" in words(secretary.get(f"/sessions/{evening}/console/"))
@@ -102,10 +103,23 @@ def the_secretary_runs_an_evening(run: MakeRun) -> None:
 def test_make_run_serves_the_club_safely_runs_an_evening_restarts_a_dead_process_and_ctrl_c_stops_all(
     make_run: Callable[..., MakeRun], tmp_path: Path
 ) -> None:
-    """One `make run` for the safe defaults, the secretary's evening, the supervisor's
-    restart and Ctrl-C (each start costs about 20 s of the suite)."""
-    run = make_run()
+    """One `make run` for the safe defaults, an empty club started from its setup page,
+    the secretary's evening, the supervisor's restart and Ctrl-C (each start costs about
+    20 s of the suite)."""
+    run = make_run(demo=False)
     health = run.wait_healthy()
+    # An empty club (issue 78): no demo; the setup page, with the one-time code printed
+    # beside the address, refuses a wrong code and takes the right one.
+    link = re.search(r"(http://127\.0\.0\.1:\d+/setup/\?code=)([\w-]+)", run.output)
+    assert link, run.output[-2000:]
+    assert not (tmp_path / "demo-password").exists()
+    visitor = Browser(run.url(""))
+    wrong = visitor.client.get("/setup/", params={"code": link.group(2)[:-2] + "xx"})
+    assert wrong.status_code == 403 and "not this club's setup code" in wrong.text
+    page = visitor.get(f"/setup/?code={link.group(2)}")
+    assert "Start your club" in page.text and "Try the demo club" in page.text
+    visitor.post("/setup/", {"code": link.group(2), "choice": "demo"})
+    assert visitor.client.get("/setup/", params={"code": link.group(2)}).status_code == 404
     assert health["status"] == "ok" and health["database"]["vendor"] == "postgresql"
     assert health["debug"] is False
     status, login = get(run.url("/login/"))
@@ -139,7 +153,8 @@ def test_make_run_serves_the_club_safely_runs_an_evening_restarts_a_dead_process
     run.stop(lambda pid: os.killpg(pid, signal.SIGINT))  # Ctrl-C at the terminal
     text = run.output
     assert f"http://127.0.0.1:{run.port}/" in text  # the URL is printed
-    assert "cooncan-demo" in text  # and a demo login
+    # and the setup link, never a password once published
+    assert "/setup/?code=" in text and PUBLISHED not in text
     assert "HOST=0.0.0.0" in text  # and how to let phones in
 
 
@@ -173,7 +188,7 @@ def test_make_run_copies_a_club_left_in_sqlite_lets_a_phone_on_the_wifi_play_and
     assert f"{base}/" in run.output  # the address to type on a phone is printed
     phone.get("/login/")
     r = phone.post("/login/", data={
-        "username": "alice", "password": "cooncan-demo",
+        "username": "alice", "password": PUBLISHED,
         "csrfmiddlewaretoken": phone.cookies.get("csrftoken", ""),
     })  # fmt: skip
     assert r.status_code == 200, "the demo was loaded over the copied club"

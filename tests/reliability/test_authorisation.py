@@ -42,7 +42,8 @@ STAFF_PAGES = {
 # Actions whose GET is their form (a page): the rest answer GET with 405.
 FORM_PAGES = {"games:practice", "club:line_correct", "club:house_rules"}
 # Token-authenticated and read-only (its own tests), or a benchmark's yardstick (404 here).
-SPECIAL = {"games:events", "club:session_events", "games:bench_ping"}
+# The empty club's setup page too: 404 once the club has members (tests/club/test_setup.py).
+SPECIAL = {"games:events", "club:session_events", "games:bench_ping", "setup"}
 
 
 @dataclass(frozen=True)

@@ -108,7 +108,7 @@ class Logins:
     def back(self, run: MakeRun, name: str) -> Browser:
         with self.lock:
             if name not in self.jars:
-                first = Browser(run.url(""))
+                first = run.browser()
                 first.log_in(name)
                 self.jars[name] = first.client.cookies
                 first.client.close()

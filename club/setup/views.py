@@ -1,0 +1,154 @@
+"""The setup page of an empty club (issue 78): "Start your club" or "Try the demo club".
+
+It opens only with the one-time setup code `make run` prints (the web container's log on
+the compose path), and answers 404 once the club has been started. Wrong codes are
+counted by the client's address: after SETUP_FAILURE_LIMIT of them in
+SETUP_COOLOFF_MINUTES, that address is refused until the time is up, as a login is
+(django-axes counts logins; the setup code is not a login, so the cache counts here).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth import login
+from django.core.cache import cache
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_http_methods
+
+from ..auth import client_ip
+from ..services import setup as club_setup
+from ..services.base import ClubError
+from ..web import _form_error
+from .forms import StartClubForm
+
+BACKEND = "club.auth.ClubBackend"
+
+
+def _failures_key(request: HttpRequest) -> str:
+    return f"setup:failures:{client_ip(request)}"
+
+
+def _locked_out(request: HttpRequest) -> bool:
+    return int(cache.get(_failures_key(request)) or 0) >= settings.SETUP_FAILURE_LIMIT
+
+
+def _failed(request: HttpRequest) -> None:
+    key = _failures_key(request)
+    if cache.add(key, 1, timeout=settings.SETUP_COOLOFF_MINUTES * 60):
+        return
+    try:
+        cache.incr(key)
+    except ValueError:  # expired meanwhile
+        cache.add(key, 1, timeout=settings.SETUP_COOLOFF_MINUTES * 60)
+
+
+def _ask_code(request: HttpRequest, *, wrong: bool, status: int) -> HttpResponse:
+    return render(
+        request,
+        "club/setup/code.html",
+        {"wrong": wrong, "cooloff": settings.SETUP_COOLOFF_MINUTES},
+        status=status,
+    )
+
+
+@require_http_methods(["GET", "POST"])
+def setup(request: HttpRequest) -> HttpResponse:
+    if club_setup.started():
+        raise Http404("this club has been started")
+    if _locked_out(request):
+        return render(
+            request,
+            "club/setup/code.html",
+            {"locked": True, "cooloff": settings.SETUP_COOLOFF_MINUTES},
+            status=429,
+        )
+    code = str(request.POST.get("code") or request.GET.get("code") or "").strip()
+    if not code:
+        return _ask_code(request, wrong=False, status=200)
+    if not club_setup.code_opens(code):
+        _failed(request)
+        return _ask_code(request, wrong=True, status=403)
+    if request.method == "POST" and request.POST.get("choice") == "demo":
+        return _start_demo(request, code)
+    if request.method == "POST":
+        return _start_club(request, code)
+    form = StartClubForm(
+        initial={"code": code, "time_zone": settings.TIME_ZONE, "name": "", **_money_initial()}
+    )
+    return _page(request, form, code, status=200)
+
+
+def _money_initial() -> dict[str, Any]:
+    return {
+        "currency_symbol": settings.CLUB_CURRENCY_SYMBOL,
+        "currency_places": settings.CLUB_CURRENCY_PLACES,
+    }
+
+
+def _page(request: HttpRequest, form: StartClubForm, code: str, *, status: int) -> HttpResponse:
+    return render(request, "club/setup/setup.html", {"form": form, "code": code}, status=status)
+
+
+def _start_club(request: HttpRequest, code: str) -> HttpResponse:
+    form = StartClubForm(request.POST)
+    valid = form.is_valid()
+    data = {k: form.cleaned_data.get(k, request.POST.get(k, "")) for k in form.fields}
+    try:
+        places = int(data["currency_places"])
+    except (TypeError, ValueError):
+        places = -1
+    new = club_setup.NewClub(
+        name=str(data["name"]),
+        time_zone=str(data["time_zone"]),
+        currency_symbol=str(data["currency_symbol"]),
+        currency_places=places,
+        default_variant=str(data["default_variant"]),
+        username=str(data["username"]),
+        display_name=str(data["display_name"]),
+        password=str(data["password"]),
+    )
+    if not valid:
+        # Every mistake at once: the service's checks beside the fields the form passed.
+        errors = club_setup.check(new)
+        problems = [ClubError(m, field=f) for f, ms in errors.items() for m in ms]
+        if problems:
+            _form_error(form, ClubError.all_of(problems), beside_fields_only=True)
+    else:
+        try:
+            secretary = club_setup.start_club(code, new, address=client_ip(request))
+        except club_setup.SetupRefused:
+            _failed(request)
+            return _ask_code(request, wrong=True, status=403)
+        except ClubError as e:
+            _form_error(form, e)
+        else:
+            login(request, secretary.user, backend=BACKEND)
+            messages.success(
+                request,
+                f"{new.name.strip()} has started, with you as its secretary. Next: add the "
+                "members, then open the first evening.",
+            )
+            return redirect("club:members")
+    return _page(request, form, code, status=400)
+
+
+def _start_demo(request: HttpRequest, code: str) -> HttpResponse:
+    try:
+        password = club_setup.start_demo(code, address=client_ip(request))
+    except club_setup.SetupRefused:
+        _failed(request)
+        return _ask_code(request, wrong=True, status=403)
+    from django.contrib.auth import get_user_model
+
+    login(request, get_user_model().objects.get(username="secretary"), backend=BACKEND)
+    messages.success(
+        request,
+        "The demo club is loaded: you are its secretary. Every demo login (secretary, "
+        f"alice, bob, …) takes this install's demo password: {password} (make run prints "
+        "it too).",
+    )
+    return redirect("home")
