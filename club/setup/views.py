@@ -113,10 +113,12 @@ def _start_club(request: HttpRequest, code: str) -> HttpResponse:
     )
     if not valid:
         # Every mistake at once: the service's checks beside the fields the form passed.
-        errors = club_setup.check(new)
-        problems = [ClubError(m, field=f) for f, ms in errors.items() for m in ms]
-        if problems:
-            _form_error(form, ClubError.all_of(problems), beside_fields_only=True)
+        # (all of a field's, where the form marked none of it: "too common" and "entirely
+        # numeric" both)
+        marked = set(form.errors)
+        for field, said in club_setup.check(new).items():
+            for message in said if field not in marked else []:
+                _form_error(form, ClubError(message, field=field))
     else:
         try:
             secretary = club_setup.start_club(code, new, address=client_ip(request))

@@ -109,7 +109,8 @@ def test_every_mistake_is_shown_at_once_and_nothing_is_made() -> None:
         "Currency symbol",
         "Enter a valid username",
         "The two passwords differ",
-        "too common",  # Django's validators, beside the password
+        "too common",  # Django's validators, beside the password, every one
+        "entirely numeric",
     ):
         assert said in text, said
     assert not Member.objects.exists() and not Club.objects.get().started
