@@ -5,6 +5,7 @@ from django.urls import include, path
 from . import streams
 from .evenings import console
 from .evenings import views as evenings
+from .members import logins as member_logins
 from .members import views as members
 from .money import views as money
 from .office import views as office
@@ -58,6 +59,12 @@ club_patterns = [
     path("club/cuts/<int:pk>/", tables.cut_detail, name="cut"),
     path("club/transfers/<int:pk>/pay/", money.transfer_pay, name="transfer_pay"),
     path("members/", members.members, name="members"),
+    path("members/add/", member_logins.member_add, name="member_add"),
+    path(
+        "members/<int:pk>/signin-link/",
+        member_logins.member_signin_link,
+        name="member_signin_link",
+    ),
     path("audit/", office.audit_log, name="audit"),
     path("house-rules/", office.house_rules_list, name="house_rules"),
     path("members/<int:pk>/", members.member_detail, name="member"),

@@ -264,6 +264,11 @@ AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("LOGIN_COOLOFF_MINUTES"
 # refused for the cool-off, as logins are.
 SETUP_FAILURE_LIMIT = int(os.environ.get("SETUP_FAILURE_LIMIT", "10"))
 SETUP_COOLOFF_MINUTES = int(os.environ.get("SETUP_COOLOFF_MINUTES", "15"))
+# A member's sign-in link (issue 78) works once, for this many days.
+SIGNIN_LINK_DAYS = float(os.environ.get("SIGNIN_LINK_DAYS", "7"))
+# The club's address as members' phones reach it, for the links it gives (a sign-in
+# link's QR code): make run sets it to the address it prints; unset, a page's own address.
+SITE_URL = os.environ.get("SITE_URL", "").rstrip("/")
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_CLIENT_IP_CALLABLE = "club.auth.client_ip"

@@ -3,6 +3,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from . import auth, health
+from .members import logins as member_logins
 from .setup import views as setup
 
 admin.site.login_form = auth.AdminLoginForm
@@ -17,6 +18,7 @@ urlpatterns = [
     path("", include("games.urls")),
     path("login/", auth.LoginView.as_view(), name="login"),
     path("setup/", setup.setup, name="setup"),
+    path("signin/<str:token>/", member_logins.signin, name="signin"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("admin/", admin.site.urls),
     path("", include("club.club_urls")),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from decimal import Decimal
 
+from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.db.models import F, Q, Sum
@@ -19,28 +20,61 @@ from ..models import (
     WashbookEntry,
 )
 from ..money.forms import PaymentForm, RefundForm
+from ..services import logins
 from ..washbooks import books
 from ..washbooks.views import _why_unstaked
 from ..web import _session, staff_required
+from .forms import AddMemberForm
 
 
 @staff_required
 def members(request: HttpRequest) -> HttpResponse:
     """The secretary's list of members: each a link to his page and statements, with his
-    balance as it stands (what he owes the club's members, or is owed), guests marked;
+    balance as it stands (what he owes the club's members, or is owed), guests marked,
+    and his login's state (issue 78), with a filter by it and the form that adds one;
     ``?format=csv``: the member-balances CSV for the treasurer's spreadsheet."""
+    return members_page(request)
+
+
+LOGIN_FILTERS = [
+    "not invited",
+    "invited",
+    "link expired",
+    "signed in",
+    "has a password",
+    "disabled",
+]
+
+
+def members_page(
+    request: HttpRequest, *, add_form: AddMemberForm | None = None, status: int = 200
+) -> HttpResponse:
     accounts = dict(Account.objects.values_list("member_id", "balance"))
-    rows = [
-        (m, accounts.get(m.pk, Decimal("0.00")))
-        for m in Member.objects.filter(is_bot=False, user__is_staff=False)
+    listed = list(
+        Member.objects.filter(is_bot=False, user__is_staff=False)
         .select_related("user")
         .order_by("-active", "display_name")
-    ]
+    )
+    rows = [(m, accounts.get(m.pk, Decimal("0.00"))) for m in listed]
     if request.GET.get("format") == "csv":
         response = HttpResponse(books.balances_csv(rows), content_type="text/csv; charset=utf-8")
         response["Content-Disposition"] = 'attachment; filename="member-balances.csv"'
         return response
-    return render(request, "club/members/members.html", {"rows": rows})
+    states = logins.login_states(listed)
+    shown = request.GET.get("login", "")
+    if shown in LOGIN_FILTERS:
+        rows = [(m, b) for m, b in rows if states[m.pk].kind == shown]
+    return render(
+        request,
+        "club/members/members.html",
+        {
+            "rows": [(m, b, states[m.pk]) for m, b in rows],
+            "add_form": add_form or AddMemberForm(),
+            "filters": LOGIN_FILTERS,
+            "shown": shown if shown in LOGIN_FILTERS else "",
+        },
+        status=status,
+    )
 
 
 @login_required
@@ -106,6 +140,9 @@ def member_detail(
             "refund_form": refund_form
             or (RefundForm(initial={"amount": credit}) if staff and credit > 0 else None),
             "reversed": reversed_ids,
+            # His login's state, for the secretary (issue 78)
+            "login": logins.login_states([member])[member.pk] if staff else None,
+            "link_days": f"{settings.SIGNIN_LINK_DAYS:g}",
             # Payments and refunds staff may reverse (each once).
             "reversible": {
                 p.pk

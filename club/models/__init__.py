@@ -18,7 +18,7 @@ migrations and ``from club.models import X`` are unchanged (issue 54)."""
 from .audit import AuditEntry
 from .club import Club
 from .evenings import Arrival, ClubSession
-from .members import HouseRules, Member
+from .members import HouseRules, Member, SignInLink
 from .money import Account, Leg, Posting, Transfer
 from .tables import Cut, CutBatch, RedrawDemand, Seat, Substitution, Table, TableEvent
 from .variants import default_size, default_variant, variant_choices, variant_seats
@@ -32,6 +32,7 @@ __all__ = [
     "default_size",
     "Member",
     "HouseRules",
+    "SignInLink",
     "ClubSession",
     "Arrival",
     "Table",

@@ -30,8 +30,12 @@ class AuditEntry(models.Model):
     MEMBER = "member"
     REVERSAL, REFUND = "reversal", "refund"
     CLUB_START = "club-start"
+    MEMBER_ADD, SIGNIN_LINK, SIGNIN_USED = "member-add", "signin-link", "signin-used"
     ACTIONS = [
         (CLUB_START, "club started"),
+        (MEMBER_ADD, "member added"),
+        (SIGNIN_LINK, "sign-in link given"),
+        (SIGNIN_USED, "sign-in link used"),
         (CHECK_IN, "check-in"),
         (CHECK_OUT, "check-out"),
         (TABLE, "table formed"),

@@ -72,3 +72,37 @@ class HouseRules(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+
+class SignInLink(models.Model):
+    """A one-use link that lets a member choose his password and sign in (issue 78): given
+    by the secretary (shown as a QR code to scan at the venue, or printed), it expires
+    after SIGNIN_LINK_DAYS, and a newer one revokes it. Only the token's SHA-256 is kept:
+    the link itself is shown once, when it is given."""
+
+    member = models.ForeignKey(Member, on_delete=models.PROTECT, related_name="signin_links")
+    token_sha256 = models.CharField(max_length=64, unique=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, related_name="+"
+    )
+    expires_at = models.DateTimeField()
+    used_at = models.DateTimeField(null=True, blank=True)
+    used_from = models.CharField(max_length=45, blank=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"sign-in link for {self.member} ({self.state()})"
+
+    def state(self) -> str:
+        """ "used", "revoked", "expired" or "open"."""
+        if self.used_at is not None:
+            return "used"
+        if self.revoked_at is not None:
+            return "revoked"
+        if self.expires_at <= timezone.now():
+            return "expired"
+        return "open"

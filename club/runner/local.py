@@ -96,5 +96,7 @@ def environment(host: str, port: int, events_port: int) -> tuple[dict[str, str],
         "CSRF_TRUSTED_ORIGINS": ",".join(dict.fromkeys(origins)),
         "EVENTS_PORT": str(events_port),
         "PLAIN_HTTP": "1",
+        # the address a sign-in link's QR code gives a phone (issue 78)
+        "SITE_URL": f"http://{_host(shown)}:{port}",
     }
     return env, f"http://{_host(shown)}:{port}/"

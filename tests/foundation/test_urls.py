@@ -7,7 +7,7 @@ from typing import Any
 
 from django.urls import URLPattern, URLResolver, get_resolver, resolve, reverse
 
-SAMPLE = {"int": 7, "slug": "foster", "str": "x", "path": "a/b", "uuid": "0" * 32}
+SAMPLE = {"int": 7, "slug": "foster", "string": "x", "path": "a/b", "uuid": "0" * 32}
 
 
 def _named(patterns: list[Any], namespace: str = "") -> list[tuple[str, URLPattern]]:

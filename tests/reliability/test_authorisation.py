@@ -43,7 +43,8 @@ STAFF_PAGES = {
 FORM_PAGES = {"games:practice", "club:line_correct", "club:house_rules"}
 # Token-authenticated and read-only (its own tests), or a benchmark's yardstick (404 here).
 # The empty club's setup page too: 404 once the club has members (tests/club/test_setup.py).
-SPECIAL = {"games:events", "club:session_events", "games:bench_ping", "setup"}
+# A sign-in link's page: its token is the authority (tests/club/test_logins.py).
+SPECIAL = {"games:events", "club:session_events", "games:bench_ping", "setup", "signin"}
 
 
 @dataclass(frozen=True)
@@ -119,6 +120,11 @@ ACTIONS = [
            lambda w: {"reason": "recorded twice"}),
     Action("club:house_rules", "staff", lambda w: [], lambda w: w.secretary,
            lambda w: {"name": "Club rules", "variant": "foster", "opt-foster-splash": "25"}),
+    # Issue 78: a member added, a sign-in link given (its page is token-authenticated).
+    Action("club:member_add", "staff", lambda w: [], lambda w: w.secretary,
+           lambda w: {"display_name": "Newly Added"}),
+    Action("club:member_signin_link", "staff", lambda w: [w.idle.pk], lambda w: w.secretary,
+           lambda w: {}),
     Action("club:session_open", "staff", lambda w: [], lambda w: w.secretary,
            lambda w: {"stake": "0.05", "default_variant": "foster", "name": "Next",
                       "second": "on"}),
@@ -216,7 +222,7 @@ def test_members_cannot_do_the_secretarys_work(world: World) -> None:
         "club:session_open", "club:session_close", "club:table_create", "club:table_result",
         "club:line_correct", "club:transfer_pay", "club:member_payment", "club:house_rules",
         "club:member_refund", "club:payment_reverse",
-        "club:table_cancel", "club:table_computer",
+        "club:table_cancel", "club:table_computer", "club:member_add", "club:member_signin_link",
         "club:session_cancel",
         "club:arrival_add", "club:arrival_leave", "club:table_void", "club:session_void",
         "club:arrival_fee",

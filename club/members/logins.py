@@ -1,0 +1,124 @@
+"""Members' logins (issue 78): the secretary adds a member and gives him a sign-in link,
+shown as a QR code to scan at the venue or printed as a card; the member opens it,
+chooses his password and is signed in. The services (club.services.logins) own the
+transactions and the audit entries; these views parse and render."""
+
+from __future__ import annotations
+
+import segno
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth import login
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.safestring import mark_safe
+from django.views.decorators.http import require_http_methods, require_POST
+
+from ..auth import client_ip
+from ..models import ClubSession, Member
+from ..services import logins
+from ..services.base import ClubError
+from ..web import _form_error, staff_required
+from .forms import AddMemberForm, ChoosePasswordForm
+
+BACKEND = "club.auth.ClubBackend"
+
+
+@staff_required
+@require_POST
+def member_add(request: HttpRequest) -> HttpResponse:
+    from .views import members_page
+
+    form = AddMemberForm(request.POST)
+    if form.is_valid():
+        try:
+            member = logins.add_member(
+                form.cleaned_data["display_name"],
+                username=form.cleaned_data["username"],
+                email=form.cleaned_data["email"],
+                by=request.user,
+            )
+        except ClubError as e:
+            _form_error(form, e)
+        else:
+            messages.success(
+                request, f"Added {member}. Give a sign-in link so that they can sign in."
+            )
+            return redirect(member)
+    return members_page(request, add_form=form, status=400)
+
+
+def _link_address(request: HttpRequest, token: str) -> str:
+    path = reverse("signin", args=[token])
+    return f"{settings.SITE_URL}{path}" if settings.SITE_URL else request.build_absolute_uri(path)
+
+
+@staff_required
+@require_POST
+def member_signin_link(request: HttpRequest, pk: int) -> HttpResponse:
+    member = get_object_or_404(Member.objects.select_related("user"), pk=pk, is_bot=False)
+    try:
+        link, token = logins.give_link(member, by=request.user)
+    except ClubError as e:
+        messages.error(request, str(e)[:1].upper() + str(e)[1:] + ".")
+        return redirect(member)
+    address = _link_address(request, token)
+    qr = segno.make(address, error="m")
+    svg = qr.svg_inline(scale=6, dark="#111", light="#fff", omitsize=True)
+    loopback = "//127.0.0.1" in address or "//localhost" in address
+    return render(
+        request,
+        "club/members/signin_link.html",
+        {
+            "member": member,
+            "link": link,
+            "address": address,
+            "qr": mark_safe(svg),  # segno's own SVG of the address: no member text in it
+            "loopback": loopback,
+        },
+    )
+
+
+@require_http_methods(["GET", "POST"])
+def signin(request: HttpRequest, token: str) -> HttpResponse:
+    try:
+        link = logins.open_link(token)
+    except logins.LinkRefused as e:
+        return render(
+            request, "club/members/signin_refused.html", {"why": e.why, "said": str(e)}, status=410
+        )
+    member = link.member
+    form = ChoosePasswordForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            member = logins.use_link(
+                token,
+                form.cleaned_data["password"],
+                form.cleaned_data["password_again"],
+                address=client_ip(request),
+            )
+        except logins.LinkRefused as e:
+            return render(
+                request,
+                "club/members/signin_refused.html",
+                {"why": e.why, "said": str(e)},
+                status=410,
+            )
+        except ClubError as e:
+            _form_error(form, e)
+        else:
+            login(request, member.user, backend=BACKEND)
+            tonight = ClubSession.objects.filter(status=ClubSession.OPEN).first()
+            messages.success(request, f"Welcome, {member}: you are signed in on this phone.")
+            return redirect(tonight or member)
+    elif request.method == "POST":
+        # Django's validators too, with the form's own mistakes, all at once.
+        password = str(request.POST.get("password", ""))
+        said = logins.password_problems(member, password, password)
+        for message in said if "password" not in form.errors else []:
+            _form_error(form, ClubError(message, field="password"))
+    status = 400 if request.method == "POST" else 200
+    return render(
+        request, "club/members/signin.html", {"form": form, "member": member}, status=status
+    )

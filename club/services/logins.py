@@ -1,0 +1,217 @@
+"""Members' logins (issue 78): the secretary adds a member and gives him a sign-in link;
+the member opens it, chooses his password and is signed in.
+
+As clubs that run their members' logins well do (BridgeWebs, MyABF, TeamSnap): the
+secretary registers the members, each gets a link that sets his own password, and the
+roster shows who is not invited, invited, signed in or disabled. No password is ever told
+or published. A link is random (``secrets``, 256 bits), kept only as its SHA-256, works
+once, expires after SIGNIN_LINK_DAYS, and a newer link revokes the one before. Each
+function owns its transaction and writes its audit entry in it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.contrib.auth import get_user_model, password_validation
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_email
+from django.db import transaction
+from django.utils import timezone
+from django.utils.text import slugify
+
+from ..models import AuditEntry, Member, SignInLink
+from .base import ClubError, create_member, reserved_name, shown_name
+
+
+class LinkRefused(ClubError):
+    """A sign-in link that is unknown, used, expired or revoked: ``why`` says which."""
+
+    def __init__(self, why: str, message: str) -> None:
+        super().__init__(message)
+        self.why = why
+
+
+def _digest(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def add_member(
+    display_name: str, *, username: str = "", email: str = "", by: AbstractBaseUser
+) -> Member:
+    """A new member with no usable password yet (his sign-in link sets it). Every mistake
+    at once (:meth:`ClubError.all_of`), and nothing made."""
+    problems: list[ClubError] = []
+    name = ""
+    try:
+        name = shown_name(display_name, field="display_name")
+        if not name:
+            raise ClubError("give the member's name", field="display_name")
+        if reserved_name(name):
+            raise ClubError(f"{name} is a computer player's name", field="display_name")
+        if Member.objects.filter(display_name__iexact=name, is_bot=False).exists():
+            raise ClubError(f"a member is already called {name}", field="display_name")
+    except ClubError as e:
+        problems.append(e)
+    User = get_user_model()
+    username = username.strip()
+    if username:
+        try:
+            User.username_validator(username)
+        except ValidationError as e:
+            problems.append(ClubError(" ".join(e.messages), field="username"))
+        if User.objects.filter(username__iexact=username).exists():
+            problems.append(ClubError(f"the username {username} is taken", field="username"))
+    email = email.strip()
+    if email:
+        try:
+            validate_email(email)
+        except ValidationError:
+            problems.append(ClubError(f"{email} is not an e-mail address", field="email"))
+    if problems:
+        raise ClubError.all_of(problems)
+    if not username:
+        username = f"{slugify(name)[:20] or 'member'}-{secrets.token_hex(3)}"
+    with transaction.atomic():
+        member = create_member(username, name)
+        if email:
+            User.objects.filter(pk=member.user_id).update(email=email)
+        AuditEntry.objects.create(
+            actor=by, action=AuditEntry.MEMBER_ADD, what=f"Added {name} (login {username})"
+        )
+    return member
+
+
+def give_link(member: Member, *, by: AbstractBaseUser) -> tuple[SignInLink, str]:
+    """A new sign-in link for ``member`` and its token (shown once: only its hash is kept);
+    the member's open links before it stop working."""
+    if member.is_bot:
+        raise ClubError("a computer player does not sign in")
+    if not member.user.is_active:
+        raise ClubError(f"{member}'s login is disabled")
+    token = secrets.token_urlsafe(32)
+    now = timezone.now()
+    with transaction.atomic():
+        SignInLink.objects.filter(member=member, used_at=None, revoked_at=None).update(
+            revoked_at=now
+        )
+        link = SignInLink.objects.create(
+            member=member,
+            token_sha256=_digest(token),
+            created_by=by,
+            expires_at=now + timedelta(days=settings.SIGNIN_LINK_DAYS),
+        )
+        AuditEntry.objects.create(
+            actor=by,
+            action=AuditEntry.SIGNIN_LINK,
+            what=f"Sign-in link given to {member} (until {link.expires_at:%Y-%m-%d %H:%M} UTC)",
+        )
+    return link, token
+
+
+REFUSALS = {
+    "unknown": "This sign-in link is not one of the club's.",
+    "used": "This sign-in link has been used already: it works once.",
+    "expired": "This sign-in link has expired.",
+    "revoked": "This sign-in link was replaced by a newer one.",
+    "disabled": "This member's login is disabled.",
+}
+
+
+def open_link(token: str) -> SignInLink:
+    """The link ``token`` opens, if it is open; :class:`LinkRefused` saying why not."""
+    link = (
+        SignInLink.objects.select_related("member__user")
+        .filter(token_sha256=_digest(token))
+        .first()
+    )
+    why = "unknown" if link is None else link.state()
+    if link is not None and why == "open" and not link.member.user.is_active:
+        why = "disabled"
+    if why != "open":
+        raise LinkRefused(why, REFUSALS[why])
+    assert link is not None
+    return link
+
+
+def password_problems(member: Member, password: str, again: str) -> list[str]:
+    """What is wrong with the password a member chose (Django's validators), if anything."""
+    said = [] if password == again else ["the two passwords differ"]
+    try:
+        password_validation.validate_password(password, member.user)
+    except ValidationError as e:
+        said.extend(e.messages)
+    return said
+
+
+def use_link(token: str, password: str, again: str, *, address: str = "") -> Member:
+    """The member sets his password through his link, which is then spent: the member.
+    :class:`LinkRefused` for a link not open, :class:`ClubError` for a password refused
+    (every reason at once); either way nothing changes."""
+    with transaction.atomic():
+        link = open_link(token)
+        link = SignInLink.objects.select_for_update().get(pk=link.pk)
+        if link.state() != "open":  # used by a second tap meanwhile
+            raise LinkRefused(link.state(), REFUSALS[link.state()])
+        member = link.member
+        said = password_problems(member, password, again)
+        if said:
+            raise ClubError.all_of([ClubError(m, field="password") for m in said])
+        member.user.set_password(password)
+        member.user.save(update_fields=["password"])
+        link.used_at = timezone.now()
+        link.used_from = address[:45]
+        link.save(update_fields=["used_at", "used_from"])
+        AuditEntry.objects.create(
+            actor=member.user,
+            action=AuditEntry.SIGNIN_USED,
+            what=f"{member} chose a password through a sign-in link",
+            why=f"from {address}" if address else "",
+        )
+    return member
+
+
+@dataclass(frozen=True)
+class LoginState:
+    """What the roster says of a member's login."""
+
+    kind: str  # "disabled", "signed in", "invited", "link expired", "not invited"
+    when: datetime | None = None
+    by: str = ""
+
+    def __str__(self) -> str:
+        return self.kind
+
+
+def login_states(members: list[Member]) -> dict[int, LoginState]:
+    """Each member's login state, in two queries for the whole roster."""
+    latest: dict[int, SignInLink] = {}
+    for link in (
+        SignInLink.objects.filter(member__in=members)
+        .select_related("created_by__member")
+        .order_by("member_id", "-created_at", "-pk")
+    ):
+        latest.setdefault(link.member_id, link)
+    states = {}
+    for m in members:
+        user = m.user
+        link = latest.get(m.pk)
+        if not user.is_active:
+            states[m.pk] = LoginState("disabled")
+        elif user.last_login is not None:
+            states[m.pk] = LoginState("signed in", user.last_login)
+        elif link is not None and link.state() == "open":
+            by = getattr(getattr(link.created_by, "member", None), "display_name", "")
+            states[m.pk] = LoginState("invited", link.created_at, by)
+        elif link is not None and link.state() in ("expired", "revoked"):
+            states[m.pk] = LoginState("link expired", link.expires_at)
+        elif user.has_usable_password():
+            states[m.pk] = LoginState("has a password")
+        else:
+            states[m.pk] = LoginState("not invited")
+    return states
