@@ -10,7 +10,7 @@ class ClubConfig(AppConfig):
 
     def ready(self) -> None:
         from django.contrib.auth import get_user_model
-        from django.contrib.auth.signals import user_logged_out
+        from django.contrib.auth.signals import user_logged_in, user_logged_out
         from django.db.models.signals import post_migrate, pre_save
 
         from . import live, roles
@@ -19,9 +19,19 @@ class ClubConfig(AppConfig):
         # A login's live streams end with it, and with a change of the user's rights
         # (club/streams.py: grants).
         user_logged_out.connect(_logged_out, dispatch_uid="club.streams.logout")
+        # Members' phones stay signed in for a season, the staff's logins less (issue 78).
+        user_logged_in.connect(_session_length, dispatch_uid="club.sessions.length")
         pre_save.connect(_rights, sender=get_user_model(), dispatch_uid="club.streams.rights")
         # The Secretary group keeps its permissions after a migrate or a flush (club/roles.py).
         post_migrate.connect(roles.keep_in_step, sender=self, dispatch_uid="club.roles")
+
+
+def _session_length(sender: Any, request: Any, user: Any, **kwargs: Any) -> None:
+    from django.conf import settings
+
+    if request is not None and hasattr(request, "session"):
+        hours = settings.STAFF_SESSION_HOURS if user.is_staff else settings.MEMBER_SESSION_DAYS * 24
+        request.session.set_expiry(int(hours * 3600))
 
 
 def _logged_out(sender: Any, request: Any, **kwargs: Any) -> None:

@@ -65,6 +65,8 @@ club_patterns = [
         member_logins.member_signin_link,
         name="member_signin_link",
     ),
+    path("members/<int:pk>/sign-out/", member_logins.member_sign_out, name="member_sign_out"),
+    path("members/<int:pk>/login/", member_logins.member_login_enabled, name="member_login"),
     path("audit/", office.audit_log, name="audit"),
     path("house-rules/", office.house_rules_list, name="house_rules"),
     path("members/<int:pk>/", members.member_detail, name="member"),

@@ -266,6 +266,42 @@ SETUP_FAILURE_LIMIT = int(os.environ.get("SETUP_FAILURE_LIMIT", "10"))
 SETUP_COOLOFF_MINUTES = int(os.environ.get("SETUP_COOLOFF_MINUTES", "15"))
 # A member's sign-in link (issue 78) works once, for this many days.
 SIGNIN_LINK_DAYS = float(os.environ.get("SIGNIN_LINK_DAYS", "7"))
+# How long a login lasts (issue 78): members' phones for a season, the staff's (who can
+# change the books) for an evening's length.
+MEMBER_SESSION_DAYS = float(os.environ.get("MEMBER_SESSION_DAYS", "30"))
+STAFF_SESSION_HOURS = float(os.environ.get("STAFF_SESSION_HOURS", "12"))
+
+# Mail (issue 78), the way Django 6.1 does it (MAILERS): SMTP where EMAIL_HOST names a
+# server (EMAIL_PORT, EMAIL_HOST_USER, EMAIL_HOST_PASSWORD, EMAIL_USE_TLS, EMAIL_USE_SSL
+# in the environment); otherwise each message is written to a file in RUN_DIR/mail
+# (make run: the secretary can read what would have been sent), and nothing fails for want
+# of a server. The test runner puts Django's in-memory outbox in its place.
+_mail_host = os.environ.get("EMAIL_HOST", "")
+MAILERS = {
+    "default": (
+        {
+            "BACKEND": "django.core.mail.backends.smtp.EmailBackend",
+            "OPTIONS": {
+                "host": _mail_host,
+                "port": int(os.environ.get("EMAIL_PORT", "587")),
+                "username": os.environ.get("EMAIL_HOST_USER", ""),
+                "password": os.environ.get("EMAIL_HOST_PASSWORD", ""),
+                "use_tls": env_bool("EMAIL_USE_TLS", True) and not env_bool("EMAIL_USE_SSL"),
+                "use_ssl": env_bool("EMAIL_USE_SSL"),
+                "timeout": 10,
+            },
+        }
+        if _mail_host
+        else {
+            "BACKEND": "django.core.mail.backends.filebased.EmailBackend",
+            "OPTIONS": {"file_path": str(RUN_DIR / "mail")},
+        }
+    )
+}
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Cooncan Club <cooncan@localhost>")
+# Without a mail server the club writes its mail to files on purpose (the pages say so and
+# offer the QR code instead), so Django's check for a development-only backend is quiet.
+SILENCED_SYSTEM_CHECKS = [] if _mail_host else ["mail.E001"]
 # The club's address as members' phones reach it, for the links it gives (a sign-in
 # link's QR code): make run sets it to the address it prints; unset, a page's own address.
 SITE_URL = os.environ.get("SITE_URL", "").rstrip("/")

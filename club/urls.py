@@ -1,6 +1,6 @@
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
-from django.urls import include, path
+from django.urls import include, path, reverse_lazy
 
 from . import auth, health
 from .members import logins as member_logins
@@ -19,6 +19,38 @@ urlpatterns = [
     path("login/", auth.LoginView.as_view(), name="login"),
     path("setup/", setup.setup, name="setup"),
     path("signin/<str:token>/", member_logins.signin, name="signin"),
+    # A member's own password (issue 78): changed, or reset by mail where the club has it.
+    path(
+        "password/",
+        auth_views.PasswordChangeView.as_view(
+            template_name="registration/password_change.html",
+            success_url=reverse_lazy("password_changed"),
+        ),
+        name="password_change",
+    ),
+    path(
+        "password/changed/",
+        auth_views.PasswordChangeDoneView.as_view(
+            template_name="registration/password_changed.html"
+        ),
+        name="password_changed",
+    ),
+    path("password/forgot/", member_logins.password_forgot, name="password_forgot"),
+    path(
+        "password/reset/<uidb64>/<token>/",
+        auth_views.PasswordResetConfirmView.as_view(
+            template_name="registration/password_reset.html",
+            success_url=reverse_lazy("password_reset_done"),
+        ),
+        name="password_reset_confirm",
+    ),
+    path(
+        "password/reset/done/",
+        auth_views.PasswordResetCompleteView.as_view(
+            template_name="registration/password_reset_done.html"
+        ),
+        name="password_reset_done",
+    ),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("admin/", admin.site.urls),
     path("", include("club.club_urls")),

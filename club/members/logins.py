@@ -64,6 +64,7 @@ def member_signin_link(request: HttpRequest, pk: int) -> HttpResponse:
         messages.error(request, str(e)[:1].upper() + str(e)[1:] + ".")
         return redirect(member)
     address = _link_address(request, token)
+    mailed = _mail_link(member, address, link.expires_at)
     qr = segno.make(address, error="m")
     svg = qr.svg_inline(scale=6, dark="#111", light="#fff", omitsize=True)
     loopback = "//127.0.0.1" in address or "//localhost" in address
@@ -76,8 +77,34 @@ def member_signin_link(request: HttpRequest, pk: int) -> HttpResponse:
             "address": address,
             "qr": mark_safe(svg),  # segno's own SVG of the address: no member text in it
             "loopback": loopback,
+            "mailed": mailed,
         },
     )
+
+
+def _mail_link(member: Member, address: str, until: object) -> str:
+    """The link mailed to the member where he has an address: to SMTP where the club has
+    it, else to a file in RUN_DIR/mail. What to say of it on the page ("" if not sent)."""
+    to = member.user.email
+    if not to:
+        return ""
+    from django.core.mail import send_mail
+
+    body = (
+        f"{member}, the card club has made you a login.\n\nOpen this link to choose your "
+        f"password (it works once, until {until:%d %b %Y %H:%M} UTC):\n{address}\n"
+    )
+    try:
+        send_mail("Your sign-in link", body, None, [to])
+    except Exception:  # a mail server down: the QR code still works
+        import logging
+
+        logging.getLogger(__name__).warning("the sign-in link was not mailed", exc_info=True)
+        return f"It could not be mailed to {to}: show the QR code."
+    if mail_configured():
+        return f"Also mailed to {to}."
+    folder = settings.MAILERS["default"].get("OPTIONS", {}).get("file_path", "")
+    return f"Mail is not set up: what would have been sent to {to} is in {folder}."
 
 
 @require_http_methods(["GET", "POST"])
@@ -122,3 +149,59 @@ def signin(request: HttpRequest, token: str) -> HttpResponse:
     return render(
         request, "club/members/signin.html", {"form": form, "member": member}, status=status
     )
+
+
+@staff_required
+@require_POST
+def member_sign_out(request: HttpRequest, pk: int) -> HttpResponse:
+    """A lost phone: the member is signed out on every device, his live pages with it."""
+    member = get_object_or_404(Member.objects.select_related("user"), pk=pk, is_bot=False)
+    ended = logins.sign_out_everywhere(member, by=request.user)
+    messages.success(
+        request,
+        f"{member} is signed out everywhere ({ended} session{'s' if ended != 1 else ''} ended).",
+    )
+    return redirect(member)
+
+
+@staff_required
+@require_POST
+def member_login_enabled(request: HttpRequest, pk: int) -> HttpResponse:
+    """Disable a member's login (he left: his history and money stay), or enable it."""
+    member = get_object_or_404(Member.objects.select_related("user"), pk=pk, is_bot=False)
+    enabled = request.POST.get("enabled") == "1"
+    try:
+        logins.set_login_enabled(member, enabled, by=request.user)
+    except ClubError as e:
+        messages.error(request, str(e)[:1].upper() + str(e)[1:] + ".")
+    else:
+        messages.success(
+            request,
+            f"{member}'s login is {'enabled again' if enabled else 'disabled; signed out everywhere'}.",
+        )
+    return redirect(member)
+
+
+def mail_configured() -> bool:
+    """Whether the club sends real mail (a server named), not files in RUN_DIR/mail."""
+    return not str(settings.MAILERS["default"]["BACKEND"]).endswith("filebased.EmailBackend")
+
+
+@require_http_methods(["GET", "POST"])
+def password_forgot(request: HttpRequest) -> HttpResponse:
+    """Forgot one's password: a reset link by mail where the club sends mail (Django's
+    reset view and token, one use); where it does not, the page says to ask the
+    secretary for a new sign-in link (issue 78)."""
+    if not mail_configured():
+        return render(request, "registration/password_forgot_ask.html")
+    from django.contrib.auth import views as auth_views
+
+    view = auth_views.PasswordResetView.as_view(
+        template_name="registration/password_forgot.html",
+        email_template_name="registration/password_reset_email.txt",
+        subject_template_name="registration/password_reset_subject.txt",
+        success_url=reverse("password_forgot") + "?sent=1",
+    )
+    if request.GET.get("sent"):
+        return render(request, "registration/password_forgot.html", {"sent": True})
+    return view(request)

@@ -31,7 +31,11 @@ class AuditEntry(models.Model):
     REVERSAL, REFUND = "reversal", "refund"
     CLUB_START = "club-start"
     MEMBER_ADD, SIGNIN_LINK, SIGNIN_USED = "member-add", "signin-link", "signin-used"
+    SIGN_OUT, LOGIN_DISABLED, LOGIN_ENABLED = "sign-out", "login-disabled", "login-enabled"
     ACTIONS = [
+        (SIGN_OUT, "signed out everywhere"),
+        (LOGIN_DISABLED, "login disabled"),
+        (LOGIN_ENABLED, "login enabled"),
         (CLUB_START, "club started"),
         (MEMBER_ADD, "member added"),
         (SIGNIN_LINK, "sign-in link given"),

@@ -215,3 +215,62 @@ def login_states(members: list[Member]) -> dict[int, LoginState]:
         else:
             states[m.pk] = LoginState("not invited")
     return states
+
+
+def _end_sessions(user_id: int) -> int:
+    """End every login session of the user (their cached copies too); how many. A club's
+    sessions are a few hundred: each is read once."""
+    from django.contrib.sessions.models import Session
+
+    from ..sessions import SessionStore
+
+    ended = 0
+    for session in Session.objects.filter(expire_date__gt=timezone.now()).iterator():
+        if str(session.get_decoded().get("_auth_user_id")) == str(user_id):
+            SessionStore(session_key=session.session_key).delete()
+            ended += 1
+    return ended
+
+
+def sign_out_everywhere(member: Member, *, by: AbstractBaseUser, why: str = "") -> int:
+    """A lost phone: every login session of the member ends, and his live streams with them
+    (at their next keepalive: their grants are revoked). His password and history stay.
+    The number of sessions ended."""
+    from ..streams import revoke_user
+
+    with transaction.atomic():
+        ended = _end_sessions(member.user_id)
+        AuditEntry.objects.create(
+            actor=by,
+            action=AuditEntry.SIGN_OUT,
+            what=f"{member} signed out everywhere ({ended} session{'s' if ended != 1 else ''})",
+            why=why[:200],
+        )
+        user_id = member.user_id
+        transaction.on_commit(lambda: revoke_user(user_id))
+    return ended
+
+
+def set_login_enabled(member: Member, enabled: bool, *, by: AbstractBaseUser) -> None:
+    """Disable a member's login (he left the club: his history and money stay in the books)
+    and sign him out everywhere; or enable it again."""
+    if member.user_id == getattr(by, "pk", None) and not enabled:
+        raise ClubError("you cannot disable your own login")
+    if member.is_bot:
+        raise ClubError("a computer player has no login")
+    with transaction.atomic():
+        user = get_user_model().objects.select_for_update().get(pk=member.user_id)
+        if user.is_active == enabled:
+            return
+        user.is_active = enabled
+        user.save(update_fields=["is_active"])  # club.apps revokes his streams on commit
+        if not enabled:
+            _end_sessions(user.pk)
+            SignInLink.objects.filter(member=member, used_at=None, revoked_at=None).update(
+                revoked_at=timezone.now()
+            )
+        AuditEntry.objects.create(
+            actor=by,
+            action=AuditEntry.LOGIN_ENABLED if enabled else AuditEntry.LOGIN_DISABLED,
+            what=f"{member}'s login {'enabled' if enabled else 'disabled'}",
+        )

@@ -152,3 +152,143 @@ def test_members_see_neither_the_form_nor_another_s_link(secretary: Client) -> N
     assert c.post(f"/members/{ann.pk}/signin-link/").status_code == 403
     assert "Give a sign-in link" not in c.get(f"/members/{ann.pk}/").text
     assert not Member.objects.filter(display_name="Sneaky").exists()
+
+
+def _signed_in(c: Client) -> bool:
+    return c.get("/password/").status_code == 200
+
+
+def _login(username: str, password: str) -> Client:
+    c = Client()
+    r = c.post("/login/", {"username": username, "password": password})
+    assert r.status_code == 302, r.content[:500]
+    return c
+
+
+def test_the_secretary_signs_a_member_out_everywhere(
+    secretary: Client, django_capture_on_commit_callbacks: Any
+) -> None:
+    """A lost phone: both of Mary's devices are signed out, her stream grants revoked; her
+    password stays."""
+    from club import redis as club_redis
+
+    services.create_member("mary", "Mary Phone", password="mary plays on tuesdays")
+    phone, laptop = (
+        _login("mary", "mary plays on tuesdays"),
+        _login("mary", "mary plays on tuesdays"),
+    )
+    mary = Member.objects.get(user__username="mary")
+    club_redis.client().sadd(club_redis.key("stream-grants", mary.user_id), "g1")
+    with django_capture_on_commit_callbacks(execute=True):
+        r = secretary.post(f"/members/{mary.pk}/sign-out/")
+    assert r.status_code == 302
+    assert not _signed_in(phone) and not _signed_in(laptop)
+    assert not club_redis.client().exists(club_redis.key("stream-grants", mary.user_id))
+    assert _signed_in(_login("mary", "mary plays on tuesdays"))
+    entry = AuditEntry.objects.get(action=AuditEntry.SIGN_OUT)
+    assert "2 sessions" in entry.what
+
+
+def test_a_disabled_login_is_signed_out_and_keeps_its_books(secretary: Client) -> None:
+    services.create_member("leo", "Leo Leaving", password="leo plays on mondays")
+    phone = _login("leo", "leo plays on mondays")
+    leo = Member.objects.get(user__username="leo")
+    _, token = logins.give_link(leo, by=get_user_model().objects.get(username="sec"))
+    secretary.post(f"/members/{leo.pk}/login/", {"enabled": "0"})
+    leo.user.refresh_from_db()
+    assert not leo.user.is_active and not _signed_in(phone)
+    assert (
+        Client()
+        .post("/login/", {"username": "leo", "password": "leo plays on mondays"})
+        .status_code
+        == 200
+    )
+    assert Client().get(f"/signin/{token}/").status_code == 410
+    assert 'data-login="disabled"' in secretary.get("/members/").text
+    assert Member.objects.filter(pk=leo.pk).exists()  # history and money stay
+    secretary.post(f"/members/{leo.pk}/login/", {"enabled": "1"})
+    assert _signed_in(_login("leo", "leo plays on mondays"))
+    sec = Member.objects.get(user__username="sec")
+    r = secretary.post(f"/members/{sec.pk}/login/", {"enabled": "0"}, follow=True)
+    assert "cannot disable your own login" in r.text
+    assert get_user_model().objects.get(username="sec").is_active
+
+
+def test_a_member_changes_his_password_and_his_other_devices_are_signed_out() -> None:
+    services.create_member("ann", "Ann Own", password="ann plays on fridays")
+    phone, laptop = _login("ann", "ann plays on fridays"), _login("ann", "ann plays on fridays")
+    bad = phone.post(
+        "/password/",
+        {"old_password": "wrong", "new_password1": "1234", "new_password2": "1234"},
+    )
+    assert bad.status_code == 200 and "incorrectly" in bad.text
+    r = phone.post(
+        "/password/",
+        {
+            "old_password": "ann plays on fridays",
+            "new_password1": "ann now plays on sundays",
+            "new_password2": "ann now plays on sundays",
+        },
+    )
+    assert r.status_code == 302 and r["Location"] == "/password/changed/"
+    assert _signed_in(phone) and not _signed_in(laptop)
+    assert _signed_in(_login("ann", "ann now plays on sundays"))
+
+
+def test_forgot_password_asks_the_secretary_where_the_club_sends_no_mail(
+    settings: Any,
+) -> None:
+    settings.MAILERS = {"default": {"BACKEND": "django.core.mail.backends.filebased.EmailBackend"}}
+    r = Client().get("/password/forgot/")
+    assert r.status_code == 200 and "Ask the club's secretary for a new sign-in link" in r.text
+    assert "Forgot your password?" in Client().get("/login/").text
+
+
+def test_forgot_password_mails_a_one_use_link_where_the_club_sends_mail(settings: Any) -> None:
+    from django.core import mail
+
+    settings.MAILERS = {"default": {"BACKEND": "django.core.mail.backends.locmem.EmailBackend"}}
+    services.create_member("bea", "Bea Mail", password="bea plays on mondays")
+    get_user_model().objects.filter(username="bea").update(email="bea@example.org")
+    r = Client().post("/password/forgot/", {"email": "bea@example.org"})
+    assert r.status_code == 302
+    assert len(mail.outbox) == 1 and mail.outbox[0].to == ["bea@example.org"]
+    path = re.search(r"http://testserver(/password/reset/\S+/)", mail.outbox[0].body).group(1)  # type: ignore[union-attr]
+    c = Client()
+    form = c.get(path, follow=True)
+    assert "Choose a new password" in form.text
+    done = c.post(
+        form.redirect_chain[-1][0],
+        {"new_password1": "bea now plays on fridays", "new_password2": "bea now plays on fridays"},
+    )
+    assert done.status_code == 302
+    assert _signed_in(_login("bea", "bea now plays on fridays"))
+    again = Client().get(path, follow=True)
+    assert "This link does not work" in again.text
+
+
+def test_a_link_is_mailed_to_a_file_where_mail_is_not_set_up(
+    secretary: Client, settings: Any, tmp_path: Any
+) -> None:
+    settings.MAILERS = {
+        "default": {
+            "BACKEND": "django.core.mail.backends.filebased.EmailBackend",
+            "OPTIONS": {"file_path": str(tmp_path)},
+        }
+    }
+    r = secretary.post("/members/add/", {"display_name": "Mia Mail", "email": "mia@example.org"})
+    mia = Member.objects.get(display_name="Mia Mail")
+    assert r.status_code == 302
+    page = secretary.post(f"/members/{mia.pk}/signin-link/")
+    path = link_from(page.text)
+    assert "Mail is not set up" in page.text
+    written = "".join(f.read_text() for f in tmp_path.iterdir())
+    assert path in written and "mia@example.org" in written
+
+
+def test_members_stay_signed_in_for_a_season_and_the_staff_for_an_evening() -> None:
+    services.create_member("long", "Long Member", password="a long pass phrase")
+    services.create_member("boss", "Boss Staff", password="a long pass phrase", is_staff=True)
+    member, staff = _login("long", "a long pass phrase"), _login("boss", "a long pass phrase")
+    assert member.session.get_expiry_age() == 30 * 24 * 3600
+    assert staff.session.get_expiry_age() == 12 * 3600

@@ -27,12 +27,15 @@ from .conftest import PASSWORD, World, state_snapshot
 
 pytestmark = pytest.mark.django_db
 
-PUBLIC_PAGES = {"home", "games:rules", "games:rules_variant", "healthz", "login"}
+PUBLIC_PAGES = {
+    "home", "games:rules", "games:rules_variant", "healthz", "login", "password_forgot",
+    "password_reset_done",
+}  # fmt: skip
 LOGIN_PAGES = {
     "club:sessions", "club:session", "club:session_washbook", "club:session_print",
     "club:settlement", "club:table",
     "club:washbook", "club:cut", "club:standings", "games:table", "games:state",
-    "games:club_panel", "games:practice",
+    "games:club_panel", "games:practice", "password_change", "password_changed",
 }  # fmt: skip
 OWN_PAGES = {"club:member", "club:statement", "club:member_statement"}
 STAFF_PAGES = {
@@ -44,7 +47,10 @@ FORM_PAGES = {"games:practice", "club:line_correct", "club:house_rules"}
 # Token-authenticated and read-only (its own tests), or a benchmark's yardstick (404 here).
 # The empty club's setup page too: 404 once the club has members (tests/club/test_setup.py).
 # A sign-in link's page: its token is the authority (tests/club/test_logins.py).
-SPECIAL = {"games:events", "club:session_events", "games:bench_ping", "setup", "signin"}
+SPECIAL = {
+    "games:events", "club:session_events", "games:bench_ping", "setup", "signin",
+    "password_reset_confirm",
+}  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -125,6 +131,10 @@ ACTIONS = [
            lambda w: {"display_name": "Newly Added"}),
     Action("club:member_signin_link", "staff", lambda w: [w.idle.pk], lambda w: w.secretary,
            lambda w: {}),
+    Action("club:member_sign_out", "staff", lambda w: [w.outsider.pk], lambda w: w.secretary,
+           lambda w: {}),
+    Action("club:member_login", "staff", lambda w: [w.outsider.pk], lambda w: w.secretary,
+           lambda w: {"enabled": "0"}),
     Action("club:session_open", "staff", lambda w: [], lambda w: w.secretary,
            lambda w: {"stake": "0.05", "default_variant": "foster", "name": "Next",
                       "second": "on"}),
@@ -223,6 +233,7 @@ def test_members_cannot_do_the_secretarys_work(world: World) -> None:
         "club:line_correct", "club:transfer_pay", "club:member_payment", "club:house_rules",
         "club:member_refund", "club:payment_reverse",
         "club:table_cancel", "club:table_computer", "club:member_add", "club:member_signin_link",
+        "club:member_sign_out", "club:member_login",
         "club:session_cancel",
         "club:arrival_add", "club:arrival_leave", "club:table_void", "club:session_void",
         "club:arrival_fee",
