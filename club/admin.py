@@ -177,6 +177,6 @@ class TransferAdmin(AppendOnlyAdmin):
 
 @admin.register(models.AuditEntry)
 class AuditEntryAdmin(AppendOnlyAdmin):
-    list_display = ["at", "actor", "action", "what", "why", "session"]
+    list_display = ["at", "actor", "action", "what", "why", "address", "session"]
     list_filter = ["action"]
     search_fields = ["what", "why", "actor__username"]

@@ -24,6 +24,14 @@ class ClubConfig(AppConfig):
         pre_save.connect(_rights, sender=get_user_model(), dispatch_uid="club.streams.rights")
         # The Secretary group keeps its permissions after a migrate or a flush (club/roles.py).
         post_migrate.connect(roles.keep_in_step, sender=self, dispatch_uid="club.roles")
+        # The club's name, time zone and currency, kept in the process (issue 78).
+        from django.db.models.signals import post_delete, post_save
+
+        from .models import Club
+        from .services.profile import forget
+
+        post_save.connect(forget, sender=Club, dispatch_uid="club.profile.save")
+        post_delete.connect(forget, sender=Club, dispatch_uid="club.profile.delete")
 
 
 def _session_length(sender: Any, request: Any, user: Any, **kwargs: Any) -> None:

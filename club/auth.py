@@ -132,3 +132,47 @@ class ClubBackend(ModelBackend):
 def _user_sql() -> str:
     model, q = get_user_model(), connection.ops.quote_name
     return f"SELECT * FROM {q(model._meta.db_table)} WHERE {q(model._meta.pk.column)} = %s"
+
+
+class Tries:
+    """Wrong tries at something guessed (a setup code, a sign-in link), counted by the
+    client's address in the cache: after ``limit`` of them within ``cooloff_minutes``, that
+    address is refused until the time is up, as django-axes refuses a login. Not axes
+    itself: a code or a link is not a username and password it could count."""
+
+    def __init__(self, name: str, limit_setting: str, cooloff_setting: str) -> None:
+        self.name, self.limit_setting, self.cooloff_setting = name, limit_setting, cooloff_setting
+
+    @property
+    def cooloff_minutes(self) -> int:
+        return int(getattr(settings, self.cooloff_setting))
+
+    def _key(self, request: HttpRequest) -> str:
+        return f"{self.name}:failures:{client_ip(request)}"
+
+    def locked_out(self, request: HttpRequest) -> bool:
+        from django.core.cache import cache
+
+        limit = int(getattr(settings, self.limit_setting))
+        return int(cache.get(self._key(request)) or 0) >= limit
+
+    def forget(self, address: str) -> None:
+        """The address's wrong tries forgotten (tests; an address let in again)."""
+        from django.core.cache import cache
+
+        cache.delete(f"{self.name}:failures:{address}")
+
+    def failed(self, request: HttpRequest) -> None:
+        from django.core.cache import cache
+
+        key, timeout = self._key(request), self.cooloff_minutes * 60
+        if cache.add(key, 1, timeout=timeout):
+            return
+        try:
+            cache.incr(key)
+        except ValueError:  # expired meanwhile
+            cache.add(key, 1, timeout=timeout)
+
+
+SETUP_TRIES = Tries("setup", "SETUP_FAILURE_LIMIT", "SETUP_COOLOFF_MINUTES")
+SIGNIN_TRIES = Tries("signin", "SIGNIN_FAILURE_LIMIT", "SIGNIN_COOLOFF_MINUTES")

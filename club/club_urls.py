@@ -60,6 +60,7 @@ club_patterns = [
     path("club/transfers/<int:pk>/pay/", money.transfer_pay, name="transfer_pay"),
     path("members/", members.members, name="members"),
     path("members/add/", member_logins.member_add, name="member_add"),
+    path("members/import/", member_logins.member_import, name="member_import"),
     path(
         "members/<int:pk>/signin-link/",
         member_logins.member_signin_link,
@@ -67,6 +68,7 @@ club_patterns = [
     ),
     path("members/<int:pk>/sign-out/", member_logins.member_sign_out, name="member_sign_out"),
     path("members/<int:pk>/login/", member_logins.member_login_enabled, name="member_login"),
+    path("members/<int:pk>/join/", member_logins.member_join, name="member_join"),
     path("audit/", office.audit_log, name="audit"),
     path("house-rules/", office.house_rules_list, name="house_rules"),
     path("members/<int:pk>/", members.member_detail, name="member"),

@@ -44,3 +44,32 @@ def _no_store(response: HttpResponseBase) -> HttpResponseBase:
     if not response.has_header("Cache-Control"):
         add_never_cache_headers(response)
     return response
+
+
+class ClubTimeZoneMiddleware(HybridMiddleware):
+    """Pages show times in the club's own time zone, chosen when it was started (issue 78;
+    `club.services.profile`, kept in the process). The events process asks no query for it."""
+
+    def __call__(self, request: HttpRequest) -> Any:
+        from django.utils import timezone
+
+        from .services.profile import profile
+
+        if iscoroutinefunction(self):
+            return self._async(request)
+        timezone.activate(profile().time_zone)
+        try:
+            return self.get_response(request)
+        finally:
+            timezone.deactivate()  # the thread's next request (or a test) starts afresh
+
+    async def _async(self, request: HttpRequest) -> Any:
+        from django.utils import timezone
+
+        from .services.profile import profile
+
+        timezone.activate(profile(read=False).time_zone)
+        try:
+            return await self.get_response(request)
+        finally:
+            timezone.deactivate()

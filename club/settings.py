@@ -73,6 +73,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "club.middleware.ClubTimeZoneMiddleware",  # the club's own time zone (issue 78)
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
@@ -266,6 +267,10 @@ SETUP_FAILURE_LIMIT = int(os.environ.get("SETUP_FAILURE_LIMIT", "10"))
 SETUP_COOLOFF_MINUTES = int(os.environ.get("SETUP_COOLOFF_MINUTES", "15"))
 # A member's sign-in link (issue 78) works once, for this many days.
 SIGNIN_LINK_DAYS = float(os.environ.get("SIGNIN_LINK_DAYS", "7"))
+# Links refused (unknown, used, expired, replaced) from one address before it is refused
+# every link for the cool-off, as logins are.
+SIGNIN_FAILURE_LIMIT = int(os.environ.get("SIGNIN_FAILURE_LIMIT", "10"))
+SIGNIN_COOLOFF_MINUTES = int(os.environ.get("SIGNIN_COOLOFF_MINUTES", "15"))
 # How long a login lasts (issue 78): members' phones for a season, the staff's (who can
 # change the books) for an evening's length.
 MEMBER_SESSION_DAYS = float(os.environ.get("MEMBER_SESSION_DAYS", "30"))

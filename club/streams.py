@@ -287,6 +287,9 @@ def _hub() -> _Hub:
     return hub
 
 
+_DUE = object()  # the keepalive's time came before a message
+
+
 async def stream(
     kind: str,
     pk: int,
@@ -309,17 +312,26 @@ async def stream(
         last = await r.get(club_redis.key(kind, pk, "last"))
         if last:
             yield await _encoded(encode, last)
+        # The grant is checked every KEEPALIVE seconds, busy or idle: a stream whose
+        # messages came faster than that once never checked it, and a phone signed out
+        # everywhere kept receiving its table (issue 78).
+        due = time.monotonic() + KEEPALIVE
         while True:
             try:
-                message = await asyncio.wait_for(queue.get(), timeout=KEEPALIVE)
+                wait = max(due - time.monotonic(), 0.0)
+                message = await asyncio.wait_for(queue.get(), timeout=wait)
             except TimeoutError:
+                message = _DUE
+            if message is _DUE or time.monotonic() >= due:
+                due = time.monotonic() + KEEPALIVE
                 if data is not None and not await _granted(data):
                     yield "event: ended\ndata: {}\n\n"
                     return
                 if open_key is not None:
                     await r.zadd(open_key, {ticket: time.time()})
-                yield ": keepalive\n\n"
-                continue
+                if message is _DUE:
+                    yield ": keepalive\n\n"
+                    continue
             if message is None:
                 return  # Redis lost: the page reconnects, or polls
             yield await _encoded(encode, message)

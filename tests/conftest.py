@@ -109,3 +109,13 @@ def django_db_setup(django_db_setup, django_db_blocker):  # type: ignore[no-unty
                     "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
                     "WHERE datname = current_database() AND pid <> pg_backend_pid()"
                 )
+
+
+@pytest.fixture(autouse=True)
+def _no_club_profile_kept() -> None:
+    """Each test starts with no club row kept in the process (club.services.profile), and
+    with no query for it: the settings answer until a test starts a club (the row's save
+    clears what is kept). A club one test started never shows in the next."""
+    from club.services import profile
+
+    profile.assume_no_club()

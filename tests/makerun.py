@@ -85,15 +85,23 @@ def get(url: str) -> tuple[int, bytes]:
 class MakeRun:
     """`make run` in its own session (as at a terminal), its output read as it comes."""
 
-    def __init__(self, run_dir: Path, *, host: str | None = None, demo: bool = True) -> None:
+    def __init__(
+        self,
+        run_dir: Path,
+        *,
+        host: str | None = None,
+        demo: bool = True,
+        settings: dict[str, str] | None = None,
+    ) -> None:
         """``demo``: `make run DEMO=1`, the demo club loaded into an empty club (without
-        it, an empty club prints its setup link, issue 78)."""
+        it, an empty club prints its setup link, issue 78); ``settings``: given in the
+        environment, as a club would give them."""
         self.run_dir, self.port, self.events_port = run_dir, free_port(), free_port()
         drop = {"DATABASE_URL", "REDIS_URL", "TESTING", "REDIS_PREFIX", "TEST_DB_NAME",
                 "SECRET_KEY", "DEBUG", "ALLOWED_HOSTS", "HOST"}  # fmt: skip
         env = {k: v for k, v in os.environ.items() if k not in drop}
         env |= {"RUN_DIR": str(run_dir), "PORT": str(self.port),
-                "EVENTS_PORT": str(self.events_port)}  # fmt: skip
+                "EVENTS_PORT": str(self.events_port)} | (settings or {})  # fmt: skip
         # As the README says: `make run`, or `make run HOST=0.0.0.0` for phones.
         self.proc = subprocess.Popen(
             ["make", "-s", "run", *([f"HOST={host}"] if host else []), *(["DEMO=1"] if demo else [])],

@@ -8,6 +8,8 @@ from decimal import Decimal
 from typing import Any
 
 from django.contrib import messages
+from django.contrib.auth import get_user_model
+from django.contrib.auth.hashers import UNUSABLE_PASSWORD_PREFIX
 from django.db import models, transaction
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -143,8 +145,17 @@ def _console_context(
     here = [a for a in arrivals if a.left_at is None]
     waiting = services.waiting_members(session) if session.is_open else []
     carried = carried_words([a.member for a in here])
+    # Who has no password yet (a newcomer, a guest): the console offers a sign-in link
+    # (issue 78), in one query for the whole list.
+    no_login = set(
+        get_user_model()
+        .objects.filter(pk__in=[a.member.user_id for a in waiting])
+        .filter(password__startswith=UNUSABLE_PASSWORD_PREFIX)
+        .values_list("pk", flat=True)
+    )
     for a in waiting:
         a.carried = carried.get(a.member_id, "")  # type: ignore[attr-defined]
+        a.no_login = a.member.user_id in no_login  # type: ignore[attr-defined]
     playing = [r for r in rows if r.table.status == Table.PLAYING]
     session_voidable = session.status in services.VOIDABLE and services.played_at(
         session_id=session.pk

@@ -15,7 +15,7 @@ from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_http_methods, require_POST
 
-from ..auth import client_ip
+from ..auth import SIGNIN_TRIES, client_ip
 from ..models import ClubSession, Member
 from ..services import logins
 from ..services.base import ClubError
@@ -59,7 +59,7 @@ def _link_address(request: HttpRequest, token: str) -> str:
 def member_signin_link(request: HttpRequest, pk: int) -> HttpResponse:
     member = get_object_or_404(Member.objects.select_related("user"), pk=pk, is_bot=False)
     try:
-        link, token = logins.give_link(member, by=request.user)
+        link, token = logins.give_link(member, by=request.user, address=client_ip(request))
     except ClubError as e:
         messages.error(request, str(e)[:1].upper() + str(e)[1:] + ".")
         return redirect(member)
@@ -109,9 +109,21 @@ def _mail_link(member: Member, address: str, until: object) -> str:
 
 @require_http_methods(["GET", "POST"])
 def signin(request: HttpRequest, token: str) -> HttpResponse:
+    # Tries are throttled as logins are (issue 78, item 6): after SIGNIN_FAILURE_LIMIT
+    # refused links from an address, every link is refused there for the cool-off, the
+    # right one too, and the link is not looked at.
+    if SIGNIN_TRIES.locked_out(request):
+        return render(
+            request,
+            "club/members/signin_refused.html",
+            {"why": "locked", "said": "Too many sign-in links that do not work were tried from "
+             f"here. Wait {SIGNIN_TRIES.cooloff_minutes} minutes and try again."},
+            status=429,
+        )  # fmt: skip
     try:
         link = logins.open_link(token)
     except logins.LinkRefused as e:
+        SIGNIN_TRIES.failed(request)
         return render(
             request, "club/members/signin_refused.html", {"why": e.why, "said": str(e)}, status=410
         )
@@ -156,7 +168,7 @@ def signin(request: HttpRequest, token: str) -> HttpResponse:
 def member_sign_out(request: HttpRequest, pk: int) -> HttpResponse:
     """A lost phone: the member is signed out on every device, his live pages with it."""
     member = get_object_or_404(Member.objects.select_related("user"), pk=pk, is_bot=False)
-    ended = logins.sign_out_everywhere(member, by=request.user)
+    ended = logins.sign_out_everywhere(member, by=request.user, address=client_ip(request))
     messages.success(
         request,
         f"{member} is signed out everywhere ({ended} session{'s' if ended != 1 else ''} ended).",
@@ -171,7 +183,7 @@ def member_login_enabled(request: HttpRequest, pk: int) -> HttpResponse:
     member = get_object_or_404(Member.objects.select_related("user"), pk=pk, is_bot=False)
     enabled = request.POST.get("enabled") == "1"
     try:
-        logins.set_login_enabled(member, enabled, by=request.user)
+        logins.set_login_enabled(member, enabled, by=request.user, address=client_ip(request))
     except ClubError as e:
         messages.error(request, str(e)[:1].upper() + str(e)[1:] + ".")
     else:
@@ -179,6 +191,20 @@ def member_login_enabled(request: HttpRequest, pk: int) -> HttpResponse:
             request,
             f"{member}'s login is {'enabled again' if enabled else 'disabled; signed out everywhere'}.",
         )
+    return redirect(member)
+
+
+@staff_required
+@require_POST
+def member_join(request: HttpRequest, pk: int) -> HttpResponse:
+    """A guest becomes a member, keeping his history and money (issue 78)."""
+    guest = get_object_or_404(Member, pk=pk, is_bot=False)
+    try:
+        member = logins.make_member(guest, by=request.user, address=client_ip(request))
+    except ClubError as e:
+        messages.error(request, str(e)[:1].upper() + str(e)[1:] + ".")
+        return redirect(guest)
+    messages.success(request, f"{member} is a member now: history and balance kept.")
     return redirect(member)
 
 
@@ -205,3 +231,31 @@ def password_forgot(request: HttpRequest) -> HttpResponse:
     if request.GET.get("sent"):
         return render(request, "registration/password_forgot.html", {"sent": True})
     return view(request)
+
+
+@staff_required
+@require_POST
+def member_import(request: HttpRequest) -> HttpResponse:
+    """A roster from CSV: every mistake of every row at once, nothing imported until the
+    file has none (issue 78)."""
+    from .views import members_page
+
+    upload = request.FILES.get("roster")
+    problems: list[str] = []
+    if upload is None:
+        problems = ["Choose the roster's CSV file."]
+    elif upload.size and upload.size > 1_000_000:
+        problems = ["The file is larger than 1 MB: a roster is a few hundred rows."]
+    else:
+        try:
+            added = logins.import_roster(logins.read_roster(upload.read()), by=request.user)
+        except ClubError as e:
+            problems = [str(p)[:1].upper() + str(p)[1:] + "." for p in e.each()]
+        else:
+            messages.success(
+                request,
+                f"Imported {len(added)} member{'s' if len(added) != 1 else ''}: give each a "
+                "sign-in link from their page.",
+            )
+            return redirect(reverse("club:members") + "?login=not+invited")
+    return members_page(request, import_problems=problems, status=400)

@@ -47,7 +47,11 @@ LOGIN_FILTERS = [
 
 
 def members_page(
-    request: HttpRequest, *, add_form: AddMemberForm | None = None, status: int = 200
+    request: HttpRequest,
+    *,
+    add_form: AddMemberForm | None = None,
+    import_problems: list[str] | None = None,
+    status: int = 200,
 ) -> HttpResponse:
     accounts = dict(Account.objects.values_list("member_id", "balance"))
     listed = list(
@@ -70,6 +74,7 @@ def members_page(
         {
             "rows": [(m, b, states[m.pk]) for m, b in rows],
             "add_form": add_form or AddMemberForm(),
+            "import_problems": import_problems or [],
             "filters": LOGIN_FILTERS,
             "shown": shown if shown in LOGIN_FILTERS else "",
         },

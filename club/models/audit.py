@@ -67,6 +67,9 @@ class AuditEntry(models.Model):
     action = models.CharField(max_length=20, choices=ACTIONS)
     what = models.CharField(max_length=300)
     why = models.CharField(max_length=200, blank=True)
+    # The address the action came from, where it matters who was where (issue 78: a
+    # sign-in link given, used or revoked; a club started; a login signed out).
+    address = models.CharField(max_length=45, blank=True)
     # No database constraint on these two: an entry is written in the transaction of the
     # action it records, and a constraint's check would take a key-share lock on the
     # evening while the action may hold only a table (out of the app's lock order: a

@@ -24,6 +24,7 @@ class Member(models.Model):
     is_bot = models.BooleanField(
         default=False, help_text="A computer player; never staked, never in a settlement."
     )
+    phone = models.CharField(max_length=40, blank=True, help_text="As the roster gave it.")
     is_guest = models.BooleanField(
         default=False,
         help_text="A visitor the secretary added for an evening: plays, is booked and "

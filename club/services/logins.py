@@ -87,9 +87,9 @@ def add_member(
     return member
 
 
-def give_link(member: Member, *, by: AbstractBaseUser) -> tuple[SignInLink, str]:
+def give_link(member: Member, *, by: AbstractBaseUser, address: str = "") -> tuple[SignInLink, str]:
     """A new sign-in link for ``member`` and its token (shown once: only its hash is kept);
-    the member's open links before it stop working."""
+    the member's open links before it stop working (the audit entry says so)."""
     if member.is_bot:
         raise ClubError("a computer player does not sign in")
     if not member.user.is_active:
@@ -97,9 +97,9 @@ def give_link(member: Member, *, by: AbstractBaseUser) -> tuple[SignInLink, str]
     token = secrets.token_urlsafe(32)
     now = timezone.now()
     with transaction.atomic():
-        SignInLink.objects.filter(member=member, used_at=None, revoked_at=None).update(
-            revoked_at=now
-        )
+        revoked = SignInLink.objects.filter(
+            member=member, used_at=None, revoked_at=None, expires_at__gt=now
+        ).update(revoked_at=now)
         link = SignInLink.objects.create(
             member=member,
             token_sha256=_digest(token),
@@ -109,7 +109,10 @@ def give_link(member: Member, *, by: AbstractBaseUser) -> tuple[SignInLink, str]
         AuditEntry.objects.create(
             actor=by,
             action=AuditEntry.SIGNIN_LINK,
-            what=f"Sign-in link given to {member} (until {link.expires_at:%Y-%m-%d %H:%M} UTC)",
+            what=f"Sign-in link given to {member} (until {link.expires_at:%Y-%m-%d %H:%M} UTC)"
+            + ("; the link given before it revoked" if revoked == 1 else "")
+            + (f"; the {revoked} links given before it revoked" if revoked > 1 else ""),
+            address=address[:45],
         )
     return link, token
 
@@ -171,7 +174,7 @@ def use_link(token: str, password: str, again: str, *, address: str = "") -> Mem
             actor=member.user,
             action=AuditEntry.SIGNIN_USED,
             what=f"{member} chose a password through a sign-in link",
-            why=f"from {address}" if address else "",
+            address=address[:45],
         )
     return member
 
@@ -232,7 +235,9 @@ def _end_sessions(user_id: int) -> int:
     return ended
 
 
-def sign_out_everywhere(member: Member, *, by: AbstractBaseUser, why: str = "") -> int:
+def sign_out_everywhere(
+    member: Member, *, by: AbstractBaseUser, why: str = "", address: str = ""
+) -> int:
     """A lost phone: every login session of the member ends, and his live streams with them
     (at their next keepalive: their grants are revoked). His password and history stay.
     The number of sessions ended."""
@@ -245,13 +250,16 @@ def sign_out_everywhere(member: Member, *, by: AbstractBaseUser, why: str = "") 
             action=AuditEntry.SIGN_OUT,
             what=f"{member} signed out everywhere ({ended} session{'s' if ended != 1 else ''})",
             why=why[:200],
+            address=address[:45],
         )
         user_id = member.user_id
         transaction.on_commit(lambda: revoke_user(user_id))
     return ended
 
 
-def set_login_enabled(member: Member, enabled: bool, *, by: AbstractBaseUser) -> None:
+def set_login_enabled(
+    member: Member, enabled: bool, *, by: AbstractBaseUser, address: str = ""
+) -> None:
     """Disable a member's login (he left the club: his history and money stay in the books)
     and sign him out everywhere; or enable it again."""
     if member.user_id == getattr(by, "pk", None) and not enabled:
@@ -264,13 +272,155 @@ def set_login_enabled(member: Member, enabled: bool, *, by: AbstractBaseUser) ->
             return
         user.is_active = enabled
         user.save(update_fields=["is_active"])  # club.apps revokes his streams on commit
+        revoked = 0
         if not enabled:
             _end_sessions(user.pk)
-            SignInLink.objects.filter(member=member, used_at=None, revoked_at=None).update(
-                revoked_at=timezone.now()
-            )
+            now = timezone.now()
+            revoked = SignInLink.objects.filter(
+                member=member, used_at=None, revoked_at=None, expires_at__gt=now
+            ).update(revoked_at=now)
         AuditEntry.objects.create(
             actor=by,
             action=AuditEntry.LOGIN_ENABLED if enabled else AuditEntry.LOGIN_DISABLED,
-            what=f"{member}'s login {'enabled' if enabled else 'disabled'}",
+            what=f"{member}'s login {'enabled' if enabled else 'disabled'}"
+            + (
+                f"; {revoked} open sign-in link{'s' if revoked > 1 else ''} revoked"
+                if revoked
+                else ""
+            ),
+            address=address[:45],
         )
+
+
+def make_member(guest: Member, *, by: AbstractBaseUser, address: str = "") -> Member:
+    """A guest joins the club: the same member row, so his history, his balance and his
+    login stay; from now on he pays the member's table fee (issue 78)."""
+    with transaction.atomic():
+        member = Member.objects.select_for_update().get(pk=guest.pk)
+        if member.is_bot:
+            raise ClubError("a computer player cannot join the club")
+        if not member.is_guest:
+            raise ClubError(f"{member} is a member already")
+        member.is_guest = False
+        member.save(update_fields=["is_guest"])
+        AuditEntry.objects.create(
+            actor=by,
+            action=AuditEntry.MEMBER,
+            what=f"{member}, a guest, became a member (history and balance kept)",
+            address=address[:45],
+        )
+    return member
+
+
+ROSTER_COLUMNS = {"name", "username", "email", "phone"}
+ROSTER_MAX_ROWS = 2000
+
+
+def read_roster(data: bytes) -> list[dict[str, str]]:
+    """The rows of a roster CSV (a header row naming its columns: name, and any of
+    username, email, phone), each with its columns by name; :class:`ClubError` for a file
+    that is not such a CSV."""
+    import csv
+    import io
+
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        raise ClubError(
+            "the file is not text in UTF-8: save it as CSV UTF-8", field="roster"
+        ) from e
+    reader = csv.DictReader(io.StringIO(text))
+    header = [h.strip().lower() for h in reader.fieldnames or []]
+    if "name" not in header:
+        raise ClubError(
+            "the first row must name the columns: name, and any of username, email, phone",
+            field="roster",
+        )
+    unknown = [h for h in header if h and h not in ROSTER_COLUMNS]
+    if unknown:
+        raise ClubError(
+            f"unknown column {unknown[0]!r}: use name, username, email, phone", field="roster"
+        )
+    rows = []
+    for raw in reader:
+        row = {k.strip().lower(): (v or "").strip() for k, v in raw.items() if k}
+        if any(row.values()):
+            rows.append(row)
+        if len(rows) > ROSTER_MAX_ROWS:
+            raise ClubError(f"at most {ROSTER_MAX_ROWS} members a file", field="roster")
+    if not rows:
+        raise ClubError("the file holds no member", field="roster")
+    return rows
+
+
+def import_roster(rows: list[dict[str, str]], *, by: AbstractBaseUser) -> list[Member]:
+    """The members of a roster, added together or not at all: every mistake of every row
+    is said at once ("row 3: ..."; the header is row 1), and nothing is imported until the
+    file has none."""
+    User = get_user_model()
+    problems: list[ClubError] = []
+    names: dict[str, int] = {}
+    usernames: dict[str, int] = {}
+    existing_names = {
+        n.lower()
+        for n in Member.objects.filter(is_bot=False).values_list("display_name", flat=True)
+    }
+    cleaned = []
+    for i, row in enumerate(rows, start=2):
+        said: list[str] = []
+        try:
+            name = shown_name(row.get("name", ""), field="roster")
+        except ClubError as e:
+            said.append(str(e))
+            name = ""
+        if not name and not said:
+            said.append("no name")
+        elif name:
+            if reserved_name(name):
+                said.append(f"{name} is a computer player's name")
+            elif name.lower() in existing_names:
+                said.append(f"a member is already called {name}")
+            elif name.lower() in names:
+                said.append(f"{name} is on row {names[name.lower()]} too")
+            names.setdefault(name.lower(), i)
+        username = row.get("username", "")
+        if username:
+            try:
+                User.username_validator(username)
+            except ValidationError as e:
+                said.append(f"username {username!r}: {' '.join(e.messages)}")
+            if User.objects.filter(username__iexact=username).exists():
+                said.append(f"the username {username} is taken")
+            elif username.lower() in usernames:
+                said.append(f"the username {username} is on row {usernames[username.lower()]} too")
+            usernames.setdefault(username.lower(), i)
+        email = row.get("email", "")
+        if email:
+            try:
+                validate_email(email)
+            except ValidationError:
+                said.append(f"{email} is not an e-mail address")
+        phone = row.get("phone", "")
+        if len(phone) > 40:
+            said.append("the phone number is longer than 40 characters")
+        problems.extend(ClubError(f"row {i}: {s}", field="roster") for s in said)
+        cleaned.append((name, username, email, phone))
+    if problems:
+        raise ClubError.all_of(problems)
+    added = []
+    with transaction.atomic():
+        for name, username, email, phone in cleaned:
+            login = username or f"{slugify(name)[:20] or 'member'}-{secrets.token_hex(3)}"
+            member = create_member(login, name)
+            if email:
+                User.objects.filter(pk=member.user_id).update(email=email)
+            if phone:
+                Member.objects.filter(pk=member.pk).update(phone=phone)
+            added.append(member)
+        AuditEntry.objects.create(
+            actor=by,
+            action=AuditEntry.MEMBER_ADD,
+            what=f"Imported {len(added)} member{'s' if len(added) != 1 else ''} from a roster: "
+            + ", ".join(m.display_name for m in added)[:200],
+        )
+    return added

@@ -16,6 +16,7 @@ from django.conf import settings
 
 from ..inputs import parse_money
 from .base import ClubError
+from .profile import profile
 
 #: The largest stake a point the form and the service accept: with the ledger's twelve
 #: digits, a thousand a point keeps an evening of a million points payable.
@@ -23,7 +24,7 @@ MAX_STAKE = Decimal(1000)
 
 
 def places() -> int:
-    n = int(getattr(settings, "CLUB_CURRENCY_PLACES", 2))
+    n = profile().currency_places
     if not 0 <= n <= 2:
         raise ValueError("CLUB_CURRENCY_PLACES must be 0, 1 or 2 (the ledger keeps two)")
     return n
@@ -33,7 +34,7 @@ MAX_AMOUNT = Decimal("100000")  # the most one fee or payment may be (a typing s
 
 
 def symbol() -> str:
-    return str(getattr(settings, "CLUB_CURRENCY_SYMBOL", "£"))
+    return profile().currency_symbol
 
 
 def unit() -> Decimal:

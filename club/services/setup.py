@@ -228,5 +228,5 @@ def _audit(secretary: Member, what: str, address: str) -> None:
         actor=secretary.user,
         action=AuditEntry.CLUB_START,
         what=what[:300],
-        why=f"from {address}" if address else "",
+        address=address[:45],
     )

@@ -1,10 +1,10 @@
 """The setup page of an empty club (issue 78): "Start your club" or "Try the demo club".
 
-It opens only with the one-time setup code `make run` prints (the web container's log on
-the compose path), and answers 404 once the club has been started. Wrong codes are
+It opens only with the one-time setup code `make run` prints (the migrate service's log
+on the compose path), and answers 404 once the club has been started. Wrong codes are
 counted by the client's address: after SETUP_FAILURE_LIMIT of them in
 SETUP_COOLOFF_MINUTES, that address is refused until the time is up, as a login is
-(django-axes counts logins; the setup code is not a login, so the cache counts here).
+(club.auth.Tries: django-axes counts logins, and the setup code is not a login).
 """
 
 from __future__ import annotations
@@ -14,36 +14,17 @@ from typing import Any
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
-from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
-from ..auth import client_ip
+from ..auth import SETUP_TRIES, client_ip
 from ..services import setup as club_setup
 from ..services.base import ClubError
 from ..web import _form_error
 from .forms import StartClubForm
 
 BACKEND = "club.auth.ClubBackend"
-
-
-def _failures_key(request: HttpRequest) -> str:
-    return f"setup:failures:{client_ip(request)}"
-
-
-def _locked_out(request: HttpRequest) -> bool:
-    return int(cache.get(_failures_key(request)) or 0) >= settings.SETUP_FAILURE_LIMIT
-
-
-def _failed(request: HttpRequest) -> None:
-    key = _failures_key(request)
-    if cache.add(key, 1, timeout=settings.SETUP_COOLOFF_MINUTES * 60):
-        return
-    try:
-        cache.incr(key)
-    except ValueError:  # expired meanwhile
-        cache.add(key, 1, timeout=settings.SETUP_COOLOFF_MINUTES * 60)
 
 
 def _ask_code(request: HttpRequest, *, wrong: bool, status: int) -> HttpResponse:
@@ -59,7 +40,7 @@ def _ask_code(request: HttpRequest, *, wrong: bool, status: int) -> HttpResponse
 def setup(request: HttpRequest) -> HttpResponse:
     if club_setup.started():
         raise Http404("this club has been started")
-    if _locked_out(request):
+    if SETUP_TRIES.locked_out(request):
         return render(
             request,
             "club/setup/code.html",
@@ -70,7 +51,7 @@ def setup(request: HttpRequest) -> HttpResponse:
     if not code:
         return _ask_code(request, wrong=False, status=200)
     if not club_setup.code_opens(code):
-        _failed(request)
+        SETUP_TRIES.failed(request)
         return _ask_code(request, wrong=True, status=403)
     if request.method == "POST" and request.POST.get("choice") == "demo":
         return _start_demo(request, code)
@@ -123,7 +104,7 @@ def _start_club(request: HttpRequest, code: str) -> HttpResponse:
         try:
             secretary = club_setup.start_club(code, new, address=client_ip(request))
         except club_setup.SetupRefused:
-            _failed(request)
+            SETUP_TRIES.failed(request)
             return _ask_code(request, wrong=True, status=403)
         except ClubError as e:
             _form_error(form, e)
@@ -142,7 +123,7 @@ def _start_demo(request: HttpRequest, code: str) -> HttpResponse:
     try:
         password = club_setup.start_demo(code, address=client_ip(request))
     except club_setup.SetupRefused:
-        _failed(request)
+        SETUP_TRIES.failed(request)
         return _ask_code(request, wrong=True, status=403)
     from django.contrib.auth import get_user_model
 

@@ -16,6 +16,7 @@ from django.test import Client
 from django.utils import timezone
 
 from club import services
+from club.auth import SIGNIN_TRIES
 from club.models import AuditEntry, ClubSession, Member, SignInLink
 from club.services import logins
 
@@ -292,3 +293,164 @@ def test_members_stay_signed_in_for_a_season_and_the_staff_for_an_evening() -> N
     member, staff = _login("long", "a long pass phrase"), _login("boss", "a long pass phrase")
     assert member.session.get_expiry_age() == 30 * 24 * 3600
     assert staff.session.get_expiry_age() == 12 * 3600
+
+
+def _roster(text: str) -> Any:
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    return SimpleUploadedFile("roster.csv", text.encode("utf-8-sig"), content_type="text/csv")
+
+
+def test_a_roster_with_a_bad_row_imports_nobody_and_says_every_reason(
+    secretary: Client,
+) -> None:
+    services.create_member("taken", "Old Member")
+    r = secretary.post(
+        "/members/import/",
+        {"roster": _roster(
+            "Name,Username,Email,Phone\n"
+            "Ann Roster,ann,ann@example.org,0123\n"
+            ",nobody,,\n"
+            "Bob Roster,taken,bob@,\n"
+            "Ann Roster,,,\n"
+        )},
+    )  # fmt: skip
+    assert r.status_code == 400
+    problems = re.findall(r"<li>([^<]+)</li>", r.text.split('id="import-problems"')[1])
+    assert problems == [
+        "Row 3: no name.",
+        "Row 4: the username taken is taken.",
+        "Row 4: bob@ is not an e-mail address.",
+        "Row 5: Ann Roster is on row 2 too.",
+    ], problems
+    assert not Member.objects.filter(display_name__endswith="Roster").exists()
+
+
+def test_a_good_roster_imports_every_member_not_yet_invited(secretary: Client) -> None:
+    r = secretary.post(
+        "/members/import/",
+        {"roster": _roster(
+            "name,email,phone\nAnn Roster,ann@example.org,0123 456\nBob Roster,,\nCy Roster,,\n"
+        )},
+    )  # fmt: skip
+    assert r.status_code == 302 and r["Location"] == "/members/?login=not+invited"
+    added = Member.objects.filter(display_name__endswith="Roster").order_by("display_name")
+    assert [m.display_name for m in added] == ["Ann Roster", "Bob Roster", "Cy Roster"]
+    ann = added[0]
+    assert ann.user.email == "ann@example.org" and ann.phone == "0123 456"
+    assert not ann.user.has_usable_password()
+    page = secretary.get("/members/?login=not+invited").text
+    assert all(n in page for n in ("Ann Roster", "Bob Roster", "Cy Roster"))
+    entry = AuditEntry.objects.filter(action=AuditEntry.MEMBER_ADD).get()
+    assert "Imported 3 members" in entry.what
+
+
+def test_a_file_that_is_not_a_roster_is_refused(secretary: Client) -> None:
+    for text, said in (
+        ("who,what\nx,y\n", "The first row must name the columns"),
+        ("name,age\nAnn,3\n", "Unknown column"),
+        ("name\n", "holds no member"),
+    ):
+        r = secretary.post("/members/import/", {"roster": _roster(text)})
+        assert r.status_code == 400 and said in r.text, said
+    r = secretary.post("/members/import/", {})
+    assert r.status_code == 400 and "Choose the roster" in r.text
+
+
+@pytest.fixture(autouse=True)
+def _no_tries_kept() -> None:
+    """Wrong sign-in links are counted by address (the test client's is 127.0.0.1); a test
+    starts with none counted, whatever ran before it in this worker."""
+    SIGNIN_TRIES.forget("127.0.0.1")
+
+
+def test_links_that_do_not_work_tried_from_one_address_lock_it_out_for_a_while(
+    secretary: Client, settings: Any
+) -> None:
+    """Item 6: tries are throttled as logins are. After SIGNIN_FAILURE_LIMIT refused links
+    from an address, every link is refused there (429), the right one too, and it is not
+    spent; another address is not held back."""
+    settings.SIGNIN_FAILURE_LIMIT = 3
+    mary = logins.add_member("Mary Newcomer", by=get_user_model().objects.get(username="sec"))
+    path = link_from(secretary.post(f"/members/{mary.pk}/signin-link/").text)
+    guesser = Client()
+    for n in range(3):
+        assert guesser.get(f"/signin/guess-{n}/").status_code == 410
+    locked = guesser.get(path)
+    assert locked.status_code == 429 and 'data-why="locked"' in locked.text
+    assert "Wait 15 minutes" in locked.text
+    assert guesser.post(path, GOOD).status_code == 429
+    mary.user.refresh_from_db()
+    assert not mary.user.has_usable_password()  # nothing changed
+    elsewhere = Client(REMOTE_ADDR="192.0.2.7")
+    assert elsewhere.get(path).status_code == 200  # the link itself still works
+    SIGNIN_TRIES.forget("127.0.0.1")
+    assert guesser.post(path, GOOD).status_code == 302
+
+
+def test_the_audit_log_says_who_gave_used_and_revoked_a_link_and_from_where(
+    secretary: Client,
+) -> None:
+    """Item 6: every link issued, used or revoked is in the audit log: who, when, from
+    which address."""
+    mary = logins.add_member("Mary Newcomer", by=get_user_model().objects.get(username="sec"))
+    secretary.post(f"/members/{mary.pk}/signin-link/", REMOTE_ADDR="192.0.2.10")
+    path = link_from(secretary.post(f"/members/{mary.pk}/signin-link/").text)
+    Client(REMOTE_ADDR="198.51.100.4").post(path, GOOD)
+    given = list(AuditEntry.objects.filter(action=AuditEntry.SIGNIN_LINK).order_by("pk"))
+    assert [e.address for e in given] == ["192.0.2.10", "127.0.0.1"]
+    assert "revoked" not in given[0].what
+    assert "the link given before it revoked" in given[1].what
+    assert all(e.actor.username == "sec" for e in given)
+    used = AuditEntry.objects.get(action=AuditEntry.SIGNIN_USED)
+    assert (used.actor, used.address) == (mary.user, "198.51.100.4")
+    # A disabled login's open link is revoked, and the log says so.
+    link_from(secretary.post(f"/members/{mary.pk}/signin-link/").text)
+    secretary.post(f"/members/{mary.pk}/login/", {"enabled": "0"})
+    disabled = AuditEntry.objects.get(action=AuditEntry.LOGIN_DISABLED)
+    assert "1 open sign-in link revoked" in disabled.what and disabled.address == "127.0.0.1"
+    page = secretary.get("/audit/").text
+    assert "198.51.100.4" in page and "<th>From</th>" in page
+
+
+def test_a_guest_at_check_in_gets_a_link_and_joining_keeps_his_history_and_money(
+    secretary: Client,
+) -> None:
+    """Item 3: a guest at check-in is given a link the same way, from the console; a guest
+    who becomes a member keeps his history and money (the same member row)."""
+    sec = get_user_model().objects.get(username="sec")
+    tonight = services.open_session(stake="0.05", by=sec, name="Tonight")
+    gus = services.add_newcomer(tonight, "Gus Guest", guest=True)
+    known = services.create_member("kim", "Kim Known", password="a long pass phrase")
+    services.check_in(tonight, known)
+    console = secretary.get(f"/sessions/{tonight.pk}/console/").text
+    signin = f'action="/members/{gus.pk}/signin-link/"'
+    assert signin in console  # the guest has no password yet
+    assert f'action="/members/{known.pk}/signin-link/"' not in console  # Kim has one
+    page = secretary.post(f"/members/{gus.pk}/signin-link/")
+    assert page.status_code == 200 and "<svg" in page.text
+    phone = Client()
+    assert phone.post(link_from(page.text), GOOD)["Location"] == tonight.get_absolute_url()
+    assert signin not in secretary.get(f"/sessions/{tonight.pk}/console/").text
+    paid = secretary.post(
+        f"/members/{gus.pk}/payments/",
+        {"to": "club", "amount": "2.00", "method": "cash", "credit": "on"},
+    )
+    assert paid.status_code == 302
+    before = (services.balance_of(gus), len(services.member_history(gus.pk)))
+    assert before[0] == Decimal("2.00")
+    assert "Make Gus Guest a member" in secretary.get(f"/members/{gus.pk}/").text
+    joined = secretary.post(f"/members/{gus.pk}/join/")
+    assert joined.status_code == 302 and joined["Location"] == f"/members/{gus.pk}/"
+    gus.refresh_from_db()
+    assert not gus.is_guest
+    assert (services.balance_of(gus), len(services.member_history(gus.pk))) == before
+    assert phone.get("/").context["member"] == gus  # his login kept
+    entry = AuditEntry.objects.filter(action=AuditEntry.MEMBER).latest("pk")
+    assert "Gus Guest, a guest, became a member" in entry.what
+    # Twice is refused plainly, and changes nothing.
+    again = secretary.post(f"/members/{gus.pk}/join/", follow=True)
+    assert "Gus Guest is a member already." in again.text
+    assert AuditEntry.objects.filter(action=AuditEntry.MEMBER).count() == 1
+    # A member cannot make himself a member of anything: staff only.
+    assert phone.post(f"/members/{gus.pk}/join/").status_code == 403

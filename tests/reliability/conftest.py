@@ -389,6 +389,7 @@ class World:
         self.secretary = secretary
         self.players = make_members(4, "player")
         self.outsider, self.idle, self.spectator = make_members(3, "other")
+        self.guest = services.create_member("world-guest", "World Guest", is_guest=True)
         self.session = services.open_session(
             stake=Decimal("0.05"), by=secretary.user, name="Open", fee_member="1.00"
         )

@@ -40,6 +40,13 @@ RECORDED = {
     "club:table_void": (AuditEntry.TABLE_VOID, True),
     "club:session_close": (AuditEntry.CLOSE, True),
     "club:session_void": (AuditEntry.VOID, True),
+    # Issue 78: the members' logins.
+    "club:member_add": (AuditEntry.MEMBER_ADD, False),
+    "club:member_import": (AuditEntry.MEMBER_ADD, False),
+    "club:member_signin_link": (AuditEntry.SIGNIN_LINK, False),
+    "club:member_sign_out": (AuditEntry.SIGN_OUT, False),
+    "club:member_login": (AuditEntry.LOGIN_DISABLED, False),
+    "club:member_join": (AuditEntry.MEMBER, False),
 }
 
 

@@ -7,6 +7,8 @@ from __future__ import annotations
 import asyncio
 import html
 import re
+import threading
+import time
 from collections.abc import Iterator
 from contextlib import ExitStack
 from typing import Any
@@ -61,6 +63,50 @@ def test_a_stream_token_dies_at_logout_and_its_open_stream_ends(
         rest = list(lines)  # the stream ends at its next keepalive
     assert "event: ended" in rest
     assert httpx.get(url, timeout=5).status_code == 403  # and the token opens nothing
+
+
+def test_a_busy_stream_ends_at_logout_too(make_members: Any, events: str) -> None:
+    """Issue 78: the grant was checked only when no message came for a keepalive, so the
+    stream of a busy table (its messages faster than that) never ended, and a phone signed
+    out everywhere kept receiving its table. Messages every 50 ms here, keepalive 0.3 s."""
+    from club import redis as club_redis
+
+    ann, bob = make_members(2, "bz")
+    table = _online_table([ann, bob])
+    browser = logged_in(ann)
+    url = stream_of(browser.get(reverse("games:table", args=[table.pk])).content.decode(), events)
+    stop = threading.Event()
+
+    def chatter() -> None:
+        r = club_redis.client()
+        while not stop.wait(0.05):
+            r.publish(club_redis.key("table", table.pk), "chatter")
+
+    talking = threading.Thread(target=chatter, daemon=True)
+    talking.start()
+    rest: list[str] = []
+    try:
+        with httpx.stream("GET", url, timeout=10) as open_stream:
+            assert open_stream.status_code == 200
+            lines = open_stream.iter_lines()
+            assert next(lines).startswith("retry:")
+            seen: list[str] = []
+            deadline = time.monotonic() + 10
+            for line in lines:  # keepalives or chatter come at least every 0.3 s
+                seen.append(line)
+                if line == "event: update" or time.monotonic() > deadline:
+                    break
+            assert seen[-1] == "event: update", seen[-5:]  # the table is busy
+            assert browser.post(reverse("logout")).status_code == 302
+            deadline = time.monotonic() + 10
+            for line in lines:
+                rest.append(line)
+                if time.monotonic() > deadline:
+                    break
+    finally:
+        stop.set()
+        talking.join()
+    assert "event: ended" in rest, f"still streaming 10 s after the logout ({len(rest)} lines)"
 
 
 def test_a_console_token_dies_when_the_secretary_loses_staff_rights(
