@@ -65,17 +65,24 @@ run: $(STAMP)
 demo: $(STAMP)
 	@DEMO=1 PREPARE_ONLY=1 $(PY) -m club.runner.run
 
-# Backups (issue 57): a dump of the club in BACKUP_DIR (default .run/backups/), taken
-# while it runs or not; `make restore FILE=...` replaces the club's database with one,
-# after saying what it replaces and asking (the old one is kept, renamed).
+# Backups (issues 57, 79): a dump of the club in BACKUP_DIR (default .run/backups/, 0700;
+# each file 0600), taken while it runs or not; `make restore FILE=...` replaces the
+# club's database with one, after saying what it replaces and what the club would lose,
+# and asking (YES=1: without asking); the old one is kept, renamed, until
+# `make restore DROP=<its name>`.
 .PHONY: backup
+# FOLDER, FILE and DROP reach the program in the environment, never pasted into the
+# recipe's shell text (issue 79), and as typed: a name holding $(...) is not expanded by
+# make either ($(value ...), then exported as a simple variable).
+$(foreach v,FOLDER FILE DROP,$(if $(filter command line environment,$(origin $(v))),\
+  $(eval override $(v) := $$(value $(v)))$(eval export $(v))))
+
 backup: $(STAMP)
-	@$(PY) -m club.runner.backup backup $(if $(FOLDER),--folder "$(FOLDER)")
+	@$(PY) -m club.runner.backup backup --from-make
 
 .PHONY: restore
 restore: $(STAMP)
-	@if [ -z "$(FILE)" ]; then echo "which backup? make restore FILE=.run/backups/club-...dump"; exit 2; fi
-	@$(PY) -m club.runner.backup restore "$(FILE)" $(if $(YES),--yes)
+	@$(PY) -m club.runner.backup restore --from-make $(if $(YES),--yes)
 
 # Debian packages the suite needs: chromium (browser tests), docker-compose (validates
 # docker-compose.yml; no Docker engine is needed for `config`).

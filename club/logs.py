@@ -18,7 +18,8 @@ class RefusalsInOneLine(logging.Filter):
         if code is not None and 400 <= code < 500 and record.exc_info:
             reason = record.exc_info[1]
             message = record.getMessage()
-            record.msg = f"{message} ({reason})" if reason and str(reason) else message
+            said = str(reason) if reason else ""
+            record.msg = f"{message} ({said})" if said and said not in message else message
             record.args = ()
             record.exc_info = None
             record.exc_text = None

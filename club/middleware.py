@@ -73,3 +73,33 @@ class ClubTimeZoneMiddleware(HybridMiddleware):
             return await self.get_response(request)
         finally:
             timezone.deactivate()
+
+
+# Where a browser applies Cross-Origin-Opener-Policy: https, or a loopback address (a
+# "potentially trustworthy" origin). Elsewhere (http on the club's Wi-Fi address,
+# `make run HOST=0.0.0.0`) Chromium ignores the header and logs an error on every page.
+TRUSTWORTHY_HOSTS = ("localhost", "127.0.0.1", "[::1]")
+
+
+class OpenerPolicyWhereItAppliesMiddleware(HybridMiddleware):
+    """Drops SecurityMiddleware's COOP header where a browser would ignore it (issue 79).
+    Listed before SecurityMiddleware, so it sees the response after the header is set."""
+
+    def __call__(self, request: HttpRequest) -> Any:
+        if iscoroutinefunction(self):
+            return self._acall(request)
+        return _opener_policy(request, self.get_response(request))
+
+    async def _acall(self, request: HttpRequest) -> HttpResponseBase:
+        response: Awaitable[HttpResponseBase] = self.get_response(request)
+        return _opener_policy(request, await response)
+
+
+def _opener_policy(request: HttpRequest, response: HttpResponseBase) -> HttpResponseBase:
+    if request.is_secure() or not response.has_header("Cross-Origin-Opener-Policy"):
+        return response
+    host = request.META.get("HTTP_HOST", "").lower()
+    name = host.rsplit(":", 1)[0] if not host.endswith("]") else host
+    if name not in TRUSTWORTHY_HOSTS and not name.endswith(".localhost"):
+        del response["Cross-Origin-Opener-Policy"]
+    return response

@@ -66,6 +66,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "club.after_response.AfterResponseMiddleware",  # outermost: holds the response sent
+    "club.middleware.OpenerPolicyWhereItAppliesMiddleware",  # before Security: sees COOP
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "club.middleware.NoStoreMiddleware",  # after WhiteNoise: static files stay cacheable
@@ -417,12 +418,12 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "filters": {"refusals": {"()": "club.logs.RefusalsInOneLine"}},
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    # On the handler, so that every logger's records pass it: a bad Host header is logged
+    # by django.security.DisallowedHost, a child the django.request filter never saw.
+    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["refusals"]}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
     "loggers": {
         "django.db.backends": {"level": "INFO"},
         "axes": {"level": "WARNING"},
-        # a refusal (403, 404) in one line, not a traceback that looks like a crash
-        "django.request": {"filters": ["refusals"]},
     },
 }

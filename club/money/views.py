@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from decimal import Decimal
+from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -33,6 +34,11 @@ from ..office import audit
 from ..services import ClubError, ledger
 from ..web import _form_error, _refused, _session, staff_required
 from .forms import PaymentForm, RefundForm, ReversalForm, StandingsForm
+
+
+def members_of(user: Any) -> set[int]:
+    """The member ids of a login (one, or none for a login without a profile)."""
+    return set(Member.objects.filter(user_id=user.pk).values_list("pk", flat=True))
 
 
 @login_required
@@ -69,6 +75,9 @@ def settlement(request: HttpRequest, pk: int) -> HttpResponse:
     # The table fees each member owes the club (issue 56: the settlement did not list
     # them): their own lines, apart from what members pay each other.
     due = ledger.fees_due(session)
+    staff = bool(request.user.is_staff)
+    if not staff:  # issue 79: a member sees their own fee, never another's
+        due = {m: fee for m, fee in due.items() if m in members_of(request.user)}
     payers = Member.objects.in_bulk(list(due))
     fees = [
         (payers[m], fee, max(Decimal(0), -services.payments.with_club(m)))
@@ -83,6 +92,7 @@ def settlement(request: HttpRequest, pk: int) -> HttpResponse:
             "transfers": transfers,
             "money": rows,
             "fees": fees,
+            "staff": staff,
             "adjusted": any(t.adjustment_id for t in transfers),
         },
     )

@@ -94,12 +94,34 @@ def _db() -> dict[str, Any]:
     return dict(connection.settings_dict)
 
 
+# Secrets of the moment, left out of every backup (issue 79): login sessions (a session
+# key taken from a dump opened the staff's pages with no password) and django-axes'
+# records of tries. Their tables are in the backup, empty: a restored club signs
+# everyone in again.
+LEFT_OUT = ("django_session", "axes_accessattempt", "axes_accessfailurelog", "axes_accesslog")
+FILE_MODE, FOLDER_MODE = 0o600, 0o700
+
+
+def private_folder(folder: Path) -> Path:
+    """``folder``, made if need be, readable by this user only (0700); the backups in it
+    0600, older ones written 0644 included. A file system without modes (a USB stick's
+    FAT) keeps its own."""
+    folder.mkdir(parents=True, exist_ok=True, mode=FOLDER_MODE)
+    try:
+        os.chmod(folder, FOLDER_MODE)
+        for old in folder.glob("club-*.dump*"):
+            os.chmod(old, FILE_MODE)
+    except OSError:
+        pass
+    return folder
+
+
 def take_backup(why: str = "by-hand", folder: Path | None = None) -> Path:
     """Dump the club's database to a new file in ``folder`` (``settings.BACKUP_DIR``)
-    and return its path. Written beside its name and renamed when whole: a file with
-    the name is always a complete dump."""
-    folder = Path(folder or settings.BACKUP_DIR)
-    folder.mkdir(parents=True, exist_ok=True)
+    and return its path: mode 0600 in a 0700 folder, without the secrets of the moment
+    (``LEFT_OUT``). Written beside its name and renamed when whole: a file with the
+    name is always a complete dump."""
+    folder = private_folder(Path(folder or settings.BACKUP_DIR))
     stamp = datetime.now(UTC).strftime("%Y-%m-%d-%H%M%S")
     path = folder / f"club-{stamp}-{why}.dump"
     n = 1
@@ -107,10 +129,14 @@ def take_backup(why: str = "by-hand", folder: Path | None = None) -> Path:
         n += 1
         path = folder / f"club-{stamp}-{why}-{n}.dump"
     part = path.with_suffix(".part")
+    # Made 0600 before pg_dump opens it (it keeps an existing file's mode), whatever the
+    # umask: the dump is never readable by others, not even while it is written.
+    os.close(os.open(part, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, FILE_MODE))
+    os.chmod(part, FILE_MODE)
     args, env = connection_args(_db())
     done = subprocess.run(
         [tool("pg_dump"), "--format=custom", "--no-owner", "--no-privileges",
-         f"--file={part}", *args],
+         *(f"--exclude-table-data={t}" for t in LEFT_OUT), f"--file={part}", *args],
         env=env, capture_output=True, text=True,
     )  # fmt: skip
     if done.returncode != 0:
@@ -151,6 +177,7 @@ class Contents:
     balanced: int
     lines: int
     last_evening: str
+    money: str = ""  # its last posting and last payment (last_money)
 
     def words(self) -> str:
         def n(count: int, word: str) -> str:
@@ -159,7 +186,7 @@ class Contents:
         return (
             f"{n(self.members, 'member')}, {n(self.evenings, 'evening')} ({self.balanced} "
             f"balanced), {n(self.lines, 'washbook line')}; the last evening "
-            f"{self.last_evening or 'none'}"
+            f"{self.last_evening or 'none'}" + (f"; {self.money}" if self.money else "")
         )
 
 
@@ -177,7 +204,98 @@ def contents(database: str | None = None) -> Contents:
         lines = one("SELECT count(*) FROM club_washbookline")[0]
         last = one("SELECT name, opened_at FROM club_clubsession ORDER BY opened_at DESC LIMIT 1")
     when = f"{last[0] or 'unnamed'} of {last[1]:%Y-%m-%d}" if last else ""
-    return Contents(members, evenings, balanced, lines, when)
+    return Contents(members, evenings, balanced, lines, when, last_money(database))
+
+
+def _connect(database: str | None) -> Any:
+    import psycopg
+
+    return psycopg.connect(**(_admin() | {"dbname": database or _db()["NAME"]}))
+
+
+def last_money(database: str | None = None) -> str:
+    """The last posting and the last payment a database holds, as a treasurer reads
+    them: "the last posting #41 (payment) of 2026-12-07 21:14 UTC; the last payment ..."."""
+    with _connect(database) as c:
+        posting = c.execute(
+            "SELECT id, kind, created_at FROM club_posting ORDER BY id DESC LIMIT 1"
+        ).fetchone()
+        payment = c.execute(
+            f"SELECT {_DESCRIBED} FROM club_posting p WHERE kind = 'payment'"
+            " ORDER BY id DESC LIMIT 1"
+        ).fetchone()
+    first = (
+        f"the last posting #{posting[0]} ({posting[1]}) of {posting[2]:%Y-%m-%d %H:%M} UTC"
+        if posting
+        else "no posting"
+    )
+    return f"{first}; {'the last ' + _described(payment) if payment else 'no payment'}"
+
+
+# A posting described by one query: its kind, amount (what its legs move), date, memo.
+_DESCRIBED = (
+    "p.id, p.kind, (SELECT coalesce(sum(amount), 0) FROM club_leg WHERE posting_id = p.id"
+    " AND amount > 0), p.created_at, p.memo"
+)
+
+
+def _described(row: tuple[Any, ...]) -> str:
+    number, kind, amount, at, memo = row
+    return f"{kind} #{number} of {amount} on {at:%Y-%m-%d %H:%M} UTC" + (
+        f" ({memo})" if memo else ""
+    )
+
+
+def lost_in_restore(backup: str, database: str | None = None) -> list[str]:
+    """What ``database`` (the club's) holds that the database ``backup`` was loaded into
+    does not: every row of the books made after the backup, counted by kind, the
+    postings each named ("2 payments and 5 washbook lines ... : payment #44 of 3.00 on
+    ..."). The books are append-only, so a row with a number past the backup's last is
+    one made since. Empty when the backup holds everything."""
+    tables = [("club_posting", "posting"), ("club_washbookline", "washbook line"),
+              ("club_member", "member"), ("club_clubsession", "evening"),
+              ("club_auditentry", "audit entry")]  # fmt: skip
+    with _connect(backup) as c:
+        last = {t: c.execute(f"SELECT coalesce(max(id), 0) FROM {t}").fetchone()[0]
+                for t, _ in tables}  # fmt: skip
+    said: list[str] = []
+    named: list[str] = []
+    with _connect(database) as c:
+        for table, word in tables:
+            if table == "club_posting":
+                rows = c.execute(
+                    f"SELECT {_DESCRIBED} FROM club_posting p WHERE id > %s ORDER BY id",
+                    [last[table]],
+                ).fetchall()
+                kinds: dict[str, int] = {}
+                for row in rows:
+                    kinds[row[1]] = kinds.get(row[1], 0) + 1
+                said += [_count(n, *KIND_WORDS.get(k, (k, k))) for k, n in kinds.items()]
+                named += [_described(row) for row in rows[:10]]
+                if len(rows) > 10:
+                    named.append(f"and {len(rows) - 10} more")
+                continue
+            n = c.execute(f"SELECT count(*) FROM {table} WHERE id > %s", [last[table]])
+            count = int(n.fetchone()[0])
+            if count:
+                said.append(_count(count, word, word + "s"))
+    if not said:
+        return []
+    head = ", ".join(said[:-1]) + (" and " if len(said) > 1 else "") + said[-1]
+    return [f"{head} recorded after this backup will be lost" + (
+        ": " + "; ".join(named) if named else "")]  # fmt: skip
+
+
+def _count(n: int, one: str, many: str) -> str:
+    return f"{n} {one if n == 1 else many}"
+
+
+KIND_WORDS = {
+    "payment": ("payment", "payments"), "refund": ("refund", "refunds"),
+    "reversal": ("reversal", "reversals"), "adjustment": ("adjustment", "adjustments"),
+    "fee": ("evening's table fees", "evenings' table fees"),
+    "session-balance": ("evening's balancing", "evenings' balancings"),
+}  # fmt: skip
 
 
 def load(path: Path, database: str) -> None:
@@ -245,9 +363,10 @@ def others_connected(name: str, grace: float = GRACE_SECONDS) -> tuple[int, str 
             time.sleep(0.05)  # a moment, not a wait: polled until they have gone
 
 
-def replace(path: Path, confirm: Callable[[Contents, Contents], bool]) -> str | None:
-    """Load the backup into a fresh database; ask ``confirm(now, backup)`` with what the
-    club's database holds and what the backup does; then put the fresh one in the
+def replace(path: Path, confirm: Callable[[Contents, Contents, list[str]], bool]) -> str | None:
+    """Load the backup into a fresh database; ask ``confirm(now, backup, lost)`` with what
+    the club's database holds, what the backup does, and what the club would lose
+    (``lost_in_restore``: empty when nothing); then put the fresh one in the
     club's place: the club's database is renamed aside (kept: its name is returned) and
     the fresh one takes its name. Declined, the fresh one is dropped and None returned.
     Refused while anything else is connected to the club's database (the club running),
@@ -280,7 +399,7 @@ def replace(path: Path, confirm: Callable[[Contents, Contents], bool]) -> str | 
             c.execute(sql.SQL("DROP DATABASE IF EXISTS {}").format(sql.Identifier(fresh)))
 
     try:
-        go = confirm(contents(), contents(fresh))
+        go = confirm(contents(), contents(fresh), lost_in_restore(fresh))
         if go:
             nobody_else()
     except BaseException:
@@ -295,3 +414,18 @@ def replace(path: Path, confirm: Callable[[Contents, Contents], bool]) -> str | 
         c.execute(sql.SQL("ALTER DATABASE {} RENAME TO {}").format(
             sql.Identifier(fresh), sql.Identifier(name)))  # fmt: skip
     return aside
+
+
+def drop_aside(name: str) -> None:
+    """Drop a database a restore kept aside (``name``), refused while it is in use."""
+    import psycopg
+    from psycopg import sql
+
+    with psycopg.connect(**_admin()) as c:
+        found = c.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone()
+        if not found:
+            raise BackupError(f"there is no database {name}")
+        count, who = others_connected(name, grace=0.5)
+        if count:
+            raise BackupError(f"{count} connection(s) to {name} are open ({who})")
+        c.execute(sql.SQL("DROP DATABASE {}").format(sql.Identifier(name)))

@@ -159,8 +159,9 @@ def test_restore_says_what_it_replaces_and_keeps_the_old_database(
     club_db = f"{connection.settings_dict['NAME']}_club"
     drop(club_db)
     backups.load(path, club_db)  # a club with the same books ...
-    with reading(club_db):  # ... and a member more since the backup
-        services.create_member("late", "Late Comer")
+    with reading(club_db):  # ... and a member and a payment more since the backup
+        late = services.create_member("late", "Late Comer")
+        services.record_club_payment(late.pk, Decimal("3.00"), by=secretary.user, credit=True)
         connection.close()
     env = dict(os.environ) | {
         "DATABASE_URL": url(club_db),
@@ -172,10 +173,18 @@ def test_restore_says_what_it_replaces_and_keeps_the_old_database(
     asked = subprocess.run(
         manage, env=env, capture_output=True, text=True, stdin=subprocess.DEVNULL
     )
-    assert asked.returncode != 0 and "add --yes" in asked.stderr
+    assert asked.returncode == 2 and "give --yes to replace it" in asked.stderr
+    assert "Traceback" not in asked.stderr and "CommandError" not in asked.stderr
+    assert asked.stderr.strip().endswith("Nothing was changed.")
     # What each holds is said (the secretary and six members; the late comer), then refused.
     assert "now holds 8 members, 1 evening (1 balanced)" in asked.stdout
     assert f"{path.name} holds 7 members" in asked.stdout
+    # Issue 79: what a treasurer counts, in each, and what the restore would lose.
+    assert asked.stdout.count("the last payment #") == 2, asked.stdout
+    assert (
+        "1 payment and 1 member recorded after this backup will be lost: payment #"
+    ) in asked.stdout, asked.stdout
+    assert " of 3.00 on " in asked.stdout
     done = subprocess.run([*manage, "--yes"], env=env, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     aside = done.stdout.split("is kept as ")[1].split(";")[0]
@@ -184,6 +193,16 @@ def test_restore_says_what_it_replaces_and_keeps_the_old_database(
             assert not Member.objects.filter(display_name="Late Comer").exists()
         with reading(aside):
             assert Member.objects.filter(display_name="Late Comer").exists()
+        # The way to drop the one kept aside is said, and works on the same settings.
+        assert f"python manage.py restore --drop {aside}" in done.stdout
+        refused = subprocess.run(
+            [*manage[:3], "--drop", "postgres"], env=env, capture_output=True, text=True
+        )
+        assert refused.returncode == 2 and "not a database a restore kept aside" in refused.stderr
+        dropped = subprocess.run(
+            [*manage[:3], "--drop", aside], env=env, capture_output=True, text=True
+        )
+        assert dropped.returncode == 0 and f"Dropped {aside}." in dropped.stdout
     finally:
         drop(club_db)
         drop(aside)
@@ -216,5 +235,93 @@ def test_a_connection_closing_as_the_restore_begins_is_not_the_club_running(
             assert count == 1 and who  # still open after the moment: the club is running
         finally:
             held.close()
+    finally:
+        drop(club_db)
+
+
+def test_a_backup_is_the_club_s_alone_and_holds_no_login_session(
+    make_members: Callable[..., list[Member]], tmp_path: Path
+) -> None:
+    """Issue 79, item 1: backups were 0644 in 0755 folders and held django_session (a
+    session key taken from one opened the staff's pages with no password) and axes'
+    records. Now 0600 in a 0700 folder (an older 0644 one tightened too), with those
+    tables empty in it; the members' password hashes are in it, as the README says."""
+    import stat
+
+    from django.contrib.sessions.models import Session
+    from django.test import Client
+
+    (ann,) = make_members(1, "bk")
+    ann.user.set_password("a long pass phrase")
+    ann.user.save()
+    c = Client()
+    c.force_login(ann.user)  # a login session in the database
+    assert Session.objects.exists()
+    folder = tmp_path / "backups"
+    folder.mkdir(mode=0o755)
+    folder.chmod(0o755)
+    old = folder / "club-2026-11-02-100000-by-hand.dump"
+    old.write_bytes(b"x")
+    old.chmod(0o644)
+    out = subprocess.run(
+        [sys.executable, str(ROOT / "manage.py"), "backup", "--folder", str(folder)],
+        env=dict(os.environ) | {"DATABASE_URL": url(connection.settings_dict["NAME"])},
+        capture_output=True, text=True,
+    )  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    assert "mode 0600, its folder 0700" in out.stdout and "keep it like a key" in out.stdout
+    (path,) = [p for p in folder.glob("club-*.dump") if p != old]
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert stat.S_IMODE(folder.stat().st_mode) == 0o700
+    assert stat.S_IMODE(old.stat().st_mode) == 0o600
+    restored = f"{connection.settings_dict['NAME']}_private"
+    drop(restored)
+    backups.load(path, restored)
+    try:
+        with reading(restored):
+            with connection.cursor() as cursor:
+                for table in backups.LEFT_OUT:
+                    cursor.execute(f"SELECT count(*) FROM {table}")
+                    assert cursor.fetchone()[0] == 0, table
+            kept = Member.objects.get(pk=ann.pk).user.password
+            assert "$" in kept and not kept.startswith("!")  # a password hash
+    finally:
+        drop(restored)
+
+
+@pytest.mark.parametrize(
+    "name",
+    ['a"; touch pwned; ".dump', "a`touch pwned`.dump", "a$(touch pwned).dump",
+     "a;touch pwned.dump", "my club backup.dump"],
+)  # fmt: skip
+def test_make_restore_takes_any_file_name_as_a_name(
+    name: str, make_members: Callable[..., list[Member]], tmp_path: Path
+) -> None:
+    """Issue 79, item 2: the Makefile pasted FILE into the shell's text, so a backup whose
+    name held a quote, a backtick or $(...) ran it. The name now reaches the program in
+    the environment: each is only a name, the backup it names is read, and without a
+    terminal the restore is refused in a sentence naming YES=1, with no "Error" from
+    make and no traceback."""
+    make_members(1, "nm")
+    path = backups.take_backup("by-hand", tmp_path)
+    odd = tmp_path / name
+    path.rename(odd)
+    club_db = f"{connection.settings_dict['NAME']}_named"
+    drop(club_db)
+    backups.load(odd, club_db)
+    env = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MFLAGS")}
+    env |= {"DATABASE_URL": url(club_db), "RUN_DIR": str(tmp_path / "run")}
+    (tmp_path / "run").mkdir()
+    try:
+        out = subprocess.run(
+            ["make", "-s", "restore", f"FILE={odd}"], cwd=ROOT, env=env,
+            capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=120,
+        )  # fmt: skip
+        said = out.stdout + out.stderr
+        assert out.returncode == 0, said
+        assert f"The backup {name} holds" in said, said
+        assert "give YES=1 to replace it without asking" in said and "Nothing was changed." in said
+        assert "Error" not in said and "Traceback" not in said
+        assert not (tmp_path / "pwned").exists() and not (ROOT / "pwned").exists()
     finally:
         drop(club_db)

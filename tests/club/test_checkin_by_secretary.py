@@ -93,6 +93,9 @@ def test_the_secretary_adds_a_guest_who_plays_and_settles_but_is_not_in_the_stan
     services.close_session(session.pk)
     services.balance_session(session.pk)
     assert set(services.session_money(session.pk)) == {gus.pk, ann.pk}
+    # ...marked as a guest there (issue 79, item 6), in the transfer and the results...
+    settled = staff.get(reverse("club:settlement", args=[session.pk])).content.decode()
+    assert settled.count('Gus Visitor</a> <span class="badge">guest</span>') == 2, settled
     # ...but the club's standings are its members'.
     standings = staff.get(reverse("club:standings")).content.decode()
     assert ann.display_name in standings and "Gus Visitor" not in standings

@@ -109,7 +109,9 @@ def assert_secure(response: Any, where: str) -> None:
 
 @pytest.mark.django_db
 def test_every_page_fragment_refusal_and_error_carries_the_headers(world: World) -> None:
-    c = Client()
+    # From a loopback host: COOP is sent where a browser applies it, https or loopback
+    # (test_the_opener_policy_is_sent_only_where_a_browser_applies_it).
+    c = Client(HTTP_HOST="localhost")
     assert_secure(c.get(reverse("login")), "login")
     assert_secure(c.get(reverse("home")), "home")
     assert_secure(c.get("/no/such/page/"), "404")
@@ -130,7 +132,7 @@ def test_every_page_fragment_refusal_and_error_carries_the_headers(world: World)
     )
     assert refused.status_code == 409
     assert_secure(refused, "a refused action")
-    member = Client()
+    member = Client(HTTP_HOST="localhost")
     member.force_login(world.players[1].user)
     assert_secure(member.post(reverse("club:session_close", args=[world.session.pk])), "403")
 
@@ -298,3 +300,43 @@ def test_the_table_page_works_under_the_policy_in_chromium(
     assert deal.version == 1, "the click applied one action"
     assert violations == []
     assert not [m for m in console if "Content Security Policy" in m or "Refused to" in m], console
+
+
+@pytest.mark.django_db
+def test_a_bad_host_is_one_log_line_not_a_traceback() -> None:
+    """Issue 79, item 4: a request with a bad Host got a clean 400 but wrote a traceback
+    to the log, so anyone on the Wi-Fi could fill it. The console handler's filter now
+    keeps it to one line."""
+    import io
+    import logging
+
+    (console,) = [h for h in logging.getLogger().handlers if type(h) is logging.StreamHandler]
+    written = io.StringIO()
+    before = console.setStream(written)
+    try:
+        r = Client().get("/login/", HTTP_HOST="evil.example.org")
+    finally:
+        console.setStream(before)
+    assert r.status_code == 400
+    log = written.getvalue()
+    assert "Invalid HTTP_HOST header: 'evil.example.org'" in log, log
+    assert "Traceback" not in log and len(log.strip().splitlines()) == 1, log
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("host", "secure", "kept"),
+    [("192.168.1.20:8000", False, False), ("club.local:8000", False, False),
+     ("127.0.0.1:8000", False, True), ("localhost:8000", False, True),
+     ("[::1]:8000", False, True), ("192.168.1.20:8000", True, True)],
+)  # fmt: skip
+def test_the_opener_policy_is_sent_only_where_a_browser_applies_it(
+    host: str, secure: bool, kept: bool, settings: Any
+) -> None:
+    """Issue 79, item 4: on `make run HOST=0.0.0.0` every page logged "The
+    Cross-Origin-Opener-Policy header has been ignored" in Chromium (plain http on a LAN
+    address). COOP is now sent over https and on loopback only."""
+    settings.ALLOWED_HOSTS = ["*"]
+    r = Client().get("/login/", HTTP_HOST=host, secure=secure)
+    assert r.status_code == 200
+    assert r.has_header("Cross-Origin-Opener-Policy") is kept

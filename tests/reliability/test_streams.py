@@ -215,3 +215,16 @@ def test_a_burst_of_streams_opening_at_once_waits_for_the_pools_connections(
     with uvicorn(port, extra={"EVENTS_REDIS_CONNECTIONS": "8"}):
         statuses = asyncio.run(burst())
     assert statuses == [200] * 300
+
+
+def test_the_events_process_answers_its_stream_and_health_check_only(events: str) -> None:
+    """Issue 79, item 4: port 8001 (uvicorn, club.asgi) answered /login/, /admin/ and
+    POST /members/<id>/payments/, though it serves the event stream only. Every other
+    path is now a 404 there; the stream's own routes and /healthz still answer."""
+    for method, path in (("GET", "/login/"), ("GET", "/admin/"), ("GET", "/"),
+                         ("POST", "/members/1/payments/"), ("GET", "/static/css/site.css")):  # fmt: skip
+        r = httpx.request(method, events + path, timeout=5)
+        assert r.status_code == 404 and "live-update stream" in r.text, (path, r.status_code)
+    assert httpx.get(events + "/events/tables/5/?t=forged", timeout=5).status_code == 403
+    health = httpx.get(events + "/healthz?check=database", timeout=5)
+    assert health.status_code == 200 and health.json()["database"]["ok"] is True

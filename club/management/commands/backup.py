@@ -23,7 +23,13 @@ class Command(BaseCommand):
         except backups.BackupError as e:
             raise CommandError(str(e)) from None
         size = path.stat().st_size
+        mode, folder_mode = path.stat().st_mode & 0o777, path.parent.stat().st_mode & 0o777
         self.stdout.write(f"Backup written: {path} ({size / 1024:.0f} KB).")
+        self.stdout.write(
+            f"Only this user can read it (mode {mode:04o}, its folder {folder_mode:04o}). It "
+            "holds the members' password hashes and the books: keep it like a key. Login "
+            "sessions are left out: a restored club signs everyone in again."
+        )
         self.stdout.write(
             "Copy it off this machine (a USB stick, another computer: scp, rsync); "
             f"`make restore FILE={path}` loads it."
