@@ -74,7 +74,7 @@ demo: $(STAMP)
 # FOLDER, FILE and DROP reach the program in the environment, never pasted into the
 # recipe's shell text (issue 79), and as typed: a name holding $(...) is not expanded by
 # make either ($(value ...), then exported as a simple variable).
-$(foreach v,FOLDER FILE DROP,$(if $(filter command line environment,$(origin $(v))),\
+$(foreach v,FOLDER FILE DROP SEAL,$(if $(filter command line environment,$(origin $(v))),\
   $(eval override $(v) := $$(value $(v)))$(eval export $(v))))
 
 backup: $(STAMP)

@@ -195,6 +195,8 @@ def contents(database: str | None = None) -> Contents:
     migrations behind (a backup of an earlier release)."""
     import psycopg
 
+    if not has_books(database):
+        return Contents(0, 0, 0, 0, "", "no books at all (an empty database)")
     params = _admin() | {"dbname": database or _db()["NAME"], "autocommit": False}
     with psycopg.connect(**params) as c:
         one = lambda q: c.execute(q).fetchone()  # noqa: E731
@@ -211,6 +213,13 @@ def _connect(database: str | None) -> Any:
     import psycopg
 
     return psycopg.connect(**(_admin() | {"dbname": database or _db()["NAME"]}))
+
+
+def has_books(database: str | None = None) -> bool:
+    """Whether ``database`` holds the club's tables (not a database never migrated)."""
+    with _connect(database) as c:
+        row = c.execute("SELECT to_regclass('club_posting') IS NOT NULL").fetchone()
+    return bool(row and row[0])
 
 
 def last_money(database: str | None = None) -> str:
@@ -252,6 +261,8 @@ def lost_in_restore(backup: str, database: str | None = None) -> list[str]:
     postings each named ("2 payments and 5 washbook lines ... : payment #44 of 3.00 on
     ..."). The books are append-only, so a row with a number past the backup's last is
     one made since. Empty when the backup holds everything."""
+    if not has_books(database):
+        return []
     tables = [("club_posting", "posting"), ("club_washbookline", "washbook line"),
               ("club_member", "member"), ("club_clubsession", "evening"),
               ("club_auditentry", "audit entry")]  # fmt: skip
@@ -429,3 +440,60 @@ def drop_aside(name: str) -> None:
         if count:
             raise BackupError(f"{count} connection(s) to {name} are open ({who})")
         c.execute(sql.SQL("DROP DATABASE {}").format(sql.Identifier(name)))
+
+
+# A backup sealed with a passphrase (issue 79), for a copy that leaves the machine: the
+# dump encrypted whole with Fernet (AES-128-CBC and HMAC-SHA256, from `cryptography`),
+# its key drawn from the passphrase by scrypt with a salt of the file's own. The file
+# begins with SEALED and the salt; its name ends in ".dump.sealed".
+SEALED = b"cooncan-backup-sealed-1\n"
+SALT_BYTES = 16
+
+
+def _key(passphrase: str, salt: bytes) -> bytes:
+    import base64
+
+    from cryptography.hazmat.primitives.kdf.scrypt import Scrypt
+
+    derived = Scrypt(salt=salt, length=32, n=2**15, r=8, p=1).derive(passphrase.encode())
+    return base64.urlsafe_b64encode(derived)
+
+
+def seal(path: Path, passphrase: str) -> Path:
+    """The backup at ``path`` sealed with ``passphrase`` beside it (0600), the plain one
+    removed; the sealed file's path."""
+    from cryptography.fernet import Fernet
+
+    if len(passphrase) < 8:
+        raise BackupError("a passphrase is at least 8 characters")
+    salt = os.urandom(SALT_BYTES)
+    token = Fernet(_key(passphrase, salt)).encrypt(path.read_bytes())
+    sealed = path.with_name(path.name + ".sealed")
+    fd = os.open(sealed, os.O_WRONLY | os.O_CREAT | os.O_EXCL, FILE_MODE)
+    with os.fdopen(fd, "wb") as out:
+        out.write(SEALED + salt + token)
+    path.unlink()
+    return sealed
+
+
+def is_sealed(path: Path) -> bool:
+    with open(path, "rb") as f:
+        return f.read(len(SEALED)) == SEALED
+
+
+def unsealed(path: Path, passphrase: str, into: Path) -> Path:
+    """The plain dump of a sealed backup, written 0600 into the folder ``into``;
+    :class:`BackupError` when the passphrase does not open it."""
+    from cryptography.fernet import Fernet, InvalidToken
+
+    data = path.read_bytes()[len(SEALED) :]
+    salt, token = data[:SALT_BYTES], data[SALT_BYTES:]
+    try:
+        plain = Fernet(_key(passphrase, salt)).decrypt(token)
+    except InvalidToken:
+        raise BackupError("the passphrase does not open this backup") from None
+    out = into / path.name.removesuffix(".sealed")
+    fd = os.open(out, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, FILE_MODE)
+    with os.fdopen(fd, "wb") as f:
+        f.write(plain)
+    return out

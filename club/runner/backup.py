@@ -19,6 +19,8 @@ def from_make(argv: list[str]) -> list[str]:
     command, rest = argv[0], argv[1:]
     if command == "backup" and os.environ.get("FOLDER"):
         rest += ["--folder", os.environ["FOLDER"]]
+    if command == "backup" and os.environ.get("SEAL"):
+        rest.append("--seal")
     if command == "restore":
         rest.append("--make-words")
         if os.environ.get("DROP"):

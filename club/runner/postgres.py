@@ -213,13 +213,15 @@ def serve(run_dir: Path, *, durable: bool = True, port: int | None = None) -> No
     """Exec the server, as the server's account when we are root."""
     drop = as_user(server_user())
     if drop is not None:
+        # Imported before the change of user: the server's account may not read a Python
+        # kept in a private home (pyenv in /root, mode 0700: "No module named 'ctypes'").
+        import ctypes
+
         parent = os.getppid()
         drop()
         # A change of user clears the parent-death signal the supervisor asked for
         # (setpriv --pdeathsig): asked again, as SIGINT, the server's fast shutdown.
         with contextlib.suppress(OSError, AttributeError):
-            import ctypes
-
             ctypes.CDLL(None, use_errno=True).prctl(1, int(signal.SIGINT), 0, 0, 0)
             if os.getppid() != parent:  # the parent died in between
                 sys.exit(0)

@@ -325,3 +325,60 @@ def test_make_restore_takes_any_file_name_as_a_name(
         assert not (tmp_path / "pwned").exists() and not (ROOT / "pwned").exists()
     finally:
         drop(club_db)
+
+
+def test_a_backup_sealed_with_a_passphrase_opens_only_with_it(
+    make_members: Callable[..., list[Member]], tmp_path: Path
+) -> None:
+    """Issue 79, item 1: an optional passphrase seals a backup for the USB stick (Fernet,
+    its key from the passphrase by scrypt); restore asks for it, and a wrong one opens
+    nothing and changes nothing."""
+    import stat
+
+    (ann,) = make_members(1, "seal")
+    env = dict(os.environ) | {"DATABASE_URL": url(connection.settings_dict["NAME"])}
+    manage = [sys.executable, str(ROOT / "manage.py")]
+    out = subprocess.run(
+        [*manage, "backup", "--folder", str(tmp_path), "--seal"],
+        env=env | {"BACKUP_PASSPHRASE": "harbour lights 42"}, capture_output=True, text=True,
+    )  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    assert "sealed with your passphrase" in out.stdout
+    (sealed,) = tmp_path.glob("club-*-by-hand.dump.sealed")
+    assert list(tmp_path.glob("*.dump")) == []  # no plain copy left beside it
+    assert stat.S_IMODE(sealed.stat().st_mode) == 0o600
+    data = sealed.read_bytes()
+    assert data.startswith(backups.SEALED) and ann.user.username.encode() not in data
+    # Without the passphrase, with a wrong one: refused in a sentence, nothing changed.
+    club_db = f"{connection.settings_dict['NAME']}_sealed"
+    drop(club_db)
+    with psycopg_connect() as c:
+        c.execute(f'CREATE DATABASE "{club_db}"')
+    at = env | {"DATABASE_URL": url(club_db)}
+    try:
+        asked = subprocess.run(
+            [*manage, "restore", str(sealed)], env=at, capture_output=True, text=True,
+            stdin=subprocess.DEVNULL,
+        )  # fmt: skip
+        assert asked.returncode == 2 and "is sealed with a passphrase" in asked.stderr
+        wrong = subprocess.run(
+            [*manage, "restore", str(sealed), "--yes"],
+            env=at | {"BACKUP_PASSPHRASE": "not the one"}, capture_output=True, text=True,
+        )  # fmt: skip
+        assert wrong.returncode == 2
+        assert "The passphrase does not open this backup." in wrong.stderr
+        right = subprocess.run(
+            [*manage, "restore", str(sealed)],
+            env=at | {"BACKUP_PASSPHRASE": "harbour lights 42"}, capture_output=True,
+            text=True, stdin=subprocess.DEVNULL,
+        )  # fmt: skip
+        assert f"The backup {sealed.name} holds" in right.stdout, right.stderr
+        assert right.returncode == 2 and "give --yes" in right.stderr  # read, then asked
+    finally:
+        drop(club_db)
+
+
+def psycopg_connect() -> Any:
+    import psycopg
+
+    return psycopg.connect(**backups._admin())

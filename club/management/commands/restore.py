@@ -4,8 +4,11 @@ and 79). A refusal is a plain sentence and exit status 2, never a traceback."""
 
 from __future__ import annotations
 
+import getpass
+import os
 import re
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -63,7 +66,9 @@ class Command(BaseCommand):
             return answer.strip().lower() == "yes"
 
         try:
-            aside = backups.replace(path, confirm)
+            with tempfile.TemporaryDirectory(prefix="cooncan-restore-") as plain:  # 0700
+                loaded = self.opened(path, Path(plain))
+                aside = backups.replace(loaded, confirm)
         except (backups.BackupError, Refused) as e:
             said = str(e)
             self.refuse(said[:1].upper() + said[1:] + ("" if said.endswith(".") else "."))
@@ -76,6 +81,21 @@ class Command(BaseCommand):
             "in again (a backup holds no login session). Start the club: make run (it "
             "migrates a backup of an earlier release)."
         )
+
+    def opened(self, path: Path, plain: Path) -> Path:
+        """The dump to load: the file itself, or a sealed one's plain dump in ``plain``
+        (its passphrase from BACKUP_PASSPHRASE, or asked at the terminal)."""
+        if not path.is_file() or not backups.is_sealed(path):
+            return path
+        passphrase = os.environ.get("BACKUP_PASSPHRASE", "")
+        if not passphrase:
+            if not sys.stdin.isatty():
+                raise Refused(
+                    f"{path.name} is sealed with a passphrase: run it at a terminal to give "
+                    "it, or set BACKUP_PASSPHRASE"
+                )
+            passphrase = getpass.getpass(f"The passphrase of {path.name}: ")
+        return backups.unsealed(path, passphrase, plain)
 
     def drop(self, name: str) -> None:
         club = str(backups._db()["NAME"])
