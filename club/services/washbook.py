@@ -35,7 +35,7 @@ def count_pips(cards: str | Iterable[str], variant: str | None = None) -> int:
     21
     """
     codes = cards.replace(",", " ").split() if isinstance(cards, str) else list(cards)
-    written = []
+    written, bad = [], []
     for code in codes:
         c = code.strip().upper()
         if c.startswith("JK") or c in ("JOKER", "*"):
@@ -44,8 +44,14 @@ def count_pips(cards: str | Iterable[str], variant: str | None = None) -> int:
         try:
             Card.from_code(c)
         except InvalidActionError:
-            raise ClubError(f"not a card: {code!r} (write e.g. KS, 10H, AD, JK)") from None
+            bad.append(repr(code))  # every bad card named, not the first only (issue 79)
+            continue
         written.append(c)
+    if bad:
+        raise ClubError(
+            f"not {'a card' if len(bad) == 1 else 'cards'}: {', '.join(bad)} "
+            "(write e.g. KS, 10H, AD, JK)"
+        )
     game = find_variant(variant) if variant is not None else first_variant()
     return game.physical_pips(written)
 

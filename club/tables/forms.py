@@ -76,7 +76,9 @@ class FormTableForm(OptionFields, forms.Form):
 class ResultForm(forms.Form):
     """A physical deal: the winner, and for each other player his pips or his cards."""
 
-    winner = forms.TypedChoiceField(coerce=int, label="Who went out")
+    winner = forms.TypedChoiceField(
+        coerce=int, label="Who went out", error_messages={"required": "Say who went out."}
+    )
     note = forms.CharField(
         max_length=200, required=False, label="Note", help_text="Kept on the washbook line."
     )
@@ -86,7 +88,11 @@ class ResultForm(forms.Form):
     ) -> None:
         super().__init__(*args, **kwargs)
         self.players = players
-        self.fields["winner"].choices = [(m.pk, m.display_name) for m in players]
+        # No one chosen until the secretary chooses (issue 79: the first player was taken
+        # as the winner of a form sent without one).
+        self.fields["winner"].choices = [("", "— choose —")] + [
+            (m.pk, m.display_name) for m in players
+        ]
         # A game whose deals end in more ways than one winner collecting (Tonk): how the
         # deal ended, the player it names, and every player's count when it asks them.
         self.endings = game.endings if game is not None else ()
@@ -123,7 +129,7 @@ class ResultForm(forms.Form):
             winner.label = "Who: " + ", ".join(named)
             winner.help_text = "Leave it at “nobody” when the deal ended with every hand counted."
             winner.required = False
-            winner.choices = [("", "— nobody —"), *winner.choices]
+            winner.choices = [("", "— nobody —"), *winner.choices[1:]]
             winner.empty_value = None  # type: ignore[attr-defined]
             for m in players:
                 self.fields[f"pips_{m.pk}"].help_text = "asked after a drop or an empty pack"

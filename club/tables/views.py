@@ -170,6 +170,14 @@ def table_result(request: HttpRequest, pk: int) -> HttpResponse:
             services.check_physical_result(table.pk, _result_from_form(form))
         except ClubError as e:
             _form_error(form, e, beside_fields_only=True)
+        # Pips the form refused were left out above, so "not both" went unsaid until
+        # they were mended (issue 79): said now, from what was typed.
+        for m in players:
+            typed = form.data.get(f"pips_{m.pk}", "").strip()
+            cards = f"cards_{m.pk}"
+            both = typed and form.data.get(cards, "").strip()
+            if both and form.has_error(f"pips_{m.pk}") and not form.has_error(cards):
+                form.add_error(cards, f"Give {m}'s pips or cards, not both.")
     # The table page again, each message beside its field; no line was posted.
     return render(
         request, "club/tables/table.html", _table_context(request, table, form), status=400

@@ -156,6 +156,29 @@ def test_a_bad_result_is_told_beside_its_field_and_posts_nothing(
     assert not table.lines.exists()
 
 
+def test_five_mistakes_in_one_result_are_all_told_after_one_submit(
+    staff: Client, physical: tuple[Table, list[Member]]
+) -> None:
+    """Issue 79, item 5: "Give Mary's pips or cards, not both" appeared only once her
+    pips (refused by the form, so left out) were mended, and "ZZ 99 KH" named only ZZ."""
+    table, (a, b, c, d) = physical
+    r = staff.post(reverse("club:table_result", args=[table.pk]), {
+        f"pips_{a.pk}": "x", f"cards_{a.pk}": "KS",   # pips not a number, and both given
+        f"cards_{b.pk}": "ZZ 99 KH",                   # two bad cards
+        f"pips_{c.pk}": "-3",                          # negative
+        f"extra_{d.pk}": "-1", f"pips_{d.pk}": "4",    # negative extra
+    })  # fmt: skip
+    assert r.status_code == 400
+    body = r.content.decode().replace("&#x27;", "'")
+    assert "Say who went out." in field_error(body, "winner")
+    assert "whole number" in field_error(body, f"pips_{a.pk}")
+    assert "pips or cards, not both." in field_error(body, f"cards_{a.pk}")
+    assert "not cards: 'ZZ', '99'" in field_error(body, f"cards_{b.pk}")
+    assert "cannot be negative" in field_error(body, f"pips_{c.pk}")
+    assert "cannot be negative" in field_error(body, f"extra_{d.pk}")
+    assert not table.lines.exists()
+
+
 def test_a_result_with_nobody_paying_is_told_above_the_form(
     staff: Client, physical: tuple[Table, list[Member]]
 ) -> None:
