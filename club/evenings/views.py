@@ -22,7 +22,7 @@ from ..models import (
 from ..office import audit
 from ..services import ClubError, counted
 from ..washbooks.views import _why_unstaked
-from ..web import _form_error, _member, _refused, _session, staff_required
+from ..web import _form_error, _member, _refused, _session, post_or_back, staff_required
 from .console import _console, _console_done, _console_refused
 from .forms import CloseForm, OpenSessionForm
 
@@ -60,7 +60,7 @@ def sessions(request: HttpRequest) -> HttpResponse:
 
 
 @staff_required
-@require_POST
+@post_or_back(lambda: reverse("club:sessions"))
 @transaction.atomic  # the action and its audit entry, or neither
 def session_open(request: HttpRequest) -> HttpResponse:
     form = OpenSessionForm(request.POST)
@@ -193,7 +193,7 @@ def session_close_confirm(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @staff_required
-@require_POST
+@post_or_back(lambda pk: reverse("club:session_close_confirm", args=[pk]))
 @transaction.atomic  # the action and its audit entry, or neither
 def session_close(request: HttpRequest, pk: int) -> HttpResponse:
     session = _session(pk)

@@ -9,6 +9,7 @@ from django.contrib.auth.decorators import login_required
 from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from games.engine.variant import find_variant
@@ -22,7 +23,7 @@ from ..models import (
 )
 from ..office import audit
 from ..services import ClubError
-from ..web import _form_error, _member, _refused, _table, staff_required
+from ..web import _form_error, _member, _refused, _table, post_or_back, staff_required
 from .forms import ResultForm, SubstituteForm
 
 
@@ -137,7 +138,7 @@ def _result_from_form(form: ResultForm) -> services.PhysicalResult:
 
 
 @staff_required
-@require_POST
+@post_or_back(lambda pk: reverse("club:table", args=[pk]) + "#result")
 @transaction.atomic  # the action and its audit entry, or neither
 def table_result(request: HttpRequest, pk: int) -> HttpResponse:
     table = _table(pk)

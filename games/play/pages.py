@@ -23,15 +23,31 @@ def _players(variant: str, lo: int, hi: int) -> tuple[int, int]:
     return max(lo, seats.low, 2), min(hi, seats.high, 7)
 
 
-def variant_choices() -> list[dict[str, Any]]:
+def _kept_players(spec: Any, posted: Any) -> int:
+    """The number of players a refused form asked for, where it was one of the game's."""
+    lo, hi = _players(spec.name, spec.min_players, spec.max_players)
+    asked = parse_whole(str(posted.get(f"players-{spec.name}", ""))) if posted else None
+    return asked if asked is not None and lo <= asked <= hi else int(spec.default_players)
+
+
+def variant_choices(posted: Any = None) -> list[dict[str, Any]]:
+    """The games and their options for the practice form; ``posted``: a refused form's
+    data, whose game, players and options are kept (issue 79: after each refusal the
+    game was back on the first one)."""
+
+    def kept(spec: Any, o: Any) -> str:
+        raw = str(posted.get(f"opt-{spec.name}-{o.name}", "")) if posted else ""
+        return raw if raw in [str(c) for c in o.choices] else str(o.default)
+
     return [
         {
             "name": spec.name,
             "title": spec.title,
             "summary": spec.summary,
+            "chosen": bool(posted) and posted.get("variant") == spec.name,
             "min": _players(spec.name, spec.min_players, spec.max_players)[0],
             "max": _players(spec.name, spec.min_players, spec.max_players)[1],
-            "default": spec.default_players,
+            "default": _kept_players(spec, posted),
             "player_range": list(
                 range(
                     _players(spec.name, spec.min_players, spec.max_players)[0],
@@ -44,7 +60,7 @@ def variant_choices() -> list[dict[str, Any]]:
                     "label": o.title,
                     "help": o.help,
                     "source": o.source,
-                    "default": str(o.default),
+                    "default": kept(spec, o),
                     "choices": [str(c) for c in o.choices],
                     # each value with its words, as the form and the rules page say it
                     "values": [(str(c), o.word(c)) for c in o.choices],
@@ -95,9 +111,15 @@ def practice(request: HttpRequest) -> HttpResponse:
     if request.method == "GET":
         return render(request, "games/practice.html", {"variants": variant_choices()})
     variant = request.POST.get("variant", "")
+
+    def refused(said: str) -> HttpResponse:
+        # A sentence, and the form as it was sent (issue 79): its game, players, options.
+        messages.error(request, said[:1].upper() + said[1:] + ("" if said.endswith(".") else "."))
+        context = {"variants": variant_choices(request.POST), "practice_posted": request.POST}
+        return render(request, "games/practice.html", context, status=400)
+
     if variant not in VARIANTS:
-        messages.error(request, "Choose a variant.")
-        return render(request, "games/practice.html", {"variants": variant_choices()}, status=400)
+        return refused("Choose a game.")
     spec = VARIANTS[variant]
     try:
         raw = (
@@ -127,8 +149,7 @@ def practice(request: HttpRequest) -> HttpResponse:
             }
         )
     except PracticeRefusal as e:
-        messages.error(request, str(e))
-        return render(request, "games/practice.html", {"variants": variant_choices()}, status=400)
+        return refused(str(e))
     from club.models import Member
 
     member = Member.objects.filter(user=request.user).first()
@@ -138,7 +159,6 @@ def practice(request: HttpRequest) -> HttpResponse:
     try:
         table = club_api.create_practice_table(member, variant, players, options, house_rules=rules)
     except ClubError as e:
-        messages.error(request, str(e))
-        return render(request, "games/practice.html", {"variants": variant_choices()}, status=400)
+        return refused(str(e))
     services.ensure_deal(table.pk)
     return redirect("games:table", table.pk)

@@ -10,11 +10,12 @@ from django import template
 register = template.Library()
 
 
-@register.simple_tag
-def practice_variants() -> list[dict[str, Any]]:
+@register.simple_tag(takes_context=True)
+def practice_variants(context: Any) -> list[dict[str, Any]]:
+    """The games, with a refused form's choices kept (``practice_posted``)."""
     from games.play.pages import variant_choices
 
-    return variant_choices()
+    return variant_choices(context.get("practice_posted"))
 
 
 @register.simple_tag

@@ -106,7 +106,10 @@ def test_state_changes_need_post_and_csrf(secretary: Member, club: dict) -> None
     c = Client(enforce_csrf_checks=True)
     c.force_login(secretary.user)
     url = reverse("club:session_close", args=[club["session"].pk])
-    assert c.get(url).status_code == 405
+    # A GET (a reload of the address a refused close left in the bar) goes back to the
+    # close confirmation, changing nothing (issue 79: it answered 405).
+    back = c.get(url)
+    assert back.status_code == 302 and back["Location"].endswith("/close/confirm/")
     assert c.post(url).status_code == 403
     assert ClubSession.objects.get(pk=club["session"].pk).status == "open"
 

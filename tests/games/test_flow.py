@@ -420,3 +420,26 @@ def test_a_fragment_carries_no_csrf_field_and_posts_with_the_pages_header(
         HTTP_HX_REQUEST="true", HTTP_X_CSRFTOKEN=header.group(1),
     )  # fmt: skip
     assert r.status_code == 200 and Deal.objects.get(pk=deal.pk).version == deal.version + 1
+
+
+def test_a_refused_practice_form_says_a_sentence_and_keeps_what_was_chosen(
+    make_member: Any, client_for: Any
+) -> None:
+    """Issue 79, item 5: the practice form's refusals began in lower case, and after each
+    one the chosen game was back on the first (Foster)."""
+    import re
+
+    c = client_for(make_member())
+    r = c.post("/practice/", {
+        "variant": "tonk", "players-tonk": "x", "opt-tonk-deuces_wild": "True",
+    })  # fmt: skip
+    assert r.status_code == 400
+    body = r.content.decode()
+    said = re.search(r'<li class="msg-error">(.*?)</li>', body, re.S)
+    assert said and said.group(1).startswith("The number of players must be a whole number")
+    assert said.group(1).endswith(".")
+    assert '<option value="tonk" selected>' in body
+    assert '<option value="foster" selected>' not in body
+    # The options chosen for that game are kept too.
+    tonk_option = re.search(r'<select id="opt-tonk-deuces_wild"[^>]*>(.*?)</select>', body, re.S)
+    assert tonk_option and '<option value="True" selected>' in tonk_option.group(1)

@@ -44,6 +44,9 @@ STAFF_PAGES = {
 }  # fmt: skip
 # Actions whose GET is their form (a page): the rest answer GET with 405.
 FORM_PAGES = {"games:practice", "club:line_correct", "club:house_rules"}
+# Actions whose GET goes back to their form's page (issue 79: reloading the address a
+# refused form left in the bar answered 405), changing nothing.
+BACK_TO_FORM = {"club:session_open", "club:session_close", "club:table_result"}
 # Token-authenticated and read-only (its own tests), or a benchmark's yardstick (404 here).
 # The empty club's setup page too: 404 once the club has members (tests/club/test_setup.py).
 # A sign-in link's page: its token is the authority (tests/club/test_logins.py).
@@ -284,6 +287,11 @@ def test_every_state_change_is_a_post_with_csrf_and_then_succeeds(world: World) 
         guarded = _client(actor, csrf=True)
         if a.name in FORM_PAGES:  # its GET is the form, and changes nothing
             assert guarded.get(url).status_code == 200, a.name
+            assert state_snapshot() == before, a.name
+        elif a.name in BACK_TO_FORM:
+            back = guarded.get(url)
+            assert back.status_code == 302 and back["Location"] != url, a.name
+            assert guarded.get(back["Location"]).status_code == 200, a.name
             assert state_snapshot() == before, a.name
         else:
             assert guarded.get(url).status_code == 405, a.name

@@ -132,7 +132,7 @@ def test_a_member_has_five_practice_tables_open_at_most_and_is_told_why(
         assert r.status_code == 302
     r = client.post(url, {"variant": "conquian", "players-conquian": "2"})
     assert r.status_code == 400
-    assert "you have 5 practice tables open" in r.content.decode()
+    assert "You have 5 practice tables open" in r.content.decode()
     assert Table.objects.filter(is_practice=True, seats__member=ann).count() == 5
 
 
