@@ -162,6 +162,7 @@ class CutBatch(models.Model):
 
     class Meta:
         ordering = ["created_at", "pk"]
+        verbose_name_plural = "cut batches"  # not Django's "cut batchs" (issue 79)
 
     def __str__(self) -> str:
         return f"Cut {self.get_purpose_display()} at {self.created_at:%H:%M}"

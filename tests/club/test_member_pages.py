@@ -151,7 +151,10 @@ def test_home_links_a_seated_member_to_his_table(
     client.force_login(me.member.user)
     body = client.get(reverse("home")).content.decode()
     assert f"You are seated at <strong>Table {table.number}</strong>" in body
-    assert f"seat {me.position + 1}." in body
+    assert f"seat {me.position + 1}: " in body
+    # No brackets inside brackets (issue 79: "Table 1 (Tonk (two to five players)), seat 3").
+    said = re.search(r"You are seated at .*?</p>", body, re.S)
+    assert said and not re.search(r"\([^()]*\(", said.group(0)), said.group(0)
     assert f'href="{table.get_absolute_url()}">Play</a>' in body
     client.force_login(waiting.user)
     assert "You are seated" not in client.get(reverse("home")).content.decode()
@@ -182,3 +185,20 @@ def test_recent_deals_name_their_evening_and_a_reversal_what_it_reverses_and_why
     assert f"{name}, table 1, line 1</td>" in page
     assert f"{name}, table 1, line 2 (reverses line 1: the ten was a four)" in page
     assert f"{name}, table 1, line 3 (corrects line 1: the ten was a four)" in page
+
+
+def test_an_evening_with_nobody_is_not_a_numbered_list_and_the_admin_says_cut_batches(
+    client: Client, session: ClubSession, secretary: Member
+) -> None:
+    """Issue 79, item 6: an empty list showed as "1. Nobody has checked in."; the admin
+    said "Cut batchs"."""
+    client.force_login(secretary.user)
+    page = client.get(session.get_absolute_url()).content.decode()
+    assert "Nobody has checked in." in page
+    assert not re.search(r"<li[^>]*>\s*Nobody has checked in", page)
+    from django.contrib.auth import get_user_model
+
+    boss = get_user_model().objects.create_superuser("boss", "b@example.org", "x")
+    client.force_login(boss)
+    admin = client.get("/admin/").content.decode()
+    assert "Cut batches" in admin and "Cut batchs" not in admin
