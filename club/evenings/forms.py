@@ -11,6 +11,8 @@ from django import forms
 
 from ..models import (
     Account,
+    Arrival,
+    ClubSession,
     Member,
     default_variant,
     variant_choices,
@@ -128,9 +130,20 @@ class CheckInForm(forms.Form):
     def __init__(self, *args: Any, session: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         here = session.arrivals.filter(left_at=None).values("member_id")
+        # One member, one evening (issue 79): a member present at another open evening is
+        # not offered; the console lists them apart, with that evening's name.
+        elsewhere = Arrival.objects.filter(left_at=None, session__status=ClubSession.OPEN).exclude(
+            session=session
+        )
+        self.elsewhere = [
+            (a.member, a.session)
+            for a in elsewhere.select_related("member", "session").order_by("member__display_name")
+            if not a.member.is_bot
+        ]
         self.fields["member"].queryset = members = (  # type: ignore[attr-defined]
             Member.objects.filter(is_bot=False, active=True, user__is_staff=False)
             .exclude(pk__in=here)
+            .exclude(pk__in=elsewhere.values("member_id"))
             .order_by("display_name")
         )
         # Each with what he brings from past evenings, before he is ticked (issue 56: the

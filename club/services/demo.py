@@ -108,7 +108,9 @@ def _load(rng: random.Random) -> Member:
 
     # Tonight: open, two tables, some deals posted.
     tonight = services.open_session(stake=Decimal("0.05"), by=secretary.user, name="Tonight")
-    for m in members[:10]:
+    # Those at its two tables: the other four are free to come to a second evening (a
+    # member is in one open evening at a time, issue 79).
+    for m in members[:8]:
         services.check_in(tonight, m)
     physical = services.form_table(
         tonight, variant=main.name, size=5, mode=Table.PHYSICAL, candidates=members[:6]

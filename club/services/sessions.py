@@ -88,6 +88,19 @@ def check_in(session: ClubSession, member: Member) -> Arrival:
         raise ClubError("the session is not open")
     if member.is_bot or not member.active:
         raise ClubError("only active members check in")
+    # One member, one evening (issue 79): here in another open evening, he is refused
+    # here until checked out there, and the refusal names it.
+    elsewhere = (
+        Arrival.objects.filter(member=member, left_at=None, session__status=ClubSession.OPEN)
+        .exclude(session=session)
+        .select_related("session")
+        .first()
+    )
+    if elsewhere is not None:
+        raise ClubError(
+            f"{member} is checked in at {elsewhere.session} already: check them out there first",
+            field="member",
+        )
     existing = Arrival.objects.filter(session=session, member=member).first()
     if existing:
         if existing.left_at:

@@ -3,6 +3,7 @@ item 2, in part): a member need not log in, or own a phone, to be seated."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 import pytest
@@ -11,6 +12,7 @@ from django.urls import reverse
 
 from club import services
 from club.models import Arrival, ClubSession, Member
+from club.services import ClubError
 from tests.club.conftest import field_error
 
 pytestmark = pytest.mark.django_db
@@ -151,3 +153,33 @@ def test_members_ticked_and_a_newcomer_refused_check_nobody_in(
         "&#x27;", "'"
     )
     assert not Arrival.objects.exists()
+
+
+def test_a_member_in_another_open_evening_is_refused_and_told_where(
+    staff: Client,
+    session: ClubSession,
+    secretary: Member,
+    make_members: Callable[..., list[Member]],
+) -> None:
+    """Issue 79, item 5: a member waiting in one open evening was checked in and seated in
+    a second open evening, with no word to the secretary. Refused now, the refusal naming
+    the other evening, beside the field; once checked out there, checked in here."""
+    (ann,) = make_members(1)
+    services.check_in(session, ann)
+    other = services.open_session(stake="0.10", by=secretary.user, name="Upstairs", second=True)
+    # The other evening's console does not offer her, and says where she is.
+    console = staff.get(reverse("club:console", args=[other.pk])).content.decode()
+    assert f'name="member" value="{ann.pk}"' not in console
+    elsewhere = re.search(r'<p class="small muted" id="elsewhere">(.*?)</p>', console, re.S)
+    assert elsewhere and f"{ann.display_name} ({session})" in elsewhere.group(1)
+    r = staff.post(reverse("club:arrival_add", args=[other.pk]), {"member": ann.pk})
+    assert r.status_code == 400  # not a choice there
+    assert not Arrival.objects.filter(session=other).exists()
+    # The service itself refuses, naming the evening, whichever way she is checked in.
+    with pytest.raises(ClubError, match=f"{ann.display_name} is checked in at {session}"):
+        services.check_in(other, ann)
+    assert not Arrival.objects.filter(session=other).exists()
+    services.check_out(session, ann)
+    r = staff.post(reverse("club:arrival_add", args=[other.pk]), {"member": ann.pk})
+    assert r.status_code == 302
+    assert Arrival.objects.filter(session=other, member=ann, left_at=None).exists()
