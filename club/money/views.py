@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -34,11 +33,6 @@ from ..office import audit
 from ..services import ClubError, ledger
 from ..web import _form_error, _refused, _session, staff_required
 from .forms import PaymentForm, RefundForm, ReversalForm, StandingsForm
-
-
-def members_of(user: Any) -> set[int]:
-    """The member ids of a login (one, or none for a login without a profile)."""
-    return set(Member.objects.filter(user_id=user.pk).values_list("pk", flat=True))
 
 
 @login_required
@@ -77,7 +71,8 @@ def settlement(request: HttpRequest, pk: int) -> HttpResponse:
     due = ledger.fees_due(session)
     staff = bool(request.user.is_staff)
     if not staff:  # issue 79: a member sees their own fee, never another's
-        due = {m: fee for m, fee in due.items() if m in members_of(request.user)}
+        me = services.member_for(request.user)
+        due = {m: fee for m, fee in due.items() if me is not None and m == me.pk}
     payers = Member.objects.in_bulk(list(due))
     fees = [
         (payers[m], fee, max(Decimal(0), -services.payments.with_club(m)))
