@@ -385,8 +385,8 @@ if env_bool("BEHIND_PROXY"):
     if not TRUSTED_PROXIES:
         raise ImproperlyConfigured(
             "BEHIND_PROXY is set but TRUSTED_PROXIES is empty: every login would seem to "
-            "come from the proxy, and ten wrong passwords for one member would lock him "
-            "out for everyone. Set TRUSTED_PROXIES to the proxy's address or network "
+            "come from the proxy, and ten wrong passwords for one member would lock "
+            "that member out for everyone. Set TRUSTED_PROXIES to the proxy's address or network "
             "(docker-compose.yml's proxy is 172.30.53.2)."
         )
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")

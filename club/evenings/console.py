@@ -535,10 +535,7 @@ def table_create(request: HttpRequest, pk: int) -> HttpResponse:
             seats = table.seats.select_related("member").order_by("position")
             message = f"Table {table.number} formed: {_and([str(s.member) for s in seats])}."
             rules_said = f", {table.house_rules_name}" if table.house_rules_name else ""
-            what = (
-                f"{message[:-1]} ({table.get_variant_display()}, {table.get_mode_display()}"
-                f"{rules_said})."
-            )
+            what = f"{message[:-1]} ({table.game_name}, {table.get_mode_display()}{rules_said})."
             audit.record(request.user, AuditEntry.TABLE, what, table=table)
             return _console_done(request, table.session or session, message, "form")
     # The console again, the form with each message beside its field; no table made.

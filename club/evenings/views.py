@@ -12,6 +12,8 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
+from games.engine.variant import find_variant
+
 from .. import services
 from ..models import (
     AuditEntry,
@@ -83,7 +85,7 @@ def session_open(request: HttpRequest) -> HttpResponse:
                 request.user,
                 AuditEntry.OPEN,
                 f"Opened {session}: {services.money.shown(session.stake)} a point, "
-                f"{session.get_default_variant_display()}",
+                f"{find_variant(session.default_variant).display_name}",
                 session=session,
             )
             if session.fee_member or session.fee_guest:
@@ -198,7 +200,7 @@ def session_close_confirm(request: HttpRequest, pk: int) -> HttpResponse:
 def session_close(request: HttpRequest, pk: int) -> HttpResponse:
     session = _session(pk)
     if not session.is_open:
-        return _refused(request, ClubError("the session is not open"), session.get_absolute_url())
+        return _refused(request, ClubError("the evening is not open"), session.get_absolute_url())
     form = CloseForm(request.POST)
     if form.is_valid():
         in_progress = services.deals_in_progress(session.pk)
@@ -224,7 +226,7 @@ def session_close(request: HttpRequest, pk: int) -> HttpResponse:
             )
         elif not services.close_session(session.pk, by=request.user, note=note):
             return _refused(
-                request, ClubError("the session is not open"), session.get_absolute_url()
+                request, ClubError("the evening is not open"), session.get_absolute_url()
             )
         else:
             ended = (

@@ -171,7 +171,7 @@ def member_sign_out(request: HttpRequest, pk: int) -> HttpResponse:
     ended = logins.sign_out_everywhere(member, by=request.user, address=client_ip(request))
     messages.success(
         request,
-        f"{member} is signed out everywhere ({ended} session{'s' if ended != 1 else ''} ended).",
+        f"{member} is signed out everywhere ({ended} sign-in{'s' if ended != 1 else ''} ended).",
     )
     return redirect(member)
 

@@ -93,7 +93,7 @@ class ClubSession(models.Model):
         ]
 
     def __str__(self) -> str:
-        return self.name or f"Session of {self.opened_at:%Y-%m-%d}"
+        return self.name or f"Evening of {self.opened_at:%Y-%m-%d}"
 
     def get_absolute_url(self) -> str:
         return reverse("club:session", args=[self.pk])

@@ -49,7 +49,7 @@ class Posting(models.Model):
     kind = models.CharField(
         max_length=20,
         choices=[
-            (SESSION_BALANCE, "session balance"),
+            (SESSION_BALANCE, "evening's balance"),
             (PAYMENT, "payment"),
             # A washbook line corrected after its evening was balanced (the memo says
             # which line and why): only the members the correction changes have legs.

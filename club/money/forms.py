@@ -49,8 +49,8 @@ class PaymentForm(forms.Form):
     credit = forms.BooleanField(
         required=False,
         label="Credit on account",
-        help_text="To the club only: keep what is more than he owes it as a credit the club "
-        "owes him (refunded or set against his next fees).",
+        help_text="To the club only: keep what is more than the member owes it as a credit "
+        "the club owes the member (refunded or set against their next fees).",
     )
 
     def __init__(self, *args: Any, member: Member, **kwargs: Any) -> None:

@@ -7,6 +7,8 @@ from django.db import models, transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 
+from games.engine.variant import find_variant
+
 from ..inputs import parse_id
 from ..models import (
     AuditEntry,
@@ -47,7 +49,7 @@ def house_rules_list(request: HttpRequest) -> HttpResponse:
             else:
                 what = (
                     f"{'Changed' if editing else 'Saved'} house rules {saved.name} for "
-                    f"{saved.get_variant_display()}: "
+                    f"{find_variant(saved.variant).display_name}: "
                     f"{house_rules.described(saved.variant, saved.options)}"
                     + (" (the club's default)" if saved.is_default else "")
                 )

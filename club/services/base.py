@@ -143,7 +143,7 @@ def lock_session(session_id: int) -> ClubSession:
     """Lock the evening's row (first in the order) and return it as it is now."""
     session = ClubSession.objects.select_for_update().filter(pk=session_id).first()
     if session is None:
-        raise ClubError("no such session")
+        raise ClubError("no such evening")
     return session
 
 

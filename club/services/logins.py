@@ -248,7 +248,7 @@ def sign_out_everywhere(
         AuditEntry.objects.create(
             actor=by,
             action=AuditEntry.SIGN_OUT,
-            what=f"{member} signed out everywhere ({ended} session{'s' if ended != 1 else ''})",
+            what=f"{member} signed out everywhere ({ended} sign-in{'s' if ended != 1 else ''})",
             why=why[:200],
             address=address[:45],
         )

@@ -151,14 +151,14 @@ def record_club_payment(
             if owed > 0:
                 raise ClubError(
                     f"{member} owes the club {shown(owed)}: a payment of {shown(amount)} is "
-                    'more. Record what he owes, or tick "credit on account" to keep the '
-                    "rest as a credit the club owes him",
+                    'more. Record what {member} owes, or tick "credit on account" to keep '
+                    f"the rest as a credit the club owes {member}",
                     field="amount",
                 )
             raise ClubError(
-                f"{member} owes the club nothing: what he owes members is paid to them, by "
-                'the settlement. Tick "credit on account" to keep this payment as a credit '
-                "the club owes him",
+                f"{member} owes the club nothing: what {member} owes members is paid to "
+                'them, by the settlement. Tick "credit on account" to keep this payment as a '
+                f"credit the club owes {member}",
                 field="amount",
             )
         words = f"{member} paid the club {shown(amount)} {dict(Posting.METHODS)[method]}"

@@ -85,7 +85,7 @@ OPENING_LOCK = 0x0C00_CA11  # any fixed number of our own
 def check_in(session: ClubSession, member: Member) -> Arrival:
     """Record the member's arrival; the order of arrival is his prior right (L3)."""
     if not session.is_open:
-        raise ClubError("the session is not open")
+        raise ClubError("the evening is not open")
     if member.is_bot or not member.active:
         raise ClubError("only active members check in")
     # One member, one evening (issue 79): here in another open evening, he is refused
@@ -113,7 +113,7 @@ def check_in(session: ClubSession, member: Member) -> Arrival:
     with transaction.atomic():
         locked = ClubSession.objects.select_for_update().filter(pk=session.pk).first()
         if locked is None or not locked.is_open:
-            raise ClubError("the session is not open")
+            raise ClubError("the evening is not open")
         existing = Arrival.objects.filter(session=session, member=member).first()
         if existing:
             return existing
@@ -148,7 +148,7 @@ def add_newcomer(session: ClubSession, name: str, *, guest: bool = False) -> Mem
             if here:  # the first of two submits made him a moment ago
                 return same
             raise ClubError(
-                f"a member is already called {name}: choose him from the list", field="new_name"
+                f"a member is already called {name}: choose them from the list", field="new_name"
             )
         username = f"{slugify(name)[:20] or 'member'}-{secrets.token_hex(3)}"
         member = base.create_member(username, name, is_guest=guest)
@@ -182,7 +182,7 @@ def check_out(session: ClubSession, member: Member) -> None:
         )
         if seat is not None and not covered:
             raise ClubError(
-                f"{member} is seated at {seat.table.label}: he leaves the table first "
+                f"{member} is seated at {seat.table.label} and must leave the table first "
                 "(a substitute for the rest of the game, L6)"
             )
         playing_for = (
@@ -198,7 +198,7 @@ def check_out(session: ClubSession, member: Member) -> None:
         if playing_for is not None:
             raise ClubError(
                 f"{member} plays for {playing_for.leaver} at {playing_for.table.label} until "
-                "the game ends (L6): he leaves when it does"
+                "the game ends (L6), and leaves when it does"
             )
         Arrival.objects.filter(session=session, member=member, left_at=None).update(
             left_at=timezone.now(), queue_table=None

@@ -102,10 +102,11 @@ def table_queue(table: Table) -> list[Arrival]:
 
 def _check_variant(variant: str, size: int) -> None:
     if variant not in dict(variant_choices()):
-        raise ClubError(f"unknown variant {variant!r}")
+        raise ClubError(f"unknown game {variant!r}")
     low, high = variant_seats(variant)
     if not low <= size <= high:
-        raise ClubError(f"{variant} is played by {low}–{high} players, not {size}", field="size")
+        game = find_variant(variant).display_name
+        raise ClubError(f"{game} is played by {low}–{high} players, not {size}", field="size")
 
 
 def _seat_by_cut(table: Table, players: list[Member], purpose: str, note: str) -> CutBatch:
@@ -180,12 +181,12 @@ def form_table(
     member queued for the table takes a computer player's seat first (`_rotate`).
     """
     if not session.is_open:
-        raise ClubError("the session is not open")
+        raise ClubError("the evening is not open")
     if session.is_closing_after_deals:
         raise ClubError("the evening closes when its deals in progress end: no new table")
     variant = variant or session.default_variant
     if variant not in dict(variant_choices()):
-        raise ClubError(f"unknown variant {variant!r}")
+        raise ClubError(f"unknown game {variant!r}")
     asked = size is not None
     size = size or default_size(variant)
     _check_variant(variant, size)
@@ -213,7 +214,7 @@ def form_table(
         # moment ago is seen: the candidates are those still checked in, issue 36).
         locked = base.lock_session(session.pk)
         if not locked.is_open:
-            raise ClubError("the session is not open")
+            raise ClubError("the evening is not open")
         if locked.is_closing_after_deals:
             raise ClubError("the evening closes when its deals in progress end: no new table")
         waiting = waiting_members(session)
@@ -327,7 +328,7 @@ def join_queue(table: Table, member: Member) -> Arrival:
         raise ClubError("this table takes no candidates")
     arrival = Arrival.objects.filter(session=table.session_id, member=member, left_at=None).first()
     if arrival is None:
-        raise ClubError("check in to the session first")
+        raise ClubError("check in to the evening first")
     if Seat.objects.filter(
         table__session=table.session_id, member=member, table__status__in=IN_PLAY
     ).exists():  # a cancelled or voided table holds nobody
@@ -493,8 +494,9 @@ def with_house_rules(
         return dict(options or {}), ""
     if house_rules.variant != variant:
         raise ClubError(
-            f"{house_rules.name} are house rules for {house_rules.get_variant_display()}, "
-            f"not for {dict(variant_choices())[variant]}",
+            f"{house_rules.name} are house rules for "
+            f"{find_variant(house_rules.variant).display_name}, "
+            f"not for {find_variant(variant).display_name}",
             field="house_rules",
         )
     changed = {k: v for k, v in (options or {}).items() if house_rules.options.get(k) != v}

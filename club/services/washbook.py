@@ -111,7 +111,7 @@ def _open_table(table_id: int) -> Table:
     if table.status == Table.CLOSED:
         raise ClubError("the table is closed")
     if table.session_id and table.session.status != "open":
-        raise ClubError("the session is closed")
+        raise ClubError("the evening is closed")
     return table
 
 

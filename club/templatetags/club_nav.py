@@ -8,8 +8,19 @@ from django import template
 
 from club import services
 from games.engine.errors import InvalidActionError
+from games.engine.variant import find_variant
 
 register = template.Library()
+
+
+@register.filter
+def game_name(variant: str) -> str:
+    """A game's one name, from the engine's registry ("conquian" → "Conquián", issue 79);
+    a name the registry no longer knows is shown as stored."""
+    try:
+        return find_variant(variant).display_name
+    except InvalidActionError:
+        return variant
 
 
 @register.filter

@@ -12,7 +12,9 @@ Where copies used to differ for a reason, the difference is a named field here:
 
 - ``players`` (what the engine plays) and ``seats`` (what a club table seats): Foster's
   game is dealt for 2-7, a club table seats 4-7;
-- ``title`` (the engine's and the rules page's) and ``club_label`` (the club's choices);
+- one ``display_name`` ("Conquián") and one short ``description`` ("two players, forty
+  cards") per game, used on every page, menu and CSV (issue 79): :attr:`Variant.title`,
+  :attr:`Variant.club_label` and :attr:`Variant.short_name` are made of them;
 - :meth:`Variant.cutting_pack` and :meth:`Variant.pack`;
 - :meth:`Variant.physical_pips` counts a physical table's hand with Foster's values (L24)
   in every game, where the engine scores Colonel's ace as 1.
@@ -86,7 +88,7 @@ def cut_option(law: str, seed: str, low: str) -> OptionSpec:
     game sets ``cut_law`` to ``law`` too, which :meth:`Variant.lowest_deals` names."""
     return OptionSpec(
         "cut", ("high", "low"), "high",
-        f"for seats and the first deal the highest cut chooses his seat and deals (L2-L3), "
+        f"for seats and the first deal the highest cut chooses a seat and deals (L2-L3), "
         f"or the lowest ({law})", f"L2-L3; {law}, {seed}", "Cut for deal",
         (("high", "the highest deals"), ("low", low)),
     )  # fmt: skip
@@ -152,8 +154,8 @@ class Variant(ABC):
     """The interface every game implements (see the module's docstring)."""
 
     name: str
-    title: str  # the engine's and the rules page's title
-    club_label: str  # what the club's choice of game says
+    display_name: str  # the game's one name on every page, menu and CSV ("Conquián")
+    description: str  # its one short description ("two players, forty cards")
     players: PlayerRange  # the players the engine deals for
     seats: PlayerRange  # the seats a club table of this game has
     options: tuple[OptionSpec, ...]
@@ -172,9 +174,19 @@ class Variant(ABC):
 
     @property
     def short_name(self) -> str:
-        """The game's name in a sentence: the club's label without its parenthesis
-        ("Foster", "Conquián", "Tonk")."""
-        return self.club_label.partition(" (")[0]
+        """The game's name in a sentence ("Cooncan", "Conquián", "Tonk")."""
+        return self.display_name
+
+    @property
+    def title(self) -> str:
+        """The rules page's heading: the game's name."""
+        return self.display_name
+
+    @property
+    def club_label(self) -> str:
+        """What a choice of game says: its name and its short description, no brackets
+        ("Conquián: two players, forty cards")."""
+        return f"{self.display_name}: {self.description}"
 
     # -- the engine's range, under the names the older callers use ----------------------
     @property

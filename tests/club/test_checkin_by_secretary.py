@@ -51,7 +51,7 @@ def test_the_secretary_adds_a_newcomer_and_checks_him_in(
     [
         (lambda m: {}, "member", "Choose a member, or give a new member's name."),
         (lambda m: {"new_name": "   "}, "member", "Choose a member, or give a new member's name."),
-        (lambda m: {"new_name": m.display_name.upper()}, "new_name", "choose him from the list."),
+        (lambda m: {"new_name": m.display_name.upper()}, "new_name", "choose them from the list."),
         (lambda m: {"member": "999999"}, "member", "Select a valid choice."),
         (lambda m: {"member": m.pk, "guest": "on"}, "guest", "A guest is added by name"),
     ],
@@ -120,13 +120,13 @@ def test_a_seated_player_is_not_checked_out_and_keeps_playing(
     seated = table.seats.first().member  # type: ignore[union-attr]
     r = staff.post(reverse("club:arrival_leave", args=[session.pk, seated.pk]))
     assert r.status_code == 400
-    assert f"{seated.display_name} is seated at Table 1: he leaves the table first" in (
+    assert f"{seated.display_name} is seated at Table 1 and must leave the table first" in (
         r.content.decode()
     )
     own = Client()
     own.force_login(seated.user)
     r = own.post(reverse("club:check_out", args=[session.pk]))
-    assert r.status_code == 400 and "leaves the table first" in r.content.decode()
+    assert r.status_code == 400 and "must leave the table first" in r.content.decode()
     assert Arrival.objects.get(session=session, member=seated).left_at is None
     # The one not seated leaves as before; after the table is cancelled, so may the player.
     assert (
@@ -149,7 +149,7 @@ def test_members_ticked_and_a_newcomer_refused_check_nobody_in(
     r = staff.post(reverse("club:arrival_add", args=[session.pk]),
                    {"member": [ann.pk], "new_name": bob.display_name.upper()})  # fmt: skip
     assert r.status_code == 400
-    assert "choose him from the list" in field_error(r.content.decode(), "new_name").replace(
+    assert "choose them from the list" in field_error(r.content.decode(), "new_name").replace(
         "&#x27;", "'"
     )
     assert not Arrival.objects.exists()

@@ -336,11 +336,14 @@ def test_the_console_seats_a_computer_player_and_says_so(
     console = reverse("club:console", args=[session.pk])
     page = staff.get(console).content.decode()
     # Tonk seats four, five only at Five Card Tonk (T1)
-    assert "Seat a computer player" in page and "2 empty seats" in page
+    # the sentence counts what is asked and what is there (issue 79: "1 empty seat: Tonk
+    # seats up to 4" read as if four had been asked for)
+    assert "Seat a computer player" in page
+    assert "2 empty seats: 2 seated, and under this table's rules Tonk has room for 4." in page
     r = staff.post(reverse("club:table_computer", args=[table.pk]), HTTP_HX_REQUEST="true")
     body = r.content.decode()
     assert r.status_code == 200 and "dealt again for 3 players" in body
-    assert "1 empty seat:" in body
+    assert "1 empty seat: 3 seated, and under this table's rules Tonk has room for 4." in body
     assert AuditEntry.objects.filter(action=AuditEntry.TABLE_COMPUTER, table=table).exists()
 
 

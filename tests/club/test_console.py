@@ -57,8 +57,8 @@ def test_the_console_shows_the_evening(
     # Each table with its seats, its dealer and what is being played.
     for seat in foster.seats.select_related("member"):
         assert seat.member.display_name in text
-    assert f"Table {foster.number} {foster.get_variant_display()} real cards" in text
-    assert f"Table {conquian.number} {conquian.get_variant_display()} in the browser" in text
+    assert f"Table {foster.number} {foster.game_name} real cards" in text
+    assert f"Table {conquian.number} {conquian.game_name} in the browser" in text
     assert "Game 1, deal 1 of 5, played with real cards" in text  # L5: a round of five
     bot = conquian.seats.get(member__is_bot=True).member
     assert f"{bot.display_name} computer" in text

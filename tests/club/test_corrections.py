@@ -453,7 +453,7 @@ def test_after_balancing_the_statement_and_the_settlement_show_the_adjustment(
     assert "your -12 points at" in statement
     assert "adjustment: Table 1, line 1 corrected after balancing: b held 4 £0.30" in statement
     assert "reversal of line 1: b held 4" in statement and "correcting line 1" in statement
-    assert "Net for the session -£0.30" in statement
+    assert "Net for the evening -£0.30" in statement
     settlement = _text(staff.get(reverse("club:settlement", args=[session.pk])).content.decode())
     # Nothing was paid: the evening is settled again as one set (issue 42, item 5).
     assert (

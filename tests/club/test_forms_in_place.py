@@ -95,8 +95,8 @@ def waiting(session: ClubSession, make_members: Callable[..., list[Member]]) -> 
 @pytest.mark.parametrize(
     ("data", "field", "message"),
     [
-        ({"variant": "foster", "size": "3"}, "size", "Foster is played by 4–7 players, not 3."),
-        ({"variant": "foster"}, "size", "Foster needs at least 4 players; 3 waiting."),
+        ({"variant": "foster", "size": "3"}, "size", "Cooncan is played by 4–7 players, not 3."),
+        ({"variant": "foster"}, "size", "Cooncan needs at least 4 players; 3 waiting."),
         ({"variant": "chess"}, "variant", "Select a valid choice. chess is not one of"),
         ({"variant": "conquian", "size": "9"}, "size", "less than or equal to 7"),
     ],

@@ -187,7 +187,7 @@ def test_the_secretary_signs_a_member_out_everywhere(
     assert not club_redis.client().exists(club_redis.key("stream-grants", mary.user_id))
     assert _signed_in(_login("mary", "mary plays on tuesdays"))
     entry = AuditEntry.objects.get(action=AuditEntry.SIGN_OUT)
-    assert "2 sessions" in entry.what
+    assert "2 sign-ins" in entry.what
 
 
 def test_a_disabled_login_is_signed_out_and_keeps_its_books(secretary: Client) -> None:

@@ -23,7 +23,8 @@ class Quartet(Tunk):
     """A made-up game for the test: Tunk's engine, a club table of exactly four."""
 
     name = "quartet"
-    club_label = "Quartet (four players)"
+    display_name = "Quartet"
+    description = "4 players"
     players = PlayerRange(2, 6, 4)
     seats = PlayerRange(4, 4, 4)
     order = 60
@@ -37,12 +38,12 @@ def quartet() -> Iterator[Quartet]:
 
 def test_todays_choices_seats_and_sizes_come_from_the_registry() -> None:
     assert variant_choices() == [
-        ("foster", "Foster (4–7 players, double pack)"),
-        ("foster-three", "Foster, three players"),
-        ("conquian", "Conquián (two players)"),
-        ("colonel", "Colonel (two players)"),
-        ("tonk", "Tonk (two to five players)"),
-        ("tunk", "Tunk (two to five players)"),
+        ("foster", "Cooncan: four to seven players, double pack"),
+        ("foster-three", "Cooncan for three: three players, one pack"),
+        ("conquian", "Conquián: two players, forty cards"),
+        ("colonel", "Colonel: two players, one pack"),
+        ("tonk", "Tonk: two to five players, one pack"),
+        ("tunk", "Tunk: two to five players, twos wild, a game to 100"),
     ]
     assert [variant_seats(v) for v, _ in variant_choices()] == [
         (4, 7), (3, 3), (2, 2), (2, 2), (2, 5), (2, 5),
@@ -54,11 +55,11 @@ def test_todays_choices_seats_and_sizes_come_from_the_registry() -> None:
 def test_a_registered_game_is_offered_by_the_models_and_forms_without_a_migration(
     quartet: Quartet,
 ) -> None:
-    assert ("quartet", "Quartet (four players)") in Table._meta.get_field("variant").choices
-    assert ("quartet", "Quartet (four players)") in ClubSession._meta.get_field(
+    assert ("quartet", "Quartet: 4 players") in Table._meta.get_field("variant").choices
+    assert ("quartet", "Quartet: 4 players") in ClubSession._meta.get_field(
         "default_variant"
     ).choices
-    assert ("quartet", "Quartet (four players)") in FormTableForm().fields["variant"].choices
+    assert ("quartet", "Quartet: 4 players") in FormTableForm().fields["variant"].choices
     assert OpenSessionForm(
         {"name": "Quartets", "stake": "0.05", "default_variant": "quartet"}
     ).is_valid()
@@ -72,7 +73,7 @@ def test_a_registered_game_forms_a_table_of_its_seats(
     members = make_members(5)
     for m in members:
         services.check_in(session, m)
-    with pytest.raises(ClubError, match="quartet is played by 4–4 players, not 5"):
+    with pytest.raises(ClubError, match="Quartet is played by 4–4 players, not 5"):
         services.form_table(session, variant="quartet", size=5)
     table = services.form_table(session, variant="quartet")
     assert (table.variant, table.size, table.seats.count()) == ("quartet", 4, 4)
@@ -84,7 +85,7 @@ def test_a_game_not_registered_is_refused_and_nothing_is_made(
 ) -> None:
     for m in make_members(4):
         services.check_in(session, m)
-    with pytest.raises(ClubError, match="unknown variant 'quartet'"):
+    with pytest.raises(ClubError, match="unknown game 'quartet'"):
         services.form_table(session, variant="quartet")
     assert not Table.objects.exists()
     assert not FormTableForm({"variant": "quartet", "mode": "online"}).is_valid()

@@ -97,7 +97,7 @@ def test_a_payment_by_mistake_is_reversed_and_a_credit_refunded(
     refund.get_by_role("button", name="Record the refund").click()
     page.wait_for_url(re.compile(r"/members/\d+/$"))
     assert "Recorded: the club paid Dan £3.00." in _text(page, ".messages")
-    assert "Pay back his credit" not in _text(page)  # nothing left to refund
+    assert "Pay back Dan's credit" not in _text(page)  # nothing left to refund
     assert club.balance_of(dan) == Decimal("0.00") and club.owing(dan.pk) == []
     page.screenshot(path=str(ARTIFACTS / "payment-reversed-phone.png"), full_page=True)
 

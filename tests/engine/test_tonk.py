@@ -273,7 +273,9 @@ def test_the_deals_end_is_told_in_tonks_words() -> None:
         settle("drop", 0, [parse_cards("9S"), parse_cards("9H"), parse_cards("KD")], 3).to_json(),
         seats, make_rules("tonk").spec,
     )  # fmt: skip
-    assert tied is not None and "not the lowest, so he pays 2 to each (T9, TO4)" in tied["headline"]
+    assert (
+        tied is not None and "not the lowest, so they pay 2 to each (T9, TO4)" in tied["headline"]
+    )
     for kind, said in [("out", "Ann Tonked out (T8)"), ("tonk", "called Tonk on the deal"),
                        ("discard-out", "by the discard (T8)"), ("drop", "lowest count (T9)"),
                        ("exhausted", "the pack ran out"), ("drawn", "nothing paid")]:  # fmt: skip

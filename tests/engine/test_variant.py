@@ -26,17 +26,14 @@ from games.engine import (
 from games.engine.conquian.variants import Conquian
 from games.engine.protocol import Outcome
 
-# name: (club label, engine players, club seats, engine title)
+# name: (club label, engine players, club seats, the one name: issue 79, where the rules
+# page said "Cooncan for four to seven" and the club's choice "Foster (4–7 players, ...)")
 PINNED = {
-    "foster": ("Foster (4–7 players, double pack)", (2, 7, 5), (4, 7, 5),
-               # was "Cooncan for four or five": the game is dealt for up to seven
-               "Cooncan for four to seven (Foster's laws L1-L25)"),
-    "foster-three": ("Foster, three players", (3, 3, 3), (3, 3, 3),
-                     "Cooncan for three (Foster's special laws)"),
-    "conquian": ("Conquián (two players)", (2, 2, 2), (2, 2, 2),
-                 "Conquian for two (Foster's laws for two players)"),
-    "colonel": ("Colonel (two players)", (2, 2, 2), (2, 2, 2),
-                "Colonel (two-handed, encyclopedia)"),
+    "foster": ("Cooncan: four to seven players, double pack", (2, 7, 5), (4, 7, 5), "Cooncan"),
+    "foster-three": ("Cooncan for three: three players, one pack", (3, 3, 3), (3, 3, 3),
+                     "Cooncan for three"),
+    "conquian": ("Conquián: two players, forty cards", (2, 2, 2), (2, 2, 2), "Conquián"),
+    "colonel": ("Colonel: two players, one pack", (2, 2, 2), (2, 2, 2), "Colonel"),
 }  # fmt: skip
 OPTIONS = {
     "foster": ["splash", "ratting", "jokers", "max_turnovers"],
@@ -109,7 +106,7 @@ def test_threads_reading_the_registry_at_once_all_see_every_game() -> None:
 def test_each_game_is_pinned_to_what_the_layers_said_before(name: str) -> None:
     v = find_variant(name)
     label, players, seats, title = PINNED[name]
-    assert (v.name, v.club_label, v.title) == (name, label, title)
+    assert (v.name, v.club_label, v.title, v.short_name) == (name, label, title, title)
     assert v.players == PlayerRange(*players) and v.seats == PlayerRange(*seats)
     assert [o.name for o in v.options] == OPTIONS[name]
     assert [law.number for law in v.laws] == LAWS[name]

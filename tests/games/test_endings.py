@@ -73,7 +73,7 @@ def test_the_points_column_says_what_it_counts_in_tunk_and_in_every_game() -> No
 
     tunk = outcome_context(_out("tunk", 0), SEATS, VARIANTS["tunk"])
     html = render_to_string("games/_deal_summary.html", {"end": tunk})
-    assert "Unmatched: the count each player adds to his score in the game (K9" in html
+    assert "Unmatched: the count each player adds to their score in the game (K9" in html
     assert "settling the difference of their counts" in html
     foster = outcome_context(_out("out", 0), SEATS, VARIANTS["foster"])
     said = render_to_string("games/_deal_summary.html", {"end": foster})

@@ -250,8 +250,8 @@ class ThreesDeal(SnapshotEquality, SnapshotHistory):
 
 class Threes(Variant):
     name = "threes"
-    title = "Threes (a toy game of the tests)"
-    club_label = "Threes (two players)"
+    display_name = "Threes"
+    description = "two players, a toy game of the tests"
     players = PlayerRange(2, 2, 2)
     seats = PlayerRange(2, 2, 2)
     options = ()
@@ -344,7 +344,7 @@ def test_a_member_plays_it_over_http_against_a_computer_player(
     member = make_member("Ann")
     client = client_for(member)
     form = client.get("/practice/").content.decode()
-    assert "Threes (a toy game of the tests)" in form
+    assert '<option value="threes">Threes</option>' in form
     assert "Three cards each" in client.get("/rules/threes/").content.decode()
 
     r = client.post("/practice/", {"variant": "threes", "players-threes": "2"})

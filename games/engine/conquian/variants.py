@@ -25,8 +25,8 @@ class Conquian(Variant):
 
     name = "conquian"
     order = 3
-    title = "Conquian for two (Foster's laws for two players)"
-    club_label = "Conquián (two players)"
+    display_name = "Conquián"
+    description = "two players, forty cards"
     actions = CONQUIAN_NOTATION
     players = PlayerRange(2, 2, 2)
     seats = PlayerRange(2, 2, 2)

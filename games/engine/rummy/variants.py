@@ -113,8 +113,8 @@ _MAX_TURNOVERS = OptionSpec(
 class Foster(RummyVariant):
     name = "foster"
     order = 1
-    title = "Cooncan for four to seven (Foster's laws L1-L25)"
-    club_label = "Foster (4–7 players, double pack)"
+    display_name = "Cooncan"
+    description = "four to seven players, double pack"
     players = PlayerRange(2, 7, 5)
     seats = PlayerRange(4, 7, 5)
     options = (
@@ -177,8 +177,8 @@ class Foster(RummyVariant):
 class FosterThree(RummyVariant):
     name = "foster-three"
     order = 2
-    title = "Cooncan for three (Foster's special laws)"
-    club_label = "Foster, three players"
+    display_name = "Cooncan for three"
+    description = "three players, one pack"
     players = PlayerRange(3, 3, 3)
     seats = PlayerRange(3, 3, 3)
     options = (
@@ -216,8 +216,8 @@ class FosterThree(RummyVariant):
 class Colonel(RummyVariant):
     name = "colonel"
     order = 4
-    title = "Colonel (two-handed, encyclopedia)"
-    club_label = "Colonel (two players)"
+    display_name = "Colonel"
+    description = "two players, one pack"
     players = PlayerRange(2, 2, 2)
     seats = PlayerRange(2, 2, 2)
     cut_law = "CL-1"

@@ -26,8 +26,8 @@ if TYPE_CHECKING:
 
 class Tonk(Variant):
     name = "tonk"
-    title = "Tonk (two to five players)"
-    club_label = "Tonk (two to five players)"
+    display_name = "Tonk"
+    description = "two to five players, one pack"
     players = PlayerRange(2, 5, 2)
     seats = PlayerRange(2, 5, 4)
     order = 5
@@ -40,8 +40,8 @@ class Tonk(Variant):
         ),
         OptionSpec(
             "wait_rule", (False, True), False,
-            "after laying a new spread a player may not drop in his next turn; each hit on "
-            "his spreads while he waits adds a turn (TO8, TO14)",
+            "after laying a new spread a player may not drop in their next turn; each hit on "
+            "their spreads while they wait adds a turn (TO8, TO14)",
             "T-opt-2", "Wait Rule",
         ),
         OptionSpec(
@@ -90,7 +90,7 @@ class Tonk(Variant):
             "ends the deal; the lowest count wins 1 from each; a tie for lowest draws."),
         Law("T11", "Counts: kings, queens, jacks and tens 10; two to nine their face; the "
             "ace 1 (TO1)."),
-        Law("T12", "Game points only; the washbook books them at the session's rate."),
+        Law("T12", "Game points only; the washbook books them at the evening's stake."),
         Law("TO1", "The ace counts 1 and is low only: A 2 3, never Q K A."),
         Law("TO2", "A set is three or four cards of a rank; a run three or more of a suit "
             "in order."),
@@ -178,7 +178,7 @@ class Tonk(Variant):
             return (
                 f"the dropper was caught: {winner} had the lowest count (T9)"
                 if winner
-                else "the dropper was caught: his count was not the lowest, so he pays "
+                else "the dropper was caught: their count was not the lowest, so they pay "
                 "2 to each (T9, TO4)"
             )
         said = {

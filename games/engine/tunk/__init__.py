@@ -29,8 +29,8 @@ if TYPE_CHECKING:
 
 class Tunk(Variant):
     name = "tunk"
-    title = "Tunk (two to five players, a game to 100)"
-    club_label = "Tunk (two to five players)"
+    display_name = "Tunk"
+    description = "two to five players, twos wild, a game to 100"
     players = PlayerRange(2, 5, 3)
     seats = PlayerRange(2, 5, 4)
     order = 6
@@ -144,8 +144,8 @@ class Tunk(Variant):
     shown = "Hand shown (K8, K9)"
     worth = "Unmatched"
     points_note = (
-        "Unmatched: the count each player adds to his score in the game (K9; 100 puts him "
-        "out, K10). Points: what the deal books in the washbook, each pair of players "
+        "Unmatched: the count each player adds to their score in the game (K9; 100 puts "
+        "them out, K10). Points: what the deal books in the washbook, each pair of players "
         "settling the difference of their counts, the Tunker's doubled when another ends "
         "lower (K9)."
     )

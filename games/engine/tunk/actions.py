@@ -65,7 +65,7 @@ class Tunk(Action):
     ROLE: ClassVar[Role] = Role.DECISION
     risks: ClassVar[str] = (
         "The seven cards you keep are shown, melds apart, and every other player has a "
-        "last turn, laying down his melds and laying off on yours (K8). Your unmatched "
+        "last turn, laying down their melds and laying off on yours (K8). Your unmatched "
         "cards are your points; if anyone ends lower, they are doubled (K9)."
     )
 
