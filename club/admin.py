@@ -18,6 +18,7 @@ from . import models
 from .models import AuditEntry
 from .office import audit
 from .services.base import ClubError, reserved_name, shown_name
+from .web import sentence
 
 
 class ReadOnlyInline(admin.TabularInline):  # type: ignore[type-arg]
@@ -55,7 +56,7 @@ class MemberForm(forms.ModelForm):  # type: ignore[type-arg]
         try:
             name = shown_name(self.cleaned_data["display_name"], field="display_name")
         except ClubError as e:
-            raise forms.ValidationError(str(e)) from None
+            raise forms.ValidationError(sentence(e)) from None
         if not name:
             raise forms.ValidationError("Give the member a name.")
         if reserved_name(name):

@@ -71,8 +71,18 @@ def _table(pk: int) -> Table:
     return get_object_or_404(Table.objects.select_related("session"), pk=pk)
 
 
+def sentence(said: object) -> str:
+    """A refusal as a sentence (issue 79): its first letter a capital, a full stop at its
+    end ("the evening is not open" → "The evening is not open.")."""
+    text = str(said).strip()
+    text = text[:1].upper() + text[1:]
+    return text if not text or text.endswith((".", "?", "!")) else text + "."
+
+
 def _refused(request: HttpRequest, error: Exception, back: str) -> HttpResponse:
-    return render(request, "club/refused.html", {"error": str(error), "back": back}, status=400)
+    return render(
+        request, "club/refused.html", {"error": sentence(error), "back": back}, status=400
+    )
 
 
 def _and(names: list[str]) -> str:
@@ -86,8 +96,7 @@ def _form_error(form: forms.Form, error: ClubError, *, beside_fields_only: bool 
     a form its own fields already refused, only the problems of fields not yet marked
     (the service's words on the whole result assume every field was read)."""
     for problem in error.each():
-        message = str(problem)[:1].upper() + str(problem)[1:]
         field = problem.field if problem.field in form.fields else None
         if beside_fields_only and (field is None or form.has_error(field)):
             continue
-        form.add_error(field, message if message.endswith(".") else message + ".")
+        form.add_error(field, sentence(problem))

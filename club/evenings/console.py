@@ -33,7 +33,7 @@ from ..office import audit
 from ..rows import fetch
 from ..services import ClubError, house_rules
 from ..tables.forms import FormTableForm
-from ..web import _and, _form_error, _refused, _session, _table, staff_required
+from ..web import _and, _form_error, _refused, _session, _table, sentence, staff_required
 from .forms import CheckInForm, VoidForm, carried_words
 
 
@@ -312,7 +312,7 @@ def _console_refused(
     top (nothing changed); a plain post, the refusal page."""
     if request.htmx:
         session.refresh_from_db()
-        context = _console_context(request, session) | {"console_error": str(error)}
+        context = _console_context(request, session) | {"console_error": sentence(error)}
         return render(request, "club/evenings/console.html", context, status=400)
     return _refused(request, error, back)
 

@@ -21,6 +21,7 @@ from ..money.forms import MONEY_INPUT
 from ..office.forms import rules_choice
 from ..services import money
 from ..services.base import ClubError
+from ..web import sentence
 
 if TYPE_CHECKING:
     pass
@@ -90,13 +91,13 @@ class OpenSessionForm(forms.Form):
         try:
             return money.check_amount(given, field=field, what=what, zero=True)
         except ClubError as e:
-            raise forms.ValidationError(str(e)) from None
+            raise forms.ValidationError(sentence(e)) from None
 
     def clean_stake(self) -> Decimal:
         try:
             return money.check_stake(self.cleaned_data["stake"])
         except ClubError as e:
-            raise forms.ValidationError(str(e)) from None
+            raise forms.ValidationError(sentence(e)) from None
 
 
 def carried_words(members: Any) -> dict[int, str]:

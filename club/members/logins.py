@@ -19,7 +19,7 @@ from ..auth import SIGNIN_TRIES, client_ip
 from ..models import ClubSession, Member
 from ..services import logins
 from ..services.base import ClubError
-from ..web import _form_error, staff_required
+from ..web import _form_error, sentence, staff_required
 from .forms import AddMemberForm, ChoosePasswordForm
 
 BACKEND = "club.auth.ClubBackend"
@@ -61,7 +61,7 @@ def member_signin_link(request: HttpRequest, pk: int) -> HttpResponse:
     try:
         link, token = logins.give_link(member, by=request.user, address=client_ip(request))
     except ClubError as e:
-        messages.error(request, str(e)[:1].upper() + str(e)[1:] + ".")
+        messages.error(request, sentence(e))
         return redirect(member)
     address = _link_address(request, token)
     mailed = _mail_link(member, address, link.expires_at)
@@ -185,7 +185,7 @@ def member_login_enabled(request: HttpRequest, pk: int) -> HttpResponse:
     try:
         logins.set_login_enabled(member, enabled, by=request.user, address=client_ip(request))
     except ClubError as e:
-        messages.error(request, str(e)[:1].upper() + str(e)[1:] + ".")
+        messages.error(request, sentence(e))
     else:
         messages.success(
             request,
@@ -202,7 +202,7 @@ def member_join(request: HttpRequest, pk: int) -> HttpResponse:
     try:
         member = logins.make_member(guest, by=request.user, address=client_ip(request))
     except ClubError as e:
-        messages.error(request, str(e)[:1].upper() + str(e)[1:] + ".")
+        messages.error(request, sentence(e))
         return redirect(guest)
     messages.success(request, f"{member} is a member now: history and balance kept.")
     return redirect(member)

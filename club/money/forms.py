@@ -16,6 +16,7 @@ from ..models import (
 )
 from ..services import money
 from ..services.base import ClubError
+from ..web import sentence
 
 if TYPE_CHECKING:
     pass
@@ -74,7 +75,7 @@ class PaymentForm(forms.Form):
                 self.cleaned_data["amount"], field="amount", what="the amount"
             )
         except ClubError as e:
-            raise forms.ValidationError(str(e)) from None
+            raise forms.ValidationError(sentence(e)) from None
 
 
 class RefundForm(forms.Form):
@@ -94,7 +95,7 @@ class RefundForm(forms.Form):
                 self.cleaned_data["amount"], field="amount", what="the refund"
             )
         except ClubError as e:
-            raise forms.ValidationError(str(e)) from None
+            raise forms.ValidationError(sentence(e)) from None
 
 
 class ReversalForm(forms.Form):

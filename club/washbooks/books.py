@@ -241,11 +241,12 @@ def to_csv(book: Book, unstaked: dict[int, str] | None = None) -> str:
 
 
 def _rules(table: Table) -> str:
-    """The rules the table played under (issue 43): its house rules and their options."""
+    """The game and the rules the table played under (issue 43): its one name (issue 79),
+    its house rules and their options ("Cooncan, Dalton rules: Jokers: ...")."""
     from ..services.house_rules import rules_label
 
     try:
-        return rules_label(table)
+        return f"{find_variant(table.variant).display_name}, {rules_label(table)}"
     except InvalidActionError:
         return "options that do not fit the game"
 

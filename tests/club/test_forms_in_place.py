@@ -34,20 +34,20 @@ def test_an_evening_needs_a_name_told_beside_the_field(staff: Client) -> None:
 @pytest.mark.parametrize(
     ("stake", "message"),
     [("", "This field is required."),
-     ("abc", "the stake must be written like 0.05: digits and a point only"),
+     ("abc", "The stake must be written like 0.05: digits and a point only"),
      # issue 53, item 3: amounts Decimal() took and quantize() then raised on (500), or
      # digits that are not ASCII
-     ("1e30", "the stake must be written like 0.05"),
-     ("NaN", "the stake must be written like 0.05"),
-     ("0.0\u0665", "the stake must be written like 0.05"),
-     ("9" * 29, "the stake must be written like 0.05"),
-     ("0", "the stake must be at least £0.01 a point"),
+     ("1e30", "The stake must be written like 0.05"),
+     ("NaN", "The stake must be written like 0.05"),
+     ("0.0\u0665", "The stake must be written like 0.05"),
+     ("9" * 29, "The stake must be written like 0.05"),
+     ("0", "The stake must be at least £0.01 a point"),
      # issue 42: a stake the club's money (two places) could not pay a point's
      # difference in: 0.0049 turned a 30-point win into 0.147
-     ("0.00001", "the stake must be a whole number of £0.01"),
+     ("0.00001", "The stake must be a whole number of £0.01"),
      ("0.0049", "a one-point difference at 0.0049 could not be paid in it"),
-     ("0.005", "the stake must be a whole number of £0.01"),
-     ("1000.01", "the stake must be at most £1,000.00 a point")],
+     ("0.005", "The stake must be a whole number of £0.01"),
+     ("1000.01", "The stake must be at most £1,000.00 a point")],
 )  # fmt: skip
 def test_a_bad_stake_is_told_beside_the_field(staff: Client, stake: str, message: str) -> None:
     status, body = _open(staff, stake=stake)

@@ -117,7 +117,7 @@ def test_the_console_forms_a_table_with_a_set_and_a_changed_set_leaves_it_as_for
             )
         )
     )
-    assert rows[1][rows[0].index("rules")] == said
+    assert rows[1][rows[0].index("rules")] == f"Cooncan, {said}"
     rules_page = staff.get(
         reverse("games:rules_variant", args=["foster"]), {"table": table.pk}
     ).content.decode()

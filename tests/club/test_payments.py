@@ -345,7 +345,7 @@ def test_a_waived_fee_is_not_charged_and_the_others_are(
     url = reverse("club:arrival_fee", args=[session.pk, gone.pk])
     # Without a reason: refused, nothing changed.
     r = staff.post(url, {"waive": "1", "why": "  "}, headers={"HX-Request": "true"})
-    assert r.status_code == 400 and "say why the fee is waived" in r.content.decode()
+    assert r.status_code == 400 and "Say why the fee is waived" in r.content.decode()
     assert not session.arrivals.get(member=gone).fee_waived
     r = staff.post(
         url, {"waive": "1", "why": "left before playing"}, headers={"HX-Request": "true"}

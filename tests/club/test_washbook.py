@@ -234,6 +234,8 @@ def test_the_csv_escapes_a_name_a_spreadsheet_would_read_as_a_formula(
     # the winner's name is escaped in its column too; a result from real cards names no
     # dealer
     assert first[7] == "'=1+1" and first[6] == ""
+    # the table's game by its one name (issue 79), then the rules it played under
+    assert first[-2] == "Cooncan, the game's own rules", first[-2]
 
 
 def test_the_evenings_csv_totals_per_table_says_what_is_staked_and_proves_under_its_columns(

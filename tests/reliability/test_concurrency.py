@@ -95,7 +95,7 @@ def test_secretaries_closing_the_same_session_at_once_close_it_once(
     assert _statuses(results) == {302: 1, 400: 3}
     for r in results:
         if r.status_code == 400:
-            assert b"the evening is not open" in r.content
+            assert b"The evening is not open" in r.content
     session.refresh_from_db()
     assert session.status == "closing" and session.closed_at is not None
     assert no_queue == [session.pk], "balancing was queued exactly once"
