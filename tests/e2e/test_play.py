@@ -509,7 +509,9 @@ def test_a_member_plays_a_whole_tunk_game_against_a_bot_on_a_phone(
             shots.append("tunk-game-scores.png")
         if state.phase == "draw":  # the stock's top, decided about: in view, clear of the dock
             top, dock = boxes(page, ".centre .pile.stock .card", "#dock")  # one instant
-            assert top and dock and top["y"] >= 0 and top["y"] + top["height"] <= dock["y"] + 1, (
+            # within a pixel either way: the page scrolls by fractions of one (seen in CI:
+            # the card's top at -0.08 px after the page brought it clear of the dock)
+            assert top and dock and top["y"] >= -1 and top["y"] + top["height"] <= dock["y"] + 1, (
                 top, dock)  # fmt: skip
             draws_seen += 1
         plucked = getattr(state, "plucked", None)
