@@ -58,7 +58,7 @@ class OptionFields:
         return [
             (
                 name,
-                game.club_label,
+                game.display_name,
                 [form[house_rules.field_name(name, o.name)] for o in game.options],
             )
             for name, game in VARIANTS.items()

@@ -87,6 +87,12 @@ def test_each_game_has_one_name_on_every_page(pages: dict[str, str]) -> None:
         words = _text(body)
         for old in OLD_NAMES:
             assert old not in words, (what, old)
+        # the name with its description is what a choice of game says, and only that: a
+        # sentence or a heading says the name ("· game Cooncan", not "· default Cooncan:
+        # four to seven players, double pack")
+        outside = _text(re.sub(r"<option\b.*?</option>", " ", body, flags=re.S))
+        for v in VARIANTS.values():
+            assert v.club_label not in outside, (what, v.club_label)
         # every choice of a game: the option's words are its name and description
         for field, options in re.findall(
             r'<select[^>]*name="(\w+)"[^>]*>(.*?)</select>', body, re.S
