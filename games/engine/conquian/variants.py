@@ -82,12 +82,12 @@ class Conquian(Variant):
         Law("L8 (two players)", "Ten cards each, two at a time, the pone first; the 21st card "
                                 "is turned up and the pone has the first say to it."),
         Law("L12 (two players)", "A turned card is never taken into the hand: the player with "
-                                 "the say uses it at once with cards from his hand, or adds it "
-                                 "to one of his own combinations, or passes it."),
+                                 "the say uses it at once with cards from their hand, or adds it "
+                                 "to one of their own combinations, or passes it."),
         Law("book p.51", "A card both players refuse is turned down; the second to refuse "
                          "turns up the next card and has the first say to it."),
         Law("book p.50", "Using a card obliges a discard, to which the adversary has the say."),
-        Law("L19", "Forcing: a player may put the card in play on his adversary's combination "
+        Law("L19", "Forcing: a player may put the card in play on the adversary's combination "
                    "it fits; the adversary must accept it and discard."),
         Law("book p.54", "Borrowing: cards may move between a player's own combinations when "
                          "every combination left is still complete."),
@@ -95,7 +95,7 @@ class Conquian(Variant):
                                  "is a tableau, and the next deal's winner scores it too."),
         Law("C-opt-4 (seed 003)", "Played to a points total, deals go on until a player has "
                                   "won that many points in the game (game points, or pips "
-                                  "under pips scoring); he wins the game."),
+                                  "under pips scoring); that player wins the game."),
         Law("CO2", "Three or four players (C-opt-6) are not offered: the source names them "
                    "but its list of changes is lost, so their rules cannot be built yet."),
     )  # fmt: skip

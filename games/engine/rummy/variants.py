@@ -139,24 +139,24 @@ class Foster(RummyVariant):
         Law("L1", "Two 52-card packs shuffled together with two jokers: 106 cards."),
         Law("L2", "Cutting: king high down to the two, then the ace; the joker is lowest."),
         Law("L5", "A game is one round of deals: every player deals once."),
-        Law("L7–L8", "The dealer gives ten cards each, one at a time from his left; the next "
+        Law("L7–L8", "The dealer gives ten cards each, one at a time from the dealer's left; the next "
                      "card is turned face up to start the stock; the rest is the pack."),
         Law("L11", "In turn from the dealer's left, each player draws the top card of the "
                    "pack (unseen) or the top card of the stock."),
-        Law("L15", "After drawing he may lay out sequences (three or more in suit and order) "
+        Law("L15", "After drawing a player may lay out sequences (three or more in suit and order) "
                    "and sets (three or more of a rank), and add cards to any combination on "
-                   "the table, his own or another's. Then he discards one card on the stock."),
+                   "the table, their own or another's. Then they discard one card on the stock."),
         Law("L16", "The ace is below the two or above the king, never round the corner."),
-        Law("L17", "A joker may stand for any card; the player says which when he lays it out."),
+        Law("L17", "A joker may stand for any card; the player says which when laying it out."),
         Law("L18", "A joker at an open end of a sequence may be moved once, by any player in "
-                   "his turn, to the other end, if he then plays a card that fits. A moved "
+                   "their turn, to the other end, if they then play a card that fits. A moved "
                    "joker lies crossways and never moves again; a joker inside a sequence or "
                    "in a set never moves."),
         Law("L19", "Nobody must take the stock card, but nobody can refuse a card another "
-                   "player adds to his combination."),
-        Law("L21–L22", "The first player rid of all his cards wins the deal; play stops at "
-                       "once. He may go out by laying out his last cards without a discard."),
-        Law("L23–L24", "The others show their hands and each pays the winner his pips: joker "
+                   "player adds to their combination."),
+        Law("L21–L22", "The first player rid of all their cards wins the deal; play stops at "
+                       "once. They may go out by laying out their last cards without a discard."),
+        Law("L23–L24", "The others show their hands and each pays the winner their pips: joker "
                        "15, ace 11, court cards 10, others their face value."),
         Law("L25", "When the pack runs out, the stock is turned down and becomes the pack."),
     )  # fmt: skip

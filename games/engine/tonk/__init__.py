@@ -64,7 +64,7 @@ class Tonk(Variant):
         "hand of courts may call Tonk on the deal."
     )
     laws = (
-        Law("T1", "Two to four players (five in Five Card Tonk), each for himself; one "
+        Law("T1", "Two to four players (five in Five Card Tonk), each for themselves; one "
             "52-card pack, no joker; ranks K Q J 10 … 2 A, the ace lowest."),
         Law("T2", "Seats are drawn for, highest choosing first; highest deals first, and "
             "the deal passes clockwise after every deal."),
@@ -82,9 +82,9 @@ class Tonk(Variant):
             "another's."),
         Law("T8", "Laying one's last card in a spread or a hit (Tonking out) wins 2 from "
             "each other player; emptying the hand by the discard wins 1 from each."),
-        Law("T9", "At the start of his turn, before drawing, a player may drop: all count "
-            "their hands. Strictly lowest, the dropper wins 1 from each. Otherwise he is "
-            "caught and pays 2 to each; a player strictly lower than he also wins 1 from "
+        Law("T9", "At the start of their turn, before drawing, a player may drop: all count "
+            "their hands. Strictly lowest, the dropper wins 1 from each. Otherwise they are "
+            "caught and pays 2 to each; a player strictly lower than the dropper also wins 1 from "
             "each player outside the lowest count."),
         Law("T10", "With the pack empty, a player who does not want the top of the stock "
             "ends the deal; the lowest count wins 1 from each; a tie for lowest draws."),
@@ -108,12 +108,12 @@ class Tonk(Variant):
             "hit ends the deal as in T10."),
         Law("TO7", "A wild two is named when laid, keeps that name and never moves; a set "
             "never exceeds four cards."),
-        Law("TO8", "Wait Rule: after laying a new spread a player may not drop in his next "
+        Law("TO8", "Wait Rule: after laying a new spread a player may not drop in their next "
             "turn; waits add up."),
         Law("TO13", "With the pack empty the player to move may refuse the stock's top "
             "card, which ends the deal (T10)."),
         Law("TO14", "The Wait Rule counts the waiting player's own turns; a hit by another "
-            "player on his spreads while he waits adds one turn."),
+            "player on their spreads while they wait adds one turn."),
     )  # fmt: skip
     actions = TONK_ACTIONS
     phases = {

@@ -57,11 +57,11 @@ class Tunk(Variant):
         Law("K6", "Unmatched cards count: kings, queens, jacks and tens 10; two to nine "
             "their face (a two too, though wild); the ace 1 (KO1)."),
         Law("K7", "After drawing, before discarding, a player whose unmatched cards count "
-            "five or less may call Tunk; he shows his hand, melds apart from the rest."),
-        Law("K8", "Every other player then has a last turn: he lays down his melds and may "
+            "five or less may call Tunk, showing their hand, melds apart from the rest."),
+        Law("K8", "Every other player then has a last turn: they lay down their melds and may "
             "lay off on the Tunker's melds (on nobody else's), but not at all if the Tunker "
             "had no unmatched card."),
-        Law("K9", "Each player adds his unmatched count to his score, the Tunker too; if "
+        Law("K9", "Each player adds their unmatched count to their score, the Tunker too; if "
             "any other player ends lower than the Tunker, the Tunker's points are doubled."),
         Law("K10", "A player whose score reaches 100 at the end of a deal leaves the game; "
             "the last player left wins."),
