@@ -19,6 +19,7 @@ from .deal import new_deal
 from .errors import IllegalActionError, InvalidActionError
 from .protocol import DealState
 from .rules import make_rules
+from .variant import find_variant
 
 
 @dataclass(slots=True)
@@ -121,7 +122,9 @@ def record(state: DealState, *, seed: int | None = None) -> dict[str, Any]:
     else:
         out["pack"] = [c.code for c in state.pack_order]
     out["carry_in"] = state.carry_in
-    scores_in = getattr(state, "scores_in", ())  # a game's scores, where a deal needs them
+    # a game's scores, only where a deal needs them (issue 80: a Conquián deal without a
+    # target recorded (0, 0), which its replay refused)
+    scores_in = find_variant(state.rules.variant).scores_in(state)
     if scores_in:
         out["scores_in"] = list(scores_in)
     out["actions"] = [a.to_json() for a in state.history]

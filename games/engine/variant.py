@@ -245,6 +245,11 @@ class Variant(ABC):
         ``scores_in``: the game's scores before it, in a game whose deals depend on them
         (Tunk's, K10), else empty."""
 
+    def scores_in(self, state: DealState) -> tuple[int, ...]:
+        """The game's scores ``state`` was dealt with, in a game whose deals depend on them
+        (what a replay records, and :meth:`deal` takes back); empty in every other game."""
+        return tuple(getattr(state, "scores_in", ()))
+
     def scores_after(self, state: DealState) -> tuple[int, ...]:
         """The game's scores the deal after ``state`` (finished) is dealt with, in a game
         whose deals depend on them (Tunk's, K10); empty in every other game, and when the

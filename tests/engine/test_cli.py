@@ -105,3 +105,45 @@ def test_module_entry_point() -> None:
          "--option", "bogus=1"], cwd=ROOT, capture_output=True, text=True,
     )  # fmt: skip
     assert proc.returncode == 2 and "bogus" in proc.stdout
+
+
+@pytest.mark.parametrize(
+    ("variant", "options"),
+    [
+        ("foster", []),
+        ("foster-three", []),
+        ("conquian", []),
+        ("conquian", ["--option", "target=10"]),
+        ("colonel", []),
+        ("tonk", []),
+        ("tunk", []),
+    ],
+)
+def test_what_play_writes_replay_reads_in_every_game(
+    variant: str, options: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 80: `play --variant conquian` wrote scores_in (0, 0) for a deal without a
+    target, and `replay` refused it ("scores_in given but each deal is a game")."""
+    code, written = run(capsys, "play", "--variant", variant, *options, "--seed", "3")
+    assert code == 0
+    path = tmp_path / "deal.json"
+    path.write_text(json.dumps(written))
+    code, replayed = run(capsys, "replay", str(path))
+    assert code == 0 and replayed["ok"], replayed
+    assert replayed["outcome"] == written["outcome"]
+    assert ("scores_in" in written) == (variant == "tunk" or bool(options)), written.keys()
+
+
+def test_a_conquian_deal_recorded_before_issue_80_still_replays(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Deals stored before the fix carry scores_in [0, 0] without a target: they replay;
+    points before a deal of a game without a target are still refused."""
+    _, written = run(capsys, "play", "--variant", "conquian", "--seed", "5")
+    path = tmp_path / "old.json"
+    path.write_text(json.dumps({**written, "scores_in": [0, 0]}))
+    code, replayed = run(capsys, "replay", str(path))
+    assert code == 0 and replayed["outcome"] == written["outcome"]
+    path.write_text(json.dumps({**written, "scores_in": [3, 0]}))
+    code, refused = run(capsys, "replay", str(path))
+    assert code == 2 and "each deal is a game" in refused["error"]

@@ -103,7 +103,8 @@ def new_conquian_deal(
         raise InvalidActionError(f"bad carry_in {carry_in!r}")
     if carry_in and not rules.opt("carry"):
         raise InvalidActionError("carry_in given but tableaux do not carry (option carry)")
-    if scores_in and not rules.opt("target"):
+    # Records written before issue 80 carry (0, 0) for a deal without a target: nothing.
+    if any(scores_in) and not rules.opt("target"):
         raise InvalidActionError("scores_in given but each deal is a game (option target)")
     if scores_in and (
         len(scores_in) != 2

@@ -132,6 +132,11 @@ class Conquian(Variant):
     def game_target(self, options: Mapping[str, Any] | None) -> int:
         return int((options or {}).get("target") or 0)
 
+    def scores_in(self, state: DealState) -> tuple[int, ...]:
+        """C-opt-4: the points before the deal, in a game to a points total only (each
+        deal a game, there are none to record: issue 80)."""
+        return _points_in(state)
+
     def scores_after(self, state: DealState) -> tuple[int, ...]:
         """C-opt-4: each seat's points won in the game, the deal's added; empty where each
         deal is a game, and once the game is over (the next deal begins a new one)."""
@@ -161,6 +166,11 @@ class Conquian(Variant):
 def _target(state: DealState) -> int:
     assert isinstance(state, ConquianDeal)
     return state.target
+
+
+def _points_in(state: DealState) -> tuple[int, ...]:
+    assert isinstance(state, ConquianDeal)
+    return tuple(state.scores_in) if state.target else ()
 
 
 def _points_after(state: DealState) -> tuple[int, ...]:
