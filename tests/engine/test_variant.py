@@ -49,6 +49,8 @@ OPTIONS = {
         "cut",
         "eight_cap",
         "target",
+        "upcard_refused",
+        "demand",
     ],
     "colonel": ["cut", "pack"],
 }

@@ -305,6 +305,17 @@ class ConquianDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
         if p == "say":
             c = self._card
             card = cards[c]
+            if not self._from_pack and self._refusals:
+                # a discard its opponent refused though it fits their combination: its
+                # discarder demands it (a force onto that combination) or lets it go
+                # (seed 004, line 17)
+                out = [
+                    _one_card(ForceAction, seat, c, cid)
+                    for cid, combo in combos.items()
+                    if combo[0] != seat and fits(c, combo, order, cap)
+                ]
+                out.append(_one_card(PassAction, seat, c))
+                return out
             for cid, combo in combos.items():
                 if fits(c, combo, order, cap):
                     if combo[0] == seat:
@@ -344,6 +355,27 @@ class ConquianDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
         """The longest sequence: eight with C-opt-5 (seed 003), else no cap (0; CO2)."""
         return 8 if self.rules.opt("eight_cap") else 0
 
+    def _demandable(self, seat: int) -> bool:
+        """Whether the discard ``seat`` turns down may be demanded of them: under the
+        option (seed 004, line 17; seed 003, line 74), a discard that fits one of their
+        own combinations."""
+        if not self.rules.opt("demand") or self._from_pack:
+            return False
+        c, order, cap = self._card, self._order, self.cap
+        return any(
+            combo[0] == seat and fits(c, combo, order, cap) for combo in self._combos.values()
+        )
+
+    def _is_upcard(self) -> bool:
+        """Whether the card in play is the 21st, turned up by the deal (book p.49): a card
+        from the pack while the pack still holds all but the twenty dealt and that one
+        (read from the state alone, as a deal made from a view has no log)."""
+        return (
+            self._from_pack
+            and bool(self.rules.opt("upcard"))
+            and len(self._pack) == len(self._order.ids()) - 21
+        )
+
     def _own(self, seat: int) -> set[int]:
         return {x for o, _, cs in self._combos.values() if o == seat for x in cs}
 
@@ -375,12 +407,16 @@ class ConquianDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
             self._from_pack = True
             self._phase = "say"
         elif isinstance(a, PassAction):
-            if self._from_pack and self._refusals == 0:
+            if self._refusals == 0 and (self._from_pack or self._demandable(seat)):
+                # a card from the pack: the other has the say (book p.51); a discard that
+                # fits the refuser's own combination, under the option: its discarder may
+                # demand it (seed 004, line 17)
                 self._log.append(Record(seat, Kind.REFUSE, LAW_SAY, (a.card.code,)))
                 self._refusals = 1
                 self._say = 1 - seat
             else:  # the second refusal turns the card down for good (book p.52)
                 self._log.append(Record(seat, Kind.TURN_DOWN, LAW_SAY, (a.card.code,)))
+                upcard = self._is_upcard()
                 self._dead.append(self._card)
                 self._card = -1
                 self._turned_by = self._say = -1
@@ -388,7 +424,13 @@ class ConquianDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
                     self._end_tableau()
                 else:
                     self._phase = "turn"
-                    self._mover = seat
+                    # the one who refused last turns next (book p.52), and the refuser of a
+                    # discard its discarder let go (the option "demand"); after the upcard,
+                    # the pone under the option "upcard_refused" (seed 003, line 64)
+                    let_go = not self._from_pack and self._refusals == 1
+                    self._mover = 1 - seat if let_go else seat
+                    if upcard and self.rules.opt("upcard_refused") == "pone":
+                        self._mover = 1 - self.dealer
         elif isinstance(a, UseAction):
             self._log.append(
                 Record(

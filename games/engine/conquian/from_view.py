@@ -84,7 +84,10 @@ def conquian_from_view(
     d._turned_by = -1 if turned_by is None else int(turned_by)
     d._say = -1 if say is None else int(say)
     d._refusals = 1 if (phase == "say" and last == Kind.REFUSE) else 0
-    d._from_pack = last != Kind.THROW
+    # the card in play's source: a refusal of a discard (the option "demand") keeps it one
+    turned = (Kind.TURN_UP, Kind.TURN_UP_DEAL, Kind.THROW)
+    source = next((e.get("kind") for e in reversed(log) if e.get("kind") in turned), None)
+    d._from_pack = source != Kind.THROW if phase == "say" else last != Kind.THROW
     d._trade = [-1, -1]
     d._outcome = None
     d._log, d._log_view = [], LogView()

@@ -49,16 +49,21 @@ def pip_value(card: Card, courts: str = "ten") -> int:
 
     Foster's pack: face value, A 1 .. 10 (book p.55). Spanish pack: A 1 .. 7 at face
     value, J Q K 10 each (the encyclopedia's "face value" system for a Spanish pack); or,
-    with ``courts="spanish"`` (C-opt-3, seed 003), the sota 10, caballo 11, rey 12.
+    with ``courts="spanish"`` (C-opt-3, seed 003), the sota 10, caballo 11, rey 12; with
+    ``courts="ace-fifteen"`` (seed 003, line 80), the courts 10 and the ace 15.
 
     >>> from ..cards import Card
     >>> [pip_value(Card.from_code(c)) for c in ("AC", "7D", "10H", "JS", "KS")]
     [1, 7, 10, 10, 10]
     >>> [pip_value(Card.from_code(c), "spanish") for c in ("7D", "JS", "QS", "KS")]
     [7, 10, 11, 12]
+    >>> [pip_value(Card.from_code(c), "ace-fifteen") for c in ("AD", "7D", "JS", "KS")]
+    [15, 7, 10, 10]
     """
     if courts == "spanish" and card.rank > 10:
         return card.rank - 1
+    if courts == "ace-fifteen" and card.rank == 1:
+        return 15  # seed 003, line 80: the French pack without 8, 9, 10
     return min(card.rank, 10)
 
 

@@ -56,12 +56,15 @@ class Conquian(Variant):
                    "ten cards each two at a time, the pone first (Foster), or one at a "
                    "time (C-opt-1)", "2-hand law 8; seed 004", "Deal",
                    (("pairs", "two at a time (Foster)"), ("singly", "one at a time"))),
-        OptionSpec("court_pips", ("ten", "spanish"), "ten",
-                   "what the Spanish pack's courts pay under pips scoring: 10 each, or "
-                   "the sota 10, caballo 11, rey 12 (C-opt-3); the forty A-10 pay face "
-                   "value and the full 52's courts 10 each either way",
+        OptionSpec("court_pips", ("ten", "spanish", "ace-fifteen"), "ten",
+                   "what the Spanish pack's cards pay under pips scoring: courts 10 each, "
+                   "or the sota 10, caballo 11, rey 12 (C-opt-3), or, counted as the French "
+                   "pack without its 8, 9 and 10, courts 10 each and the ace 15 (seed 003, "
+                   "line 80); the forty A-10 pay face value and the full 52's courts 10 "
+                   "each whichever is chosen",
                    "encyclopedia; seed 003", "Spanish courts' pips",
-                   (("ten", "10 each"), ("spanish", "sota 10, caballo 11, rey 12"))),
+                   (("ten", "10 each"), ("spanish", "sota 10, caballo 11, rey 12"),
+                    ("ace-fifteen", "courts 10, the ace 15 (French without 8–10)"))),
         cut_option(cut_law, "seed 004", "the lowest deals"),
         OptionSpec("eight_cap", (False, True), False,
                    "a sequence holds three to eight cards (C-opt-5); off, as Foster sets "
@@ -71,6 +74,18 @@ class Conquian(Variant):
                    "off, each deal is a game (Foster)", "seed 003", "Play to a points total",
                    ((0, "off: each deal is a game"), (5, "to 5 points"), (10, "to 10 points"),
                     (50, "to 50 points"), (100, "to 100 points"))),
+        OptionSpec("upcard_refused", ("dealer", "pone"), "dealer",
+                   "when both refuse the 21st card, the dealer, the second to refuse, "
+                   "turns the next card (Foster, book p.52), or the pone does (seed 003, "
+                   "line 64)", "book p.52; seed 003", "After both refuse the upcard",
+                   (("dealer", "the dealer turns next (Foster)"),
+                    ("pone", "the pone turns next"))),
+        OptionSpec("demand", (False, True), False,
+                   "a discard its player's opponent turns down although it fits one of "
+                   "their own combinations may be demanded: the discarder forces it onto "
+                   "that combination and the opponent must discard (seed 004, line 17; "
+                   "seed 003, line 74); off, as Foster, a refused discard is turned down",
+                   "seed 004; seed 003", "A refused discard may be demanded"),
     )  # fmt: skip
     summary = (
         "Forty cards, ten each; turned cards are used at once or passed, never taken "
