@@ -51,7 +51,7 @@ def checked_options(variant: str, given: Mapping[str, object]) -> dict[str, Opti
     unknown = sorted(set(given) - known)
     if unknown:
         raise ClubError(
-            f"{game.club_label} has no option {', '.join(unknown)}"
+            f"{game.display_name} has no option {', '.join(unknown)}"
             + (f" (its options: {', '.join(sorted(known))})" if known else " (it has none)"),
             field="variant",
         )
@@ -111,15 +111,28 @@ def save(
         constraint = getattr(getattr(e.__cause__, "diag", None), "constraint_name", None)
         if constraint == "house_rules_name_once_a_game":
             raise ClubError(
-                f"the club's house rules for {VARIANTS[variant].club_label} already have a "
+                f"the club's house rules for {VARIANTS[variant].display_name} already have a "
                 f"set called {name}",
                 field="name",
             ) from e
         raise ClubError(
-            f"another set was saved for {VARIANTS[variant].club_label} at the same moment; "
+            f"another set was saved for {VARIANTS[variant].display_name} at the same moment; "
             "nothing was saved: look at the house rules again and save once more",
         ) from e
     return target
+
+
+def add_named_sets(*, by: Actor = None) -> list[HouseRules]:
+    """The sources' named sets of every game (the registry's ``named_sets``, issue 80:
+    "Conquián as played today" beside Foster's), added to the club's house rules where
+    the club has no set of that name for the game; a club's own set is never changed.
+    The sets added."""
+    added = []
+    for variant, game in VARIANTS.items():
+        for name, options in game.named_sets:
+            if not HouseRules.objects.filter(variant=variant, name__iexact=name).exists():
+                added.append(save(name=name, variant=variant, options=options, by=by))
+    return added
 
 
 def default_for(variant: str, session: ClubSession | None = None) -> HouseRules | None:

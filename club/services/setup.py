@@ -27,7 +27,7 @@ from django.utils import timezone
 from games.engine.variant import VARIANTS
 
 from ..models import AuditEntry, Club, Member
-from . import demo
+from . import demo, house_rules
 from .base import ClubError, create_member
 
 DEMO_NAME = "Cooncan Club (demo)"
@@ -221,6 +221,8 @@ def _start(row: Club, secretary: Member, *, demo: bool) -> None:
     row.demo = demo
     row.setup_salt = ""
     row.save()
+    # the sources' own sets, ready to choose (issue 80)
+    house_rules.add_named_sets(by=secretary.user)
 
 
 def _audit(secretary: Member, what: str, address: str) -> None:

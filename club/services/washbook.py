@@ -316,7 +316,7 @@ def _ended_points(table: Table, result: PhysicalResult, players: list[Member]) -
         raise ClubError(
             f"say how the deal ended: {choices}"
             if not result.ending
-            else f"{game.club_label} has no ending {result.ending!r}: {choices}",
+            else f"{game.display_name} has no ending {result.ending!r}: {choices}",
             field="ending",
         ) from None
     seats = {m.pk: i for i, m in enumerate(players)}
@@ -333,7 +333,7 @@ def _ended_points(table: Table, result: PhysicalResult, players: list[Member]) -
         problems.append(ClubError(f"{end.label}: it names no player", field="winner"))
     for pk in result.extra:
         problems.append(
-            ClubError(f"{end.label}: {game.club_label} has no extra points", field=f"extra_{pk}")
+            ClubError(f"{end.label}: {game.display_name} has no extra points", field=f"extra_{pk}")
         )
     counts: list[int] = []
     for member in players:

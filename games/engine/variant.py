@@ -171,6 +171,9 @@ class Variant(ABC):
     # What the player to move is asked in each of its own phases, where the table's
     # general words ("draw from the pack or the stock") do not say it.
     phases: Mapping[str, str] = {}
+    # The sources' own sets of options, by name (issue 80): a club starts with each as a
+    # set of house rules it may choose, beside its own ("Conquián as played today").
+    named_sets: tuple[tuple[str, Mapping[str, OptionValue]], ...] = ()
 
     @property
     def short_name(self) -> str:

@@ -8,6 +8,8 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Callable
+from decimal import Decimal
+from typing import Any
 
 import pytest
 from django.test import Client
@@ -17,6 +19,7 @@ from club import services
 from club.models import AuditEntry, ClubSession, HouseRules, Member, Table
 from club.services import ClubError, PhysicalResult, house_rules
 from games.engine.rules import make_rules
+from games.engine.variant import VARIANTS
 
 from .conftest import field_error
 
@@ -225,3 +228,55 @@ def test_the_secretary_saves_and_changes_a_set_on_its_page(staff: Client) -> Non
     assert r.status_code == 400 and field_error(r.content.decode(), "opt-foster-splash")
     assert HouseRules.objects.count() == 1
     assert AuditEntry.objects.filter(action=AuditEntry.HOUSE_RULES).count() == 1
+
+
+# --- The sources' named sets (issue 80, item 6) -------------------------------------------
+
+
+def test_a_club_starts_with_the_sources_named_sets_and_a_table_plays_by_them(
+    make_members: Any,
+) -> None:
+    from club.services import setup
+    from games.engine.conquian.deal import ConquianDeal
+
+    secretary = setup.start_club(
+        setup.setup_code(),
+        setup.NewClub(
+            name="Own", time_zone="UTC", currency_symbol="£", currency_places=2,
+            default_variant="conquian", username="own", display_name="Own Sec",
+            password="a long pass phrase",
+        ),
+    )  # fmt: skip
+    sets = {r.name: r for r in HouseRules.objects.filter(variant="conquian")}
+    assert set(sets) == {"Foster's Conquián", "Conquián as played today"}
+    today = sets["Conquián as played today"].options
+    # seed 004: the Spanish forty, no upcard, ten dealt one at a time; the rest Foster's
+    assert (today["pack"], today["upcard"], today["deal"]) == ("spanish", False, "singly")
+    assert sets["Foster's Conquián"].options == {
+        o.name: o.default for o in VARIANTS["conquian"].options
+    }
+    # a table formed with the set deals as the set says
+    session = services.open_session(stake=Decimal("0.05"), by=secretary.user)
+    a, b = make_members(2)
+    services.check_in(session, a)
+    services.check_in(session, b)
+    table = services.form_table(
+        session, variant="conquian", house_rules=sets["Conquián as played today"]
+    )
+    assert table.house_rules_name == "Conquián as played today"
+    deal = VARIANTS["conquian"].deal(
+        make_rules("conquian", table.options), 2, 0, seed=1, pack=None, carry_in=0
+    )
+    assert isinstance(deal, ConquianDeal) and deal.to_move() is not None
+    assert deal.spectator_view()["phase"] == "turn"  # no upcard: the pone turns the first
+
+
+def test_the_named_sets_never_change_a_clubs_own_set_of_that_name() -> None:
+    own = house_rules.save(
+        name="conquián as played today", variant="conquian", options={"pack": "full"}
+    )
+    added = house_rules.add_named_sets()
+    assert [r.name for r in added] == ["Foster's Conquián"]
+    own.refresh_from_db()
+    assert own.options["pack"] == "full"
+    assert house_rules.add_named_sets() == []  # nothing twice

@@ -19,7 +19,7 @@ import pytest
 from django.db import connection
 
 from club import services
-from club.models import Member, Table
+from club.models import HouseRules, Member, Table
 from club.office import backups
 from club.services import ledger
 from games.models import Deal
@@ -53,6 +53,9 @@ def test_a_database_of_an_earlier_release_migrates_and_keeps_its_books(dump: Pat
             assert balances == said["balances"]
             assert any(Decimal(v) for v in balances.values())
             assert services.verify_balances() == []
+            # a club started before issue 80 gains the sources' named sets
+            named = HouseRules.objects.filter(variant="conquian").values_list("name", flat=True)
+            assert {"Foster's Conquián", "Conquián as played today"} <= set(named)
             tables = list(Table.objects.values_list("pk", flat=True))
             assert ledger.proof_failures(tables) == []
             deals = list(Deal.objects.order_by("pk"))

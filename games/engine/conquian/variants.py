@@ -87,6 +87,13 @@ class Conquian(Variant):
                    "seed 003, line 74); off, as Foster, a refused discard is turned down",
                    "seed 004; seed 003", "A refused discard may be demanded"),
     )  # fmt: skip
+    named_sets = (
+        # Foster's laws for two players as the book gives them: the options' defaults
+        ("Foster's Conquián", {}),
+        # seed 004, the game as played today: the Spanish forty, no upcard (the pone turns
+        # the first card), ten dealt one at a time
+        ("Conquián as played today", {"pack": "spanish", "upcard": False, "deal": "singly"}),
+    )
     summary = (
         "Forty cards, ten each; turned cards are used at once or passed, never taken "
         "into the hand; eleven down wins."
