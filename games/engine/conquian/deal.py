@@ -367,14 +367,10 @@ class ConquianDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
         )
 
     def _is_upcard(self) -> bool:
-        """Whether the card in play is the 21st, turned up by the deal (book p.49): a card
-        from the pack while the pack still holds all but the twenty dealt and that one
-        (read from the state alone, as a deal made from a view has no log)."""
-        return (
-            self._from_pack
-            and bool(self.rules.opt("upcard"))
-            and len(self._pack) == len(self._order.ids()) - 21
-        )
+        """Whether the card in play is the 21st, turned up by the deal (book p.49): the pack
+        holds all but it and the twenty dealt (a deal made from a view has no log)."""
+        full = len(self._pack) == len(self._order.ids()) - 21
+        return self._from_pack and bool(self.rules.opt("upcard")) and full
 
     def _own(self, seat: int) -> set[int]:
         return {x for o, _, cs in self._combos.values() if o == seat for x in cs}
@@ -408,9 +404,8 @@ class ConquianDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
             self._phase = "say"
         elif isinstance(a, PassAction):
             if self._refusals == 0 and (self._from_pack or self._demandable(seat)):
-                # a card from the pack: the other has the say (book p.51); a discard that
-                # fits the refuser's own combination, under the option: its discarder may
-                # demand it (seed 004, line 17)
+                # a card from the pack: the other has the say (book p.51); under "demand", a
+                # discard that fits the refuser's combination goes to its discarder
                 self._log.append(Record(seat, Kind.REFUSE, LAW_SAY, (a.card.code,)))
                 self._refusals = 1
                 self._say = 1 - seat
