@@ -14,11 +14,11 @@ from django import forms
 from django.contrib import admin
 from django.http import HttpRequest
 
-from . import models
-from .models import AuditEntry
-from .office import audit
-from .services.base import ClubError, reserved_name, shown_name
-from .web import sentence
+from club import models
+from club.models import AuditEntry
+from club.office import audit
+from club.pages.web import sentence
+from club.services.base import ClubError, reserved_name, shown_name
 
 
 class ReadOnlyInline(admin.TabularInline):  # type: ignore[type-arg]

@@ -13,22 +13,23 @@ class ClubConfig(AppConfig):
         from django.contrib.auth.signals import user_logged_in, user_logged_out
         from django.db.models.signals import post_migrate, pre_save
 
-        from . import live, roles
+        from club.live import notices as live
+        from club.pages import roles
 
-        live.connect()  # an evening's changes reach its console (club/live.py)
+        live.connect()  # an evening's changes reach its console (club/live/notices.py)
         # A login's live streams end with it, and with a change of the user's rights
-        # (club/streams.py: grants).
-        user_logged_out.connect(_logged_out, dispatch_uid="club.streams.logout")
+        # (club/live/streams.py: grants).
+        user_logged_out.connect(_logged_out, dispatch_uid="club.live.streams.logout")
         # Members' phones stay signed in for a season, the staff's logins less (issue 78).
-        user_logged_in.connect(_session_length, dispatch_uid="club.sessions.length")
-        pre_save.connect(_rights, sender=get_user_model(), dispatch_uid="club.streams.rights")
-        # The Secretary group keeps its permissions after a migrate or a flush (club/roles.py).
-        post_migrate.connect(roles.keep_in_step, sender=self, dispatch_uid="club.roles")
+        user_logged_in.connect(_session_length, dispatch_uid="club.infra.login_sessions.length")
+        pre_save.connect(_rights, sender=get_user_model(), dispatch_uid="club.live.streams.rights")
+        # The Secretary group keeps its permissions after a migrate or a flush (club/pages/roles.py).
+        post_migrate.connect(roles.keep_in_step, sender=self, dispatch_uid="club.pages.roles")
         # The club's name, time zone and currency, kept in the process (issue 78).
         from django.db.models.signals import post_delete, post_save
 
-        from .models import Club
-        from .services.profile import forget
+        from club.models import Club
+        from club.services.profile import forget
 
         post_save.connect(forget, sender=Club, dispatch_uid="club.profile.save")
         post_delete.connect(forget, sender=Club, dispatch_uid="club.profile.delete")
@@ -43,7 +44,7 @@ def _session_length(sender: Any, request: Any, user: Any, **kwargs: Any) -> None
 
 
 def _logged_out(sender: Any, request: Any, **kwargs: Any) -> None:
-    from .streams import end_grant
+    from club.live.streams import end_grant
 
     end_grant(request)
 
@@ -51,7 +52,7 @@ def _logged_out(sender: Any, request: Any, **kwargs: Any) -> None:
 def _rights(sender: Any, instance: Any, **kwargs: Any) -> None:
     from django.db import transaction
 
-    from .streams import revoke_user
+    from club.live.streams import revoke_user
 
     fields = kwargs.get("update_fields")
     if instance.pk is None or (fields is not None and not {"is_staff", "is_active"} & set(fields)):

@@ -2,15 +2,15 @@
 
 from django.urls import include, path
 
-from . import streams
-from .evenings import console
-from .evenings import views as evenings
-from .members import logins as member_logins
-from .members import views as members
-from .money import views as money
-from .office import views as office
-from .tables import views as tables
-from .washbooks import views as washbooks
+from club.evenings import console
+from club.evenings import views as evenings
+from club.live import streams
+from club.members import logins as member_logins
+from club.members import views as members
+from club.money import views as money
+from club.office import views as office
+from club.tables import views as tables
+from club.washbooks import views as washbooks
 
 club_patterns = [
     path("sessions/", evenings.sessions, name="sessions"),

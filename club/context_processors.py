@@ -5,6 +5,6 @@ from django.http import HttpRequest
 
 
 def site(request: HttpRequest) -> dict[str, Any]:
-    from .services.profile import profile
+    from club.services.profile import profile
 
     return {"EVENTS_URL": settings.EVENTS_URL, "SITE_NAME": profile().name}

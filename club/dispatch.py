@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 
-from .celery import app
+from club.celery import app
 
 logger = logging.getLogger(__name__)
 

@@ -18,7 +18,7 @@ import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.csp import CSP
 
-from club import pgcheck
+from club.infra import pgcheck
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 RUN_DIR = Path(os.environ.get("RUN_DIR", BASE_DIR / ".run"))
@@ -65,21 +65,21 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
-    "club.after_response.AfterResponseMiddleware",  # outermost: holds the response sent
-    "club.middleware.OpenerPolicyWhereItAppliesMiddleware",  # before Security: sees COOP
+    "club.infra.after_response.AfterResponseMiddleware",  # outermost: holds the response sent
+    "club.infra.middleware.OpenerPolicyWhereItAppliesMiddleware",  # before Security: sees COOP
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
-    "club.middleware.NoStoreMiddleware",  # after WhiteNoise: static files stay cacheable
+    "club.infra.middleware.NoStoreMiddleware",  # after WhiteNoise: static files stay cacheable
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
-    "club.middleware.ClubTimeZoneMiddleware",  # the club's own time zone (issue 78)
+    "club.infra.middleware.ClubTimeZoneMiddleware",  # the club's own time zone (issue 78)
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
-    "axes.middleware.AxesMiddleware",  # last: answers a lockout with club.auth.locked_out
+    "axes.middleware.AxesMiddleware",  # last: answers a lockout with club.pages.auth.locked_out
 ]
 
 ROOT_URLCONF = "club.urls"
@@ -127,7 +127,7 @@ if env_bool("DB_POOL", default=not TESTING):
     # psycopg's pool keeps connections open across requests (persistent connections).
     # Each pooled connection is checked before use: after a PostgreSQL restart the pool
     # would otherwise hand out dead connections (tests/reliability/test_faults.py). The
-    # check looks at the connection's socket, not a round trip each request (club/pgcheck.py).
+    # check looks at the connection's socket, not a round trip each request (club/infra/pgcheck.py).
     _db["OPTIONS"] = {
         "pool": {
             "min_size": 1,
@@ -154,7 +154,7 @@ REDIS_PREFIX = os.environ.get(
 )
 CACHES = {
     "default": {
-        "BACKEND": "club.cache.KeptClientRedisCache",  # Django's, its client kept
+        "BACKEND": "club.infra.cache.KeptClientRedisCache",  # Django's, its client kept
         "LOCATION": REDIS_URL,
         "KEY_PREFIX": REDIS_PREFIX,
         "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
@@ -164,8 +164,8 @@ CACHES = {
 # --- Celery (club/celery.py reads CELERY_*) --------------------------------------------
 CELERY_BROKER_URL = REDIS_URL
 # kombu's Redis transport with the one fix that keeps the worker alive when Redis drops
-# (club/broker.py says why a subclass, not a pinned release).
-CELERY_BROKER_TRANSPORT = "club.broker:Transport"
+# (club/infra/broker.py says why a subclass, not a pinned release).
+CELERY_BROKER_TRANSPORT = "club.infra.broker:Transport"
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
@@ -255,10 +255,10 @@ if TESTING:
 # LOGIN_FAILURE_LIMIT failures for one username from one address, that pair is locked out
 # for LOGIN_COOLOFF_MINUTES. Keyed on both together, so an attacker in one place cannot
 # lock a member out everywhere. The address is REMOTE_ADDR, or X-Forwarded-For's when the
-# request came through one of TRUSTED_PROXIES (club/auth.py).
+# request came through one of TRUSTED_PROXIES (club/pages/auth.py).
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
-    "club.auth.ClubBackend",  # Django's ModelBackend, its user read cheaper (club/sessions.py)
+    "club.pages.auth.ClubBackend",  # Django's ModelBackend, its user read cheaper (club/infra/login_sessions.py)
 ]
 AXES_FAILURE_LIMIT = int(os.environ.get("LOGIN_FAILURE_LIMIT", "10"))
 AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("LOGIN_COOLOFF_MINUTES", "15")))
@@ -313,8 +313,8 @@ SILENCED_SYSTEM_CHECKS = [] if _mail_host else ["mail.E001"]
 SITE_URL = os.environ.get("SITE_URL", "").rstrip("/")
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
-AXES_CLIENT_IP_CALLABLE = "club.auth.client_ip"
-AXES_LOCKOUT_CALLABLE = "club.auth.locked_out"
+AXES_CLIENT_IP_CALLABLE = "club.pages.auth.client_ip"
+AXES_LOCKOUT_CALLABLE = "club.pages.auth.locked_out"
 AXES_VERBOSE = False
 TRUSTED_PROXIES = env_list("TRUSTED_PROXIES")  # addresses or networks, e.g. 10.0.0.0/8
 for _proxy in TRUSTED_PROXIES:
@@ -352,7 +352,7 @@ EVENTS_URL = os.environ.get("EVENTS_URL", "")  # e.g. https://events.example.org
 # (`make run`: a phone that opened http://192.168.1.20:8000/ streams from :8001).
 EVENTS_PORT = os.environ.get("EVENTS_PORT", "")
 # The events process's Redis pool: one connection holds every stream's subscription
-# (club.streams._Hub, issue 59); the others serve the streams' admissions, grant checks
+# (club.live.streams._Hub, issue 59); the others serve the streams' admissions, grant checks
 # and last notices, a few at a time, and a burst waits for one (a blocking pool:
 # docs/scaling.md). It was one a stream, and a pool's ceiling refused the rest (503).
 EVENTS_REDIS_CONNECTIONS = int(os.environ.get("EVENTS_REDIS_CONNECTIONS", "64"))
@@ -368,8 +368,8 @@ SECURE_REFERRER_POLICY = "same-origin"
 SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
 SESSION_COOKIE_HTTPONLY = True
-# Sessions read from Redis, kept in PostgreSQL, Redis's failures survived (club/sessions.py).
-SESSION_ENGINE = "club.sessions"
+# Sessions read from Redis, kept in PostgreSQL, Redis's failures survived (club/infra/login_sessions.py).
+SESSION_ENGINE = "club.infra.login_sessions"
 _secure = not (DEBUG or TESTING or PLAIN_HTTP)
 SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", _secure)
 CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", _secure)
@@ -417,7 +417,7 @@ SECURE_CSP = {
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "filters": {"refusals": {"()": "club.logs.RefusalsInOneLine"}},
+    "filters": {"refusals": {"()": "club.infra.logs.RefusalsInOneLine"}},
     # On the handler, so that every logger's records pass it: a bad Host header is logged
     # by django.security.DisallowedHost, a child the django.request filter never saw.
     "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["refusals"]}},

@@ -10,9 +10,9 @@ from celery import shared_task
 from django.conf import settings
 from django.utils import timezone
 
-from . import dispatch
-from . import redis as club_redis
-from .celery import add_periodic
+from club import dispatch
+from club.celery import add_periodic
+from club.infra import redis as club_redis
 
 logger = logging.getLogger(__name__)
 
@@ -36,7 +36,7 @@ def heartbeat() -> float:
 # worker died mid-task is harmless and finishes the work.
 @shared_task(name="club.tasks.balance_session", ignore_result=True, acks_late=True)
 def balance_session(session_id: int) -> str:
-    from .services import ledger
+    from club.services import ledger
 
     result = ledger.balance_session(session_id)
     logger.info("balance_session(%s): %s", session_id, result)
@@ -48,7 +48,7 @@ def balance_session(session_id: int) -> str:
 def backup_after_balancing(session_id: int) -> None:
     """A backup of the club once an evening is balanced, the oldest such beyond
     BACKUP_KEEP removed. A backup that fails is logged and never undoes the balancing."""
-    from .office import backups
+    from club.office import backups
 
     try:
         path = backups.take_backup(f"evening-{session_id}")
@@ -62,14 +62,14 @@ def backup_after_balancing(session_id: int) -> None:
 
 @shared_task(name="club.tasks.open_due_redraw_windows", ignore_result=True)
 def open_due_redraw_windows() -> list[int]:
-    from .services import seats
+    from club.services import seats
 
     return seats.open_due_redraw_windows()
 
 
 @shared_task(name="club.tasks.balance_pending_sessions", ignore_result=True)
 def balance_pending_sessions() -> list[int]:
-    from .models import ClubSession
+    from club.models import ClubSession
 
     stale = timezone.now() - timedelta(seconds=settings.CLUB_BALANCE_GRACE_SECONDS)
     ids = list(
@@ -89,8 +89,8 @@ def resume_after_start() -> list[int]:
     nothing, or with the power), and evenings waiting on deals that have ended close.
     Balancing twice posts once, so one queued again here is harmless. The backup after
     the last balancing is taken if the power went before it was."""
-    from .models import ClubSession
-    from .services import sessions
+    from club.models import ClubSession
+    from club.services import sessions
 
     sessions.finish_due_closes()
     ids = list(ClubSession.objects.filter(status=ClubSession.CLOSING).values_list("pk", flat=True))
@@ -104,8 +104,8 @@ def backup_missed_at_start() -> bool:
     """The backup after the last balancing, taken now if the power went between the
     balancing's commit and its backup (the balancing queued again posts nothing, so it
     would never be taken). Returns whether one was taken."""
-    from .models import ClubSession
-    from .office import backups
+    from club.models import ClubSession
+    from club.office import backups
 
     last = (
         ClubSession.objects.filter(status=ClubSession.BALANCED, balanced_at__isnull=False)
@@ -123,6 +123,6 @@ def backup_missed_at_start() -> bool:
 def finish_due_closes() -> list[int]:
     """Close the evenings waiting for their deals in progress whose deals have ended (each
     deal's end does it too; this catches one missed when the process died between)."""
-    from .services import sessions
+    from club.services import sessions
 
     return sessions.finish_due_closes()

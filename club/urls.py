@@ -2,9 +2,10 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path, reverse_lazy
 
-from . import auth, health
-from .members import logins as member_logins
-from .setup import views as setup
+from club.infra import health
+from club.members import logins as member_logins
+from club.pages import auth
+from club.setup import views as setup
 
 admin.site.login_form = auth.AdminLoginForm
 

@@ -123,7 +123,7 @@ class Player:
 
     def ping(self, deal_id: int) -> float:
         # its own connection: on a seat's, it waited behind what the server does once that
-        # seat's move is answered (club.after_response), a wait no phone has
+        # seat's move is answered (club.infra.after_response), a wait no phone has
         c = self._pinger
         if c is None:
             c = self._pinger = httpx.Client(base_url=self.base, timeout=30)
@@ -217,10 +217,10 @@ async def _listen(
 
 
 def _event_delay(events_base: str, player: Player, actions: int = 20) -> dict[str, Any]:
-    from club.streams import grant_for
+    from club.live.streams import grant_for
     from games.play.events import event_token
 
-    # A listener a user: a user has at most MAX_STREAMS open (club.streams), and one
+    # A listener a user: a user has at most MAX_STREAMS open (club.live.streams), and one
     # user's hundred streams were mostly refused (the deliveries counted 0, then 20)
     urls = [
         f"{events_base}/events/tables/{player.table_id}/"

@@ -281,8 +281,8 @@ def _check(session: Any, tables: list[dict[str, Any]], stats: Stats) -> dict[str
 
 def run(quick: bool = False) -> dict[str, Any]:
     from club import services
+    from club.live.streams import grant_for
     from club.models import ClubSession
-    from club.streams import grant_for
     from games.play.events import event_token
 
     n_tables, seconds = (5, 15) if quick else (50, 120)

@@ -40,7 +40,7 @@ def _setup(n_tables: int) -> dict[str, Any]:
     from django.urls import reverse
 
     from club import services
-    from club.streams import grant_for, session_token
+    from club.live.streams import grant_for, session_token
     from games.play.events import event_token
 
     def cookie(user: Any) -> str:

@@ -75,7 +75,7 @@ def _redis_cleanup() -> Iterator[None]:
     try:
         from django.conf import settings
 
-        from club import redis as club_redis
+        from club.infra import redis as club_redis
 
         r = club_redis.client()
         keys = list(r.scan_iter(match=f"{settings.REDIS_PREFIX}*", count=1000))
@@ -87,7 +87,7 @@ def _redis_cleanup() -> Iterator[None]:
 
 @pytest.fixture
 def redis_client():  # type: ignore[no-untyped-def]
-    from club import redis as club_redis
+    from club.infra import redis as club_redis
 
     return club_redis.client()
 

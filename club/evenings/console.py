@@ -17,8 +17,11 @@ from django.urls import reverse
 from django.utils.html import escape
 from django.views.decorators.http import require_POST
 
-from .. import services, streams
-from ..models import (
+from club import services
+from club.evenings.forms import CheckInForm, VoidForm, carried_words
+from club.infra.rows import fetch
+from club.live import streams
+from club.models import (
     Arrival,
     AuditEntry,
     ClubSession,
@@ -29,12 +32,10 @@ from ..models import (
     Table,
     WashbookEntry,
 )
-from ..office import audit
-from ..rows import fetch
-from ..services import ClubError, house_rules
-from ..tables.forms import FormTableForm
-from ..web import _and, _form_error, _refused, _session, _table, sentence, staff_required
-from .forms import CheckInForm, VoidForm, carried_words
+from club.office import audit
+from club.pages.web import _and, _form_error, _refused, _session, _table, sentence, staff_required
+from club.services import ClubError, house_rules
+from club.tables.forms import FormTableForm
 
 
 @dataclass(frozen=True)
@@ -241,7 +242,7 @@ def _unshown_errors(
 
 @staff_required
 def console(request: HttpRequest, pk: int) -> HttpResponse:
-    """The secretary's console: the whole evening on one page, live (`club.live`)."""
+    """The secretary's console: the whole evening on one page, live (`club.live.notices`)."""
     session = _session(pk)
     if request.htmx and request.htmx.target != "console-body":
         # The live part's refresh: that part only; what was done is told by the whole page.

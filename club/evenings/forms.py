@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from django import forms
 
-from ..models import (
+from club.models import (
     Account,
     Arrival,
     ClubSession,
@@ -17,11 +17,11 @@ from ..models import (
     default_variant,
     variant_choices,
 )
-from ..money.forms import MONEY_INPUT
-from ..office.forms import rules_choice
-from ..services import money
-from ..services.base import ClubError
-from ..web import sentence
+from club.money.forms import MONEY_INPUT
+from club.office.forms import rules_choice
+from club.pages.web import sentence
+from club.services import money
+from club.services.base import ClubError
 
 if TYPE_CHECKING:
     pass
@@ -34,7 +34,7 @@ class OpenSessionForm(forms.Form):
         help_text='What members will see on their statements, e.g. "Tuesday".',
         error_messages={"required": "Give the evening a name."},
     )
-    # Money is read as text by money.check_stake / check_amount (club.inputs: ASCII
+    # Money is read as text by money.check_stake / check_amount (club.pages.inputs: ASCII
     # digits and a point only): a DecimalField takes "1e30" and "٣" (issue 53, item 3).
     stake = forms.CharField(initial="0.05", max_length=30, widget=MONEY_INPUT)
     default_variant = forms.ChoiceField(choices=variant_choices, initial=default_variant)

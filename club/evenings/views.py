@@ -12,27 +12,26 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from games.engine.variant import find_variant
-
-from .. import services
-from ..models import (
+from club import services
+from club.evenings.console import _console, _console_done, _console_refused
+from club.evenings.forms import CloseForm, OpenSessionForm
+from club.models import (
     AuditEntry,
     ClubSession,
     Table,
     WashbookEntry,
 )
-from ..office import audit
-from ..services import ClubError, counted
-from ..washbooks.views import _why_unstaked
-from ..web import _form_error, _member, _refused, _session, post_or_back, staff_required
-from .console import _console, _console_done, _console_refused
-from .forms import CloseForm, OpenSessionForm
+from club.office import audit
+from club.pages.web import _form_error, _member, _refused, _session, post_or_back, staff_required
+from club.services import ClubError, counted
+from club.washbooks.views import _why_unstaked
+from games.engine.variant import find_variant
 
 
 def home(request: HttpRequest) -> HttpResponse:
     member = services.member_for(request.user)
     if not request.user.is_authenticated:
-        from ..services import setup
+        from club.services import setup
 
         if not setup.started():  # an empty club (issue 78): its setup page asks the code
             return redirect("setup")

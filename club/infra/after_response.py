@@ -19,7 +19,7 @@ from typing import Any
 from asgiref.sync import iscoroutinefunction
 from django.http import HttpRequest, HttpResponseBase
 
-from .middleware import HybridMiddleware
+from club.infra.middleware import HybridMiddleware
 
 log = logging.getLogger(__name__)
 

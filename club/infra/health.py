@@ -1,9 +1,15 @@
-"""/healthz: database, broker and worker liveness, for compose healthchecks and humans."""
+"""Health: /healthz (database, broker and worker liveness, for humans and the web
+container's healthcheck) and the containers' healthchecks without curl,
+``python -m club.infra.health web|worker``: web asks /healthz?check=database,broker on
+the local port; worker (and beat) find the worker's heartbeat in Redis fresh (beat
+schedules it, a worker runs it)."""
 
 from __future__ import annotations
 
 import os
+import sys
 import time
+import urllib.request
 from typing import Any
 
 from django.conf import settings
@@ -11,7 +17,7 @@ from django.db import connection
 from django.http import HttpRequest, JsonResponse
 from django.views.decorators.cache import never_cache
 
-from . import redis as club_redis
+from club.infra import redis as club_redis
 
 STALE_AFTER = 60.0  # seconds without a heartbeat before the worker counts as down
 # This process's start: a worker's first heartbeat is awaited for STALE_AFTER seconds
@@ -67,3 +73,24 @@ def healthz(request: HttpRequest) -> JsonResponse:
     if starting:
         response["Retry-After"] = "5"
     return response
+
+
+def main(argv: list[str]) -> int:
+    what = argv[1] if len(argv) > 1 else "web"
+    if what == "web":
+        port = os.environ.get("PORT", "8000")
+        url = f"http://127.0.0.1:{port}/healthz?check=database,broker"
+        try:
+            with urllib.request.urlopen(url, timeout=5) as r:  # a local URL only
+                return 0 if r.status == 200 else 1
+        except Exception:  # noqa: BLE001
+            return 1
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "club.settings")
+    import django
+
+    django.setup()
+    return 0 if check_worker()["ok"] else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -27,7 +27,7 @@ from redis.exceptions import RedisError
 log = logging.getLogger(__name__)
 
 LEGACY_BACKEND = "django.contrib.auth.backends.ModelBackend"  # the logins' backend before
-CLUB_BACKEND = "club.auth.ClubBackend"
+CLUB_BACKEND = "club.pages.auth.ClubBackend"
 
 KEEP = 300  # seconds a session stays in the cache
 PAUSE = 10.0  # seconds the cache is left alone after a failure
@@ -47,7 +47,7 @@ def _cache_failed(what: str) -> None:
 
 def _renamed(data: dict[str, Any]) -> dict[str, Any]:
     """A login kept under Django's ModelBackend, read as kept under ClubBackend, its
-    subclass that reads the user the same way in a cheaper statement (club/auth.py):
+    subclass that reads the user the same way in a cheaper statement (club/pages/auth.py):
     Django logs out a session whose backend is no longer listed, and a club upgraded
     mid-evening would have had every phone logged out."""
     if data.get(BACKEND_SESSION_KEY) == LEGACY_BACKEND:

@@ -53,7 +53,7 @@ class ClubTimeZoneMiddleware(HybridMiddleware):
     def __call__(self, request: HttpRequest) -> Any:
         from django.utils import timezone
 
-        from .services.profile import profile
+        from club.services.profile import profile
 
         if iscoroutinefunction(self):
             return self._async(request)
@@ -66,7 +66,7 @@ class ClubTimeZoneMiddleware(HybridMiddleware):
     async def _async(self, request: HttpRequest) -> Any:
         from django.utils import timezone
 
-        from .services.profile import profile
+        from club.services.profile import profile
 
         timezone.activate(profile(read=False).time_zone)
         try:

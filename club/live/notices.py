@@ -1,5 +1,5 @@
 """The evening's live notices: the secretary's console follows the same event stream as
-the tables (Redis pub/sub, served by the events process, `club.streams`).
+the tables (Redis pub/sub, served by the events process, `club.live.streams`).
 
 Whatever changes an evening (an arrival, a table formed or cancelled, a seat, a cut, a
 redraw demand, a substitute, a washbook line, the session itself) publishes a notice on
@@ -22,7 +22,7 @@ from typing import Any
 from django.db import transaction
 from django.db.models.signals import post_save
 
-from . import redis as club_redis
+from club.infra import redis as club_redis
 
 log = logging.getLogger(__name__)
 
@@ -36,7 +36,7 @@ def session_channel(session_id: int) -> str:
 def session_of_table(table_id: int) -> int | None:
     """The evening a table belongs to (None for a practice table); cached per process."""
     if table_id not in _session_of_table:
-        from .models import Table
+        from club.models import Table
 
         found = list(Table.objects.filter(pk=table_id).values_list("session_id", flat=True))
         if not found:
@@ -91,7 +91,7 @@ def table_changed(table_id: int) -> None:
 
 
 def _on_save(sender: type, instance: Any, **kwargs: Any) -> None:
-    from .models import ClubSession, Table
+    from club.models import ClubSession, Table
 
     if isinstance(instance, Table):
         table_changed(instance.pk)
@@ -117,4 +117,4 @@ def connect() -> None:
 
     for name in WATCHED:
         model = apps.get_model("club", name)
-        post_save.connect(_on_save, sender=model, dispatch_uid=f"club.live.{name}")
+        post_save.connect(_on_save, sender=model, dispatch_uid=f"club.live.notices.{name}")

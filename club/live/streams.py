@@ -3,7 +3,7 @@
 The machinery every live page shares: where a page finds the stream (`events_base`), the
 cross-origin answer (`cors`), and the stream of one channel (`stream`). The tables'
 stream is the games app's (`games.play.events`); the evening's, for the secretary's console,
-is here (`session_events`; `club.live` publishes on it). A page gets a short-lived
+is here (`session_events`; `club.live.notices` publishes on it). A page gets a short-lived
 signed token so that a stream needs no database session lookup.
 
 A token is bound to the login it was issued to (issue 37): each login gets a random
@@ -34,7 +34,7 @@ from django.http.request import split_domain_port, validate_host
 from django.urls import reverse
 from django.views.decorators.csrf import csrf_exempt
 
-from . import redis as club_redis
+from club.infra import redis as club_redis
 
 MAX_AGE = 8 * 3600  # a long evening; an expired stream falls back to polling
 KEEPALIVE = float(os.environ.get("EVENTS_KEEPALIVE", "15"))  # seconds; tests shorten it

@@ -15,20 +15,20 @@ from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_http_methods, require_POST
 
-from ..auth import SIGNIN_TRIES, client_ip
-from ..models import ClubSession, Member
-from ..services import logins
-from ..services.base import ClubError
-from ..web import _form_error, sentence, staff_required
-from .forms import AddMemberForm, ChoosePasswordForm
+from club.members.forms import AddMemberForm, ChoosePasswordForm
+from club.models import ClubSession, Member
+from club.pages.auth import SIGNIN_TRIES, client_ip
+from club.pages.web import _form_error, sentence, staff_required
+from club.services import logins
+from club.services.base import ClubError
 
-BACKEND = "club.auth.ClubBackend"
+BACKEND = "club.pages.auth.ClubBackend"
 
 
 @staff_required
 @require_POST
 def member_add(request: HttpRequest) -> HttpResponse:
-    from .views import members_page
+    from club.members.views import members_page
 
     form = AddMemberForm(request.POST)
     if form.is_valid():
@@ -238,7 +238,7 @@ def password_forgot(request: HttpRequest) -> HttpResponse:
 def member_import(request: HttpRequest) -> HttpResponse:
     """A roster from CSV: every mistake of every row at once, nothing imported until the
     file has none (issue 78)."""
-    from .views import members_page
+    from club.members.views import members_page
 
     upload = request.FILES.get("roster")
     problems: list[str] = []

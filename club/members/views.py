@@ -11,20 +11,20 @@ from django.db.models import F, Q, Sum
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
-from .. import services
-from ..models import (
+from club import services
+from club.members.forms import AddMemberForm
+from club.models import (
     Account,
     Leg,
     Member,
     Posting,
     WashbookEntry,
 )
-from ..money.forms import PaymentForm, RefundForm
-from ..services import logins
-from ..washbooks import books
-from ..washbooks.views import _why_unstaked
-from ..web import _session, staff_required
-from .forms import AddMemberForm
+from club.money.forms import PaymentForm, RefundForm
+from club.pages.web import _session, staff_required
+from club.services import logins
+from club.washbooks import books
+from club.washbooks.views import _why_unstaked
 
 
 @staff_required

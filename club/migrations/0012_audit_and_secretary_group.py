@@ -11,7 +11,7 @@ def secretary_group(apps, schema_editor):  # type: ignore[no-untyped-def]
     the club's models (club/roles.py), and every staff user in it."""
     from django.contrib.auth.management import create_permissions
 
-    from club.roles import grant
+    from club.pages.roles import grant
 
     # The permissions are made after migrating (post_migrate): make the club's now. A
     # migration's app config has no models module, which create_permissions asks for.

@@ -15,14 +15,14 @@ to the legs of a sealed header.
 One module a domain; every model is imported here, so the app label (``club``), the
 migrations and ``from club.models import X`` are unchanged (issue 54)."""
 
-from .audit import AuditEntry
-from .club import Club
-from .evenings import Arrival, ClubSession
-from .members import HouseRules, Member, SignInLink
-from .money import Account, Leg, Posting, Transfer
-from .tables import Cut, CutBatch, RedrawDemand, Seat, Substitution, Table, TableEvent
-from .variants import default_size, default_variant, variant_choices, variant_seats
-from .washbooks import WashbookEntry, WashbookLine
+from club.models.audit import AuditEntry
+from club.models.club import Club
+from club.models.evenings import Arrival, ClubSession
+from club.models.members import HouseRules, Member, SignInLink
+from club.models.money import Account, Leg, Posting, Transfer
+from club.models.tables import Cut, CutBatch, RedrawDemand, Seat, Substitution, Table, TableEvent
+from club.models.variants import default_size, default_variant, variant_choices, variant_seats
+from club.models.washbooks import WashbookEntry, WashbookLine
 
 __all__ = [
     "Club",

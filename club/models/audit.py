@@ -6,8 +6,8 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
-from .evenings import ClubSession
-from .tables import Table
+from club.models.evenings import ClubSession
+from club.models.tables import Table
 
 
 class AuditEntry(models.Model):

@@ -10,8 +10,8 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
 
-from .members import HouseRules, Member
-from .variants import default_variant, variant_choices
+from club.models.members import HouseRules, Member
+from club.models.variants import default_variant, variant_choices
 
 
 class ClubSession(models.Model):

@@ -9,7 +9,7 @@ from django.db.models.functions import Lower
 from django.urls import reverse
 from django.utils import timezone
 
-from .variants import variant_choices
+from club.models.variants import variant_choices
 
 
 class Member(models.Model):

@@ -9,8 +9,8 @@ from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 
-from .evenings import ClubSession
-from .members import Member
+from club.models.evenings import ClubSession
+from club.models.members import Member
 
 
 class Account(models.Model):

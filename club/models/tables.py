@@ -7,11 +7,10 @@ from django.db.models import Q
 from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
 
+from club.models.evenings import ClubSession
+from club.models.members import HouseRules, Member
+from club.models.variants import default_variant, variant_choices
 from games.engine.variant import find_variant
-
-from .evenings import ClubSession
-from .members import HouseRules, Member
-from .variants import default_variant, variant_choices
 
 
 class Table(models.Model):

@@ -6,8 +6,8 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
-from .members import Member
-from .tables import Table
+from club.models.members import Member
+from club.models.tables import Table
 
 
 class WashbookLine(models.Model):

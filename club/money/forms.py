@@ -9,14 +9,14 @@ from typing import TYPE_CHECKING, Any
 
 from django import forms
 
-from ..models import (
+from club.models import (
     Member,
     Posting,
     Transfer,
 )
-from ..services import money
-from ..services.base import ClubError
-from ..web import sentence
+from club.pages.web import sentence
+from club.services import money
+from club.services.base import ClubError
 
 if TYPE_CHECKING:
     pass

@@ -15,10 +15,9 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from .. import services
-from ..inputs import parse_id
-from ..members.views import member_detail
-from ..models import (
+from club import services
+from club.members.views import member_detail
+from club.models import (
     Account,
     AuditEntry,
     ClubSession,
@@ -29,10 +28,11 @@ from ..models import (
     Transfer,
     WashbookEntry,
 )
-from ..office import audit
-from ..services import ClubError, ledger
-from ..web import _form_error, _refused, _session, staff_required
-from .forms import PaymentForm, RefundForm, ReversalForm, StandingsForm
+from club.money.forms import PaymentForm, RefundForm, ReversalForm, StandingsForm
+from club.office import audit
+from club.pages.inputs import parse_id
+from club.pages.web import _form_error, _refused, _session, staff_required
+from club.services import ClubError, ledger
 
 
 @login_required

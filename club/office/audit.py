@@ -4,7 +4,7 @@ The views call :func:`record` once the action has been done (the secretary's act
 come through them), in the view's own transaction (``@transaction.atomic`` on each): the
 action and its entry are committed together, or neither is. The entry's evening and table
 carry no database constraint (see `AuditEntry`), so writing it takes no lock out of the
-app's order. The secretary's role is club/roles.py's.
+app's order. The secretary's role is club/pages/roles.py's.
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from __future__ import annotations
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AnonymousUser
 
-from ..models import AuditEntry, ClubSession, Table
-from ..services.base import clean_reason
+from club.models import AuditEntry, ClubSession, Table
+from club.services.base import clean_reason
 
 
 def record(

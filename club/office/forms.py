@@ -9,13 +9,12 @@ from typing import TYPE_CHECKING, Any
 
 from django import forms
 
-from games.engine.variant import VARIANTS
-
-from ..models import (
+from club.models import (
     HouseRules,
     variant_choices,
 )
-from ..services import house_rules
+from club.services import house_rules
+from games.engine.variant import VARIANTS
 
 if TYPE_CHECKING:
     pass

@@ -7,17 +7,16 @@ from django.db import models, transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 
-from games.engine.variant import find_variant
-
-from ..inputs import parse_id
-from ..models import (
+from club.models import (
     AuditEntry,
     HouseRules,
 )
-from ..services import ClubError, house_rules
-from ..web import _form_error, _session, staff_required
-from . import audit
-from .forms import HouseRulesForm
+from club.office import audit
+from club.office.forms import HouseRulesForm
+from club.pages.inputs import parse_id
+from club.pages.web import _form_error, _session, staff_required
+from club.services import ClubError, house_rules
+from games.engine.variant import find_variant
 
 
 @staff_required

@@ -24,7 +24,7 @@ from django.db import connection
 from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
 
-from .rows import fetch
+from club.infra.rows import fetch
 
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 

@@ -12,13 +12,13 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed
 from django.shortcuts import get_object_or_404, redirect, render
 
-from . import services
-from .models import (
+from club import services
+from club.models import (
     ClubSession,
     Member,
     Table,
 )
-from .services import ClubError
+from club.services import ClubError
 
 View = Callable[..., HttpResponse]
 

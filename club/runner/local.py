@@ -79,7 +79,7 @@ def _host(address: str) -> str:
 def environment(host: str, port: int, events_port: int) -> tuple[dict[str, str], str]:
     """ALLOWED_HOSTS, CSRF_TRUSTED_ORIGINS and EVENTS_PORT for listening on ``host``, and
     the address to give the players. The live-update stream is found on EVENTS_PORT of
-    the host the page was loaded from (club.streams.events_base): a phone that opened
+    the host the page was loaded from (club.live.streams.events_base): a phone that opened
     http://192.168.1.20:8000/ streams from http://192.168.1.20:8001/."""
     if host in ("127.0.0.1", "localhost", "::1"):
         names, shown = list(LOOPBACK), "127.0.0.1"

@@ -9,7 +9,7 @@ The games app calls exactly these (see each docstring):
 * ``deal_line(names, DealProgress) -> str``: a move's console line
 """
 
-from .base import (
+from club.services.base import (
     ClubError,
     DealProgress,
     bots,
@@ -21,7 +21,7 @@ from .base import (
     lock_tables,
     member_for,
 )
-from .ledger import (
+from club.services.ledger import (
     CLUB,
     FEES_OPEN,
     BalanceResult,
@@ -41,8 +41,8 @@ from .ledger import (
     verify_balances,
     waive_fee,
 )
-from .mistakes import cancel_table, void_table
-from .payments import (
+from club.services.mistakes import cancel_table, void_table
+from club.services.payments import (
     REVERSIBLE,
     Owing,
     owing,
@@ -52,8 +52,8 @@ from .payments import (
     reverse_payment,
     with_club,
 )
-from .practice import close_practice_tables, create_practice_table, practice_tables
-from .seating import (
+from club.services.practice import close_practice_tables, create_practice_table, practice_tables
+from club.services.seating import (
     SeatInfo,
     locked_seating_params,
     seating_json_sql,
@@ -62,7 +62,7 @@ from .seating import (
     table_seating,
     with_seating_sql,
 )
-from .seats import (
+from club.services.seats import (
     consent_substitute,
     demand_redraw,
     empty_seats,
@@ -70,7 +70,7 @@ from .seats import (
     propose_substitute,
     seat_computer_player,
 )
-from .sessions import (
+from club.services.sessions import (
     VOIDABLE,
     add_newcomer,
     cancel_session,
@@ -86,7 +86,7 @@ from .sessions import (
     played_at,
     void_session,
 )
-from .tables import (
+from club.services.tables import (
     TableTurn,
     advance_after_deal,
     current_dealer,
@@ -96,7 +96,7 @@ from .tables import (
     table_queue,
     waiting_members,
 )
-from .washbook import (
+from club.services.washbook import (
     CORRECTABLE_SESSIONS,
     Correction,
     PhysicalResult,

@@ -14,9 +14,8 @@ from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AnonymousUser
 from django.db import transaction
 
+from club.models import ClubSession, Cut, CutBatch, Member, Table, TableEvent
 from games.engine.variant import find_variant
-
-from ..models import ClubSession, Cut, CutBatch, Member, Table, TableEvent
 
 
 class ClubError(ValueError):
@@ -244,7 +243,7 @@ def create_member(
         user.is_staff = is_staff
         user.save()
         if is_staff:  # the secretary's role: the admin's permissions for the club's models
-            from ..roles import secretary_group
+            from club.pages.roles import secretary_group
 
             user.groups.add(secretary_group())
         return Member.objects.create(

@@ -24,11 +24,10 @@ from django.contrib.auth.hashers import make_password
 from django.db import transaction
 from django.utils import timezone
 
+from club import services
+from club.models import ClubSession, Member, Seat, Table
+from club.services import base as services_base
 from games.engine.variant import VARIANTS, first_variant
-
-from .. import services
-from ..models import ClubSession, Member, Seat, Table
-from . import base as services_base
 
 # The password every demo login had until issue 78, printed in the README: never again.
 PUBLISHED = "cooncan-demo"

@@ -15,12 +15,11 @@ from typing import Any
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
+from club.models import ClubSession, HouseRules, Table
+from club.services.base import Actor, ClubError, recorded_user, shown_name
 from games.engine.errors import InvalidActionError
 from games.engine.rules import make_rules
 from games.engine.variant import VARIANTS, OptionSpec, OptionValue
-
-from ..models import ClubSession, HouseRules, Table
-from .base import Actor, ClubError, recorded_user, shown_name
 
 
 def field_name(variant: str, option: str) -> str:

@@ -25,7 +25,7 @@ from django.db import transaction
 from django.db.models import Count, F, Q, QuerySet, Sum
 from django.utils import timezone
 
-from ..models import (
+from club.models import (
     Account,
     Arrival,
     ClubSession,
@@ -37,9 +37,9 @@ from ..models import (
     WashbookEntry,
     WashbookLine,
 )
-from ..money import settlement as settle_algo
-from .base import Actor, ClubError, clean_reason, counted, recorded_user
-from .money import unit as money_unit
+from club.money import settlement as settle_algo
+from club.services.base import Actor, ClubError, clean_reason, counted, recorded_user
+from club.services.money import unit as money_unit
 
 logger = logging.getLogger(__name__)
 CENT = Decimal("0.01")  # the ledger's columns: two decimal places (money.unit() is one or coarser)

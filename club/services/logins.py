@@ -25,8 +25,8 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.text import slugify
 
-from ..models import AuditEntry, Member, SignInLink
-from .base import ClubError, create_member, reserved_name, shown_name
+from club.models import AuditEntry, Member, SignInLink
+from club.services.base import ClubError, create_member, reserved_name, shown_name
 
 
 class LinkRefused(ClubError):
@@ -225,7 +225,7 @@ def _end_sessions(user_id: int) -> int:
     sessions are a few hundred: each is read once."""
     from django.contrib.sessions.models import Session
 
-    from ..sessions import SessionStore
+    from club.infra.login_sessions import SessionStore
 
     ended = 0
     for session in Session.objects.filter(expire_date__gt=timezone.now()).iterator():
@@ -241,7 +241,7 @@ def sign_out_everywhere(
     """A lost phone: every login session of the member ends, and his live streams with them
     (at their next keepalive: their grants are revoked). His password and history stay.
     The number of sessions ended."""
-    from ..streams import revoke_user
+    from club.live.streams import revoke_user
 
     with transaction.atomic():
         ended = _end_sessions(member.user_id)

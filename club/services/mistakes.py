@@ -6,16 +6,16 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils import timezone
 
-from ..models import Arrival, Table
-from . import base
-from .base import Actor, ClubError, clean_reason, log, recorded_user
+from club.models import Arrival, Table
+from club.services import base
+from club.services.base import Actor, ClubError, clean_reason, log, recorded_user
 
 
 def cancel_table(table_id: int, *, by: Actor = None) -> Table:
     """Undo a table formed by mistake: allowed while nothing has been played at it. It
     closes (with a note in its log); its players are waiting again, and anyone queued
     for it is no longer."""
-    from .sessions import played_at
+    from club.services.sessions import played_at
 
     with transaction.atomic():
         _, table = base.lock_table(table_id)  # the evening, then the table
@@ -45,7 +45,7 @@ def void_table(table_id: int, reason: str, *, by: Actor = None) -> Table:
     marked void; balancing leaves the table out of money (`ledger.staked_tables`). The
     table closes, an online deal in progress there stops, and its players wait again.
     Before any play, a table is cancelled instead (`cancel_table`)."""
-    from .sessions import played_at
+    from club.services.sessions import played_at
 
     reason = clean_reason(str(reason or ""))
     if not reason:

@@ -14,9 +14,9 @@ from decimal import Decimal
 
 from django.conf import settings
 
-from ..inputs import parse_money
-from .base import ClubError
-from .profile import profile
+from club.pages.inputs import parse_money
+from club.services.base import ClubError
+from club.services.profile import profile
 
 #: The largest stake a point the form and the service accept: with the ledger's twelve
 #: digits, a thousand a point keeps an evening of a million points payable.
@@ -95,7 +95,7 @@ def check_amount(value: object, *, field: str, what: str, zero: bool = False) ->
 
 def _plain(value: object) -> Decimal:
     """A number of money from a request or a service's caller, read strictly
-    (:func:`club.inputs.parse_money`: ASCII digits and a point, no exponent, NaN or
+    (:func:`club.pages.inputs.parse_money`: ASCII digits and a point, no exponent, NaN or
     infinity); a leading minus is read so that the caller can say "at least". Up to six
     decimal places are read, so that a stake of 0.0049 is told why it cannot be paid
     rather than that it is no number."""

@@ -11,7 +11,7 @@ from decimal import Decimal
 from django.db import transaction
 from django.db.models import Q, Sum
 
-from ..models import (
+from club.models import (
     Account,
     ClubSession,
     Leg,
@@ -19,10 +19,10 @@ from ..models import (
     Posting,
     Transfer,
 )
-from .base import Actor, ClubError, clean_reason
-from .ledger import CENT, CLUB, account_for, balance_of, post
-from .money import shown
-from .money import unit as money_unit
+from club.services.base import Actor, ClubError, clean_reason
+from club.services.ledger import CENT, CLUB, account_for, balance_of, post
+from club.services.money import shown
+from club.services.money import unit as money_unit
 
 
 def record_payment(

@@ -10,16 +10,16 @@ from django.db import transaction
 from django.db.models import Max, Q
 from django.utils import timezone
 
-from ..models import (
+from club.models import (
     HouseRules,
     Member,
     Seat,
     Table,
 )
-from ..tables import cutting
-from . import base
-from .base import ClubError, counted, log
-from .tables import _check_variant, with_house_rules
+from club.services import base
+from club.services.base import ClubError, counted, log
+from club.services.tables import _check_variant, with_house_rules
+from club.tables import cutting
 
 
 def practice_tables(member: Member | None, limit: int = 5) -> list[Table]:

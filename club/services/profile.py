@@ -47,7 +47,7 @@ def profile(*, read: bool = True) -> Profile:
         return _kept[1] or _from_settings()
     if not read:
         return _from_settings()
-    from ..models import Club
+    from club.models import Club
 
     row = Club.objects.filter(pk=1, started_at__isnull=False).first()
     got = (

@@ -13,7 +13,7 @@ from typing import Any
 
 from django.db import connection
 
-from ..models import Member, Seat, Substitution
+from club.models import Member, Seat, Substitution
 
 
 @dataclass(frozen=True, slots=True)

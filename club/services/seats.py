@@ -11,7 +11,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from ..models import (
+from club.models import (
     Arrival,
     Member,
     RedrawDemand,
@@ -20,9 +20,9 @@ from ..models import (
     Table,
     variant_seats,
 )
-from ..tables import cutting
-from . import base
-from .base import ClubError, log
+from club.services import base
+from club.services.base import ClubError, log
+from club.tables import cutting
 
 HOUR = timedelta(hours=1)
 REDRAW_WINDOW = timedelta(minutes=10)

@@ -12,10 +12,10 @@ from django.db.models import Max
 from django.utils import timezone
 from django.utils.text import slugify
 
-from ..models import Arrival, ClubSession, HouseRules, Member, Seat, Table, variant_choices
-from ..models import default_variant as first_game
-from . import base, money
-from .base import PLAY_CHECKS, Actor, ClubError, DealProgress, recorded_user
+from club.models import Arrival, ClubSession, HouseRules, Member, Seat, Table, variant_choices
+from club.models import default_variant as first_game
+from club.services import base, money
+from club.services.base import PLAY_CHECKS, Actor, ClubError, DealProgress, recorded_user
 
 logger = logging.getLogger(__name__)
 
@@ -163,7 +163,7 @@ def check_out(session: ClubSession, member: Member) -> None:
     keep a seat nobody plays. A leaver whose substitute plays for him may go; a
     substitute playing a seat may not. Checked under the evening's lock, which forming a
     table takes too: the two never both happen (issue 36)."""
-    from ..models import Substitution
+    from club.models import Substitution
 
     with transaction.atomic():
         locked = base.lock_session(session.pk)
@@ -214,7 +214,7 @@ def close_session(session_id: int, *, by: Actor = None, queue: bool = True, note
     or concurrent close). With ``queue=False`` the caller balances it himself (the demo
     loader, tests).
     """
-    from .. import dispatch  # queues by the task's name: tasks import services, not back
+    from club import dispatch  # queues by the task's name: tasks import services, not back
 
     with transaction.atomic():
         note = base.clean_reason(note, limit=200)
@@ -279,7 +279,7 @@ def played_at(*, session_id: int | None = None, table_id: int | None = None) -> 
     """Whether anything was played: a washbook line posted at the table (or at any table
     of the session), or play another app reports there (``base.PLAY_CHECKS``: the games
     app's applied actions of an online deal in progress)."""
-    from ..models import WashbookLine
+    from club.models import WashbookLine
 
     if table_id is not None:
         ids = [table_id]

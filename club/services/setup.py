@@ -24,11 +24,10 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
+from club.models import AuditEntry, Club, Member
+from club.services import demo, house_rules
+from club.services.base import ClubError, create_member
 from games.engine.variant import VARIANTS
-
-from ..models import AuditEntry, Club, Member
-from . import demo, house_rules
-from .base import ClubError, create_member
 
 DEMO_NAME = "Cooncan Club (demo)"
 

@@ -13,9 +13,7 @@ from django.db import transaction
 from django.db.models import F, Max
 from django.utils import timezone
 
-from games.engine.variant import find_variant
-
-from ..models import (
+from club.models import (
     Arrival,
     ClubSession,
     CutBatch,
@@ -28,10 +26,11 @@ from ..models import (
     variant_choices,
     variant_seats,
 )
-from ..tables import cutting
-from . import base
-from .base import ClubError, counted, log, record_cut
-from .seats import HOUR, IN_PLAY, _lapse_substitutes, seat_wanted_computers
+from club.services import base
+from club.services.base import ClubError, counted, log, record_cut
+from club.services.seats import HOUR, IN_PLAY, _lapse_substitutes, seat_wanted_computers
+from club.tables import cutting
+from games.engine.variant import find_variant
 
 
 @dataclass(frozen=True, slots=True)
@@ -398,7 +397,7 @@ def advance_after_deal(table_id: int, game_over: bool | None = None) -> TableTur
             ).exists()
         )
         if closing:
-            from .sessions import finish_close_if_due
+            from club.services.sessions import finish_close_if_due
 
             session_id = table.session_id
             # robust: a failure to close is logged, never the player's move's answer;

@@ -14,13 +14,12 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.db.models import Max
 
+from club.models import ClubSession, Member, Posting, Seat, Table, WashbookEntry, WashbookLine
+from club.services.base import Actor, ClubError, clean_reason, recorded_user
 from games.engine.cards import Card
 from games.engine.errors import InvalidActionError
 from games.engine.rules import Rules, make_rules
 from games.engine.variant import find_variant, first_variant
-
-from ..models import ClubSession, Member, Posting, Seat, Table, WashbookEntry, WashbookLine
-from .base import Actor, ClubError, clean_reason, recorded_user
 
 
 def count_pips(cards: str | Iterable[str], variant: str | None = None) -> int:
@@ -388,7 +387,7 @@ def enter_physical_result(
     table_id: int, result: PhysicalResult, *, by: Actor = None, advance: bool = True
 ) -> WashbookLine:
     """Post a physical table's deal and (by default) pass the deal to the left."""
-    from .tables import advance_after_deal
+    from club.services.tables import advance_after_deal
 
     with transaction.atomic():
         table = _open_table(table_id)
@@ -485,7 +484,7 @@ def correct_line(
     correction never races the balancing: before it, the balancing counts the corrected
     line; after it, the adjustment carries the difference. Raises `ClubError`.
     """
-    from . import ledger
+    from club.services import ledger
 
     reason = clean_reason(str(reason or ""))
     if not reason:

@@ -6,7 +6,7 @@ import zoneinfo
 
 from django import forms
 
-from ..models import variant_choices
+from club.models import variant_choices
 
 
 def _zones() -> list[tuple[str, str]]:

@@ -4,7 +4,7 @@ It opens only with the one-time setup code `make run` prints (the migrate servic
 on the compose path), and answers 404 once the club has been started. Wrong codes are
 counted by the client's address: after SETUP_FAILURE_LIMIT of them in
 SETUP_COOLOFF_MINUTES, that address is refused until the time is up, as a login is
-(club.auth.Tries: django-axes counts logins, and the setup code is not a login).
+(club.pages.auth.Tries: django-axes counts logins, and the setup code is not a login).
 """
 
 from __future__ import annotations
@@ -18,13 +18,13 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
-from ..auth import SETUP_TRIES, client_ip
-from ..services import setup as club_setup
-from ..services.base import ClubError
-from ..web import _form_error
-from .forms import StartClubForm
+from club.pages.auth import SETUP_TRIES, client_ip
+from club.pages.web import _form_error
+from club.services import setup as club_setup
+from club.services.base import ClubError
+from club.setup.forms import StartClubForm
 
-BACKEND = "club.auth.ClubBackend"
+BACKEND = "club.pages.auth.ClubBackend"
 
 
 def _ask_code(request: HttpRequest, *, wrong: bool, status: int) -> HttpResponse:

@@ -9,15 +9,14 @@ from typing import TYPE_CHECKING, Any
 from django import forms
 from django.db.models import Case, When
 
-from games.engine.variant import first_variant
-
-from ..models import (
+from club.models import (
     Member,
     Table,
     variant_choices,
 )
-from ..office.forms import OptionFields, add_option_fields, rules_choice
-from ..services import house_rules
+from club.office.forms import OptionFields, add_option_fields, rules_choice
+from club.services import house_rules
+from games.engine.variant import first_variant
 
 if TYPE_CHECKING:
     from games.engine.variant import Variant
@@ -63,7 +62,7 @@ class FormTableForm(OptionFields, forms.Form):
         self.fields["house_rules"].initial = start.pk if start else None
         add_option_fields(self, session)
         if session is not None:  # the members waiting now (the service checks again)
-            from ..services import waiting_members
+            from club.services import waiting_members
 
             # Listed in order of arrival, as the hint says and the cut would take them (L3).
             waiting = [a.member_id for a in waiting_members(session)]

@@ -12,19 +12,18 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from games.engine.variant import find_variant
-
-from .. import services
-from ..models import (
+from club import services
+from club.models import (
     AuditEntry,
     CutBatch,
     Substitution,
     Table,
 )
-from ..office import audit
-from ..services import ClubError
-from ..web import _form_error, _member, _refused, _table, post_or_back, staff_required
-from .forms import ResultForm, SubstituteForm
+from club.office import audit
+from club.pages.web import _form_error, _member, _refused, _table, post_or_back, staff_required
+from club.services import ClubError
+from club.tables.forms import ResultForm, SubstituteForm
+from games.engine.variant import find_variant
 
 
 @login_required

@@ -12,10 +12,9 @@ from decimal import Decimal
 from django.db.models import Prefetch, QuerySet
 from django.utils import timezone
 
+from club.models import Member, Seat, Table, WashbookEntry, WashbookLine
 from games.engine.errors import InvalidActionError
 from games.engine.variant import find_variant
-
-from ..models import Member, Seat, Table, WashbookEntry, WashbookLine
 
 
 @dataclass
@@ -243,7 +242,7 @@ def to_csv(book: Book, unstaked: dict[int, str] | None = None) -> str:
 def _rules(table: Table) -> str:
     """The game and the rules the table played under (issue 43): its one name (issue 79),
     its house rules and their options ("Cooncan, Dalton rules: Jokers: ...")."""
-    from ..services.house_rules import rules_label
+    from club.services.house_rules import rules_label
 
     try:
         return f"{find_variant(table.variant).display_name}, {rules_label(table)}"
@@ -298,7 +297,7 @@ def balances_csv(rows: list[tuple[Member, Decimal]]) -> str:
     """The member-balances CSV: each member, whether a guest, whether still in the club,
     since when, and his balance in the club's currency (positive: the club's books owe
     him; negative: he owes). Text cells are escaped (:func:`safe_cell`)."""
-    from ..services import money
+    from club.services import money
 
     out = io.StringIO()
     w = SafeWriter(out)

@@ -8,10 +8,10 @@ from typing import TYPE_CHECKING, Any
 
 from django import forms
 
-from ..models import (
+from club.models import (
     Member,
 )
-from ..tables.forms import ResultForm
+from club.tables.forms import ResultForm
 
 if TYPE_CHECKING:
     pass

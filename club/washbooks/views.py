@@ -10,22 +10,21 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 
-from games.engine.variant import find_variant
-
-from .. import services
-from ..models import (
+from club import services
+from club.models import (
     AuditEntry,
     ClubSession,
     Member,
     Table,
     WashbookLine,
 )
-from ..office import audit
-from ..services import ClubError, ledger
-from ..tables.views import _result_from_form
-from ..web import _form_error, _session, _table, staff_required
-from . import books
-from .forms import CorrectionForm
+from club.office import audit
+from club.pages.web import _form_error, _session, _table, staff_required
+from club.services import ClubError, ledger
+from club.tables.views import _result_from_form
+from club.washbooks import books
+from club.washbooks.forms import CorrectionForm
+from games.engine.variant import find_variant
 
 
 def _line_as_entered(

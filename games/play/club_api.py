@@ -10,9 +10,9 @@ from typing import Any
 
 from django.db.models import Sum
 
-from club.after_response import after_response
-from club.live import publish_session, session_of_table
-from club.rows import fetch as fetch_rows
+from club.infra.after_response import after_response
+from club.infra.rows import fetch as fetch_rows
+from club.live.notices import publish_session, session_of_table
 from club.services import (
     DealProgress,
     SeatInfo,

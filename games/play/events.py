@@ -1,5 +1,5 @@
 """Live tables: server-sent events from the ASGI (uvicorn) process, fed by Redis pub/sub
-(the machinery is the club's, `club.streams`).
+(the machinery is the club's, `club.live.streams`).
 
 The page gets a short-lived signed token (user id + table id) so that the stream needs
 no database session lookup. The notices on the table's channel carry only ``{"version",
@@ -29,14 +29,14 @@ from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
 from django.views.decorators.csrf import csrf_exempt
 
-from club.streams import (
+from club.live.streams import (
     MAX_AGE,
     events_base,
     grant,
     open_stream,
     refuse_outside_events_process,
 )
-from club.streams import (
+from club.live.streams import (
     check_token as _check,
 )
 
@@ -50,7 +50,7 @@ log = logging.getLogger(__name__)
 
 
 def event_token(user_id: int, table_id: int, grant: str) -> str:
-    """A table's stream for this login (``grant``: `club.streams.grant`)."""
+    """A table's stream for this login (``grant``: `club.live.streams.grant`)."""
     return signing.dumps({"u": user_id, "t": table_id, "g": grant}, salt=SALT, compress=False)
 
 
@@ -66,7 +66,7 @@ def check_token(token: str, table_id: int) -> dict[str, object] | None:
 def _event(data: bytes | str) -> str:
     """``update`` when the deal moved on (the live part refreshes), ``club`` when the club
     panel changed (a deal dealt or ended, or the club's side: seats, substitutes, the
-    washbook, the redraw window, the evening; ``club.live``), or both."""
+    washbook, the redraw window, the evening; ``club.live.notices``), or both."""
     text = data.decode() if isinstance(data, bytes) else data
     try:
         msg = json.loads(text)
@@ -157,7 +157,7 @@ def _renderer() -> ThreadPoolExecutor:
 class _Batch:
     """The parts of one notice for every viewer of the table whose stream takes it in the
     same turn of the event loop (the process's one subscription hands a message to all
-    the channel's streams at once, `club.streams._Hub`): one job renders them all, after
+    the channel's streams at once, `club.live.streams._Hub`): one job renders them all, after
     one read, rather than a job and a thread's hand-over each."""
 
     def __init__(self, loop: asyncio.AbstractEventLoop) -> None:

@@ -10,7 +10,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods
 
-from club.inputs import parse_id, parse_whole
+from club.pages.inputs import parse_id, parse_whole
 from club.services import ClubError
 from games.engine.rules import VARIANTS, OptionValue
 

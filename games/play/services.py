@@ -21,8 +21,8 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from club import redis as club_redis
 from club.celery import app as celery_app
+from club.infra import redis as club_redis
 from club.services import ClubError
 from games.bots import choose
 from games.engine.actions import Action
@@ -501,7 +501,7 @@ def publish(
 ) -> None:
     """Tell every browser at the table that it moved on (a version, never cards), and with
     ``club`` that its club panel changed too; the evening's consoles hear which table
-    moved, with ``line`` its console line (``club.streams``), else to fetch it. ``by``,
+    moved, with ``line`` its console line (``club.live.streams``), else to fetch it. ``by``,
     the mover's user, is for the table's streams alone (`games.play.events`)."""
     notice = {"version": version, "deal": deal_id, "table": table_id, "at": time.time()}
     mine = notice | ({"club": True} if club else {}) | ({"by": by} if by is not None else {})

@@ -17,9 +17,9 @@ from django.shortcuts import get_object_or_404, render
 from django.template.backends.utils import csrf_input
 from django.views.decorators.http import require_GET, require_POST
 
-from club.db import one_snapshot, snapshot
-from club.inputs import parse_whole
+from club.infra.db import one_snapshot, snapshot
 from club.models import Table
+from club.pages.inputs import parse_whole
 from games.engine.errors import InvalidActionError
 from games.engine.variant import find_variant
 
@@ -86,7 +86,7 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
         services.ensure_deal(table_id)  # deals the first deal if there is none yet
     except InvalidActionError as e:  # a table set up before its options were checked
         unplayable = f"No deal can be dealt here: {e}. The secretary can cancel the table."
-    with snapshot():  # the page from one instant of the database (club/db.py)
+    with snapshot():  # the page from one instant of the database (club/infra/db.py)
         table = Table.objects.get(pk=table_id)
         deal = services.current_deal(table_id)
         seating = club_api.table_seating(table_id)
@@ -128,7 +128,7 @@ def club_panel(request: HttpRequest, table_id: int) -> HttpResponse:
 
 def _int(value: object) -> int | None:
     """A seat, version, combination or deal from the request: ASCII digits only
-    (club.inputs; "²" passes isdigit and "٣" passes int), else None."""
+    (club.pages.inputs; "²" passes isdigit and "٣" passes int), else None."""
     return parse_whole(value)
 
 

@@ -1,4 +1,4 @@
-"""The cache keeps its Redis client (club/cache.py, issue 59)."""
+"""The cache keeps its Redis client (club/infra/cache.py, issue 59)."""
 
 from __future__ import annotations
 

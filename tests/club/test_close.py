@@ -12,8 +12,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from club import redis as club_redis
 from club import services
+from club.infra import redis as club_redis
 from club.models import ClubSession, Member, Table
 from club.services import PhysicalResult
 from games.models import Deal

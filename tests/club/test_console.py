@@ -17,8 +17,8 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from club import services
+from club.live.streams import SESSION_SALT, check_token
 from club.models import ClubSession, Member, Table
-from club.streams import SESSION_SALT, check_token
 from games.models import Deal
 from games.play import club_api as games_club_api
 from games.play import services as games
@@ -327,8 +327,8 @@ def test_a_move_tells_the_console_its_tables_line_as_the_console_would_fetch_it(
     (issue 59: the console swaps it in, no fetch a move), the same words the line's own
     page gives; the console's element takes it (sse-swap). A deal dealt carries none: the
     console fetches its line then."""
-    from club import redis as club_redis
-    from club.streams import _session_event
+    from club.infra import redis as club_redis
+    from club.live.streams import _session_event
 
     table, deal = _online_conquian(session, make_members)
     url = reverse("club:table_progress", args=[session.pk, table.pk])
@@ -360,7 +360,7 @@ def test_the_pushed_and_the_fetched_line_both_say_the_deals_own_game(
     """A table's options changed while a deal is in play (a game to 61, C-opt-4, set for
     the next game): the line the console fetches and the line a move pushes both say the
     deal in play as it was dealt. The fetched one read the table's options before."""
-    from club import redis as club_redis
+    from club.infra import redis as club_redis
 
     table, deal = _online_conquian(session, make_members)
     Table.objects.filter(pk=table.pk).update(options={"target": 61})

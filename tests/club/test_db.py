@@ -1,4 +1,4 @@
-"""club/db.py: a page's queries read one instant of the database."""
+"""club/infra/db.py: a page's queries read one instant of the database."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.db import connection
 
-from club.db import snapshot
+from club.infra.db import snapshot
 
 
 def _commit_a_user_elsewhere(name: str) -> None:

@@ -13,10 +13,11 @@ from typing import Any
 import httpx
 import pytest
 
-from club import live, services
-from club import redis as club_redis
+from club import services
+from club.infra import redis as club_redis
+from club.live import notices as live
+from club.live.streams import grant_for, session_token
 from club.models import ClubSession, Member
-from club.streams import grant_for, session_token
 from games.play.events import event_token
 from tests.e2e.servers import free_port, uvicorn
 
@@ -121,14 +122,14 @@ def test_a_move_reaches_the_console_as_its_tables_notice_only(events_port: int) 
      '{"at": 1.5, "table": null}', "[1, 2]", "not json", '{"table": 7}'],
 )  # fmt: skip
 def test_a_notice_that_names_no_table_refreshes_the_whole_console(notice: str) -> None:
-    from club.streams import _session_event
+    from club.live.streams import _session_event
 
     event = _session_event(notice)
     assert event.startswith("event: update\n")
 
 
 def test_a_moves_line_reaches_the_console_escaped_on_one_line() -> None:
-    from club.streams import _session_event
+    from club.live.streams import _session_event
 
     event = _session_event(
         json.dumps({"at": 1.5, "table": 7, "line": "Game 1: <b>Ann</b> & Bob\nto play"})

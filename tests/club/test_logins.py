@@ -16,8 +16,8 @@ from django.test import Client
 from django.utils import timezone
 
 from club import services
-from club.auth import SIGNIN_TRIES
 from club.models import AuditEntry, ClubSession, Member, SignInLink
+from club.pages.auth import SIGNIN_TRIES
 from club.services import logins
 
 pytestmark = pytest.mark.django_db
@@ -171,7 +171,7 @@ def test_the_secretary_signs_a_member_out_everywhere(
 ) -> None:
     """A lost phone: both of Mary's devices are signed out, her stream grants revoked; her
     password stays."""
-    from club import redis as club_redis
+    from club.infra import redis as club_redis
 
     services.create_member("mary", "Mary Phone", password="mary plays on tuesdays")
     phone, laptop = (

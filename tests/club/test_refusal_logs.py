@@ -29,7 +29,7 @@ def test_a_refusal_is_logged_in_one_line_with_its_reason(
 
 
 def test_a_server_error_keeps_its_traceback() -> None:
-    from club.logs import RefusalsInOneLine
+    from club.infra.logs import RefusalsInOneLine
 
     try:
         raise RuntimeError("a bug")

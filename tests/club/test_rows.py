@@ -1,4 +1,4 @@
-"""Model instances from a statement written once a process (club.rows, issue 59): the
+"""Model instances from a statement written once a process (club.infra.rows, issue 59): the
 same instances the ORM makes, every field through its converters, other columns as
 attributes, columns not read deferred."""
 
@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from django.db import connection
 
-from club import rows
+from club.infra import rows
 from club.models import ClubSession, Member, Table
 
 

@@ -1,4 +1,4 @@
-"""Login sessions read from Redis, kept in PostgreSQL (club/sessions.py, issue 59): a
+"""Login sessions read from Redis, kept in PostgreSQL (club/infra/login_sessions.py, issue 59): a
 request reads no session row while Redis answers; with Redis down the database answers
 and nothing fails; a logout ends the login wherever its copy was."""
 
@@ -14,7 +14,7 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from club import sessions
+from club.infra import login_sessions as sessions
 from club.models import Member
 
 pytestmark = pytest.mark.django_db
@@ -31,7 +31,7 @@ def _session_reads(c: Client) -> tuple[int, int]:
 def test_the_session_is_read_from_the_cache_not_the_database(
     make_members: Callable[..., list[Member]],
 ) -> None:
-    assert settings.SESSION_ENGINE == "club.sessions"
+    assert settings.SESSION_ENGINE == "club.infra.login_sessions"
     (ann,) = make_members(1)
     c = Client()
     c.force_login(ann.user)
@@ -57,7 +57,7 @@ def dead_cache(settings: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     settings.CACHES = {
         **settings.CACHES,
         "dead": {
-            "BACKEND": "club.cache.KeptClientRedisCache",
+            "BACKEND": "club.infra.cache.KeptClientRedisCache",
             "LOCATION": "redis://127.0.0.1:1/0",
             "OPTIONS": {"socket_connect_timeout": 0.2, "socket_timeout": 0.2},
         },
@@ -115,7 +115,7 @@ def _login_kept_under(user: Any, backend: str, *, cached: bool) -> Client:
 def test_a_login_kept_under_djangos_model_backend_stays_logged_in(
     make_members: Callable[..., list[Member]], cached: bool
 ) -> None:
-    """The user is read by club.auth.ClubBackend (issue 59); a login made before, under
+    """The user is read by club.pages.auth.ClubBackend (issue 59); a login made before, under
     ModelBackend, is not logged out by the upgrade, from the cache or the database."""
     (ann,) = make_members(1)
     c = _login_kept_under(ann.user, sessions.LEGACY_BACKEND, cached=cached)
@@ -136,7 +136,7 @@ def test_the_club_backend_reads_the_user_as_model_backend_does(
 ) -> None:
     from django.contrib.auth.backends import ModelBackend
 
-    from club.auth import ClubBackend
+    from club.pages.auth import ClubBackend
 
     (ann,) = make_members(1)
     club, model = ClubBackend(), ModelBackend()

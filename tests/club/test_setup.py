@@ -13,8 +13,8 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.test import Client
 
-from club.auth import SETUP_TRIES
 from club.models import AuditEntry, Club, Member
+from club.pages.auth import SETUP_TRIES
 from club.services import setup
 
 pytestmark = pytest.mark.django_db

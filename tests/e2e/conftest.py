@@ -59,7 +59,7 @@ def browser(chromium: Any) -> Iterator[Any]:
 
 
 def seeds_key() -> str:
-    from club import redis as club_redis
+    from club.infra import redis as club_redis
 
     return club_redis.key("e2e-deal-seeds")
 
@@ -72,7 +72,7 @@ def seeded_deals(request: pytest.FixtureRequest, settings: Any) -> Iterator[None
     next deal the following number, in whichever process deals it: the pages' server here
     or the worker (settings.GAMES_TEST_SEEDS names the counter both read). A computer
     player's choices already follow the deal's seed and version."""
-    from club import redis as club_redis
+    from club.infra import redis as club_redis
 
     mark = request.node.get_closest_marker("deal_seed")
     first = int(os.environ.get("E2E_DEAL_SEED") or (mark.args[0] if mark else 1))

@@ -12,7 +12,7 @@ import pytest
 from django.conf import settings
 from django.db import connection
 
-from club import redis as club_redis
+from club.infra import redis as club_redis
 from club.tasks import heartbeat
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -29,7 +29,7 @@ def no_heartbeat(redis_client):  # type: ignore[no-untyped-def]
 def test_it_says_starting_while_the_first_heartbeat_is_awaited(
     client, no_heartbeat, monkeypatch
 ) -> None:  # type: ignore[no-untyped-def]
-    from club import health
+    from club.infra import health
 
     monkeypatch.setattr(health, "STARTED", time.monotonic())  # the web process just started
     r = client.get("/healthz")
@@ -49,7 +49,7 @@ def test_it_says_starting_while_the_first_heartbeat_is_awaited(
 def test_it_reports_worker_down_when_no_heartbeat_came_after_the_start(
     client, no_heartbeat, monkeypatch
 ) -> None:  # type: ignore[no-untyped-def]
-    from club import health
+    from club.infra import health
 
     monkeypatch.setattr(health, "STARTED", time.monotonic() - health.STALE_AFTER - 1)
     r = client.get("/healthz")

@@ -301,3 +301,28 @@ def test_every_task_is_named_where_it_is_defined() -> None:
                     assert isinstance(deco, ast.Call) and any(
                         k.arg == "name" for k in deco.keywords
                     ), f"{path.relative_to(ROOT)}: {node.name} needs name=..."
+
+
+# The club's root holds Django's and Celery's wiring only; every other module lives in a
+# package that says what it is (issue 80, item 1: 30 loose modules of five kinds, and no
+# obvious home for a new one).
+CLUB_ROOT_WIRING = {
+    "__init__", "admin", "apps", "asgi", "celery", "club_urls", "context_processors",
+    "dispatch", "settings", "tasks", "urls", "wsgi",
+}  # fmt: skip
+
+
+def loose_modules(club: Path) -> set[str]:
+    return {p.stem for p in club.glob("*.py")} - CLUB_ROOT_WIRING
+
+
+def test_the_check_finds_a_loose_module_in_the_clubs_root(tmp_path: Path) -> None:
+    (tmp_path / "apps.py").write_text("")
+    (tmp_path / "redis.py").write_text("")
+    assert loose_modules(tmp_path) == {"redis"}
+
+
+def test_the_clubs_root_holds_its_wiring_and_packages_only() -> None:
+    assert loose_modules(ROOT / "club") == set()
+    # login sessions are not called "sessions" (an evening is, in the services' words)
+    assert not (ROOT / "club" / "infra" / "sessions.py").exists()

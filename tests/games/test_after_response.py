@@ -1,4 +1,4 @@
-"""A move's notice goes once the mover's answer is sent (club.after_response, issue 59):
+"""A move's notice goes once the mover's answer is sent (club.infra.after_response, issue 59):
 the answer does not wait for the notice's round trip to Redis, nor the next computer
 player's task."""
 
@@ -16,8 +16,8 @@ from django.db import close_old_connections
 from django.http import HttpRequest, HttpResponse
 from django.test import Client, RequestFactory
 
-from club import redis as club_redis
-from club.after_response import AfterResponseMiddleware, after_response
+from club.infra import redis as club_redis
+from club.infra.after_response import AfterResponseMiddleware, after_response
 from games.play import services
 
 
@@ -96,7 +96,7 @@ def test_a_failure_after_the_answer_is_logged_and_the_rest_still_runs(
     # ten of tests/games failed this test; the cause not proven, the messages below say)
     request_finished.disconnect(close_old_connections)
     try:
-        with caplog.at_level(logging.ERROR, logger="club.after_response"):
+        with caplog.at_level(logging.ERROR, logger="club.infra.after_response"):
             response.close()
     finally:
         request_finished.connect(close_old_connections)

@@ -10,7 +10,7 @@ from typing import Any
 import httpx
 import pytest
 
-from club.streams import grant_for
+from club.live.streams import grant_for
 from games.play import services
 from games.play.events import event_token
 from tests.e2e.servers import free_port, uvicorn
@@ -74,7 +74,7 @@ def test_the_club_panel_hears_of_a_deal_dealt_or_ended_and_of_the_club_not_of_a_
     """Issue 59: a move within a deal is an ``update`` only (the live part); a deal dealt
     or ended is an ``update`` and a ``club`` (the panel too); the club's side alone, a
     ``club``."""
-    from club.live import publish_table_club
+    from club.live.notices import publish_table_club
 
     table_id = 987655
     got = _events(
@@ -96,10 +96,10 @@ def test_only_a_deal_dealt_or_ended_and_the_clubs_side_tell_the_panel(
 ) -> None:
     """What the table's channel carries, by what happened: moves within the deal carry no
     ``club``; the move that ends it (the next deal dealt) does, and so does a line in the
-    table's news (club.live)."""
+    table's news (club.live.notices)."""
     import random
 
-    from club import redis as club_redis
+    from club.infra import redis as club_redis
     from club.models import TableEvent
     from games.bots import choose
 
@@ -172,9 +172,9 @@ def test_a_move_tells_its_table_and_its_evening_in_one_round_trip(
 
     import redis.connection
 
-    from club import redis as club_redis
     from club import services as club
-    from club.live import session_channel
+    from club.infra import redis as club_redis
+    from club.live.notices import session_channel
 
     secretary = club.create_member("sec-one-trip", "Secretary", is_staff=True)
     evening = club.open_session(stake=Decimal("0.05"), name="Tuesday", by=secretary.user)
@@ -211,8 +211,8 @@ def test_a_move_tells_its_table_and_its_evening_in_one_round_trip(
 def test_one_subscription_a_process_serves_every_stream_of_a_channel(events_port: int) -> None:
     """Issue 59: each open page subscribed to Redis on a connection of its own, and each
     table's message was read and parsed once a phone; the events process now holds one
-    subscription a channel for all its streams (club.streams._Hub), ended with the last."""
-    from club import redis as club_redis
+    subscription a channel for all its streams (club.live.streams._Hub), ended with the last."""
+    from club.infra import redis as club_redis
 
     table_id = 987661
     channel = club_redis.key("table", table_id)

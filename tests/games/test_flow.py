@@ -96,7 +96,7 @@ def test_an_action_takes_at_most_five_queries_however_long_the_deal(
         counts.append(len(q.captured_queries))
     assert len(counts) > 30
     # issue 59: the token found by the INSERT, not a look first; the table's lock, its
-    # seating and its deal in one round trip (games migration 0006); the session from the cache (club/sessions.py); the
+    # seating and its deal in one round trip (games migration 0006); the session from the cache (club/infra/login_sessions.py); the
     # action's insert and the deal's new state in one statement (tokens.move_once)
     assert max(counts) <= 5, counts
     assert max(counts[-10:]) <= max(counts[:10]), counts  # constant as the deal grows

@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from club import redis as club_redis
+from club.infra import redis as club_redis
 from games.engine.records import Record
 from games.models import Deal
 from games.play import call_round, services, timers

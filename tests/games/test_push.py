@@ -14,7 +14,7 @@ import httpx
 import pytest
 from django.test import Client
 
-from club.streams import grant_for
+from club.live.streams import grant_for
 from games.play import services
 from games.play.events import event_token
 from tests.e2e.servers import free_port, uvicorn

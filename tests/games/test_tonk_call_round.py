@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from club import redis as club_redis
+from club.infra import redis as club_redis
 from games.models import Deal, DealAction
 from games.play import call_round, services, timers
 

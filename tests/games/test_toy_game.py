@@ -24,7 +24,7 @@ from typing import Any, ClassVar
 
 import pytest
 
-from club import redis as club_redis
+from club.infra import redis as club_redis
 from club.models import WashbookLine
 from games.engine import (
     Action,
@@ -379,7 +379,7 @@ def test_a_member_plays_it_over_http_against_a_computer_player(
                 assert services.play_bot(d.pk, d.version, level="random")
             moves += 1
             assert moves < 200
-        events, club = [], []  # the moves' notices; the club panel's alone (club.live)
+        events, club = [], []  # the moves' notices; the club panel's alone (club.live.notices)
         deadline = time.monotonic() + 5
         while time.monotonic() < deadline and len(events) < moves:
             m = pubsub.get_message(timeout=0.1)  # None also for the ignored subscribe reply

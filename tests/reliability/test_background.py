@@ -21,9 +21,9 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from club import redis as club_redis
 from club import services, tasks
 from club.celery import app
+from club.infra import redis as club_redis
 from club.models import ClubSession, Leg, Posting, RedrawDemand, Table, TableEvent, Transfer
 
 from .conftest import books_consistent, play_physical

@@ -20,8 +20,8 @@ import pytest
 from django.test import AsyncClient, Client
 from django.urls import reverse
 
+from club.live.streams import grant_for
 from club.models import Seat, Table
-from club.streams import grant_for
 from games.models import Deal
 from games.play import services as game_services
 from games.play.events import event_token

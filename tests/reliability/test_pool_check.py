@@ -1,4 +1,4 @@
-"""The pooled connection's check (club/pgcheck.py): no round trip for a quiet connection,
+"""The pooled connection's check (club/infra/pgcheck.py): no round trip for a quiet connection,
 the full check for one PostgreSQL has ended (issue 59)."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import psycopg
 import pytest
 from django.db import connection
 
-from club import pgcheck
+from club.infra import pgcheck
 
 pytestmark = pytest.mark.django_db
 

@@ -19,7 +19,7 @@ from django.test import Client
 from django.urls import reverse
 
 from club import services
-from club.streams import MAX_STREAMS
+from club.live.streams import MAX_STREAMS
 from tests.e2e.servers import free_port, uvicorn
 
 from .conftest import PASSWORD
@@ -69,7 +69,7 @@ def test_a_busy_stream_ends_at_logout_too(make_members: Any, events: str) -> Non
     """Issue 78: the grant was checked only when no message came for a keepalive, so the
     stream of a busy table (its messages faster than that) never ended, and a phone signed
     out everywhere kept receiving its table. Messages every 50 ms here, keepalive 0.3 s."""
-    from club import redis as club_redis
+    from club.infra import redis as club_redis
 
     ann, bob = make_members(2, "bz")
     table = _online_table([ann, bob])
@@ -158,7 +158,7 @@ def test_one_events_process_serves_more_than_a_hundred_open_pages(
     asyncio pool stops at 100 unless told: the paced bench's 101st phone was refused
     (503, "live updates are unavailable") with Redis well. Four members, 35 pages each
     (under MAX_STREAMS), 140 streams at once on one process: every one is served."""
-    from club.streams import grant_for
+    from club.live.streams import grant_for
     from games.play.events import event_token
 
     members = make_members(4, "crowd")
@@ -186,7 +186,7 @@ def test_a_burst_of_streams_opening_at_once_waits_for_the_pools_connections(
     to be admitted (one round trip: its grant, its ticket, its count) and all are served;
     a pool that refused past its ceiling answered the rest 503 (issue 59: the paced
     bench's 150 tables, 750 opening on a busy machine, were refused a few hundred)."""
-    from club.streams import grant_for
+    from club.live.streams import grant_for
     from games.play.events import event_token
 
     members = make_members(10, "burst")
