@@ -33,7 +33,15 @@ from club.models import (
     WashbookEntry,
 )
 from club.office import audit
-from club.pages.web import _and, _form_error, _refused, _session, _table, sentence, staff_required
+from club.pages.web import (
+    and_list,
+    form_error,
+    refused,
+    sentence,
+    session_or_404,
+    staff_required,
+    table_or_404,
+)
 from club.services import ClubError, house_rules
 from club.tables.forms import FormTableForm
 
@@ -243,7 +251,7 @@ def _unshown_errors(
 @staff_required
 def console(request: HttpRequest, pk: int) -> HttpResponse:
     """The secretary's console: the whole evening on one page, live (`club.live.notices`)."""
-    session = _session(pk)
+    session = session_or_404(pk)
     if request.htmx and request.htmx.target != "console-body":
         # The live part's refresh: that part only; what was done is told by the whole page.
         return render(
@@ -274,7 +282,7 @@ def table_progress(request: HttpRequest, pk: int, table_pk: int) -> HttpResponse
     return HttpResponse(escape(_progress(table, names, deal)))
 
 
-def _console(session: ClubSession) -> HttpResponse:
+def console_page(session: ClubSession) -> HttpResponse:
     return redirect("club:console", session.pk)
 
 
@@ -283,7 +291,7 @@ def _console(session: ClubSession) -> HttpResponse:
 SAID_PLACES = ("top", "waiting", "checkin", "form", "tables", "fees")
 
 
-def _console_done(
+def console_done(
     request: HttpRequest, session: ClubSession, message: str, place: str
 ) -> HttpResponse:
     """Done from the console: told beside the form that did it. A form sent by htmx gets
@@ -296,17 +304,17 @@ def _console_done(
         return render(
             request, "club/evenings/console.html", _console_context(request, session, said=True)
         )
-    return _console(session)
+    return console_page(session)
 
 
 def _table_refused(request: HttpRequest, table: Table, error: ClubError) -> HttpResponse:
     """A table's action refused: in the console of its evening, else the refusal page."""
     if table.session:
-        return _console_refused(request, table.session, error, table.get_club_url())
-    return _refused(request, error, table.get_club_url())
+        return console_refused(request, table.session, error, table.get_club_url())
+    return refused(request, error, table.get_club_url())
 
 
-def _console_refused(
+def console_refused(
     request: HttpRequest, session: ClubSession, error: ClubError, back: str
 ) -> HttpResponse:
     """Refused from the console: sent by htmx, the console again with the reason at its
@@ -315,7 +323,7 @@ def _console_refused(
         session.refresh_from_db()
         context = _console_context(request, session) | {"console_error": sentence(error)}
         return render(request, "club/evenings/console.html", context, status=400)
-    return _refused(request, error, back)
+    return refused(request, error, back)
 
 
 @transaction.atomic  # the action and its audit entry, or neither
@@ -334,7 +342,7 @@ def _void(
         try:
             void(form.cleaned_data["reason"])
         except ClubError as e:
-            _form_error(form, e)
+            form_error(form, e)
         else:
             action, table = audited
             audit.record(
@@ -345,7 +353,7 @@ def _void(
                 session=session,
                 table=table,
             )
-            return _console_done(request, session, *done)
+            return console_done(request, session, *done)
     session.refresh_from_db()
     context = _console_context(request, session, bound=form)
     return render(request, "club/evenings/console.html", context, status=400)
@@ -355,7 +363,7 @@ def _void(
 @require_POST
 def table_void(request: HttpRequest, pk: int) -> HttpResponse:
     """A table played in error, voided with a reason (its lines kept, left out of money)."""
-    table = _table(pk)
+    table = table_or_404(pk)
     if table.session is None:
         raise Http404
     return _void(
@@ -372,7 +380,7 @@ def table_void(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def session_void(request: HttpRequest, pk: int) -> HttpResponse:
     """An evening played in error, voided with a reason before it is balanced."""
-    session = _session(pk)
+    session = session_or_404(pk)
     return _void(
         request,
         session,
@@ -388,9 +396,9 @@ def session_void(request: HttpRequest, pk: int) -> HttpResponse:
 @transaction.atomic  # the action and its audit entry, or neither
 def arrival_add(request: HttpRequest, pk: int) -> HttpResponse:
     """The secretary checks a member in for him, or adds a new member and checks him in."""
-    session = _session(pk)
+    session = session_or_404(pk)
     if not session.is_open:
-        return _refused(request, ClubError("the evening is not open"), session.get_absolute_url())
+        return refused(request, ClubError("the evening is not open"), session.get_absolute_url())
     form = CheckInForm(request.POST, session=session)
     if form.is_valid():
         try:
@@ -415,11 +423,11 @@ def arrival_add(request: HttpRequest, pk: int) -> HttpResponse:
                     )
                     names.append(f"{newcomer.display_name} (new{', a guest' if guest else ''})")
         except ClubError as e:
-            _form_error(form, e)
+            form_error(form, e)
         else:
-            what = f"Checked in: {_and(names)}."
+            what = f"Checked in: {and_list(names)}."
             audit.record(request.user, AuditEntry.CHECK_IN, what, session=session)
-            return _console_done(request, session, what, "checkin")
+            return console_done(request, session, what, "checkin")
     context = _console_context(request, session) | {"checkin_form": form}
     return render(request, "club/evenings/console.html", context, status=400)
 
@@ -429,15 +437,15 @@ def arrival_add(request: HttpRequest, pk: int) -> HttpResponse:
 @transaction.atomic  # the action and its audit entry, or neither
 def arrival_leave(request: HttpRequest, pk: int, member_pk: int) -> HttpResponse:
     """The secretary checks a member out for him."""
-    session = _session(pk)
+    session = session_or_404(pk)
     member = get_object_or_404(Member, pk=member_pk)
     try:
         services.check_out(session, member)
     except ClubError as e:
-        return _console_refused(request, session, e, reverse("club:console", args=[session.pk]))
+        return console_refused(request, session, e, reverse("club:console", args=[session.pk]))
     what = f"{member.display_name} checked out."
     audit.record(request.user, AuditEntry.CHECK_OUT, what, session=session)
-    return _console_done(request, session, what, "waiting")
+    return console_done(request, session, what, "waiting")
 
 
 @staff_required
@@ -446,7 +454,7 @@ def arrival_leave(request: HttpRequest, pk: int, member_pk: int) -> HttpResponse
 def arrival_fee(request: HttpRequest, pk: int, member_pk: int) -> HttpResponse:
     """The secretary waives a player's table fee for the evening, saying why, or charges
     it again (``waive`` 0)."""
-    session = _session(pk)
+    session = session_or_404(pk)
     member = get_object_or_404(Member, pk=member_pk)
     waive = request.POST.get("waive", "1") != "0"
     why = request.POST.get("why", "")
@@ -454,12 +462,12 @@ def arrival_fee(request: HttpRequest, pk: int, member_pk: int) -> HttpResponse:
     try:
         arrival = services.waive_fee(session.pk, member.pk, waived=waive, why=why, by=request.user)
     except ClubError as e:
-        return _console_refused(request, session, e, reverse("club:console", args=[session.pk]))
+        return console_refused(request, session, e, reverse("club:console", args=[session.pk]))
     what = f"{member.display_name}'s table fee ({services.money.shown(fee)}) " + (
         "waived" if arrival.fee_waived else "charged again"
     )
     audit.record(request.user, AuditEntry.FEE, what, why=why.strip(), session=session)
-    return _console_done(request, session, f"{what}.", "fees")
+    return console_done(request, session, f"{what}.", "fees")
 
 
 @staff_required
@@ -467,7 +475,7 @@ def arrival_fee(request: HttpRequest, pk: int, member_pk: int) -> HttpResponse:
 @transaction.atomic  # the action and its audit entry, or neither
 def table_cancel(request: HttpRequest, pk: int) -> HttpResponse:
     """A table formed by mistake, cancelled while nothing has been played at it."""
-    table = _table(pk)
+    table = table_or_404(pk)
     try:
         services.cancel_table(table.pk, by=request.user)
     except ClubError as e:
@@ -476,7 +484,7 @@ def table_cancel(request: HttpRequest, pk: int) -> HttpResponse:
     audit.record(request.user, AuditEntry.TABLE_CANCEL, message, table=table)
     if table.session is None:
         return redirect(table.get_club_url())
-    return _console_done(request, table.session, message, "tables")
+    return console_done(request, table.session, message, "tables")
 
 
 @staff_required
@@ -485,7 +493,7 @@ def table_cancel(request: HttpRequest, pk: int) -> HttpResponse:
 def table_computer(request: HttpRequest, pk: int) -> HttpResponse:
     """A computer player in an empty seat of a browser table (issue 56): now, the cards
     dealt again, if nothing has been played in the game; else when the game ends."""
-    table = _table(pk)
+    table = table_or_404(pk)
     try:
         said = services.seat_computer_player(table.pk)
     except ClubError as e:
@@ -493,16 +501,16 @@ def table_computer(request: HttpRequest, pk: int) -> HttpResponse:
     message = f"{table.label}: {said}"
     audit.record(request.user, AuditEntry.TABLE_COMPUTER, message, table=table)
     assert table.session is not None  # seat_computer_player refuses tables of no evening
-    return _console_done(request, table.session, message, "tables")
+    return console_done(request, table.session, message, "tables")
 
 
 @staff_required
 @require_POST
 @transaction.atomic  # the action and its audit entry, or neither
 def table_create(request: HttpRequest, pk: int) -> HttpResponse:
-    session = _session(pk)
+    session = session_or_404(pk)
     if not session.is_open:
-        return _refused(request, ClubError("the evening is not open"), session.get_absolute_url())
+        return refused(request, ClubError("the evening is not open"), session.get_absolute_url())
     form = FormTableForm(request.POST, session=session)
     if form.is_valid():
         data = form.cleaned_data
@@ -531,14 +539,14 @@ def table_create(request: HttpRequest, pk: int) -> HttpResponse:
                 house_rules=rules,
             )
         except ClubError as e:
-            _form_error(form, e)
+            form_error(form, e)
         else:
             seats = table.seats.select_related("member").order_by("position")
-            message = f"Table {table.number} formed: {_and([str(s.member) for s in seats])}."
+            message = f"Table {table.number} formed: {and_list([str(s.member) for s in seats])}."
             rules_said = f", {table.house_rules_name}" if table.house_rules_name else ""
             what = f"{message[:-1]} ({table.game_name}, {table.get_mode_display()}{rules_said})."
             audit.record(request.user, AuditEntry.TABLE, what, table=table)
-            return _console_done(request, table.session or session, message, "form")
+            return console_done(request, table.session or session, message, "form")
     # The console again, the form with each message beside its field; no table made.
     context = _console_context(request, session) | {"table_form": form}
     return render(request, "club/evenings/console.html", context, status=400)

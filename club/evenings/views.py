@@ -13,7 +13,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from club import services
-from club.evenings.console import _console, _console_done, _console_refused
+from club.evenings.console import console_done, console_page, console_refused
 from club.evenings.forms import CloseForm, OpenSessionForm
 from club.models import (
     AuditEntry,
@@ -22,9 +22,16 @@ from club.models import (
     WashbookEntry,
 )
 from club.office import audit
-from club.pages.web import _form_error, _member, _refused, _session, post_or_back, staff_required
+from club.pages.web import (
+    form_error,
+    member_or_403,
+    post_or_back,
+    refused,
+    session_or_404,
+    staff_required,
+)
 from club.services import ClubError, counted
-from club.washbooks.views import _why_unstaked
+from club.washbooks.views import why_unstaked
 from games.engine.variant import find_variant
 
 
@@ -78,7 +85,7 @@ def session_open(request: HttpRequest) -> HttpResponse:
                 by=request.user,
             )
         except ClubError as e:
-            _form_error(form, e)
+            form_error(form, e)
         else:
             audit.record(
                 request.user,
@@ -125,7 +132,7 @@ def _dashboard_context(request: HttpRequest, session: ClubSession) -> dict[str, 
 
 @login_required
 def session_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    session = _session(pk)
+    session = session_or_404(pk)
     context = _dashboard_context(request, session)
     if request.htmx:
         return render(request, "club/evenings/session.html#live", context)
@@ -135,22 +142,22 @@ def session_detail(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def session_check_in(request: HttpRequest, pk: int) -> HttpResponse:
-    session = _session(pk)
+    session = session_or_404(pk)
     try:
-        services.check_in(session, _member(request))
+        services.check_in(session, member_or_403(request))
     except ClubError as e:
-        return _refused(request, e, session.get_absolute_url())
+        return refused(request, e, session.get_absolute_url())
     return redirect(session)
 
 
 @login_required
 @require_POST
 def session_check_out(request: HttpRequest, pk: int) -> HttpResponse:
-    session = _session(pk)
+    session = session_or_404(pk)
     try:
-        services.check_out(session, _member(request))
+        services.check_out(session, member_or_403(request))
     except ClubError as e:
-        return _refused(request, e, session.get_absolute_url())
+        return refused(request, e, session.get_absolute_url())
     return redirect(session)
 
 
@@ -177,7 +184,7 @@ def _close_context(session: ClubSession, form: CloseForm) -> dict[str, Any]:
                 "totals": totals[t.pk],
                 "deal": in_progress.get(t.pk),
                 "staked": t.pk in staked,
-                "why": "" if t.pk in staked else _why_unstaked(t),
+                "why": "" if t.pk in staked else why_unstaked(t),
             }
             for t in tables
         ],
@@ -189,7 +196,7 @@ def _close_context(session: ClubSession, form: CloseForm) -> dict[str, Any]:
 def session_close_confirm(request: HttpRequest, pk: int) -> HttpResponse:
     """Before "Close and balance": each table's totals, the deals in progress and what
     will become of them."""
-    session = _session(pk)
+    session = session_or_404(pk)
     return render(request, "club/evenings/close.html", _close_context(session, CloseForm()))
 
 
@@ -197,9 +204,9 @@ def session_close_confirm(request: HttpRequest, pk: int) -> HttpResponse:
 @post_or_back(lambda pk: reverse("club:session_close_confirm", args=[pk]))
 @transaction.atomic  # the action and its audit entry, or neither
 def session_close(request: HttpRequest, pk: int) -> HttpResponse:
-    session = _session(pk)
+    session = session_or_404(pk)
     if not session.is_open:
-        return _refused(request, ClubError("the evening is not open"), session.get_absolute_url())
+        return refused(request, ClubError("the evening is not open"), session.get_absolute_url())
     form = CloseForm(request.POST)
     if form.is_valid():
         in_progress = services.deals_in_progress(session.pk)
@@ -218,13 +225,13 @@ def session_close(request: HttpRequest, pk: int) -> HttpResponse:
             if services.close_when_deals_end(session.pk, by=request.user, note=note):
                 what = f"{session} closes when its deals in progress end"
                 audit.record(request.user, AuditEntry.CLOSE, what, why=note, session=session)
-                return _console(session)
+                return console_page(session)
             form.add_error(
                 "deals",
                 "The evening already closes when its deals end: to close it now, end them.",
             )
         elif not services.close_session(session.pk, by=request.user, note=note):
-            return _refused(
+            return refused(
                 request, ClubError("the evening is not open"), session.get_absolute_url()
             )
         else:
@@ -233,7 +240,7 @@ def session_close(request: HttpRequest, pk: int) -> HttpResponse:
             )
             what = f"Closed {session} and queued its balancing{ended}"
             audit.record(request.user, AuditEntry.CLOSE, what, why=note, session=session)
-            return _console(session)
+            return console_page(session)
     return render(request, "club/evenings/close.html", _close_context(session, form), status=400)
 
 
@@ -242,10 +249,10 @@ def session_close(request: HttpRequest, pk: int) -> HttpResponse:
 @transaction.atomic  # the action and its audit entry, or neither
 def session_cancel(request: HttpRequest, pk: int) -> HttpResponse:
     """An evening opened by mistake, cancelled while nothing has been played."""
-    session = _session(pk)
+    session = session_or_404(pk)
     try:
         services.cancel_session(session.pk, by=request.user)
     except ClubError as e:
-        return _console_refused(request, session, e, reverse("club:console", args=[session.pk]))
+        return console_refused(request, session, e, reverse("club:console", args=[session.pk]))
     audit.record(request.user, AuditEntry.CANCEL, f"Cancelled {session}.", session=session)
-    return _console_done(request, session, "The evening is cancelled.", "top")
+    return console_done(request, session, "The evening is cancelled.", "top")

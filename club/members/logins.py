@@ -18,7 +18,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from club.members.forms import AddMemberForm, ChoosePasswordForm
 from club.models import ClubSession, Member
 from club.pages.auth import SIGNIN_TRIES, client_ip
-from club.pages.web import _form_error, sentence, staff_required
+from club.pages.web import form_error, sentence, staff_required
 from club.services import logins
 from club.services.base import ClubError
 
@@ -40,7 +40,7 @@ def member_add(request: HttpRequest) -> HttpResponse:
                 by=request.user,
             )
         except ClubError as e:
-            _form_error(form, e)
+            form_error(form, e)
         else:
             messages.success(
                 request, f"Added {member}. Give a sign-in link so that they can sign in."
@@ -145,7 +145,7 @@ def signin(request: HttpRequest, token: str) -> HttpResponse:
                 status=410,
             )
         except ClubError as e:
-            _form_error(form, e)
+            form_error(form, e)
         else:
             login(request, member.user, backend=BACKEND)
             tonight = ClubSession.objects.filter(status=ClubSession.OPEN).first()
@@ -156,7 +156,7 @@ def signin(request: HttpRequest, token: str) -> HttpResponse:
         password = str(request.POST.get("password", ""))
         said = logins.password_problems(member, password, password)
         for message in said if "password" not in form.errors else []:
-            _form_error(form, ClubError(message, field="password"))
+            form_error(form, ClubError(message, field="password"))
     status = 400 if request.method == "POST" else 200
     return render(
         request, "club/members/signin.html", {"form": form, "member": member}, status=status

@@ -21,10 +21,10 @@ from club.models import (
     WashbookEntry,
 )
 from club.money.forms import PaymentForm, RefundForm
-from club.pages.web import _session, staff_required
+from club.pages.web import session_or_404, staff_required
 from club.services import logins
 from club.washbooks import books
-from club.washbooks.views import _why_unstaked
+from club.washbooks.views import why_unstaked
 
 
 @staff_required
@@ -263,7 +263,7 @@ def statement(request: HttpRequest, pk: int, session_pk: int) -> HttpResponse:
     me = services.member_for(request.user)
     if not (request.user.is_staff or (me and me.pk == member.pk)):
         raise PermissionDenied("members see only their own statements")
-    session = _session(session_pk)
+    session = session_or_404(session_pk)
     entries = (
         WashbookEntry.objects.filter(member=member, line__table__session=session)
         .select_related("line__table")
@@ -275,7 +275,7 @@ def statement(request: HttpRequest, pk: int, session_pk: int) -> HttpResponse:
     # Lines at a table balancing leaves out (voided, a computer player's, practice) are
     # listed, marked, and left out of his points, as they are of his money.
     staked = set(services.staked_tables(session.pk))
-    rows = [(e, "" if e.line.table_id in staked else _why_unstaked(e.line.table)) for e in entries]
+    rows = [(e, "" if e.line.table_id in staked else why_unstaked(e.line.table)) for e in entries]
     counted = [e for e, why in rows if not why]
     points = sum(e.points for e in counted)
     # A balancing's label gives his points as they were when it was posted: a line

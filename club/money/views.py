@@ -31,13 +31,13 @@ from club.models import (
 from club.money.forms import PaymentForm, RefundForm, ReversalForm, StandingsForm
 from club.office import audit
 from club.pages.inputs import parse_id
-from club.pages.web import _form_error, _refused, _session, staff_required
+from club.pages.web import form_error, refused, session_or_404, staff_required
 from club.services import ClubError, ledger
 
 
 @login_required
 def settlement(request: HttpRequest, pk: int) -> HttpResponse:
-    session = _session(pk)
+    session = session_or_404(pk)
     # The balancing's transfers, then each adjustment's in the order they were posted.
     transfers = list(
         session.transfers.select_related("payer", "payee", "payment", "adjustment").order_by(
@@ -102,7 +102,7 @@ def transfer_pay(request: HttpRequest, pk: int) -> HttpResponse:
     session_id = Transfer.objects.filter(pk=pk).values_list("session_id", flat=True).first()
     if session_id is None:
         given = request.POST.get("session", "")
-        session_id = _session(parse_id(given) or 0).pk
+        session_id = session_or_404(parse_id(given) or 0).pk
     back = reverse("club:settlement", args=[session_id])
     try:
         amount = request.POST.get("amount", "").strip()
@@ -115,7 +115,7 @@ def transfer_pay(request: HttpRequest, pk: int) -> HttpResponse:
             by=request.user,
         )
     except ClubError as e:
-        return _refused(request, e, back)
+        return refused(request, e, back)
     assert transfer.payment is not None
     audit.record(request.user, AuditEntry.PAYMENT, transfer.payment.memo, session=transfer.session)
     # Confirmed where it was made (issue 56: a part payment showed nothing), with what is
@@ -164,7 +164,7 @@ def member_payment(request: HttpRequest, pk: int) -> HttpResponse:
                 request.user, AuditEntry.PAYMENT, posting.memo, why=note, session=posting.session
             )
         except ClubError as e:
-            _form_error(form, e)
+            form_error(form, e)
         else:
             messages.success(request, f"Recorded: {member} paid {services.money.shown(amount)}.")
             return redirect("club:member", pk=member.pk)
@@ -190,7 +190,7 @@ def member_refund(request: HttpRequest, pk: int) -> HttpResponse:
                 by=request.user,
             )
         except ClubError as e:
-            _form_error(form, e)
+            form_error(form, e)
         else:
             audit.record(
                 request.user, AuditEntry.REFUND, posting.memo, why=form.cleaned_data["note"]
@@ -219,13 +219,13 @@ def payment_reverse(request: HttpRequest, pk: int) -> HttpResponse:
     back = reverse("club:member", args=[member_id]) if member_id else reverse("club:home")
     form = ReversalForm(request.POST)
     if not form.is_valid():
-        return _refused(request, form.errors["reason"][0], back)
+        return refused(request, form.errors["reason"][0], back)
     try:
         reversal = services.reverse_payment(
             posting.pk, reason=form.cleaned_data["reason"], by=request.user
         )
     except ClubError as e:
-        return _refused(request, e, back)
+        return refused(request, e, back)
     audit.record(
         request.user,
         AuditEntry.REVERSAL,

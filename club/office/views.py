@@ -14,7 +14,7 @@ from club.models import (
 from club.office import audit
 from club.office.forms import HouseRulesForm
 from club.pages.inputs import parse_id
-from club.pages.web import _form_error, _session, staff_required
+from club.pages.web import form_error, session_or_404, staff_required
 from club.services import ClubError, house_rules
 from games.engine.variant import find_variant
 
@@ -44,7 +44,7 @@ def house_rules_list(request: HttpRequest) -> HttpResponse:
                     by=request.user,
                 )
             except ClubError as e:
-                _form_error(form, e)
+                form_error(form, e)
             else:
                 what = (
                     f"{'Changed' if editing else 'Saved'} house rules {saved.name} for "
@@ -80,6 +80,6 @@ def audit_log(request: HttpRequest) -> HttpResponse:
     session = None
     given = request.GET.get("session", "")
     if given:
-        session = _session(parse_id(given) or 0)
+        session = session_or_404(parse_id(given) or 0)
         entries = entries.filter(session=session)
     return render(request, "club/office/audit.html", {"entries": entries[:500], "session": session})

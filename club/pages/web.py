@@ -1,4 +1,4 @@
-"""What every page of the club shares: access helpers answering 404 and 403 (`_member`, `_session`, `_table`, `staff_required`) and a service's refusal shown on the page or beside its field (`_refused`, `_form_error`)."""
+"""What every page of the club shares: access helpers answering 404 and 403 (`member_or_403`, `session_or_404`, `table_or_404`, `staff_required`) and a service's refusal shown on the page or beside its field (`refused`, `form_error`)."""
 
 from __future__ import annotations
 
@@ -56,18 +56,18 @@ def post_or_back(back: Callable[..., str]) -> Callable[[View], View]:
     return decorate
 
 
-def _member(request: HttpRequest) -> Member:
+def member_or_403(request: HttpRequest) -> Member:
     member = services.member_for(request.user)
     if member is None:
         raise PermissionDenied("you have no member profile")
     return member
 
 
-def _session(pk: int) -> ClubSession:
+def session_or_404(pk: int) -> ClubSession:
     return get_object_or_404(ClubSession, pk=pk)
 
 
-def _table(pk: int) -> Table:
+def table_or_404(pk: int) -> Table:
     return get_object_or_404(Table.objects.select_related("session"), pk=pk)
 
 
@@ -79,18 +79,18 @@ def sentence(said: object) -> str:
     return text if not text or text.endswith((".", "?", "!")) else text + "."
 
 
-def _refused(request: HttpRequest, error: Exception, back: str) -> HttpResponse:
+def refused(request: HttpRequest, error: Exception, back: str) -> HttpResponse:
     return render(
         request, "club/refused.html", {"error": sentence(error), "back": back}, status=400
     )
 
 
-def _and(names: list[str]) -> str:
+def and_list(names: list[str]) -> str:
     """'Ann', 'Ann and Bob', 'Ann, Bob and Cat'."""
     return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
-def _form_error(form: forms.Form, error: ClubError, *, beside_fields_only: bool = False) -> None:
+def form_error(form: forms.Form, error: ClubError, *, beside_fields_only: bool = False) -> None:
     """A service's refusal shown on the form: each of its problems beside its field when
     it names one (all at once: three mistakes, one submit). ``beside_fields_only``: for
     a form its own fields already refused, only the problems of fields not yet marked

@@ -18,7 +18,7 @@ from club.models import (
 )
 from club.services import base
 from club.services.base import ClubError, counted, log
-from club.services.tables import _check_variant, with_house_rules
+from club.services.tables import check_variant, with_house_rules
 from club.tables import cutting
 
 
@@ -45,7 +45,7 @@ def create_practice_table(
     start from a set of house rules, as a club table does."""
     from django.conf import settings
 
-    _check_variant(variant, players)
+    check_variant(variant, players)
     options, rules_name = with_house_rules(house_rules, variant, options)
     wrong = cutting.options_error(variant, options)
     if wrong:

@@ -164,7 +164,7 @@ def _activate_if_consented(sub: Substitution) -> None:
         log(sub.table, f"{sub.substitute} plays for {sub.leaver} until the game ends (L6).")
 
 
-def _lapse_substitutes(table: Table) -> list[str]:
+def lapse_substitutes(table: Table) -> list[str]:
     """L6: the appointment becomes void at the end of the game."""
     events = []
     live = Substitution.objects.filter(

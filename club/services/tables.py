@@ -28,7 +28,7 @@ from club.models import (
 )
 from club.services import base
 from club.services.base import ClubError, counted, log, record_cut
-from club.services.seats import HOUR, IN_PLAY, _lapse_substitutes, seat_wanted_computers
+from club.services.seats import HOUR, IN_PLAY, lapse_substitutes, seat_wanted_computers
 from club.tables import cutting
 from games.engine.variant import find_variant
 
@@ -99,7 +99,7 @@ def table_queue(table: Table) -> list[Arrival]:
 # --- Forming a table (L2, L3) ---------------------------------------------------------------
 
 
-def _check_variant(variant: str, size: int) -> None:
+def check_variant(variant: str, size: int) -> None:
     if variant not in dict(variant_choices()):
         raise ClubError(f"unknown game {variant!r}")
     low, high = variant_seats(variant)
@@ -188,7 +188,7 @@ def form_table(
         raise ClubError(f"unknown game {variant!r}")
     asked = size is not None
     size = size or default_size(variant)
-    _check_variant(variant, size)
+    check_variant(variant, size)
     # Options that do not fit the game (a scoring for two players at a table of five)
     # would leave a table no deal can be dealt at: refused here, before anything is made.
     options, rules_name = with_house_rules(house_rules, variant, options)
@@ -367,7 +367,7 @@ def advance_after_deal(table_id: int, game_over: bool | None = None) -> TableTur
         if game_over:
             Seat.objects.filter(table=table).update(consecutive_games=F("consecutive_games") + 1)
             events.append(log(table, f"Game {table.game_number} is over."))
-            events.extend(_lapse_substitutes(table))
+            events.extend(lapse_substitutes(table))
             sat = seat_wanted_computers(table)  # before the rotation: a member takes it
             events.extend(sat)
             rotated, rotation_events = _rotate(table)

@@ -19,7 +19,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
 from club.pages.auth import SETUP_TRIES, client_ip
-from club.pages.web import _form_error
+from club.pages.web import form_error
 from club.services import setup as club_setup
 from club.services.base import ClubError
 from club.setup.forms import StartClubForm
@@ -99,7 +99,7 @@ def _start_club(request: HttpRequest, code: str) -> HttpResponse:
         marked = set(form.errors)
         for field, said in club_setup.check(new).items():
             for message in said if field not in marked else []:
-                _form_error(form, ClubError(message, field=field))
+                form_error(form, ClubError(message, field=field))
     else:
         try:
             secretary = club_setup.start_club(code, new, address=client_ip(request))
@@ -107,7 +107,7 @@ def _start_club(request: HttpRequest, code: str) -> HttpResponse:
             SETUP_TRIES.failed(request)
             return _ask_code(request, wrong=True, status=403)
         except ClubError as e:
-            _form_error(form, e)
+            form_error(form, e)
         else:
             login(request, secretary.user, backend=BACKEND)
             messages.success(

@@ -20,7 +20,14 @@ from club.models import (
     Table,
 )
 from club.office import audit
-from club.pages.web import _form_error, _member, _refused, _table, post_or_back, staff_required
+from club.pages.web import (
+    form_error,
+    member_or_403,
+    post_or_back,
+    refused,
+    staff_required,
+    table_or_404,
+)
 from club.services import ClubError
 from club.tables.forms import ResultForm, SubstituteForm
 from games.engine.variant import find_variant
@@ -28,7 +35,7 @@ from games.engine.variant import find_variant
 
 @login_required
 def table_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    context = _table_context(request, _table(pk))
+    context = _table_context(request, table_or_404(pk))
     if request.htmx:
         return render(request, "club/tables/table.html#live", context)
     return render(request, "club/tables/table.html", context)
@@ -70,36 +77,36 @@ def _table_context(
 @login_required
 @require_POST
 def table_demand_redraw(request: HttpRequest, pk: int) -> HttpResponse:
-    table = _table(pk)
+    table = table_or_404(pk)
     try:
-        services.demand_redraw(table, _member(request))
+        services.demand_redraw(table, member_or_403(request))
     except ClubError as e:
-        return _refused(request, e, table.get_club_url())
+        return refused(request, e, table.get_club_url())
     return redirect(table.get_club_url())
 
 
 @login_required
 @require_POST
 def table_join(request: HttpRequest, pk: int) -> HttpResponse:
-    table = _table(pk)
+    table = table_or_404(pk)
     try:
-        services.join_queue(table, _member(request))
+        services.join_queue(table, member_or_403(request))
     except ClubError as e:
-        return _refused(request, e, table.get_club_url())
+        return refused(request, e, table.get_club_url())
     return redirect(table.get_club_url())
 
 
 @login_required
 @require_POST
 def table_substitute(request: HttpRequest, pk: int) -> HttpResponse:
-    table = _table(pk)
+    table = table_or_404(pk)
     form = SubstituteForm(request.POST)
     if not form.is_valid():
-        return _refused(request, ClubError("choose a member"), table.get_club_url())
+        return refused(request, ClubError("choose a member"), table.get_club_url())
     try:
-        services.propose_substitute(table, _member(request), form.cleaned_data["substitute"])
+        services.propose_substitute(table, member_or_403(request), form.cleaned_data["substitute"])
     except ClubError as e:
-        return _refused(request, e, table.get_club_url())
+        return refused(request, e, table.get_club_url())
     return redirect(table.get_club_url())
 
 
@@ -108,13 +115,13 @@ def table_substitute(request: HttpRequest, pk: int) -> HttpResponse:
 def substitute_consent(request: HttpRequest, pk: int) -> HttpResponse:
     sub = get_object_or_404(Substitution.objects.select_related("table"), pk=pk)
     try:
-        services.consent_substitute(sub, _member(request), request.POST.get("agree") == "yes")
+        services.consent_substitute(sub, member_or_403(request), request.POST.get("agree") == "yes")
     except ClubError as e:
-        return _refused(request, e, sub.table.get_club_url())
+        return refused(request, e, sub.table.get_club_url())
     return redirect(sub.table.get_club_url())
 
 
-def _result_from_form(form: ResultForm) -> services.PhysicalResult:
+def result_from_form(form: ResultForm) -> services.PhysicalResult:
     """The result as entered: every field that was read (a field the form refused is
     left out, as if blank)."""
     data = form.cleaned_data
@@ -140,9 +147,9 @@ def _result_from_form(form: ResultForm) -> services.PhysicalResult:
 @post_or_back(lambda pk: reverse("club:table", args=[pk]) + "#result")
 @transaction.atomic  # the action and its audit entry, or neither
 def table_result(request: HttpRequest, pk: int) -> HttpResponse:
-    table = _table(pk)
+    table = table_or_404(pk)
     if table.mode != Table.PHYSICAL or table.status != Table.PLAYING:
-        return _refused(
+        return refused(
             request,
             ClubError("results are entered at a physical table in play"),
             table.get_club_url(),
@@ -151,11 +158,9 @@ def table_result(request: HttpRequest, pk: int) -> HttpResponse:
     form = ResultForm(request.POST, players=players, game=find_variant(table.variant))
     if form.is_valid():
         try:
-            line = services.enter_physical_result(
-                table.pk, _result_from_form(form), by=request.user
-            )
+            line = services.enter_physical_result(table.pk, result_from_form(form), by=request.user)
         except ClubError as e:
-            _form_error(form, e)
+            form_error(form, e)
         else:  # confirmed with its line: who won what
             won = ", ".join(
                 f"{e.member} {e.points:+d}"
@@ -167,9 +172,9 @@ def table_result(request: HttpRequest, pk: int) -> HttpResponse:
             return redirect(table.get_club_url())
     else:  # the fields it read are checked as the service would: every mistake at once
         try:
-            services.check_physical_result(table.pk, _result_from_form(form))
+            services.check_physical_result(table.pk, result_from_form(form))
         except ClubError as e:
-            _form_error(form, e, beside_fields_only=True)
+            form_error(form, e, beside_fields_only=True)
         # Pips the form refused were left out above, so "not both" went unsaid until
         # they were mended (issue 79): said now, from what was typed.
         for m in players:

@@ -19,9 +19,9 @@ from club.models import (
     WashbookLine,
 )
 from club.office import audit
-from club.pages.web import _form_error, _session, _table, staff_required
+from club.pages.web import form_error, session_or_404, staff_required, table_or_404
 from club.services import ClubError, ledger
-from club.tables.views import _result_from_form
+from club.tables.views import result_from_form
 from club.washbooks import books
 from club.washbooks.forms import CorrectionForm
 from games.engine.variant import find_variant
@@ -72,13 +72,13 @@ def line_correct(request: HttpRequest, pk: int) -> HttpResponse:
         form = CorrectionForm(request.POST, players=players, scoring=scoring, game=game)
         if form.is_valid():
             data = form.cleaned_data
-            result = None if data["reverse_only"] else _result_from_form(form)
+            result = None if data["reverse_only"] else result_from_form(form)
             try:
                 done = services.correct_line(
                     line.pk, by=request.user, result=result, reason=data["reason"]
                 )
             except ClubError as e:
-                _form_error(form, e)
+                form_error(form, e)
             else:
                 what = f"{line.table.label}, line {line.number} " + (
                     f"corrected by line {done.line.number}" if done.line else "reversed"
@@ -129,7 +129,7 @@ def line_correct(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 def washbook(request: HttpRequest, pk: int) -> HttpResponse:
-    table = _table(pk)
+    table = table_or_404(pk)
     book = books.build(WashbookLine.objects.filter(table=table), books.seat_order(table.pk))
     if request.GET.get("format") == "csv":
         response = HttpResponse(
@@ -138,7 +138,7 @@ def washbook(request: HttpRequest, pk: int) -> HttpResponse:
         response["Content-Disposition"] = f'attachment; filename="washbook-table-{table.pk}.csv"'
         return response
     unstaked = (
-        [(table.number, _why_unstaked(table))]
+        [(table.number, why_unstaked(table))]
         if table.session_id is None or table.pk not in services.staked_tables(table.session_id)
         else []
     )
@@ -170,7 +170,7 @@ def _correctable(
 
 @login_required
 def session_washbook(request: HttpRequest, pk: int) -> HttpResponse:
-    session = _session(pk)
+    session = session_or_404(pk)
     lines = WashbookLine.objects.filter(table__session=session).order_by(
         "created_at", "table", "number"
     )
@@ -204,7 +204,7 @@ def session_print(request: HttpRequest, pk: int) -> HttpResponse:
     """The evening on paper (issue 42, item 6): one A4 page per table (print CSS), each
     with its game, players, stake and fees, its washbook, and each player's points and
     what they come to at the stake; a table balancing leaves out says so."""
-    session = _session(pk)
+    session = session_or_404(pk)
     staked = set(services.staked_tables(session.pk))
     pages = []
     for table in session.tables.order_by("number"):
@@ -221,7 +221,7 @@ def session_print(request: HttpRequest, pk: int) -> HttpResponse:
                 "table": table,
                 "book": book,
                 "totals": totals,
-                "why": "" if counts else _why_unstaked(table),
+                "why": "" if counts else why_unstaked(table),
                 "booking": find_variant(table.variant).booking,
             }
         )
@@ -235,9 +235,7 @@ def _unstaked_tables(session: ClubSession) -> list[tuple[int, str]]:
     each with its number and why."""
     staked = set(services.staked_tables(session.pk))
     return [
-        (t.number, _why_unstaked(t))
-        for t in session.tables.order_by("number")
-        if t.pk not in staked
+        (t.number, why_unstaked(t)) for t in session.tables.order_by("number") if t.pk not in staked
     ]
 
 
@@ -248,10 +246,10 @@ def _unstaked(tables: list[Table]) -> dict[int, str]:
             "pk", flat=True
         )
     )
-    return {t.pk: _why_unstaked(t) for t in tables if t.pk not in staked}
+    return {t.pk: why_unstaked(t) for t in tables if t.pk not in staked}
 
 
-def _why_unstaked(table: Table) -> str:
+def why_unstaked(table: Table) -> str:
     if table.session_id is None or table.is_practice:
         return "a practice table"
     if table.voided_at is not None:
