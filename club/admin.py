@@ -16,8 +16,8 @@ from django.http import HttpRequest
 
 from club import models
 from club.models import AuditEntry
-from club.office import audit
 from club.pages.web import sentence
+from club.services import audit
 from club.services.base import ClubError, reserved_name, shown_name
 
 

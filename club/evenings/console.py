@@ -32,7 +32,6 @@ from club.models import (
     Table,
     WashbookEntry,
 )
-from club.office import audit
 from club.pages.web import (
     and_list,
     form_error,
@@ -42,7 +41,7 @@ from club.pages.web import (
     staff_required,
     table_or_404,
 )
-from club.services import ClubError, house_rules
+from club.services import ClubError, audit, house_rules
 from club.tables.forms import FormTableForm
 
 

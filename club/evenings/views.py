@@ -21,7 +21,6 @@ from club.models import (
     Table,
     WashbookEntry,
 )
-from club.office import audit
 from club.pages.web import (
     form_error,
     member_or_403,
@@ -30,7 +29,7 @@ from club.pages.web import (
     session_or_404,
     staff_required,
 )
-from club.services import ClubError, counted
+from club.services import ClubError, audit, counted
 from club.washbooks.views import why_unstaked
 from games.engine.variant import find_variant
 

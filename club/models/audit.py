@@ -12,7 +12,7 @@ from club.models.tables import Table
 
 class AuditEntry(models.Model):
     """One thing the secretary did (issue 42, item 7): who, when, what, and why where the
-    action takes a reason. Written by `club.office.audit.record` beside the action; append-only
+    action takes a reason. Written by `club.services.audit.record` beside the action; append-only
     and read by staff at /club/audit/ and in the admin.
 
     Our own model rather than django-auditlog: that library logs model saves through

@@ -7,7 +7,7 @@ from decimal import Decimal
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db import models, transaction
+from django.db import models
 from django.db.models import F, Sum
 from django.db.models.functions import TruncDate
 from django.http import HttpRequest, HttpResponse
@@ -19,7 +19,6 @@ from club import services
 from club.members.views import member_detail
 from club.models import (
     Account,
-    AuditEntry,
     ClubSession,
     Leg,
     Member,
@@ -29,7 +28,6 @@ from club.models import (
     WashbookEntry,
 )
 from club.money.forms import PaymentForm, RefundForm, ReversalForm, StandingsForm
-from club.office import audit
 from club.pages.inputs import parse_id
 from club.pages.web import form_error, refused, session_or_404, staff_required
 from club.services import ClubError, ledger
@@ -95,7 +93,6 @@ def settlement(request: HttpRequest, pk: int) -> HttpResponse:
 
 @staff_required
 @require_POST
-@transaction.atomic  # the action and its audit entry, or neither
 def transfer_pay(request: HttpRequest, pk: int) -> HttpResponse:
     # The transfer may have gone since the page was shown (settled again after a
     # correction): the form names its evening, so the refusal can lead back to it.
@@ -117,7 +114,6 @@ def transfer_pay(request: HttpRequest, pk: int) -> HttpResponse:
     except ClubError as e:
         return refused(request, e, back)
     assert transfer.payment is not None
-    audit.record(request.user, AuditEntry.PAYMENT, transfer.payment.memo, session=transfer.session)
     # Confirmed where it was made (issue 56: a part payment showed nothing), with what is
     # left to pay.
     left = Transfer.objects.filter(
@@ -134,7 +130,6 @@ def transfer_pay(request: HttpRequest, pk: int) -> HttpResponse:
 
 @staff_required
 @require_POST
-@transaction.atomic  # the action and its audit entry, or neither
 def member_payment(request: HttpRequest, pk: int) -> HttpResponse:
     """The secretary records a payment the member made, in cash or by bank: to a member
     he owes (a settlement's transfer, in full or in part) or to the club. A refusal is
@@ -146,7 +141,7 @@ def member_payment(request: HttpRequest, pk: int) -> HttpResponse:
         method, note = form.cleaned_data["method"], form.cleaned_data["note"]
         try:
             if to == "club":
-                posting = services.record_club_payment(
+                services.record_club_payment(
                     member.pk,
                     amount,
                     method=method,
@@ -155,14 +150,9 @@ def member_payment(request: HttpRequest, pk: int) -> HttpResponse:
                     by=request.user,
                 )
             else:
-                transfer = services.record_payment(
-                    int(to[1:]), amount=amount, method=method, by=request.user
+                services.record_payment(
+                    int(to[1:]), amount=amount, method=method, note=note, by=request.user
                 )
-                assert transfer.payment is not None
-                posting = transfer.payment
-            audit.record(
-                request.user, AuditEntry.PAYMENT, posting.memo, why=note, session=posting.session
-            )
         except ClubError as e:
             form_error(form, e)
         else:
@@ -173,7 +163,6 @@ def member_payment(request: HttpRequest, pk: int) -> HttpResponse:
 
 @staff_required
 @require_POST
-@transaction.atomic  # the action and its audit entry, or neither
 def member_refund(request: HttpRequest, pk: int) -> HttpResponse:
     """The club pays the member back what it owes him (issue 53, item 2), at most his
     credit; a refusal is shown beside its field, nothing changes."""
@@ -182,7 +171,7 @@ def member_refund(request: HttpRequest, pk: int) -> HttpResponse:
     if form.is_valid():
         amount = form.cleaned_data["amount"]
         try:
-            posting = services.record_refund(
+            services.record_refund(
                 member.pk,
                 amount,
                 method=form.cleaned_data["method"],
@@ -192,9 +181,6 @@ def member_refund(request: HttpRequest, pk: int) -> HttpResponse:
         except ClubError as e:
             form_error(form, e)
         else:
-            audit.record(
-                request.user, AuditEntry.REFUND, posting.memo, why=form.cleaned_data["note"]
-            )
             messages.success(
                 request, f"Recorded: the club paid {member} {services.money.shown(amount)}."
             )
@@ -204,7 +190,6 @@ def member_refund(request: HttpRequest, pk: int) -> HttpResponse:
 
 @staff_required
 @require_POST
-@transaction.atomic  # the action and its audit entry, or neither
 def payment_reverse(request: HttpRequest, pk: int) -> HttpResponse:
     """A payment or refund recorded by mistake is reversed with a reason (issue 53, item
     2): the opposite posting, audited; the statement shows both. Back to the member's
@@ -221,18 +206,9 @@ def payment_reverse(request: HttpRequest, pk: int) -> HttpResponse:
     if not form.is_valid():
         return refused(request, form.errors["reason"][0], back)
     try:
-        reversal = services.reverse_payment(
-            posting.pk, reason=form.cleaned_data["reason"], by=request.user
-        )
+        services.reverse_payment(posting.pk, reason=form.cleaned_data["reason"], by=request.user)
     except ClubError as e:
         return refused(request, e, back)
-    audit.record(
-        request.user,
-        AuditEntry.REVERSAL,
-        reversal.memo,
-        why=services.clean_reason(form.cleaned_data["reason"]),
-        session=reversal.session,
-    )
     messages.success(request, f"Reversed: {posting.memo}.")
     return redirect(back)
 

@@ -11,11 +11,10 @@ from club.models import (
     AuditEntry,
     HouseRules,
 )
-from club.office import audit
 from club.office.forms import HouseRulesForm
 from club.pages.inputs import parse_id
 from club.pages.web import form_error, session_or_404, staff_required
-from club.services import ClubError, house_rules
+from club.services import ClubError, audit, house_rules
 from games.engine.variant import find_variant
 
 

@@ -13,12 +13,14 @@ from django.db.models import Q, Sum
 
 from club.models import (
     Account,
+    AuditEntry,
     ClubSession,
     Leg,
     Member,
     Posting,
     Transfer,
 )
+from club.services import audit
 from club.services.base import Actor, ClubError, clean_reason
 from club.services.ledger import CENT, CLUB, account_for, balance_of, post
 from club.services.money import shown
@@ -30,12 +32,14 @@ def record_payment(
     *,
     amount: Decimal | None = None,
     method: str = Posting.CASH,
+    note: str = "",
     by: Actor = None,
 ) -> Transfer:
     """The secretary records that a settlement transfer has been paid (once), in cash or
     by bank. ``amount`` less than the transfer's: a part payment; the transfer is split
     into the part paid and an unpaid rest, which stays on the settlement (and on both
-    members' balances) until it is paid in its turn. Returns the transfer paid."""
+    members' balances) until it is paid in its turn. The audit log says so, with
+    ``note``, in the same transaction (issue 80, item 3). Returns the transfer paid."""
     if method not in dict(Posting.METHODS):
         raise ClubError("a payment is made in cash or by bank transfer")
     with transaction.atomic():
@@ -86,6 +90,7 @@ def record_payment(
         )
         transfer.payment = posting
         transfer.save(update_fields=["payment", "amount"])
+        audit.record(by, AuditEntry.PAYMENT, posting.memo, why=note, session=transfer.session)
     return transfer
 
 
@@ -164,13 +169,15 @@ def record_club_payment(
         words = f"{member} paid the club {shown(amount)} {dict(Posting.METHODS)[method]}"
         if amount > owed:
             words += f" ({shown(amount - max(owed, Decimal(0)))} on account)"
-        return post(
+        posting = post(
             Posting.PAYMENT,
             {member_id: amount, CLUB: -amount},
             memo=f"{words}: {note}" if note else words,
             method=method,
             by=by,
         )
+        audit.record(by, AuditEntry.PAYMENT, posting.memo, why=note, session=posting.session)
+        return posting
 
 
 def record_refund(
@@ -196,13 +203,15 @@ def record_refund(
                 field="amount",
             )
         words = f"The club refunded {member} {shown(amount)} {dict(Posting.METHODS)[method]}"
-        return post(
+        posting = post(
             Posting.REFUND,
             {member_id: -amount, CLUB: amount},
             memo=f"{words}: {note}" if note else words,
             method=method,
             by=by,
         )
+        audit.record(by, AuditEntry.REFUND, posting.memo, why=note)
+        return posting
 
 
 REVERSIBLE = (Posting.PAYMENT, Posting.REFUND)
@@ -246,6 +255,7 @@ def reverse_payment(posting_id: int, *, reason: str, by: Actor = None) -> Postin
         if transfer is not None:  # the transfer is owed again
             transfer.payment = None
             transfer.save(update_fields=["payment"])
+        audit.record(by, AuditEntry.REVERSAL, posting.memo, why=reason, session=posting.session)
     return posting
 
 

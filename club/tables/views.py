@@ -19,7 +19,6 @@ from club.models import (
     Substitution,
     Table,
 )
-from club.office import audit
 from club.pages.web import (
     form_error,
     member_or_403,
@@ -28,7 +27,7 @@ from club.pages.web import (
     staff_required,
     table_or_404,
 )
-from club.services import ClubError
+from club.services import ClubError, audit
 from club.tables.forms import ResultForm, SubstituteForm
 from games.engine.variant import find_variant
 

@@ -18,9 +18,8 @@ from club.models import (
     Table,
     WashbookLine,
 )
-from club.office import audit
 from club.pages.web import form_error, session_or_404, staff_required, table_or_404
-from club.services import ClubError, ledger
+from club.services import ClubError, audit, ledger
 from club.tables.views import result_from_form
 from club.washbooks import books
 from club.washbooks.forms import CorrectionForm

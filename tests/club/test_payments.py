@@ -439,3 +439,36 @@ def test_standings_over_dates_count_a_payment_on_the_day_it_was_made(
     assert on_the_day_paid.payments == Decimal("2.00") + transfer.amount
     both = row(b, evening_day, later)
     assert both.play + both.fees + both.payments == both.balance  # every posting in range
+
+
+def test_each_money_service_writes_its_audit_entry_in_its_own_transaction(
+    secretary: Member, make_members: Callable[[int], list[Member]], monkeypatch: Any
+) -> None:
+    """Issue 80, item 3: the services own their transactions; the views wrote the audit
+    entry, each in a transaction of its own, so a service called elsewhere left none."""
+    from club.models import AuditEntry
+    from club.services import audit
+
+    session, (a, b, c, d), _ = _evening(secretary, make_members, fee_member="2.00")
+    pay = services.record_club_payment(d.pk, Decimal("2.00"), note="at the door", by=secretary.user)
+    refund_to = services.record_club_payment(c.pk, Decimal("5.00"), credit=True, by=secretary.user)
+    refund = services.record_refund(c.pk, Decimal("3.00"), note="cash back", by=secretary.user)
+    reversal = services.reverse_payment(pay.pk, reason="typed twice", by=secretary.user)
+    said = list(AuditEntry.objects.order_by("pk").values_list("action", "what", "why", "actor"))
+    assert said == [
+        (AuditEntry.PAYMENT, pay.memo, "at the door", secretary.user.pk),
+        (AuditEntry.PAYMENT, refund_to.memo, "", secretary.user.pk),
+        (AuditEntry.REFUND, refund.memo, "cash back", secretary.user.pk),
+        (AuditEntry.REVERSAL, reversal.memo, "typed twice", secretary.user.pk),
+    ]
+
+    # the entry or nothing: a payment whose entry cannot be written is not recorded
+    def broken(*args: Any, **kwargs: Any) -> None:
+        raise RuntimeError("the audit log is down")
+
+    monkeypatch.setattr(audit, "record", broken)
+    postings, before = Posting.objects.count(), services.balance_of(b)
+    with pytest.raises(RuntimeError):
+        services.record_club_payment(b.pk, Decimal("2.00"), by=secretary.user)
+    assert Posting.objects.count() == postings
+    assert services.balance_of(b) == before

@@ -1,8 +1,8 @@
 """The audit log (issue 42, item 7): every secretary action, with who, when, what and why.
 
-The views call :func:`record` once the action has been done (the secretary's actions
-come through them), in the view's own transaction (``@transaction.atomic`` on each): the
-action and its entry are committed together, or neither is. The entry's evening and table
+Each service that does a secretary's action writes its entry with :func:`record` in its
+own transaction (issue 80, item 3: the views did, each in a transaction of its own, and
+some still do): the action and its entry are committed together, or neither is. The entry's evening and table
 carry no database constraint (see `AuditEntry`), so writing it takes no lock out of the
 app's order. The secretary's role is club/pages/roles.py's.
 """
