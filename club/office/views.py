@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from django.contrib import messages
-from django.db import models, transaction
+from django.db import models
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 
@@ -14,12 +14,10 @@ from club.models import (
 from club.office.forms import HouseRulesForm
 from club.pages.inputs import parse_id
 from club.pages.web import form_error, session_or_404, staff_required
-from club.services import ClubError, audit, house_rules
-from games.engine.variant import find_variant
+from club.services import ClubError, house_rules
 
 
 @staff_required
-@transaction.atomic  # the action and its audit entry, or neither
 def house_rules_list(request: HttpRequest) -> HttpResponse:
     """The club's house rules (issue 43): each set with the options it changes, whether it
     is the club's default for its game and how many tables were formed with it; a form to
@@ -45,14 +43,8 @@ def house_rules_list(request: HttpRequest) -> HttpResponse:
             except ClubError as e:
                 form_error(form, e)
             else:
-                what = (
-                    f"{'Changed' if editing else 'Saved'} house rules {saved.name} for "
-                    f"{find_variant(saved.variant).display_name}: "
-                    f"{house_rules.described(saved.variant, saved.options)}"
-                    + (" (the club's default)" if saved.is_default else "")
-                )
-                audit.record(request.user, AuditEntry.HOUSE_RULES, what)
-                messages.success(request, f"{what}.")
+                said = house_rules.saved_words(saved, changed=editing is not None)
+                messages.success(request, f"{said}.")
                 return redirect("club:house_rules")
         status = 400
     else:

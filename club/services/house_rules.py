@@ -15,7 +15,8 @@ from typing import Any
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
-from club.models import ClubSession, HouseRules, Table
+from club.models import AuditEntry, ClubSession, HouseRules, Table
+from club.services import audit
 from club.services.base import Actor, ClubError, recorded_user, shown_name
 from games.engine.errors import InvalidActionError
 from games.engine.rules import make_rules
@@ -106,6 +107,7 @@ def save(
             target.updated_at = timezone.now()
             target.updated_by = recorded_user(by)
             target.save()
+            audit.record(by, AuditEntry.HOUSE_RULES, saved_words(target, changed=rules is not None))
     except IntegrityError as e:
         constraint = getattr(getattr(e.__cause__, "diag", None), "constraint_name", None)
         if constraint == "house_rules_name_once_a_game":
@@ -119,6 +121,15 @@ def save(
             "nothing was saved: look at the house rules again and save once more",
         ) from e
     return target
+
+
+def saved_words(saved: HouseRules, *, changed: bool) -> str:
+    """A saved set as the secretary is told and the audit log keeps it."""
+    return (
+        f"{'Changed' if changed else 'Saved'} house rules {saved.name} for "
+        f"{VARIANTS[saved.variant].display_name}: {described(saved.variant, saved.options)}"
+        + (" (the club's default)" if saved.is_default else "")
+    )
 
 
 def add_named_sets(*, by: Actor = None) -> list[HouseRules]:

@@ -14,7 +14,17 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.db.models import Max
 
-from club.models import ClubSession, Member, Posting, Seat, Table, WashbookEntry, WashbookLine
+from club.models import (
+    AuditEntry,
+    ClubSession,
+    Member,
+    Posting,
+    Seat,
+    Table,
+    WashbookEntry,
+    WashbookLine,
+)
+from club.services import audit
 from club.services.base import Actor, ClubError, clean_reason, recorded_user
 from games.engine.cards import Card
 from games.engine.errors import InvalidActionError
@@ -405,7 +415,17 @@ def enter_physical_result(
         )
         if advance:
             advance_after_deal(table.pk)
+        audit.record(by, AuditEntry.RESULT, f"{table.label}: {result_words(line)}", table=table)
     return line
+
+
+def result_words(line: WashbookLine) -> str:
+    """A result's line as the secretary is told and the audit log keeps it: who won what."""
+    won = ", ".join(
+        f"{e.member} {e.points:+d}"
+        for e in line.entries.select_related("member").order_by("-points")
+    )
+    return f"Line {line.number} posted to the washbook: {won or 'a drawn deal, no points'}."
 
 
 def _entered(result: PhysicalResult) -> dict[str, Any]:
@@ -546,4 +566,10 @@ def correct_line(
                 memo=f"{table.label}, line {line.number} corrected after balancing: {reason}",
                 by=by,
             )
+        what = f"{table.label}, line {line.number} " + (
+            f"corrected by line {new.number}" if new else "reversed"
+        )
+        if adjustment is not None:
+            what += ", with an adjustment to the members' money"
+        audit.record(by, AuditEntry.CORRECTION, what, why=reason, table=table)
     return Correction(reversal, new, adjustment)

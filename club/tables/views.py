@@ -6,7 +6,6 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -14,7 +13,6 @@ from django.views.decorators.http import require_POST
 
 from club import services
 from club.models import (
-    AuditEntry,
     CutBatch,
     Substitution,
     Table,
@@ -27,7 +25,8 @@ from club.pages.web import (
     staff_required,
     table_or_404,
 )
-from club.services import ClubError, audit
+from club.services import ClubError
+from club.services.washbook import result_words
 from club.tables.forms import ResultForm, SubstituteForm
 from games.engine.variant import find_variant
 
@@ -144,7 +143,6 @@ def result_from_form(form: ResultForm) -> services.PhysicalResult:
 
 @staff_required
 @post_or_back(lambda pk: reverse("club:table", args=[pk]) + "#result")
-@transaction.atomic  # the action and its audit entry, or neither
 def table_result(request: HttpRequest, pk: int) -> HttpResponse:
     table = table_or_404(pk)
     if table.mode != Table.PHYSICAL or table.status != Table.PLAYING:
@@ -160,14 +158,8 @@ def table_result(request: HttpRequest, pk: int) -> HttpResponse:
             line = services.enter_physical_result(table.pk, result_from_form(form), by=request.user)
         except ClubError as e:
             form_error(form, e)
-        else:  # confirmed with its line: who won what
-            won = ", ".join(
-                f"{e.member} {e.points:+d}"
-                for e in line.entries.select_related("member").order_by("-points")
-            )
-            said = f"Line {line.number} posted to the washbook: {won or 'a drawn deal, no points'}."
-            messages.success(request, said)
-            audit.record(request.user, AuditEntry.RESULT, f"{table.label}: {said}", table=table)
+        else:  # confirmed with its line: who won what (the audit log has it too)
+            messages.success(request, result_words(line))
             return redirect(table.get_club_url())
     else:  # the fields it read are checked as the service would: every mistake at once
         try:

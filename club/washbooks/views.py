@@ -5,21 +5,19 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
-from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 
 from club import services
 from club.models import (
-    AuditEntry,
     ClubSession,
     Member,
     Table,
     WashbookLine,
 )
 from club.pages.web import form_error, session_or_404, staff_required, table_or_404
-from club.services import ClubError, audit, ledger
+from club.services import ClubError, ledger
 from club.tables.views import result_from_form
 from club.washbooks import books
 from club.washbooks.forms import CorrectionForm
@@ -53,7 +51,6 @@ def _line_as_entered(
 
 
 @staff_required
-@transaction.atomic  # the action and its audit entry, or neither
 def line_correct(request: HttpRequest, pk: int) -> HttpResponse:
     """Correct a washbook line (the secretary): the line as booked, the form (a reason;
     the deal as it was, or only the reversal). Append-only: a reversing line and the
@@ -73,24 +70,12 @@ def line_correct(request: HttpRequest, pk: int) -> HttpResponse:
             data = form.cleaned_data
             result = None if data["reverse_only"] else result_from_form(form)
             try:
-                done = services.correct_line(
+                services.correct_line(
                     line.pk, by=request.user, result=result, reason=data["reason"]
                 )
             except ClubError as e:
                 form_error(form, e)
             else:
-                what = f"{line.table.label}, line {line.number} " + (
-                    f"corrected by line {done.line.number}" if done.line else "reversed"
-                )
-                if done.adjustment is not None:
-                    what += ", with an adjustment to the members' money"
-                audit.record(
-                    request.user,
-                    AuditEntry.CORRECTION,
-                    what,
-                    why=data["reason"],
-                    table=line.table,
-                )
                 return redirect(f"{back}#line-{line.number}")
         status = 400
     elif request.method == "POST":

@@ -569,3 +569,25 @@ def test_a_payment_of_a_transfer_settled_again_is_refused_and_changes_nothing(
     assert Posting.objects.count() == postings
     with pytest.raises(ClubError, match="no longer in the settlement"):
         services.record_payment(stale.pk)
+
+
+def test_a_result_and_its_correction_are_audited_by_their_services(
+    four: tuple[Table, list[Member]],
+) -> None:
+    """Issue 80, item 3: the services write the audit entry in their own transaction (the
+    views did, so a result entered any other way was not in the audit log)."""
+    from club.models import AuditEntry
+
+    table, (a, b, c, d) = four
+    line = services.enter_physical_result(
+        table.pk, PhysicalResult(winner_id=a.pk, losses={b.pk: 50, c.pk: 4, d.pk: 2})
+    )
+    services.correct_line(line.pk, reason="Ann's 50 was 5")
+    said = list(
+        AuditEntry.objects.filter(table=table).order_by("pk").values_list("action", "what", "why")
+    )
+    assert said == [
+        (AuditEntry.RESULT, f"{table.label}: Line 1 posted to the washbook: "
+         f"{a} +56, {d} -2, {c} -4, {b} -50.", ""),
+        (AuditEntry.CORRECTION, f"{table.label}, line 1 reversed", "Ann's 50 was 5"),
+    ]  # fmt: skip

@@ -382,9 +382,6 @@ def test_no_module_imports_another_modules_private_names() -> None:
 STILL_ATOMIC_VIEWS = {
     "club.evenings.console",
     "club.evenings.views",
-    "club.office.views",
-    "club.tables.views",
-    "club.washbooks.views",
 }
 
 
