@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
-from django.db import transaction
 from django.db.models import Sum
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -16,7 +15,6 @@ from club import services
 from club.evenings.console import console_done, console_page, console_refused
 from club.evenings.forms import CloseForm, OpenSessionForm
 from club.models import (
-    AuditEntry,
     ClubSession,
     Table,
     WashbookEntry,
@@ -29,9 +27,8 @@ from club.pages.web import (
     session_or_404,
     staff_required,
 )
-from club.services import ClubError, audit, counted
+from club.services import ClubError
 from club.washbooks.views import why_unstaked
-from games.engine.variant import find_variant
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -68,7 +65,6 @@ def sessions(request: HttpRequest) -> HttpResponse:
 
 @staff_required
 @post_or_back(lambda: reverse("club:sessions"))
-@transaction.atomic  # the action and its audit entry, or neither
 def session_open(request: HttpRequest) -> HttpResponse:
     form = OpenSessionForm(request.POST)
     if form.is_valid():
@@ -86,21 +82,6 @@ def session_open(request: HttpRequest) -> HttpResponse:
         except ClubError as e:
             form_error(form, e)
         else:
-            audit.record(
-                request.user,
-                AuditEntry.OPEN,
-                f"Opened {session}: {services.money.shown(session.stake)} a point, "
-                f"{find_variant(session.default_variant).display_name}",
-                session=session,
-            )
-            if session.fee_member or session.fee_guest:
-                audit.record(
-                    request.user,
-                    AuditEntry.FEE,
-                    f"Table fees for {session}: {services.money.shown(session.fee_member)} a "
-                    f"member, {services.money.shown(session.fee_guest)} a guest",
-                    session=session,
-                )
             return redirect(session)
     # The form again with each message beside its field; nothing was created.
     return render(
@@ -201,7 +182,6 @@ def session_close_confirm(request: HttpRequest, pk: int) -> HttpResponse:
 
 @staff_required
 @post_or_back(lambda pk: reverse("club:session_close_confirm", args=[pk]))
-@transaction.atomic  # the action and its audit entry, or neither
 def session_close(request: HttpRequest, pk: int) -> HttpResponse:
     session = session_or_404(pk)
     if not session.is_open:
@@ -222,8 +202,6 @@ def session_close(request: HttpRequest, pk: int) -> HttpResponse:
             )
         elif in_progress and choice == CloseForm.WAIT:
             if services.close_when_deals_end(session.pk, by=request.user, note=note):
-                what = f"{session} closes when its deals in progress end"
-                audit.record(request.user, AuditEntry.CLOSE, what, why=note, session=session)
                 return console_page(session)
             form.add_error(
                 "deals",
@@ -234,18 +212,12 @@ def session_close(request: HttpRequest, pk: int) -> HttpResponse:
                 request, ClubError("the evening is not open"), session.get_absolute_url()
             )
         else:
-            ended = (
-                f" ({counted(len(in_progress), 'deal')} in progress ended)" if in_progress else ""
-            )
-            what = f"Closed {session} and queued its balancing{ended}"
-            audit.record(request.user, AuditEntry.CLOSE, what, why=note, session=session)
             return console_page(session)
     return render(request, "club/evenings/close.html", _close_context(session, form), status=400)
 
 
 @staff_required
 @require_POST
-@transaction.atomic  # the action and its audit entry, or neither
 def session_cancel(request: HttpRequest, pk: int) -> HttpResponse:
     """An evening opened by mistake, cancelled while nothing has been played."""
     session = session_or_404(pk)
@@ -253,5 +225,4 @@ def session_cancel(request: HttpRequest, pk: int) -> HttpResponse:
         services.cancel_session(session.pk, by=request.user)
     except ClubError as e:
         return console_refused(request, session, e, reverse("club:console", args=[session.pk]))
-    audit.record(request.user, AuditEntry.CANCEL, f"Cancelled {session}.", session=session)
     return console_done(request, session, "The evening is cancelled.", "top")

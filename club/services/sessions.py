@@ -12,10 +12,20 @@ from django.db.models import Max
 from django.utils import timezone
 from django.utils.text import slugify
 
-from club.models import Arrival, ClubSession, HouseRules, Member, Seat, Table, variant_choices
+from club.models import (
+    Arrival,
+    AuditEntry,
+    ClubSession,
+    HouseRules,
+    Member,
+    Seat,
+    Table,
+    variant_choices,
+)
 from club.models import default_variant as first_game
-from club.services import base, money
+from club.services import audit, base, money
 from club.services.base import PLAY_CHECKS, Actor, ClubError, DealProgress, recorded_user
+from games.engine.variant import VARIANTS
 
 logger = logging.getLogger(__name__)
 
@@ -62,7 +72,7 @@ def open_session(
                 '"open a second evening" to run two at once',
                 field="second",
             )
-        return ClubSession.objects.create(
+        session = ClubSession.objects.create(
             stake=stake,
             default_variant=chosen,
             opened_by=recorded_user(by),
@@ -71,6 +81,16 @@ def open_session(
             fee_guest=fees[1],
             house_rules=house_rules,
         )
+        game = VARIANTS[session.default_variant].display_name
+        said = f"Opened {session}: {money.shown(session.stake)} a point, {game}"
+        audit.record(by, AuditEntry.OPEN, said, session=session)
+        if session.fee_member or session.fee_guest:
+            fees_said = (
+                f"Table fees for {session}: {money.shown(session.fee_member)} a member, "
+                f"{money.shown(session.fee_guest)} a guest"
+            )
+            audit.record(by, AuditEntry.FEE, fees_said, session=session)
+        return session
 
 
 def _lock_opening() -> None:
@@ -223,12 +243,19 @@ def close_session(session_id: int, *, by: Actor = None, queue: bool = True, note
         )
         if not claimed:
             return False
+        in_progress = deals_in_progress(session_id)
         # The evening is locked by the claim; then its tables, in order (base.lock_tables).
         ids = [t.pk for t in base.lock_session_tables(session_id)]
         Table.objects.filter(pk__in=ids).update(
             status=Table.CLOSED, next_redraw_at=None, redraw_window_until=None
         )
         base.stop_play(ids, f"The evening was closed{': ' + note if note else ''}.")
+        ended = (
+            f" ({base.counted(len(in_progress), 'deal')} in progress ended)" if in_progress else ""
+        )
+        session = ClubSession.objects.get(pk=session_id)
+        said = f"Closed {session} and queued its balancing{ended}"
+        audit.record(by, AuditEntry.CLOSE, said, why=note, session=session)
         if queue:
             transaction.on_commit(lambda: dispatch.queue_balance(session_id))
     return True
@@ -248,6 +275,9 @@ def close_when_deals_end(session_id: int, *, by: Actor = None, note: str = "") -
         if not claimed:
             return False
         logger.info("session %s closes when its deals end (%s)", session_id, recorded_user(by))
+        session = ClubSession.objects.get(pk=session_id)
+        said = f"{session} closes when its deals in progress end"
+        audit.record(by, AuditEntry.CLOSE, said, why=note, session=session)
         # robust: a failure here is logged, and the minute sweep closes the evening.
         transaction.on_commit(lambda: finish_close_if_due(session_id), robust=True)
         # Every table of the evening is told at once (issue 38), not when it has closed.
@@ -312,6 +342,7 @@ def cancel_session(session_id: int, *, by: Actor = None) -> ClubSession:
         _close_tables(session_id, now, "The evening was cancelled.")
         logger.info("session %s cancelled by %s", session_id, recorded_user(by))
         session.refresh_from_db()
+        audit.record(by, AuditEntry.CANCEL, f"Cancelled {session}.", session=session)
         return session
 
 

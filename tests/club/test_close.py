@@ -250,3 +250,29 @@ def test_a_tunk_deal_in_progress_is_counted_as_tunk_counts_its_game(
     move_for_mover(tunk.pk, deal)
     page = staff.get(reverse("club:session_close_confirm", args=[session.pk]))
     assert "A deal is in progress (game 1 to 100, deal 1, 1 move)" in _text(page.content.decode())
+
+
+@pytest.mark.django_db
+def test_the_evenings_services_write_their_audit_entries(secretary: Any) -> None:
+    """Issue 80, item 3: opening (with its fees), closing and cancelling an evening are
+    audited by the services, in their own transactions, whoever calls them."""
+    from decimal import Decimal
+
+    from club import services
+    from club.models import AuditEntry
+
+    by = secretary.user
+    monday = services.open_session(
+        stake=Decimal("0.05"), by=by, name="Monday", fee_member=Decimal("1.00")
+    )
+    assert services.close_session(monday.pk, by=by, queue=False, note="early night")
+    tuesday = services.open_session(stake=Decimal("0.10"), by=by, name="Tuesday")
+    services.cancel_session(tuesday.pk, by=by)
+    said = list(AuditEntry.objects.order_by("pk").values_list("action", "what", "why"))
+    assert said == [
+        (AuditEntry.OPEN, "Opened Monday: £0.05 a point, Cooncan", ""),
+        (AuditEntry.FEE, "Table fees for Monday: £1.00 a member, £0.00 a guest", ""),
+        (AuditEntry.CLOSE, "Closed Monday and queued its balancing", "early night"),
+        (AuditEntry.OPEN, "Opened Tuesday: £0.10 a point, Cooncan", ""),
+        (AuditEntry.CANCEL, "Cancelled Tuesday.", ""),
+    ]
