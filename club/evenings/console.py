@@ -10,7 +10,7 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import UNUSABLE_PASSWORD_PREFIX
-from django.db import models, transaction
+from django.db import models
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -18,12 +18,11 @@ from django.utils.html import escape
 from django.views.decorators.http import require_POST
 
 from club import services
-from club.evenings.forms import CheckInForm, VoidForm, carried_words
+from club.evenings.forms import CheckInForm, VoidForm
 from club.infra.rows import fetch
 from club.live import streams
 from club.models import (
     Arrival,
-    AuditEntry,
     ClubSession,
     Member,
     RedrawDemand,
@@ -33,7 +32,6 @@ from club.models import (
     WashbookEntry,
 )
 from club.pages.web import (
-    and_list,
     form_error,
     refused,
     sentence,
@@ -41,7 +39,10 @@ from club.pages.web import (
     staff_required,
     table_or_404,
 )
-from club.services import ClubError, audit, house_rules
+from club.services import ClubError, house_rules
+from club.services.ledger import carried_words
+from club.services.sessions import check_in_at_door
+from club.services.tables import formed_words
 from club.tables.forms import FormTableForm
 
 
@@ -325,14 +326,12 @@ def console_refused(
     return refused(request, error, back)
 
 
-@transaction.atomic  # the action and its audit entry, or neither
 def _void(
     request: HttpRequest,
     session: ClubSession,
     prefix: str,
     void: Callable[[str], object],
     done: tuple[str, str],
-    audited: tuple[str, Table | None],
 ) -> HttpResponse:
     """Void with the reason the form gives; refused: the console again, the message in
     place (or at its top when the form is no longer shown), nothing changed."""
@@ -343,15 +342,6 @@ def _void(
         except ClubError as e:
             form_error(form, e)
         else:
-            action, table = audited
-            audit.record(
-                request.user,
-                action,
-                done[0],
-                why=form.cleaned_data["reason"],
-                session=session,
-                table=table,
-            )
             return console_done(request, session, *done)
     session.refresh_from_db()
     context = _console_context(request, session, bound=form)
@@ -371,7 +361,6 @@ def table_void(request: HttpRequest, pk: int) -> HttpResponse:
         f"void-{table.pk}",
         lambda reason: services.void_table(table.pk, reason, by=request.user),
         (f"Table {table.number} voided: its lines stay in the washbook, struck through.", "tables"),
-        (AuditEntry.TABLE_VOID, table),
     )
 
 
@@ -386,15 +375,13 @@ def session_void(request: HttpRequest, pk: int) -> HttpResponse:
         "void-session",
         lambda reason: services.void_session(session.pk, reason, by=request.user),
         ("The evening is voided: it will not be balanced.", "top"),
-        (AuditEntry.VOID, None),
     )
 
 
 @staff_required
 @require_POST
-@transaction.atomic  # the action and its audit entry, or neither
 def arrival_add(request: HttpRequest, pk: int) -> HttpResponse:
-    """The secretary checks a member in for him, or adds a new member and checks him in."""
+    """The secretary checks members in for them, or adds a new member and checks them in."""
     session = session_or_404(pk)
     if not session.is_open:
         return refused(request, ClubError("the evening is not open"), session.get_absolute_url())
@@ -402,30 +389,18 @@ def arrival_add(request: HttpRequest, pk: int) -> HttpResponse:
     if form.is_valid():
         try:
             # The members ticked, then a newcomer named (a guest, say) in the same submit
-            # (issue 56: "not both" sent the secretary round twice at the door).
-            # Both or neither: a newcomer refused leaves the ticked members out too.
-            with transaction.atomic():
-                chosen = sorted(form.cleaned_data["member"], key=lambda m: m.display_name)
-                names = []
-                if chosen:
-                    services.check_in_many(session, chosen)
-                    owing = carried_words(chosen)
-                    names = [
-                        m.display_name
-                        + (f" ({owing[m.pk]} from past evenings)" if m.pk in owing else "")
-                        for m in chosen
-                    ]
-                if form.cleaned_data["new_name"]:
-                    guest = form.cleaned_data["guest"]
-                    newcomer = services.add_newcomer(
-                        session, form.cleaned_data["new_name"], guest=guest
-                    )
-                    names.append(f"{newcomer.display_name} (new{', a guest' if guest else ''})")
+            # (issue 56: "not both" sent the secretary round twice at the door); both or
+            # neither: a newcomer refused leaves the ticked members out too.
+            what = check_in_at_door(
+                session,
+                list(form.cleaned_data["member"]),
+                new_name=form.cleaned_data["new_name"],
+                guest=form.cleaned_data["guest"],
+                by=request.user,
+            )
         except ClubError as e:
             form_error(form, e)
         else:
-            what = f"Checked in: {and_list(names)}."
-            audit.record(request.user, AuditEntry.CHECK_IN, what, session=session)
             return console_done(request, session, what, "checkin")
     context = _console_context(request, session) | {"checkin_form": form}
     return render(request, "club/evenings/console.html", context, status=400)
@@ -433,23 +408,19 @@ def arrival_add(request: HttpRequest, pk: int) -> HttpResponse:
 
 @staff_required
 @require_POST
-@transaction.atomic  # the action and its audit entry, or neither
 def arrival_leave(request: HttpRequest, pk: int, member_pk: int) -> HttpResponse:
-    """The secretary checks a member out for him."""
+    """The secretary checks a member out for them."""
     session = session_or_404(pk)
     member = get_object_or_404(Member, pk=member_pk)
     try:
-        services.check_out(session, member)
+        what = services.check_out(session, member, by=request.user)
     except ClubError as e:
         return console_refused(request, session, e, reverse("club:console", args=[session.pk]))
-    what = f"{member.display_name} checked out."
-    audit.record(request.user, AuditEntry.CHECK_OUT, what, session=session)
     return console_done(request, session, what, "waiting")
 
 
 @staff_required
 @require_POST
-@transaction.atomic  # the action and its audit entry, or neither
 def arrival_fee(request: HttpRequest, pk: int, member_pk: int) -> HttpResponse:
     """The secretary waives a player's table fee for the evening, saying why, or charges
     it again (``waive`` 0)."""
@@ -465,13 +436,11 @@ def arrival_fee(request: HttpRequest, pk: int, member_pk: int) -> HttpResponse:
     what = f"{member.display_name}'s table fee ({services.money.shown(fee)}) " + (
         "waived" if arrival.fee_waived else "charged again"
     )
-    audit.record(request.user, AuditEntry.FEE, what, why=why.strip(), session=session)
     return console_done(request, session, f"{what}.", "fees")
 
 
 @staff_required
 @require_POST
-@transaction.atomic  # the action and its audit entry, or neither
 def table_cancel(request: HttpRequest, pk: int) -> HttpResponse:
     """A table formed by mistake, cancelled while nothing has been played at it."""
     table = table_or_404(pk)
@@ -480,7 +449,6 @@ def table_cancel(request: HttpRequest, pk: int) -> HttpResponse:
     except ClubError as e:
         return _table_refused(request, table, e)
     message = f"{table.label} cancelled: its players wait again."
-    audit.record(request.user, AuditEntry.TABLE_CANCEL, message, table=table)
     if table.session is None:
         return redirect(table.get_club_url())
     return console_done(request, table.session, message, "tables")
@@ -488,24 +456,21 @@ def table_cancel(request: HttpRequest, pk: int) -> HttpResponse:
 
 @staff_required
 @require_POST
-@transaction.atomic  # the action and its audit entry, or neither
 def table_computer(request: HttpRequest, pk: int) -> HttpResponse:
     """A computer player in an empty seat of a browser table (issue 56): now, the cards
     dealt again, if nothing has been played in the game; else when the game ends."""
     table = table_or_404(pk)
     try:
-        said = services.seat_computer_player(table.pk)
+        said = services.seat_computer_player(table.pk, by=request.user)
     except ClubError as e:
         return _table_refused(request, table, e)
     message = f"{table.label}: {said}"
-    audit.record(request.user, AuditEntry.TABLE_COMPUTER, message, table=table)
     assert table.session is not None  # seat_computer_player refuses tables of no evening
     return console_done(request, table.session, message, "tables")
 
 
 @staff_required
 @require_POST
-@transaction.atomic  # the action and its audit entry, or neither
 def table_create(request: HttpRequest, pk: int) -> HttpResponse:
     session = session_or_404(pk)
     if not session.is_open:
@@ -536,15 +501,12 @@ def table_create(request: HttpRequest, pk: int) -> HttpResponse:
                 fill=data["fill"],
                 candidates=chosen,
                 house_rules=rules,
+                by=request.user,
             )
         except ClubError as e:
             form_error(form, e)
         else:
-            seats = table.seats.select_related("member").order_by("position")
-            message = f"Table {table.number} formed: {and_list([str(s.member) for s in seats])}."
-            rules_said = f", {table.house_rules_name}" if table.house_rules_name else ""
-            what = f"{message[:-1]} ({table.game_name}, {table.get_mode_display()}{rules_said})."
-            audit.record(request.user, AuditEntry.TABLE, what, table=table)
+            message = formed_words(table)
             return console_done(request, table.session or session, message, "form")
     # The console again, the form with each message beside its field; no table made.
     context = _console_context(request, session) | {"table_form": form}

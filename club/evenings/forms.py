@@ -10,7 +10,6 @@ from typing import TYPE_CHECKING, Any
 from django import forms
 
 from club.models import (
-    Account,
     Arrival,
     ClubSession,
     Member,
@@ -22,6 +21,7 @@ from club.office.forms import rules_choice
 from club.pages.web import sentence
 from club.services import money
 from club.services.base import ClubError
+from club.services.ledger import carried_words
 
 if TYPE_CHECKING:
     pass
@@ -98,16 +98,6 @@ class OpenSessionForm(forms.Form):
             return money.check_stake(self.cleaned_data["stake"])
         except ClubError as e:
             raise forms.ValidationError(sentence(e)) from None
-
-
-def carried_words(members: Any) -> dict[int, str]:
-    """What each of ``members`` brings from past evenings, in words, where his balance is
-    not nil: "owes £0.30" (unpaid: carried until paid), "is owed £1.20" (issue 42, item 2)."""
-    balances = Account.objects.filter(member__in=members).exclude(balance=0)
-    return {
-        m: f"owes {money.shown(-b)}" if b < 0 else f"is owed {money.shown(b)}"
-        for m, b in balances.values_list("member_id", "balance")
-    }
 
 
 class CheckInForm(forms.Form):

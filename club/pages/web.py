@@ -85,11 +85,6 @@ def refused(request: HttpRequest, error: Exception, back: str) -> HttpResponse:
     )
 
 
-def and_list(names: list[str]) -> str:
-    """'Ann', 'Ann and Bob', 'Ann, Bob and Cat'."""
-    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
-
-
 def form_error(form: forms.Form, error: ClubError, *, beside_fields_only: bool = False) -> None:
     """A service's refusal shown on the form: each of its problems beside its field when
     it names one (all at once: three mistakes, one submit). ``beside_fields_only``: for

@@ -174,6 +174,11 @@ def rng() -> random.Random:
     return random.Random(secrets.randbits(64))
 
 
+def and_list(names: list[str]) -> str:
+    """'Ann', 'Ann and Bob', 'Ann, Bob and Cat'."""
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
 def counted(n: int, word: str, many: str | None = None) -> str:
     """ "1 bot", "3 bots": a count with its noun, never "bot(s)"."""
     return f"{n} {word if n == 1 else (many or word + 's')}"

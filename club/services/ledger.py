@@ -20,6 +20,7 @@ import logging
 from collections import defaultdict
 from dataclasses import dataclass
 from decimal import ROUND_HALF_EVEN, Decimal
+from typing import Any
 
 from django.db import transaction
 from django.db.models import Count, F, Q, QuerySet, Sum
@@ -28,6 +29,7 @@ from django.utils import timezone
 from club.models import (
     Account,
     Arrival,
+    AuditEntry,
     ClubSession,
     Leg,
     Member,
@@ -38,6 +40,8 @@ from club.models import (
     WashbookLine,
 )
 from club.money import settlement as settle_algo
+from club.services import audit
+from club.services import money as club_money
 from club.services.base import Actor, ClubError, clean_reason, counted, recorded_user
 from club.services.money import unit as money_unit
 
@@ -343,6 +347,11 @@ def waive_fee(
             "session %s: fee of member %s %s by %s",
             session_id, member_id, "waived" if waived else "charged", recorded_user(by),
         )  # fmt: skip
+        fee = club_money.shown(arrival.session.fee_for(arrival.member.is_guest))
+        what = f"{arrival.member.display_name}'s table fee ({fee}) " + (
+            "waived" if waived else "charged again"
+        )
+        audit.record(by, AuditEntry.FEE, what, why=why, session=arrival.session)
     return arrival
 
 
@@ -432,3 +441,13 @@ def session_money(session_id: int) -> dict[int, Decimal]:
     ).values_list("account__member_id", "amount"):
         sums[member_id] += amount
     return dict(sums)
+
+
+def carried_words(members: Any) -> dict[int, str]:
+    """What each of ``members`` brings from past evenings, in words, where their balance is
+    not nil: "owes £0.30" (unpaid: carried until paid), "is owed £1.20" (issue 42, item 2)."""
+    balances = Account.objects.filter(member__in=members).exclude(balance=0)
+    return {
+        m: f"owes {club_money.shown(-b)}" if b < 0 else f"is owed {club_money.shown(b)}"
+        for m, b in balances.values_list("member_id", "balance")
+    }

@@ -6,8 +6,8 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils import timezone
 
-from club.models import Arrival, Table
-from club.services import base
+from club.models import Arrival, AuditEntry, Table
+from club.services import audit, base
 from club.services.base import Actor, ClubError, clean_reason, log, recorded_user
 
 
@@ -36,6 +36,8 @@ def cancel_table(table_id: int, *, by: Actor = None) -> Table:
             f"Cancelled by {who.get_username() if who else 'the secretary'}: nothing had been played.",
         )
         table.refresh_from_db()
+        said = f"{table.label} cancelled: its players wait again."
+        audit.record(by, AuditEntry.TABLE_CANCEL, said, table=table)
         return table
 
 
@@ -77,4 +79,6 @@ def void_table(table_id: int, reason: str, *, by: Actor = None) -> Table:
         who = recorded_user(by)
         log(table, f"Voided by {who.get_username() if who else 'the secretary'}: {reason}")
         table.refresh_from_db()
+        said = f"Table {table.number} voided: its lines stay in the washbook, struck through."
+        audit.record(by, AuditEntry.TABLE_VOID, said, why=reason, session=session, table=table)
         return table

@@ -13,6 +13,7 @@ from django.utils import timezone
 
 from club.models import (
     Arrival,
+    AuditEntry,
     Member,
     RedrawDemand,
     Seat,
@@ -20,7 +21,7 @@ from club.models import (
     Table,
     variant_seats,
 )
-from club.services import base
+from club.services import audit, base
 from club.services.base import ClubError, log
 from club.tables import cutting
 
@@ -196,7 +197,7 @@ def lapse_substitutes(table: Table) -> list[str]:
 # --- Computer players in empty seats (issue 56) ------------------------------------------
 
 
-def seat_computer_player(table_id: int) -> str:
+def seat_computer_player(table_id: int, *, by: base.Actor = None) -> str:
     """The secretary seats a computer player in an empty seat of a table played in the
     browser (one the game has room for: a table of four at Foster's game seats up to
     seven). Nothing played yet in the game in progress: he sits down now and the cards
@@ -235,18 +236,21 @@ def seat_computer_player(table_id: int) -> str:
             (bot,) = _seat_computers(table, 1)
             table.save()
             base.redeal(table.pk)
-            return log(
+            said = log(
                 table,
                 f"{bot} takes the empty seat; the cards are dealt again for "
                 f"{seated + 1} players. The table is not staked.",
             )
-        table.computers_wanted += 1
-        table.save(update_fields=["computers_wanted"])
-        return log(
-            table,
-            f"A computer player sits down in the empty seat when game {table.game_number} "
-            "ends (a member waiting for the table takes it instead).",
-        )
+        else:
+            table.computers_wanted += 1
+            table.save(update_fields=["computers_wanted"])
+            said = log(
+                table,
+                f"A computer player sits down in the empty seat when game {table.game_number} "
+                "ends (a member waiting for the table takes it instead).",
+            )
+        audit.record(by, AuditEntry.TABLE_COMPUTER, f"{table.label}: {said}", table=table)
+        return said
 
 
 def empty_seats(table: Table, seated: int) -> int:

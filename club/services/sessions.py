@@ -176,7 +176,7 @@ def add_newcomer(session: ClubSession, name: str, *, guest: bool = False) -> Mem
         return member
 
 
-def check_out(session: ClubSession, member: Member) -> None:
+def check_out(session: ClubSession, member: Member, *, by: Actor = None) -> str:
     """The member leaves the evening (and any table's queue). Refused while he holds a
     seat at one of its tables in play: a player leaving mid-game appoints a substitute,
     with the others' consent (L6), or the table is broken up first; checked out, he would
@@ -223,6 +223,42 @@ def check_out(session: ClubSession, member: Member) -> None:
         Arrival.objects.filter(session=session, member=member, left_at=None).update(
             left_at=timezone.now(), queue_table=None
         )
+        said = f"{member.display_name} checked out."
+        if by is not None:  # the secretary's action; a member's own is not audited
+            audit.record(by, AuditEntry.CHECK_OUT, said, session=session)
+        return said
+
+
+def check_in_at_door(
+    session: ClubSession,
+    members: list[Member],
+    *,
+    new_name: str = "",
+    guest: bool = False,
+    by: Actor = None,
+) -> str:
+    """The secretary's check-in at the door (issue 56): the members ticked, then a
+    newcomer named (a guest, say), in one submit; both or neither, audited. What the
+    console and the audit log say ("Checked in: Ann (owes £0.30 from past evenings),
+    Mary Newcomer (new, a guest).")."""
+    from club.services.ledger import carried_words
+
+    with transaction.atomic():
+        chosen = sorted(members, key=lambda m: m.display_name)
+        names = []
+        if chosen:
+            check_in_many(session, chosen)
+            owing = carried_words(chosen)
+            names = [
+                m.display_name + (f" ({owing[m.pk]} from past evenings)" if m.pk in owing else "")
+                for m in chosen
+            ]
+        if new_name:
+            newcomer = add_newcomer(session, new_name, guest=guest)
+            names.append(f"{newcomer.display_name} (new{', a guest' if guest else ''})")
+        said = f"Checked in: {base.and_list(names)}."
+        audit.record(by, AuditEntry.CHECK_IN, said, session=session)
+        return said
 
 
 def close_session(session_id: int, *, by: Actor = None, queue: bool = True, note: str = "") -> bool:
@@ -392,6 +428,8 @@ def void_session(session_id: int, reason: str, *, by: Actor = None) -> ClubSessi
         _close_tables(session_id, now, f"The evening was voided: {reason}")
         logger.info("session %s voided by %s: %s", session_id, recorded_user(by), reason)
         session.refresh_from_db()
+        said = "The evening is voided: it will not be balanced."
+        audit.record(by, AuditEntry.VOID, said, why=reason, session=session)
         return session
 
 

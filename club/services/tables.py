@@ -15,6 +15,7 @@ from django.utils import timezone
 
 from club.models import (
     Arrival,
+    AuditEntry,
     ClubSession,
     CutBatch,
     HouseRules,
@@ -26,7 +27,7 @@ from club.models import (
     variant_choices,
     variant_seats,
 )
-from club.services import base
+from club.services import audit, base
 from club.services.base import ClubError, counted, log, record_cut
 from club.services.seats import HOUR, IN_PLAY, lapse_substitutes, seat_wanted_computers
 from club.tables import cutting
@@ -154,6 +155,7 @@ def form_table(
     computer_players: int = 0,
     house_rules: HouseRules | None = None,
     fill: bool = False,
+    by: base.Actor = None,
 ) -> Table:
     """Form a table from the candidates (default: every waiting member, in order of arrival).
 
@@ -295,7 +297,20 @@ def form_table(
         table.next_redraw_at = now + HOUR
         table.save()
         log(table, f"Table formed; {players and table.seats.get(position=0).member} deals first.")
+        audit.record(by, AuditEntry.TABLE, formed_words(table, with_rules=True), table=table)
     return table
+
+
+def formed_words(table: Table, *, with_rules: bool = False) -> str:
+    """A table just formed, as the console says it ("Table 2 formed: Ann, Bob and Cat.")
+    and, ``with_rules``, as the audit log keeps it (its game, where it is played, its
+    house rules)."""
+    seats = table.seats.select_related("member").order_by("position")
+    said = f"Table {table.number} formed: {base.and_list([str(s.member) for s in seats])}"
+    if not with_rules:
+        return f"{said}."
+    rules = f", {table.house_rules_name}" if table.house_rules_name else ""
+    return f"{said} ({table.game_name}, {table.get_mode_display()}{rules})."
 
 
 _FEW = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}

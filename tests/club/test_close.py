@@ -276,3 +276,36 @@ def test_the_evenings_services_write_their_audit_entries(secretary: Any) -> None
         (AuditEntry.OPEN, "Opened Tuesday: £0.10 a point, Cooncan", ""),
         (AuditEntry.CANCEL, "Cancelled Tuesday.", ""),
     ]
+
+
+@pytest.mark.django_db
+def test_the_consoles_services_write_their_audit_entries(secretary: Any, make_members: Any) -> None:
+    """Issue 80, item 3: the door's check-in (the ticked members and a newcomer, both or
+    neither), forming a table and voiding it are audited by their services."""
+    from decimal import Decimal
+
+    from club import services
+    from club.models import AuditEntry, Member, Table
+    from club.services.base import ClubError
+    from club.services.sessions import check_in_at_door
+
+    by = secretary.user
+    session = services.open_session(stake=Decimal("0.05"), by=by, name="Friday")
+    a, b = make_members(2)
+    taken = make_members(1)[0]
+    with pytest.raises(ClubError):  # the newcomer's name is taken: nobody is checked in
+        check_in_at_door(session, [a, b], new_name=taken.display_name, by=by)
+    assert not session.arrivals.exists()
+    said = check_in_at_door(session, [a, b], new_name="Mary Newcomer", guest=True, by=by)
+    assert said == f"Checked in: {a}, {b} and Mary Newcomer (new, a guest)."
+    mary = Member.objects.get(display_name="Mary Newcomer")
+    table = services.form_table(
+        session, variant="tonk", size=3, mode=Table.PHYSICAL, candidates=[a, b, mary], by=by
+    )
+    entries = AuditEntry.objects.filter(session=session).order_by("pk")
+    assert list(entries.values_list("action", flat=True)) == [
+        AuditEntry.OPEN, AuditEntry.CHECK_IN, AuditEntry.TABLE,
+    ]  # fmt: skip
+    assert entries.last().what.endswith("(Tonk, real cards).")  # type: ignore[union-attr]
+    assert all(e.actor == by for e in entries)
+    assert table.session == session
