@@ -16,6 +16,13 @@ logger = logging.getLogger(__name__)
 BALANCE_SESSION = "club.tasks.balance_session"
 
 
+def queue(name: str, args: list[object], *, countdown: float | None = None) -> None:
+    """Queue the task called ``name`` (the one way work is queued, the games' included:
+    issue 80, item 4); the broker's error is the caller's to log, as each has a sweep
+    that picks the work up again."""
+    app.send_task(name, args=args, countdown=countdown)
+
+
 def queue_balance(session_id: int) -> None:
     """Queue the balancing of a closed evening; with the broker down, the worker's minute
     sweep (``club.tasks.balance_pending_sessions``) does it."""

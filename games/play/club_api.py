@@ -34,6 +34,7 @@ from club.services import (
 from games.engine.errors import InvalidActionError
 
 __all__ = [
+    "queue_task",
     "after_response",
     "fetch_rows",
     "SeatInfo",
@@ -60,6 +61,13 @@ __all__ = [
     "house_rules_for",
     "house_rule_sets",
 ]
+
+
+def queue_task(name: str, args: list[Any], *, countdown: float | None = None) -> None:
+    """Queue a games task by its name through the club's one queue (club/dispatch.py)."""
+    from club import dispatch
+
+    dispatch.queue(name, args, countdown=countdown)
 
 
 def washbook_totals(table_id: int) -> dict[int, int]:

@@ -21,7 +21,6 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from club.celery import app as celery_app
 from club.infra import redis as club_redis
 from club.services import ClubError
 from games.bots import choose
@@ -537,7 +536,7 @@ BOT_MOVE = "games.tasks.bot_move"  # queued by name: the tasks call this module,
 
 def schedule_bot(deal_id: int, version: int) -> None:
     try:
-        celery_app.send_task(BOT_MOVE, args=[deal_id, version], countdown=bot_delay())
+        club_api.queue_task(BOT_MOVE, [deal_id, version], countdown=bot_delay())
     except Exception:  # the periodic sweep picks it up again
         log.warning("could not queue bot move for deal %s", deal_id, exc_info=True)
 
@@ -548,7 +547,7 @@ CLOSE_ROUND = "games.tasks.close_call_round"
 def schedule_close(deal_id: int, seconds: float) -> None:
     """Close the deal's call round when its time is up (the sweep closes it if lost)."""
     try:
-        celery_app.send_task(CLOSE_ROUND, args=[deal_id], countdown=seconds)
+        club_api.queue_task(CLOSE_ROUND, [deal_id], countdown=seconds)
     except Exception:
         log.warning("could not queue the call round's close for deal %s", deal_id, exc_info=True)
 

@@ -410,3 +410,15 @@ def test_no_view_holds_a_transaction_but_those_still_to_move() -> None:
     found = atomic_views(ROOT)
     assert found - STILL_ATOMIC_VIEWS == set(), "a service owns its transaction, not a view"
     assert found >= STILL_ATOMIC_VIEWS, "moved: take it off STILL_ATOMIC_VIEWS"
+
+
+def test_work_is_queued_through_the_clubs_one_queue() -> None:
+    """Issue 80, item 4: a `send_task` in games/play went around club/dispatch.py; now
+    every task is queued there (the games' through club_api.queue_task), Celery's own
+    wiring aside."""
+    callers = set()
+    for name, path in modules(ROOT).items():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        if any(isinstance(n, ast.Attribute) and n.attr == "send_task" for n in ast.walk(tree)):
+            callers.add(name)
+    assert callers == {"club.dispatch", "club.celery"}
