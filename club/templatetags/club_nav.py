@@ -15,7 +15,7 @@ register = template.Library()
 
 @register.filter
 def game_name(variant: str) -> str:
-    """A game's one name, from the engine's registry ("conquian" → "Conquián", issue 79);
+    """A game's one name, from the engine's registry (a table's variant → its display_name, issue 79);
     a name the registry no longer knows is shown as stored."""
     try:
         return find_variant(variant).display_name
