@@ -16,6 +16,7 @@ from django.core.management import call_command
 from club import services
 from club.models import ClubSession, Member, Transfer
 from club.services.demo import PUBLISHED
+from tests.passwords import repository_passwords
 
 
 @pytest.fixture
@@ -86,35 +87,12 @@ def test_a_club_of_its_own_is_not_told_demo_logins(run_dir: Path) -> None:
     assert out.getvalue() == "" and not (run_dir / "demo-password").exists()
 
 
-def _repository_passwords() -> set[str]:
-    """Every string the repository gives a password: keyword arguments and dictionary
-    entries named like one, PASSWORD constants, and the README's words in backquotes."""
-    import re
-    import subprocess
-
-    root = Path(__file__).resolve().parents[2]
-    files = subprocess.run(
-        ["git", "ls-files", "*.py", "*.md", "*.html", "*.yml", "*.txt", "Makefile"],
-        cwd=root, capture_output=True, text=True, check=True,
-    ).stdout.split()  # fmt: skip
-    found: set[str] = set()
-    assigned = re.compile(
-        r"""(?i)(?:password\w*|passwd|secret|PUBLISHED)["']?\s*[:=,]\s*(?:PASSWORD\s*=\s*)?["']([^"'\n]{2,80})["']"""
-    )
-    for name in files:
-        text = (root / name).read_text(errors="replace")
-        found.update(assigned.findall(text))
-        if name.endswith(".md"):
-            found.update(re.findall(r"`([^`\s]{6,40})`", text))
-    return found
-
-
 @pytest.mark.django_db
 def test_no_password_in_the_repository_opens_a_demo_login(run_dir: Path) -> None:
     """Issue 78's acceptance: the demo's logins take this install's own password, and no
     password the repository holds (its tests', its docs', the one once published) opens
     any of them."""
-    candidates = _repository_passwords()
+    candidates = repository_passwords()
     assert PUBLISHED in candidates and len(candidates) > 20, sorted(candidates)[:50]
     call_command("demo", "--if-empty", stdout=io.StringIO())
     users = list(get_user_model().objects.filter(member__is_bot=False))

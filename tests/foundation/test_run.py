@@ -20,6 +20,7 @@ import pytest
 from club.runner import local
 from club.services.demo import PUBLISHED
 from tests.makerun import Browser, MakeRun, get, processes_with, wait_until, words, worker_main
+from tests.passwords import repository_passwords
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -28,8 +29,10 @@ ROOT = Path(__file__).resolve().parents[2]
 def make_run(tmp_path: Path) -> Iterator[Callable[..., MakeRun]]:
     runs: list[MakeRun] = []
 
-    def start(host: str | None = None, demo: bool = True) -> MakeRun:
-        runs.append(MakeRun(tmp_path, host=host, demo=demo))
+    def start(
+        host: str | None = None, demo: bool = True, settings: dict[str, str] | None = None
+    ) -> MakeRun:
+        runs.append(MakeRun(tmp_path, host=host, demo=demo, settings=settings))
         return runs[-1]
 
     yield start
@@ -218,4 +221,48 @@ def test_make_run_copies_a_club_left_in_sqlite_lets_a_phone_on_the_wifi_play_and
         assert sse.headers["access-control-allow-origin"] == base
         first = next(sse.iter_lines())
         assert first.startswith("retry:")
+    run.stop(lambda pid: os.kill(pid, signal.SIGTERM))
+
+
+@pytest.mark.slow
+def test_make_run_on_the_wifi_opens_no_login_with_a_password_the_repository_gives(
+    make_run: Callable[..., MakeRun],
+) -> None:
+    """Issue 78's acceptance: `make run HOST=0.0.0.0 DEMO=1`, reached at the machine's
+    network address as a phone on the club's Wi-Fi reaches it. Every password the
+    repository assigns in its code and docs, and every word the README shows in
+    backquotes (where the demo's was once published), is tried for the secretary, whose
+    login reaches the admin and the members' money: none opens it. This install's own
+    password, from `.run/demo-password`, does. (Lockouts are raised for this run only, so
+    that each try reaches the password check rather than axes' refusal; the demo's logins
+    share one password, and tests/club/test_demo.py tries every candidate for every login
+    in-process. Each try costs a PBKDF2 check at Django's work factor, about 0.35 s here.)"""
+    from concurrent.futures import ThreadPoolExecutor
+
+    address = local.primary_address()
+    assert address, "this machine has no non-loopback address to test with"
+    run = make_run("0.0.0.0", settings={"LOGIN_FAILURE_LIMIT": "100000"})
+    run.wait_healthy()
+    candidates = repository_passwords(("README.md",)) | {PUBLISHED}
+    assert len(candidates) > 100, sorted(candidates)
+    base = f"http://{address}:{run.port}"
+
+    def opens(password: str) -> bool:
+        phone = Browser(base)
+        r = phone.client.post("/login/", data={
+            "username": "secretary", "password": password,
+            "csrfmiddlewaretoken": phone.client.cookies.get("csrftoken", ""),
+        })  # fmt: skip
+        assert r.status_code in (200, 302), (r.status_code, r.text[:500])
+        return r.status_code == 302
+
+    with ThreadPoolExecutor(4) as pool:
+        opened = [
+            p
+            for p, ok in zip(sorted(candidates), pool.map(opens, sorted(candidates)), strict=True)
+            if ok
+        ]
+    assert opened == []
+    assert run.demo_password() not in candidates
+    assert opens(run.demo_password()), "the install's own password should open it"
     run.stop(lambda pid: os.kill(pid, signal.SIGTERM))
