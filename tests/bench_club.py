@@ -20,8 +20,11 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from club import services
 from club.models import ClubSession, Member, Posting, Seat, Table, WashbookEntry, WashbookLine
+from club.services.base import create_member
+from club.services.ledger import balance_session
+from club.services.sessions import check_in, close_session, open_session
+from club.services.tables import form_table
 
 
 class _Rollback(Exception):
@@ -49,15 +52,15 @@ def _bulk_deals(table: Table, deals: int, rng: random.Random, start: int = 1) ->
 
 
 def _setup(rng: random.Random) -> tuple[Member, ClubSession, list[Table]]:
-    secretary = services.create_member("bench-secretary", "Bench Secretary", is_staff=True)
-    members = [services.create_member(f"bench-{i}", f"Bench {i}") for i in range(40)]
-    session = services.open_session(stake=Decimal("0.05"), by=secretary.user, name="Bench")
+    secretary = create_member("bench-secretary", "Bench Secretary", is_staff=True)
+    members = [create_member(f"bench-{i}", f"Bench {i}") for i in range(40)]
+    session = open_session(stake=Decimal("0.05"), by=secretary.user, name="Bench")
     for m in members:
-        services.check_in(session, m)
+        check_in(session, m)
     tables = []
     for i in range(10):
         tables.append(
-            services.form_table(
+            form_table(
                 session,
                 variant="foster",
                 size=4,
@@ -76,10 +79,10 @@ def run() -> dict[str, Any]:
             secretary, session, tables = _setup(rng)
             for t in tables:
                 _bulk_deals(t, 100, rng)
-            services.close_session(session.pk, queue=False)
+            close_session(session.pk, queue=False)
             with CaptureQueriesContext(connection) as ctx:
                 t0 = time.perf_counter()
-                result = services.balance_session(session.pk)
+                result = balance_session(session.pk)
                 elapsed = time.perf_counter() - t0
             assert result.posted, result
             assert Posting.objects.filter(session=session, kind="session-balance").count() == 1
@@ -90,11 +93,11 @@ def run() -> dict[str, Any]:
             figures["balance session: SQL queries"] = len(ctx.captured_queries)
 
             # The washbook page: 1,000 lines on one table of five (and 100 for comparison).
-            extra = [services.create_member(f"bench-w{i}", f"Washbook {i}") for i in range(5)]
-            page_session = services.open_session(stake="0.05", by=secretary.user)
+            extra = [create_member(f"bench-w{i}", f"Washbook {i}") for i in range(5)]
+            page_session = open_session(stake="0.05", by=secretary.user)
             for m in extra:
-                services.check_in(page_session, m)
-            big = services.form_table(page_session, variant="foster", size=5, mode=Table.PHYSICAL)
+                check_in(page_session, m)
+            big = form_table(page_session, variant="foster", size=5, mode=Table.PHYSICAL)
             _bulk_deals(big, 100, rng)
             client = Client(SERVER_NAME="localhost")
             client.force_login(get_user_model().objects.get(username="bench-secretary"))

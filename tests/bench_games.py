@@ -56,7 +56,7 @@ def _pct(xs: list[float], p: float) -> float:
 
 def _table(tag: str, players: int = 5, variant: str = "foster") -> tuple[Any, list[Any]]:
     from club.models import Seat, Table
-    from club.services import create_member
+    from club.services.base import create_member
 
     members = [
         create_member(f"bench-{tag}-{i}-{secrets.token_hex(3)}", f"Bench {tag} {i}")

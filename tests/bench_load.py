@@ -96,17 +96,17 @@ def _start(env: dict[str, str]) -> tuple[list[subprocess.Popen[bytes]], int, int
 def online_table(session: Any, prefix: str, t: int) -> tuple[Any, list[Any]]:
     """Table ``t`` of the bench's evening: five new members checked in, an online Foster
     table formed of them (seats cut), its first deal dealt; the table and its members."""
-    from club import services
     from club.models import Table
+    from club.services.base import create_member
+    from club.services.sessions import check_in
+    from club.services.tables import form_table
     from games.play import services as game_services
 
     name = prefix.title()
-    members = [services.create_member(f"{prefix}-{t}-{i}", f"{name} {t}.{i}") for i in range(5)]
+    members = [create_member(f"{prefix}-{t}-{i}", f"{name} {t}.{i}") for i in range(5)]
     for m in members:
-        services.check_in(session, m)
-    table = services.form_table(
-        session, variant="foster", size=5, mode=Table.ONLINE, candidates=members
-    )
+        check_in(session, m)
+    table = form_table(session, variant="foster", size=5, mode=Table.ONLINE, candidates=members)
     game_services.ensure_deal(table.pk)
     return table, members
 
@@ -115,10 +115,11 @@ def _setup(n_tables: int) -> tuple[Any, list[dict[str, Any]]]:
     from django.conf import settings
     from django.test import Client
 
-    from club import services
+    from club.services.base import create_member
+    from club.services.sessions import open_session
 
-    secretary = services.create_member("load-secretary", "Load Secretary", is_staff=True)
-    session = services.open_session(stake="0.01", by=secretary.user, name="Load")
+    secretary = create_member("load-secretary", "Load Secretary", is_staff=True)
+    session = open_session(stake="0.01", by=secretary.user, name="Load")
     tables = []
     for t in range(n_tables):
         table, members = online_table(session, "load", t)
@@ -280,9 +281,9 @@ def _check(session: Any, tables: list[dict[str, Any]], stats: Stats) -> dict[str
 
 
 def run(quick: bool = False) -> dict[str, Any]:
-    from club import services
     from club.live.streams import grant_for
     from club.models import ClubSession
+    from club.services.sessions import close_session
     from games.play.events import event_token
 
     n_tables, seconds = (5, 15) if quick else (50, 120)
@@ -316,7 +317,7 @@ def run(quick: bool = False) -> dict[str, Any]:
         elapsed = time.monotonic() - started
         for th in listeners:
             th.join(25)
-        services.close_session(session.pk)  # the worker balances it
+        close_session(session.pk)  # the worker balances it
         deadline = time.monotonic() + 60
         while (
             time.monotonic() < deadline

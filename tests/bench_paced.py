@@ -39,8 +39,9 @@ def _setup(n_tables: int) -> dict[str, Any]:
     from django.test import Client
     from django.urls import reverse
 
-    from club import services
     from club.live.streams import grant_for, session_token
+    from club.services.base import create_member
+    from club.services.sessions import open_session
     from games.play.events import event_token
 
     def cookie(user: Any) -> str:
@@ -54,10 +55,10 @@ def _setup(n_tables: int) -> dict[str, Any]:
     for t in range(n_tables):
         if t % ROOM == 0:
             room = t // ROOM
-            secretary = services.create_member(
+            secretary = create_member(
                 f"paced-secretary-{room}", f"Paced Secretary {room}", is_staff=True
             )
-            session = services.open_session(
+            session = open_session(
                 stake="0.01", by=secretary.user, name=f"Paced {room}", second=room > 0
             )
             grant = grant_for(secretary.user_id)

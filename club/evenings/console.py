@@ -17,7 +17,6 @@ from django.urls import reverse
 from django.utils.html import escape
 from django.views.decorators.http import require_POST
 
-from club import services
 from club.evenings.forms import CheckInForm, VoidForm
 from club.infra.rows import fetch
 from club.live import streams
@@ -39,10 +38,15 @@ from club.pages.web import (
     staff_required,
     table_or_404,
 )
-from club.services import ClubError, house_rules
-from club.services.ledger import carried_words
-from club.services.sessions import check_in_at_door
-from club.services.tables import formed_words
+from club.services import house_rules
+from club.services import money as club_money
+from club.services.base import ClubError, DealProgress, deal_line, deal_progress
+from club.services.ledger import FEES_OPEN, carried_words, waive_fee
+from club.services.mistakes import cancel_table, void_table
+from club.services.seating import seating_of, with_seating_sql
+from club.services.seats import empty_seats, seat_computer_player
+from club.services.sessions import VOIDABLE, check_in_at_door, check_out, played_at, void_session
+from club.services.tables import form_table, formed_words, table_queue, waiting_members
 from club.tables.forms import FormTableForm
 
 
@@ -62,10 +66,10 @@ class ConsoleTable:
     empty_seats: int = 0  # seats the game has room for that a computer player may take
 
 
-def _progress(table: Table, names: dict[int, str], deal: services.DealProgress | None) -> str:
+def _progress(table: Table, names: dict[int, str], deal: DealProgress | None) -> str:
     """ "Game 2, deal 3: Ann to play (14 moves)", from the games app's report; no card.
     ``names``: who plays each seat (a substitute where one is appointed, L6), by position.
-    A move's notice carries the same line (services.deal_line)."""
+    A move's notice carries the same line (deal_line)."""
     if table.voided_at is not None:
         return f"Voided: {table.void_reason}"
     if table.status != Table.PLAYING:
@@ -74,7 +78,7 @@ def _progress(table: Table, names: dict[int, str], deal: services.DealProgress |
         return f"{table.game_and_deal}, played with real cards"
     if deal is None or deal.finished:
         return f"{table.game_and_deal}: not dealt yet"
-    return services.deal_line(names, deal)
+    return deal_line(names, deal)
 
 
 def _players(seats: list[Seat], substitutions: list[Substitution]) -> dict[int, str]:
@@ -92,7 +96,7 @@ def _empty_seats(table: Table, seats: list[Seat]) -> int:
     the secretary may seat a computer player there)."""
     if table.mode != Table.ONLINE or table.is_practice:
         return 0
-    return services.empty_seats(table, len(seats))
+    return empty_seats(table, len(seats))
 
 
 def _console_context(
@@ -126,17 +130,17 @@ def _console_context(
             ),
         )
     )
-    progress = services.deal_progress([t.pk for t in tables if t.mode == Table.ONLINE])
+    progress = deal_progress([t.pk for t in tables if t.mode == Table.ONLINE])
     rows = []
     for t in tables:
         seats = list(t.seats.all())
         playing = t.status == Table.PLAYING
-        played = playing and services.played_at(table_id=t.pk)
+        played = playing and played_at(table_id=t.pk)
         rows.append(
             ConsoleTable(
                 table=t,
                 seats=seats,
-                queue=services.table_queue(t) if playing else [],
+                queue=table_queue(t) if playing else [],
                 demands=t.pending_demands,  # type: ignore[attr-defined]
                 substitutions=t.live_substitutions,  # type: ignore[attr-defined]
                 progress=_progress(
@@ -152,7 +156,7 @@ def _console_context(
         )
     arrivals = list(session.arrivals.select_related("member", "queue_table").order_by("order"))
     here = [a for a in arrivals if a.left_at is None]
-    waiting = services.waiting_members(session) if session.is_open else []
+    waiting = waiting_members(session) if session.is_open else []
     carried = carried_words([a.member for a in here])
     # Who has no password yet (a newcomer, a guest): the console offers a sign-in link
     # (issue 78), in one query for the whole list.
@@ -166,9 +170,7 @@ def _console_context(
         a.carried = carried.get(a.member_id, "")  # type: ignore[attr-defined]
         a.no_login = a.member.user_id in no_login  # type: ignore[attr-defined]
     playing = [r for r in rows if r.table.status == Table.PLAYING]
-    session_voidable = session.status in services.VOIDABLE and services.played_at(
-        session_id=session.pk
-    )
+    session_voidable = session.status in VOIDABLE and played_at(session_id=session.pk)
     return {
         "session": session,
         "rows": rows,
@@ -180,7 +182,7 @@ def _console_context(
         "carried": [(a.member, carried[a.member_id]) for a in here if a.member_id in carried],
         "table_form": FormTableForm(initial={"variant": session.default_variant}, session=session),
         "checkin_form": CheckInForm(session=session),
-        "cancellable": session.is_open and not services.played_at(session_id=session.pk),
+        "cancellable": session.is_open and not played_at(session_id=session.pk),
         "voidable": session_voidable,
         "void_form": void_form("void-session"),
         "console_error": _unshown_errors(bound, rows, session_voidable),
@@ -204,8 +206,8 @@ class FeeRow:
 
 
 def _fees(session: ClubSession, arrivals: list[Arrival]) -> list[FeeRow]:
-    """Each player's fee, while the fees can still be waived (`services.waive_fee`)."""
-    if session.status not in services.FEES_OPEN or not (session.fee_member or session.fee_guest):
+    """Each player's fee, while the fees can still be waived (`waive_fee`)."""
+    if session.status not in FEES_OPEN or not (session.fee_member or session.fee_guest):
         return []
     played = set(
         WashbookEntry.objects.filter(line__table__session=session).values_list(
@@ -270,15 +272,15 @@ def table_progress(request: HttpRequest, pk: int, table_pk: int) -> HttpResponse
     table and its seats' names in one statement written once a process (one a move of
     every table of the evening: as much of the web's CPU as the move itself, compiled by
     the ORM in two)."""
-    sql, params = services.with_seating_sql(
+    sql, params = with_seating_sql(
         Table._meta.db_table, "id", "WHERE row_.id = %s AND row_.session_id = %s"
     )
     found = fetch(Table, sql, [*params, table_pk, pk])
     if not found:
         raise Http404("no such table this evening")
     table = found[0]
-    names = {s.position: s.display_name for s in services.seating_of(table)}
-    deal = services.deal_progress([table.pk]).get(table.pk) if table.mode == Table.ONLINE else None
+    names = {s.position: s.display_name for s in seating_of(table)}
+    deal = deal_progress([table.pk]).get(table.pk) if table.mode == Table.ONLINE else None
     return HttpResponse(escape(_progress(table, names, deal)))
 
 
@@ -359,7 +361,7 @@ def table_void(request: HttpRequest, pk: int) -> HttpResponse:
         request,
         table.session,
         f"void-{table.pk}",
-        lambda reason: services.void_table(table.pk, reason, by=request.user),
+        lambda reason: void_table(table.pk, reason, by=request.user),
         (f"Table {table.number} voided: its lines stay in the washbook, struck through.", "tables"),
     )
 
@@ -373,7 +375,7 @@ def session_void(request: HttpRequest, pk: int) -> HttpResponse:
         request,
         session,
         "void-session",
-        lambda reason: services.void_session(session.pk, reason, by=request.user),
+        lambda reason: void_session(session.pk, reason, by=request.user),
         ("The evening is voided: it will not be balanced.", "top"),
     )
 
@@ -413,7 +415,7 @@ def arrival_leave(request: HttpRequest, pk: int, member_pk: int) -> HttpResponse
     session = session_or_404(pk)
     member = get_object_or_404(Member, pk=member_pk)
     try:
-        what = services.check_out(session, member, by=request.user)
+        what = check_out(session, member, by=request.user)
     except ClubError as e:
         return console_refused(request, session, e, reverse("club:console", args=[session.pk]))
     return console_done(request, session, what, "waiting")
@@ -430,10 +432,10 @@ def arrival_fee(request: HttpRequest, pk: int, member_pk: int) -> HttpResponse:
     why = request.POST.get("why", "")
     fee = session.fee_for(member.is_guest)
     try:
-        arrival = services.waive_fee(session.pk, member.pk, waived=waive, why=why, by=request.user)
+        arrival = waive_fee(session.pk, member.pk, waived=waive, why=why, by=request.user)
     except ClubError as e:
         return console_refused(request, session, e, reverse("club:console", args=[session.pk]))
-    what = f"{member.display_name}'s table fee ({services.money.shown(fee)}) " + (
+    what = f"{member.display_name}'s table fee ({club_money.shown(fee)}) " + (
         "waived" if arrival.fee_waived else "charged again"
     )
     return console_done(request, session, f"{what}.", "fees")
@@ -445,7 +447,7 @@ def table_cancel(request: HttpRequest, pk: int) -> HttpResponse:
     """A table formed by mistake, cancelled while nothing has been played at it."""
     table = table_or_404(pk)
     try:
-        services.cancel_table(table.pk, by=request.user)
+        cancel_table(table.pk, by=request.user)
     except ClubError as e:
         return _table_refused(request, table, e)
     message = f"{table.label} cancelled: its players wait again."
@@ -461,7 +463,7 @@ def table_computer(request: HttpRequest, pk: int) -> HttpResponse:
     dealt again, if nothing has been played in the game; else when the game ends."""
     table = table_or_404(pk)
     try:
-        said = services.seat_computer_player(table.pk, by=request.user)
+        said = seat_computer_player(table.pk, by=request.user)
     except ClubError as e:
         return _table_refused(request, table, e)
     message = f"{table.label}: {said}"
@@ -490,7 +492,7 @@ def table_create(request: HttpRequest, pk: int) -> HttpResponse:
                     data["variant"], form.chosen_options(data["variant"])
                 )
             )
-            table = services.form_table(
+            table = form_table(
                 session,
                 variant=data["variant"],
                 size=data["size"],

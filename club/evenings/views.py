@@ -11,7 +11,6 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from club import services
 from club.evenings.console import console_done, console_page, console_refused
 from club.evenings.forms import CloseForm, OpenSessionForm
 from club.models import (
@@ -27,19 +26,31 @@ from club.pages.web import (
     session_or_404,
     staff_required,
 )
-from club.services import ClubError
+from club.services.base import ClubError, member_for
+from club.services.ledger import balance_of, staked_tables
+from club.services.practice import practice_tables
+from club.services.sessions import (
+    cancel_session,
+    check_in,
+    check_out,
+    close_session,
+    close_when_deals_end,
+    deals_in_progress,
+    open_session,
+)
+from club.services.tables import current_seat, table_queue, waiting_members
 from club.washbooks.views import why_unstaked
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    member = services.member_for(request.user)
+    member = member_for(request.user)
     if not request.user.is_authenticated:
         from club.services import setup
 
         if not setup.started():  # an empty club (issue 78): its setup page asks the code
             return redirect("setup")
     current = ClubSession.objects.filter(status=ClubSession.OPEN).first()
-    balance = services.balance_of(member) if member else None
+    balance = balance_of(member) if member else None
     return render(
         request,
         "club/evenings/home.html",
@@ -47,8 +58,8 @@ def home(request: HttpRequest) -> HttpResponse:
             "member": member,
             "current": current,
             "balance": balance,
-            "seat": services.current_seat(member),
-            "practice": services.practice_tables(member),
+            "seat": current_seat(member),
+            "practice": practice_tables(member),
         },
     )
 
@@ -69,7 +80,7 @@ def session_open(request: HttpRequest) -> HttpResponse:
     form = OpenSessionForm(request.POST)
     if form.is_valid():
         try:
-            session = services.open_session(
+            session = open_session(
                 stake=form.cleaned_data["stake"],
                 default_variant=form.cleaned_data["default_variant"],
                 name=form.cleaned_data["name"],
@@ -93,11 +104,11 @@ def session_open(request: HttpRequest) -> HttpResponse:
 
 
 def _dashboard_context(request: HttpRequest, session: ClubSession) -> dict[str, Any]:
-    member = services.member_for(request.user)
+    member = member_for(request.user)
     tables = list(session.tables.prefetch_related("seats__member").order_by("number"))
-    queues = {t.pk: services.table_queue(t) for t in tables if t.status == Table.PLAYING}
+    queues = {t.pk: table_queue(t) for t in tables if t.status == Table.PLAYING}
     arrivals = list(session.arrivals.select_related("member", "queue_table").order_by("order"))
-    waiting = services.waiting_members(session) if session.is_open else []
+    waiting = waiting_members(session) if session.is_open else []
     return {
         "session": session,
         "member": member,
@@ -124,7 +135,7 @@ def session_detail(request: HttpRequest, pk: int) -> HttpResponse:
 def session_check_in(request: HttpRequest, pk: int) -> HttpResponse:
     session = session_or_404(pk)
     try:
-        services.check_in(session, member_or_403(request))
+        check_in(session, member_or_403(request))
     except ClubError as e:
         return refused(request, e, session.get_absolute_url())
     return redirect(session)
@@ -135,7 +146,7 @@ def session_check_in(request: HttpRequest, pk: int) -> HttpResponse:
 def session_check_out(request: HttpRequest, pk: int) -> HttpResponse:
     session = session_or_404(pk)
     try:
-        services.check_out(session, member_or_403(request))
+        check_out(session, member_or_403(request))
     except ClubError as e:
         return refused(request, e, session.get_absolute_url())
     return redirect(session)
@@ -153,8 +164,8 @@ def _close_context(session: ClubSession, form: CloseForm) -> dict[str, Any]:
     )
     for r in rows:
         totals[r["line__table_id"]].append((r["member__display_name"], int(r["points"])))
-    in_progress = services.deals_in_progress(session.pk)
-    staked = set(services.staked_tables(session.pk))
+    in_progress = deals_in_progress(session.pk)
+    staked = set(staked_tables(session.pk))
     return {
         "session": session,
         "form": form,
@@ -188,7 +199,7 @@ def session_close(request: HttpRequest, pk: int) -> HttpResponse:
         return refused(request, ClubError("the evening is not open"), session.get_absolute_url())
     form = CloseForm(request.POST)
     if form.is_valid():
-        in_progress = services.deals_in_progress(session.pk)
+        in_progress = deals_in_progress(session.pk)
         choice, note = form.cleaned_data["deals"], form.cleaned_data["note"]
         if in_progress and not choice:
             numbers = ", ".join(
@@ -201,13 +212,13 @@ def session_close(request: HttpRequest, pk: int) -> HttpResponse:
                 "unscored.",
             )
         elif in_progress and choice == CloseForm.WAIT:
-            if services.close_when_deals_end(session.pk, by=request.user, note=note):
+            if close_when_deals_end(session.pk, by=request.user, note=note):
                 return console_page(session)
             form.add_error(
                 "deals",
                 "The evening already closes when its deals end: to close it now, end them.",
             )
-        elif not services.close_session(session.pk, by=request.user, note=note):
+        elif not close_session(session.pk, by=request.user, note=note):
             return refused(
                 request, ClubError("the evening is not open"), session.get_absolute_url()
             )
@@ -222,7 +233,7 @@ def session_cancel(request: HttpRequest, pk: int) -> HttpResponse:
     """An evening opened by mistake, cancelled while nothing has been played."""
     session = session_or_404(pk)
     try:
-        services.cancel_session(session.pk, by=request.user)
+        cancel_session(session.pk, by=request.user)
     except ClubError as e:
         return console_refused(request, session, e, reverse("club:console", args=[session.pk]))
     return console_done(request, session, "The evening is cancelled.", "top")

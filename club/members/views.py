@@ -11,7 +11,6 @@ from django.db.models import F, Q, Sum
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
-from club import services
 from club.members.forms import AddMemberForm
 from club.models import (
     Account,
@@ -23,6 +22,10 @@ from club.models import (
 from club.money.forms import PaymentForm, RefundForm
 from club.pages.web import session_or_404, staff_required
 from club.services import logins
+from club.services import money as club_money
+from club.services.base import member_for
+from club.services.ledger import balance_of, member_history, staked_tables
+from club.services.payments import REVERSIBLE, owing, with_club
 from club.washbooks import books
 from club.washbooks.views import why_unstaked
 
@@ -91,10 +94,10 @@ def member_detail(
     refund_form: RefundForm | None = None,
 ) -> HttpResponse:
     member = get_object_or_404(Member, pk=pk, is_bot=False)
-    me = services.member_for(request.user)
+    me = member_for(request.user)
     if not (request.user.is_staff or (me and me.pk == member.pk)):
         raise PermissionDenied("members see only their own page")
-    history = services.member_history(member.pk)
+    history = member_history(member.pk)
     # The member's own points in each session (never the session's total).
     sessions_played = [
         {"pk": r["line__table__session"], "name": r["line__table__session__name"],
@@ -124,21 +127,21 @@ def member_detail(
     staff = request.user.is_staff
     reversed_ids = set(
         Posting.objects.filter(
-            reverses__in=[p.pk for p, _, _ in history if p.kind in services.REVERSIBLE]
+            reverses__in=[p.pk for p, _, _ in history if p.kind in REVERSIBLE]
         ).values_list("reverses_id", flat=True)
     )
-    credit = services.with_club(member.pk)
+    credit = with_club(member.pk)
     return render(
         request,
         "club/members/member.html",
         {
             "member": member,
-            "balance": services.balance_of(member),
+            "balance": balance_of(member),
             "history": history,
             "money": money,
             "chart": books.chart([r for _, _, r in history]),
             "sessions_played": sessions_played,
-            "owing": services.owing(member.pk),
+            "owing": owing(member.pk),
             "payment_form": payment_form or (PaymentForm(member=member) if staff else None),
             # The club pays him back what it owes him (his credit on account).
             "credit": credit,
@@ -152,7 +155,7 @@ def member_detail(
             "reversible": {
                 p.pk
                 for p, _, _ in history
-                if staff and p.kind in services.REVERSIBLE and p.pk not in reversed_ids
+                if staff and p.kind in REVERSIBLE and p.pk not in reversed_ids
             },
             "recent": WashbookEntry.objects.filter(member=member)
             .select_related("line__table__session", "line__reverses", "line__corrects")
@@ -169,7 +172,7 @@ def member_statement(request: HttpRequest, pk: int) -> HttpResponse:
     payment and adjustment; a running balance after each; every amount with the currency.
     Evenings not balanced yet end it, their points not yet money."""
     member = get_object_or_404(Member, pk=pk, is_bot=False)
-    me = services.member_for(request.user)
+    me = member_for(request.user)
     if not (request.user.is_staff or (me and me.pk == member.pk)):
         raise PermissionDenied("members see only their own statements")
     entries = list(
@@ -185,13 +188,13 @@ def member_statement(request: HttpRequest, pk: int) -> HttpResponse:
         session_id = e.line.table.session_id
         assert session_id is not None
         if session_id not in staked:
-            staked[session_id] = set(services.staked_tables(session_id))
+            staked[session_id] = set(staked_tables(session_id))
         return e.line.table_id in staked[session_id]
 
     deals = [e for e in entries if counts(e)]
     shown: set[int] = set()
     lines: list[books.StatementLine] = []
-    for posting, amount, running in services.member_history(member.pk):
+    for posting, amount, running in member_history(member.pk):
         session = posting.session
         own = None
         # A balancing lists the evening's deals it counted; an adjustment, the lines of
@@ -226,7 +229,7 @@ def member_statement(request: HttpRequest, pk: int) -> HttpResponse:
             "lines": lines,
             "pending": [_statement_deal(e) for e in pending],
             "pending_points": sum(e.points for e in pending),
-            "balance": services.balance_of(member),
+            "balance": balance_of(member),
         },
     )
 
@@ -248,7 +251,7 @@ def _money_label(posting: Posting, own_points: int | None, *, evening: bool = Fa
     was corrected and why (and, where postings of many evenings are listed, which)."""
     if posting.kind == Posting.SESSION_BALANCE and posting.session is not None:
         points = own_points if own_points is not None else 0
-        stake = services.money.shown(posting.session.stake)
+        stake = club_money.shown(posting.session.stake)
         return f"{posting.session}: your {points:+d} points at {stake} a point"
     if posting.kind == Posting.FEE and posting.session is not None:
         return f"{posting.session}: table fee"
@@ -260,7 +263,7 @@ def _money_label(posting: Posting, own_points: int | None, *, evening: bool = Fa
 @login_required
 def statement(request: HttpRequest, pk: int, session_pk: int) -> HttpResponse:
     member = get_object_or_404(Member, pk=pk, is_bot=False)
-    me = services.member_for(request.user)
+    me = member_for(request.user)
     if not (request.user.is_staff or (me and me.pk == member.pk)):
         raise PermissionDenied("members see only their own statements")
     session = session_or_404(session_pk)
@@ -274,7 +277,7 @@ def statement(request: HttpRequest, pk: int, session_pk: int) -> HttpResponse:
     )
     # Lines at a table balancing leaves out (voided, a computer player's, practice) are
     # listed, marked, and left out of his points, as they are of his money.
-    staked = set(services.staked_tables(session.pk))
+    staked = set(staked_tables(session.pk))
     rows = [(e, "" if e.line.table_id in staked else why_unstaked(e.line.table)) for e in entries]
     counted = [e for e, why in rows if not why]
     points = sum(e.points for e in counted)

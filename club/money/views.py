@@ -15,7 +15,6 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from club import services
 from club.members.views import member_detail
 from club.models import (
     Account,
@@ -30,7 +29,18 @@ from club.models import (
 from club.money.forms import PaymentForm, RefundForm, ReversalForm, StandingsForm
 from club.pages.inputs import parse_id
 from club.pages.web import form_error, refused, session_or_404, staff_required
-from club.services import ClubError, ledger
+from club.services import ledger
+from club.services import money as club_money
+from club.services.base import ClubError, counted, member_for
+from club.services.ledger import session_money, staked_tables
+from club.services.payments import (
+    REVERSIBLE,
+    record_club_payment,
+    record_payment,
+    record_refund,
+    reverse_payment,
+    with_club,
+)
 
 
 @login_required
@@ -42,14 +52,14 @@ def settlement(request: HttpRequest, pk: int) -> HttpResponse:
             F("adjustment_id").asc(nulls_first=True), "-amount", "pk"
         )
     )
-    money = services.session_money(session.pk)
+    money = session_money(session.pk)
     members = Member.objects.in_bulk(list(money))
     rows = sorted(((members[m], a) for m, a in money.items()), key=lambda r: -r[1])
     paid = sum(1 for t in transfers if t.paid)
     # Counted from the transfers as they stand (a correction settles the evening again),
     # each count saying what it counts (issue 56: "3 staked tables" where one produced
     # money): the staked tables, those whose deals moved money, the members it moved.
-    staked = services.staked_tables(session.pk)
+    staked = staked_tables(session.pk)
     moved = (
         WashbookEntry.objects.filter(line__table_id__in=staked)
         .exclude(points=0)
@@ -59,21 +69,21 @@ def settlement(request: HttpRequest, pk: int) -> HttpResponse:
     )
     winners = sum(1 for a in money.values() if a)
     header = (
-        f"{services.counted(len(staked), 'staked table')}"
+        f"{counted(len(staked), 'staked table')}"
         + (f" ({moved} with points won and lost)" if moved != len(staked) else "")
-        + f"; {services.counted(winners, 'member')} won or lost money: "
-        f"{services.counted(len(transfers), 'transfer')}" + (f", {paid} paid" if paid else "")
+        + f"; {counted(winners, 'member')} won or lost money: "
+        f"{counted(len(transfers), 'transfer')}" + (f", {paid} paid" if paid else "")
     )
     # The table fees each member owes the club (issue 56: the settlement did not list
     # them): their own lines, apart from what members pay each other.
     due = ledger.fees_due(session)
     staff = bool(request.user.is_staff)
     if not staff:  # issue 79: a member sees their own fee, never another's
-        me = services.member_for(request.user)
+        me = member_for(request.user)
         due = {m: fee for m, fee in due.items() if me is not None and m == me.pk}
     payers = Member.objects.in_bulk(list(due))
     fees = [
-        (payers[m], fee, max(Decimal(0), -services.payments.with_club(m)))
+        (payers[m], fee, max(Decimal(0), -with_club(m)))
         for m, fee in sorted(due.items(), key=lambda kv: payers[kv[0]].display_name)
     ]
     return render(
@@ -103,9 +113,9 @@ def transfer_pay(request: HttpRequest, pk: int) -> HttpResponse:
     back = reverse("club:settlement", args=[session_id])
     try:
         amount = request.POST.get("amount", "").strip()
-        transfer = services.record_payment(
+        transfer = record_payment(
             pk,
-            amount=services.money.check_amount(amount, field="amount", what="the amount paid")
+            amount=club_money.check_amount(amount, field="amount", what="the amount paid")
             if amount
             else None,
             method=request.POST.get("method", Posting.CASH),
@@ -123,7 +133,7 @@ def transfer_pay(request: HttpRequest, pk: int) -> HttpResponse:
     messages.success(
         request,
         f"Recorded: {transfer.payment.memo}."
-        + (f" {services.money.shown(left)} is still to pay." if left else ""),
+        + (f" {club_money.shown(left)} is still to pay." if left else ""),
     )
     return redirect(back)
 
@@ -141,7 +151,7 @@ def member_payment(request: HttpRequest, pk: int) -> HttpResponse:
         method, note = form.cleaned_data["method"], form.cleaned_data["note"]
         try:
             if to == "club":
-                services.record_club_payment(
+                record_club_payment(
                     member.pk,
                     amount,
                     method=method,
@@ -150,13 +160,13 @@ def member_payment(request: HttpRequest, pk: int) -> HttpResponse:
                     by=request.user,
                 )
             else:
-                services.record_payment(
+                record_payment(
                     int(to[1:]), amount=amount, method=method, note=note, by=request.user
                 )
         except ClubError as e:
             form_error(form, e)
         else:
-            messages.success(request, f"Recorded: {member} paid {services.money.shown(amount)}.")
+            messages.success(request, f"Recorded: {member} paid {club_money.shown(amount)}.")
             return redirect("club:member", pk=member.pk)
     return member_detail(request, member.pk, payment_form=form)
 
@@ -171,7 +181,7 @@ def member_refund(request: HttpRequest, pk: int) -> HttpResponse:
     if form.is_valid():
         amount = form.cleaned_data["amount"]
         try:
-            services.record_refund(
+            record_refund(
                 member.pk,
                 amount,
                 method=form.cleaned_data["method"],
@@ -182,7 +192,7 @@ def member_refund(request: HttpRequest, pk: int) -> HttpResponse:
             form_error(form, e)
         else:
             messages.success(
-                request, f"Recorded: the club paid {member} {services.money.shown(amount)}."
+                request, f"Recorded: the club paid {member} {club_money.shown(amount)}."
             )
             return redirect("club:member", pk=member.pk)
     return member_detail(request, member.pk, refund_form=form)
@@ -194,7 +204,7 @@ def payment_reverse(request: HttpRequest, pk: int) -> HttpResponse:
     """A payment or refund recorded by mistake is reversed with a reason (issue 53, item
     2): the opposite posting, audited; the statement shows both. Back to the member's
     page (the payer's for a payment between members)."""
-    posting = get_object_or_404(Posting.objects.filter(kind__in=services.REVERSIBLE), pk=pk)
+    posting = get_object_or_404(Posting.objects.filter(kind__in=REVERSIBLE), pk=pk)
     member_id = (
         posting.legs.filter(account__member__isnull=False)
         .order_by("-amount")
@@ -206,7 +216,7 @@ def payment_reverse(request: HttpRequest, pk: int) -> HttpResponse:
     if not form.is_valid():
         return refused(request, form.errors["reason"][0], back)
     try:
-        services.reverse_payment(posting.pk, reason=form.cleaned_data["reason"], by=request.user)
+        reverse_payment(posting.pk, reason=form.cleaned_data["reason"], by=request.user)
     except ClubError as e:
         return refused(request, e, back)
     messages.success(request, f"Reversed: {posting.memo}.")
@@ -280,7 +290,7 @@ def standings(request: HttpRequest) -> HttpResponse:
     # Who sees whose money (issue 53, item 6): the points and the money they came to are
     # the club's, open to members; a member's fees, payments and balance are his own and
     # the staff's.
-    me = services.member_for(request.user)
+    me = member_for(request.user)
     private = {
         r.member.pk
         for r in rows

@@ -14,7 +14,8 @@ from club.models import (
 from club.office.forms import HouseRulesForm
 from club.pages.inputs import parse_id
 from club.pages.web import form_error, session_or_404, staff_required
-from club.services import ClubError, house_rules
+from club.services import house_rules
+from club.services.base import ClubError
 
 
 @staff_required

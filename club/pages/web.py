@@ -12,13 +12,12 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed
 from django.shortcuts import get_object_or_404, redirect, render
 
-from club import services
 from club.models import (
     ClubSession,
     Member,
     Table,
 )
-from club.services import ClubError
+from club.services.base import ClubError, member_for
 
 View = Callable[..., HttpResponse]
 
@@ -57,7 +56,7 @@ def post_or_back(back: Callable[..., str]) -> Callable[[View], View]:
 
 
 def member_or_403(request: HttpRequest) -> Member:
-    member = services.member_for(request.user)
+    member = member_for(request.user)
     if member is None:
         raise PermissionDenied("you have no member profile")
     return member

@@ -24,9 +24,14 @@ from django.contrib.auth.hashers import make_password
 from django.db import transaction
 from django.utils import timezone
 
-from club import services
 from club.models import ClubSession, Member, Seat, Table
 from club.services import base as services_base
+from club.services.base import create_member
+from club.services.ledger import balance_session
+from club.services.payments import record_payment
+from club.services.sessions import check_in, close_session, open_session
+from club.services.tables import advance_after_deal, form_table
+from club.services.washbook import PhysicalResult, enter_physical_result, post_online_deal
 from games.engine.variant import VARIANTS, first_variant
 
 # The password every demo login had until issue 78, printed in the README: never again.
@@ -83,51 +88,51 @@ def load_demo() -> Member:
 
 
 def _load(rng: random.Random) -> Member:
-    secretary = services.create_member("secretary", "The Secretary", is_staff=True)
-    members = [services.create_member(u, n) for u, n in MEMBERS]
+    secretary = create_member("secretary", "The Secretary", is_staff=True)
+    members = [create_member(u, n) for u, n in MEMBERS]
     set_password([secretary.user_id, *(m.user_id for m in members)], demo_password())
 
     # An earlier evening, played with real cards, closed and balanced.
-    past = services.open_session(stake=Decimal("0.05"), by=secretary.user, name="Last week")
+    past = open_session(stake=Decimal("0.05"), by=secretary.user, name="Last week")
     ClubSession.objects.filter(pk=past.pk).update(opened_at=timezone.now() - timedelta(days=7))
     for m in members[:7]:
-        services.check_in(past, m)
+        check_in(past, m)
     # The club's first game (Foster's Cooncan) at physical tables of five, and the
     # first two-player game (Conquián) online: both taken from the registry.
     main = first_variant()
     pair = next(v for v in VARIANTS.values() if v.seats.high == 2)
-    t = services.form_table(past, variant=main.name, size=5, mode=Table.PHYSICAL)
+    t = form_table(past, variant=main.name, size=5, mode=Table.PHYSICAL)
     play_physical(t, rng, 15, secretary)
     past.refresh_from_db()
-    services.close_session(past.pk, by=secretary.user, queue=False)
-    services.ledger.balance_session(past.pk)  # now, not waiting for the worker
+    close_session(past.pk, by=secretary.user, queue=False)
+    balance_session(past.pk)  # now, not waiting for the worker
     transfers = list(past.transfers.all())
     if transfers:
-        services.record_payment(transfers[0].pk, by=secretary.user)
+        record_payment(transfers[0].pk, by=secretary.user)
 
     # Tonight: open, two tables, some deals posted.
-    tonight = services.open_session(stake=Decimal("0.05"), by=secretary.user, name="Tonight")
+    tonight = open_session(stake=Decimal("0.05"), by=secretary.user, name="Tonight")
     # Those at its two tables: the other four are free to come to a second evening (a
     # member is in one open evening at a time, issue 79).
     for m in members[:8]:
-        services.check_in(tonight, m)
-    physical = services.form_table(
+        check_in(tonight, m)
+    physical = form_table(
         tonight, variant=main.name, size=5, mode=Table.PHYSICAL, candidates=members[:6]
     )
     play_physical(physical, rng, 6, secretary)
-    online = services.form_table(
+    online = form_table(
         tonight, variant=pair.name, size=2, mode=Table.ONLINE, candidates=members[6:8]
     )
     for i in range(4):
         winner = rng.randrange(2)
         pts = rng.choice([1, 1, 2])
-        services.post_online_deal(
+        post_online_deal(
             online.pk,
             deal_key=f"demo-{online.pk}-{i}",
             points={winner: pts, 1 - winner: -pts},
             detail={"kind": "out", "demo": True},
         )
-        services.advance_after_deal(online.pk)
+        advance_after_deal(online.pk)
     return secretary
 
 
@@ -136,9 +141,7 @@ def play_physical(table: Table, rng: random.Random, deals: int, by: Member) -> N
         seated = list(Seat.objects.filter(table=table).values_list("member_id", flat=True))
         winner = rng.choice(seated)
         losses = {m: rng.randint(3, 60) for m in seated if m != winner}
-        services.enter_physical_result(
-            table.pk, services.PhysicalResult(winner_id=winner, losses=losses), by=by.user
-        )
+        enter_physical_result(table.pk, PhysicalResult(winner_id=winner, losses=losses), by=by.user)
 
 
 def retire_published_password() -> int:

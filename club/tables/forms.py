@@ -62,7 +62,7 @@ class FormTableForm(OptionFields, forms.Form):
         self.fields["house_rules"].initial = start.pk if start else None
         add_option_fields(self, session)
         if session is not None:  # the members waiting now (the service checks again)
-            from club.services import waiting_members
+            from club.services.tables import waiting_members
 
             # Listed in order of arrival, as the hint says and the cut would take them (L3).
             waiting = [a.member_id for a in waiting_members(session)]

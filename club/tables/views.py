@@ -11,7 +11,6 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from club import services
 from club.models import (
     CutBatch,
     Substitution,
@@ -25,8 +24,17 @@ from club.pages.web import (
     staff_required,
     table_or_404,
 )
-from club.services import ClubError
-from club.services.washbook import result_words
+from club.services.base import ClubError, member_for
+from club.services.seating import table_seating
+from club.services.seats import consent_substitute, demand_redraw, propose_substitute
+from club.services.sessions import played_at
+from club.services.tables import join_queue, table_queue
+from club.services.washbook import (
+    PhysicalResult,
+    check_physical_result,
+    enter_physical_result,
+    result_words,
+)
 from club.tables.forms import ResultForm, SubstituteForm
 from games.engine.variant import find_variant
 
@@ -42,7 +50,7 @@ def table_detail(request: HttpRequest, pk: int) -> HttpResponse:
 def _table_context(
     request: HttpRequest, table: Table, result_form: ResultForm | None = None
 ) -> dict[str, Any]:
-    member = services.member_for(request.user)
+    member = member_for(request.user)
     seats = list(table.seats.select_related("member"))
     players = [s.member for s in seats]
     subs = list(
@@ -53,11 +61,11 @@ def _table_context(
     context = {
         "table": table,
         "member": member,
-        "seats": services.table_seating(table.pk),
+        "seats": table_seating(table.pk),
         "seated": bool(member and member in players),
         "cuts": table.cuts.prefetch_related("draws__member").order_by("-created_at")[:6],
         "events": table.events.all()[:20],
-        "queue": services.table_queue(table) if table.session_id else [],
+        "queue": table_queue(table) if table.session_id else [],
         "subs": [
             (s, {m.pk for m in s.consents.all()}, member and member.pk in s.required) for s in subs
         ],
@@ -65,7 +73,7 @@ def _table_context(
         "cancellable": table.status != Table.CLOSED
         and table.session_id is not None
         and not table.is_practice
-        and not services.played_at(table_id=table.pk),
+        and not played_at(table_id=table.pk),
         "sub_form": SubstituteForm(),
         "lines": table.lines.order_by("-number")[:5],
     }
@@ -77,7 +85,7 @@ def _table_context(
 def table_demand_redraw(request: HttpRequest, pk: int) -> HttpResponse:
     table = table_or_404(pk)
     try:
-        services.demand_redraw(table, member_or_403(request))
+        demand_redraw(table, member_or_403(request))
     except ClubError as e:
         return refused(request, e, table.get_club_url())
     return redirect(table.get_club_url())
@@ -88,7 +96,7 @@ def table_demand_redraw(request: HttpRequest, pk: int) -> HttpResponse:
 def table_join(request: HttpRequest, pk: int) -> HttpResponse:
     table = table_or_404(pk)
     try:
-        services.join_queue(table, member_or_403(request))
+        join_queue(table, member_or_403(request))
     except ClubError as e:
         return refused(request, e, table.get_club_url())
     return redirect(table.get_club_url())
@@ -102,7 +110,7 @@ def table_substitute(request: HttpRequest, pk: int) -> HttpResponse:
     if not form.is_valid():
         return refused(request, ClubError("choose a member"), table.get_club_url())
     try:
-        services.propose_substitute(table, member_or_403(request), form.cleaned_data["substitute"])
+        propose_substitute(table, member_or_403(request), form.cleaned_data["substitute"])
     except ClubError as e:
         return refused(request, e, table.get_club_url())
     return redirect(table.get_club_url())
@@ -113,13 +121,13 @@ def table_substitute(request: HttpRequest, pk: int) -> HttpResponse:
 def substitute_consent(request: HttpRequest, pk: int) -> HttpResponse:
     sub = get_object_or_404(Substitution.objects.select_related("table"), pk=pk)
     try:
-        services.consent_substitute(sub, member_or_403(request), request.POST.get("agree") == "yes")
+        consent_substitute(sub, member_or_403(request), request.POST.get("agree") == "yes")
     except ClubError as e:
         return refused(request, e, sub.table.get_club_url())
     return redirect(sub.table.get_club_url())
 
 
-def result_from_form(form: ResultForm) -> services.PhysicalResult:
+def result_from_form(form: ResultForm) -> PhysicalResult:
     """The result as entered: every field that was read (a field the form refused is
     left out, as if blank)."""
     data = form.cleaned_data
@@ -131,7 +139,7 @@ def result_from_form(form: ResultForm) -> services.PhysicalResult:
             losses[m.pk] = data[f"pips_{m.pk}"]
         if data.get(f"extra_{m.pk}"):
             extra[m.pk] = data[f"extra_{m.pk}"]
-    return services.PhysicalResult(
+    return PhysicalResult(
         winner_id=data.get("winner"),
         losses=losses,
         cards=cards,
@@ -155,7 +163,7 @@ def table_result(request: HttpRequest, pk: int) -> HttpResponse:
     form = ResultForm(request.POST, players=players, game=find_variant(table.variant))
     if form.is_valid():
         try:
-            line = services.enter_physical_result(table.pk, result_from_form(form), by=request.user)
+            line = enter_physical_result(table.pk, result_from_form(form), by=request.user)
         except ClubError as e:
             form_error(form, e)
         else:  # confirmed with its line: who won what (the audit log has it too)
@@ -163,7 +171,7 @@ def table_result(request: HttpRequest, pk: int) -> HttpResponse:
             return redirect(table.get_club_url())
     else:  # the fields it read are checked as the service would: every mistake at once
         try:
-            services.check_physical_result(table.pk, result_from_form(form))
+            check_physical_result(table.pk, result_from_form(form))
         except ClubError as e:
             form_error(form, e, beside_fields_only=True)
         # Pips the form refused were left out above, so "not both" went unsaid until

@@ -6,7 +6,9 @@ from typing import Any
 
 from django import template
 
-from club import services
+from club.services import money as club_money
+from club.services.base import member_for
+from club.services.tables import current_seat
 from games.engine.errors import InvalidActionError
 from games.engine.variant import find_variant
 
@@ -25,8 +27,8 @@ def game_name(variant: str) -> str:
 
 @register.filter
 def money(amount: Any) -> str:
-    """An amount with the club's currency: "£1.50", "-£0.30" (``services.money.shown``)."""
-    return services.money.shown(amount)
+    """An amount with the club's currency: "£1.50", "-£0.30" (``club_money.shown``)."""
+    return club_money.shown(amount)
 
 
 @register.simple_tag(takes_context=True)
@@ -35,7 +37,7 @@ def seated(context: dict[str, Any]) -> Any:
     user = getattr(request, "user", None)
     if user is None or not user.is_authenticated:
         return None
-    return services.current_seat(services.member_for(user))
+    return current_seat(member_for(user))
 
 
 @register.filter

@@ -9,7 +9,6 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 
-from club import services
 from club.models import (
     ClubSession,
     Member,
@@ -17,7 +16,17 @@ from club.models import (
     WashbookLine,
 )
 from club.pages.web import form_error, session_or_404, staff_required, table_or_404
-from club.services import ClubError, ledger
+from club.services import ledger
+from club.services import money as club_money
+from club.services.base import ClubError
+from club.services.ledger import staked_tables
+from club.services.washbook import (
+    CORRECTABLE_SESSIONS,
+    correct_line,
+    correction_refused,
+    line_players,
+    most_pips,
+)
 from club.tables.views import result_from_form
 from club.washbooks import books
 from club.washbooks.forms import CorrectionForm
@@ -36,7 +45,7 @@ def _line_as_entered(
         initial["ending"] = (line.detail or {}).get("ending", "")
         initial["winner"] = (line.detail or {}).get("named")
         return initial
-    ceiling = services.most_pips(line.table, len(players)) if scoring != "game-points" else 10**6
+    ceiling = most_pips(line.table, len(players)) if scoring != "game-points" else 10**6
     for m in players:
         p = points.get(m.pk, 0)
         if p > 0:
@@ -57,9 +66,9 @@ def line_correct(request: HttpRequest, pk: int) -> HttpResponse:
     corrected one, the deal count and the dealer left where they are; after balancing,
     an adjustment to the members' money. A refusal is shown in place; nothing changes."""
     line = get_object_or_404(WashbookLine.objects.select_related("table", "table__session"), pk=pk)
-    players = services.line_players(line)
+    players = line_players(line)
     back = reverse("club:washbook", args=[line.table_id])
-    refused = services.correction_refused(line)
+    refused = correction_refused(line)
     scoring = (
         (line.detail or {}).get("scoring", "pips") if line.table.mode == Table.ONLINE else "pips"
     )
@@ -70,9 +79,7 @@ def line_correct(request: HttpRequest, pk: int) -> HttpResponse:
             data = form.cleaned_data
             result = None if data["reverse_only"] else result_from_form(form)
             try:
-                services.correct_line(
-                    line.pk, by=request.user, result=result, reason=data["reason"]
-                )
+                correct_line(line.pk, by=request.user, result=result, reason=data["reason"])
             except ClubError as e:
                 form_error(form, e)
             else:
@@ -89,7 +96,7 @@ def line_correct(request: HttpRequest, pk: int) -> HttpResponse:
         )
         status = 200
     session = line.table.session
-    staked = session is None or line.table_id in services.staked_tables(session.pk)
+    staked = session is None or line.table_id in staked_tables(session.pk)
     book = books.build(WashbookLine.objects.filter(table_id=line.table_id).order_by("number"))
     row = next((r for r in book.rows if r.line.pk == line.pk), None)
     points = dict(line.entries.values_list("member_id", "points"))
@@ -123,7 +130,7 @@ def washbook(request: HttpRequest, pk: int) -> HttpResponse:
         return response
     unstaked = (
         [(table.number, why_unstaked(table))]
-        if table.session_id is None or table.pk not in services.staked_tables(table.session_id)
+        if table.session_id is None or table.pk not in staked_tables(table.session_id)
         else []
     )
     return render(
@@ -147,7 +154,7 @@ def _correctable(
     evening neither cancelled nor voided, at a table not voided."""
     return bool(
         request.user.is_staff
-        and (session is None or session.status in services.CORRECTABLE_SESSIONS)
+        and (session is None or session.status in CORRECTABLE_SESSIONS)
         and (table is None or table.voided_at is None)
     )
 
@@ -189,7 +196,7 @@ def session_print(request: HttpRequest, pk: int) -> HttpResponse:
     with its game, players, stake and fees, its washbook, and each player's points and
     what they come to at the stake; a table balancing leaves out says so."""
     session = session_or_404(pk)
-    staked = set(services.staked_tables(session.pk))
+    staked = set(staked_tables(session.pk))
     pages = []
     for table in session.tables.order_by("number"):
         book = books.build(WashbookLine.objects.filter(table=table), books.seat_order(table.pk))
@@ -197,7 +204,7 @@ def session_print(request: HttpRequest, pk: int) -> HttpResponse:
             continue
         counts = table.pk in staked
         totals = [
-            (name, points, services.money.shown(points * session.stake) if counts else "")
+            (name, points, club_money.shown(points * session.stake) if counts else "")
             for name, points in zip(book.columns, book.totals, strict=True)
         ]
         pages.append(
@@ -215,9 +222,9 @@ def session_print(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _unstaked_tables(session: ClubSession) -> list[tuple[int, str]]:
-    """The session's tables that balancing leaves out of money (`services.staked_tables`),
+    """The session's tables that balancing leaves out of money (`staked_tables`),
     each with its number and why."""
-    staked = set(services.staked_tables(session.pk))
+    staked = set(staked_tables(session.pk))
     return [
         (t.number, why_unstaked(t)) for t in session.tables.order_by("number") if t.pk not in staked
     ]

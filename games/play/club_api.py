@@ -13,24 +13,19 @@ from django.db.models import Sum
 from club.infra.after_response import after_response
 from club.infra.rows import fetch as fetch_rows
 from club.live.notices import publish_session, session_of_table
-from club.services import (
-    DealProgress,
+from club.services.base import DealProgress, deal_line, lock_tables
+from club.services.practice import close_practice_tables, create_practice_table
+from club.services.seating import (
     SeatInfo,
-    TableTurn,
-    advance_after_deal,
-    close_practice_tables,
-    create_practice_table,
-    current_dealer,
-    deal_line,
-    lock_tables,
     locked_seating_params,
-    post_online_deal,
     seating_json_sql,
     seating_of,
     seats_from_rows,
     table_seating,
     with_seating_sql,
 )
+from club.services.tables import TableTurn, advance_after_deal, current_dealer
+from club.services.washbook import post_online_deal
 from games.engine.errors import InvalidActionError
 
 __all__ = [

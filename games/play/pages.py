@@ -11,7 +11,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods
 
 from club.pages.inputs import parse_id, parse_whole
-from club.services import ClubError
+from club.services.base import ClubError
 from games.engine.rules import VARIANTS, OptionValue
 
 from . import club_api, services

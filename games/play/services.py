@@ -22,7 +22,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from club.infra import redis as club_redis
-from club.services import ClubError
+from club.services.base import ClubError
 from games.bots import choose
 from games.engine.actions import Action
 from games.engine.errors import IllegalActionError, InvalidActionError

@@ -9,9 +9,11 @@ from decimal import Decimal
 import pytest
 from django.test import Client
 
-from club import services
 from club.models import ClubSession, Member, Seat, Table, WashbookLine
 from club.services import base
+from club.services.base import create_member
+from club.services.sessions import check_in, open_session
+from club.services.tables import form_table
 
 
 class ScriptedRandom(random.Random):
@@ -54,7 +56,7 @@ def make_members() -> Callable[[int], list[Member]]:
         out = []
         for _ in range(n):
             i = next(counter)
-            out.append(services.create_member(f"{prefix}{i}", f"Player {i}"))
+            out.append(create_member(f"{prefix}{i}", f"Player {i}"))
         return out
 
     return make
@@ -62,12 +64,12 @@ def make_members() -> Callable[[int], list[Member]]:
 
 @pytest.fixture
 def secretary() -> Member:
-    return services.create_member("secretary", "The Secretary", is_staff=True)
+    return create_member("secretary", "The Secretary", is_staff=True)
 
 
 @pytest.fixture
 def session(secretary: Member) -> ClubSession:
-    return services.open_session(stake=Decimal("0.05"), by=secretary.user)
+    return open_session(stake=Decimal("0.05"), by=secretary.user)
 
 
 @pytest.fixture
@@ -99,8 +101,8 @@ def physical_three(
 ) -> tuple[Table, list[Member]]:
     """A physical table of ``variant`` for three members checked in, and its players by seat."""
     for m in members:
-        services.check_in(session, m)
-    table = services.form_table(session, variant=variant, size=3, mode=Table.PHYSICAL)
+        check_in(session, m)
+    table = form_table(session, variant=variant, size=3, mode=Table.PHYSICAL)
     seats = Seat.objects.filter(table=table).select_related("member").order_by("position")
     return table, [s.member for s in seats]
 

@@ -21,10 +21,14 @@ import pytest
 from django.core.management import call_command
 from django.db import connection
 
-from club import services
 from club.models import Member, Table, WashbookEntry, WashbookLine
 from club.office import backups
-from club.services import PhysicalResult
+from club.services.base import create_member
+from club.services.ledger import balance_of, balance_session, member_history
+from club.services.payments import record_club_payment
+from club.services.sessions import check_in, close_session, open_session
+from club.services.tables import form_table
+from club.services.washbook import PhysicalResult, enter_physical_result
 from games.models import Deal
 from games.play import engine_api
 from games.play import services as game_services
@@ -36,18 +40,16 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def _club(make_members: Callable[..., list[Member]], secretary: Member) -> list[Member]:
     ann, bob, cat, dan, eve, fay = make_members(6)
-    evening = services.open_session(
-        stake="0.05", by=secretary.user, name="Friday", fee_member="1.00"
-    )
+    evening = open_session(stake="0.05", by=secretary.user, name="Friday", fee_member="1.00")
     for m in (ann, bob, cat, dan, eve, fay):
-        services.check_in(evening, m)
-    table = services.form_table(
+        check_in(evening, m)
+    table = form_table(
         evening, variant="foster", size=4, mode=Table.PHYSICAL, candidates=[ann, bob, cat, dan]
     )
-    services.enter_physical_result(
+    enter_physical_result(
         table.pk, PhysicalResult(winner_id=ann.pk, losses={bob.pk: 2, cat.pk: 1, dan.pk: 0})
     )
-    online = services.form_table(evening, variant="conquian", size=2, candidates=[eve, fay])
+    online = form_table(evening, variant="conquian", size=2, candidates=[eve, fay])
     deal = game_services.ensure_deal(online.pk)
     assert deal is not None
     for _ in range(12):  # a dozen moves of an online deal, for its replay
@@ -63,18 +65,18 @@ def _club(make_members: Callable[..., list[Member]], secretary: Member) -> list[
             version=deal.version, deal_id=deal.pk,
             action=json.loads(json.dumps(action.to_json())),
         )  # fmt: skip
-    assert services.close_session(evening.pk, queue=False)
-    assert services.balance_session(evening.pk).posted
-    services.record_club_payment(bob.pk, Decimal("1.00"), by=secretary.user)
+    assert close_session(evening.pk, queue=False)
+    assert balance_session(evening.pk).posted
+    record_club_payment(bob.pk, Decimal("1.00"), by=secretary.user)
     return [ann, bob, cat, dan, eve, fay]
 
 
 def _books(members: list[Member]) -> dict[str, Any]:
     """Everything a treasurer and a player would check, read from the database in use."""
     return {
-        "balances": {m.pk: services.balance_of(m.pk) for m in members},
+        "balances": {m.pk: balance_of(m.pk) for m in members},
         "statements": {
-            m.pk: [(p.pk, p.kind, p.memo, a, r) for p, a, r in services.member_history(m.pk)]
+            m.pk: [(p.pk, p.kind, p.memo, a, r) for p, a, r in member_history(m.pk)]
             for m in members
         },
         "lines": list(
@@ -160,8 +162,8 @@ def test_restore_says_what_it_replaces_and_keeps_the_old_database(
     drop(club_db)
     backups.load(path, club_db)  # a club with the same books ...
     with reading(club_db):  # ... and a member and a payment more since the backup
-        late = services.create_member("late", "Late Comer")
-        services.record_club_payment(late.pk, Decimal("3.00"), by=secretary.user, credit=True)
+        late = create_member("late", "Late Comer")
+        record_club_payment(late.pk, Decimal("3.00"), by=secretary.user, credit=True)
         connection.close()
     env = dict(os.environ) | {
         "DATABASE_URL": url(club_db),

@@ -13,7 +13,6 @@ from django.db.models import Sum
 from django.test import Client
 from django.urls import reverse
 
-from club import services
 from club.models import (
     Arrival,
     AuditEntry,
@@ -26,7 +25,19 @@ from club.models import (
     Transfer,
     WashbookLine,
 )
-from club.services import ClubError
+from club.services.base import ClubError
+from club.services.ledger import balance_of, verify_balances, waive_fee
+from club.services.mistakes import void_table
+from club.services.payments import (
+    owing,
+    record_club_payment,
+    record_payment,
+    record_refund,
+    with_club,
+)
+from club.services.sessions import check_in, close_session, open_session, void_session
+from club.services.tables import form_table
+from club.services.washbook import correct_line, enter_physical_result
 from games.models import Deal
 
 from .conftest import field_error
@@ -38,7 +49,7 @@ pytestmark = pytest.mark.django_db
 def _books_at_zero() -> None:
     sums = Leg.objects.values("posting").annotate(s=Sum("amount")).exclude(s=0)
     assert not sums.exists(), list(sums)
-    assert services.verify_balances() == []
+    assert verify_balances() == []
     assert Leg.objects.aggregate(s=Sum("amount"))["s"] in (None, Decimal(0))
 
 
@@ -158,13 +169,13 @@ def test_the_database_refuses_a_stake_of_nothing_or_a_negative_fee(
 def test_the_database_fixes_the_stake_and_fees_once_the_evening_has_a_table(
     secretary: Member, make_members: Callable[[int], list[Member]]
 ) -> None:
-    session = services.open_session(stake=Decimal("0.05"), by=secretary.user)
+    session = open_session(stake=Decimal("0.05"), by=secretary.user)
     # Before any table: the terms may still change (nothing depends on them yet).
     _sql("UPDATE club_clubsession SET stake = 0.10 WHERE id = %s", session.pk)
     players = make_members(4)
     for m in players:
-        services.check_in(session, m)
-    services.form_table(session, variant="foster", size=4, mode=Table.PHYSICAL, candidates=players)
+        check_in(session, m)
+    form_table(session, variant="foster", size=4, mode=Table.PHYSICAL, candidates=players)
     for column, value in (("stake", "0.20"), ("fee_member", "1.00"), ("fee_guest", "2.00")):
         with pytest.raises(IntegrityError, match="fixed once it has a table"):
             _sql(f"UPDATE club_clubsession SET {column} = %s WHERE id = %s", value, session.pk)
@@ -190,7 +201,7 @@ def test_a_payment_to_the_club_above_what_he_owes_is_refused_with_what_he_owes(
     error = field_error(r.content.decode(), "amount")
     assert "owes the club £1.00: a payment of £100,000.00 is more" in error
     # One who owes the club nothing (his fee paid; his debts are to members) is told so.
-    services.record_club_payment(a.pk, Decimal("1.00"))
+    record_club_payment(a.pk, Decimal("1.00"))
     before = list(Posting.objects.values_list("pk", flat=True))
     r = staff.post(
         reverse("club:member_payment", args=[a.pk]), {"to": "club", "amount": "5", "method": "cash"}
@@ -200,12 +211,12 @@ def test_a_payment_to_the_club_above_what_he_owes_is_refused_with_what_he_owes(
         in field_error(r.content.decode(), "amount")
     )
     assert list(Posting.objects.values_list("pk", flat=True)) == before
-    assert services.balance_of(d) == Decimal("-1.00")
+    assert balance_of(d) == Decimal("-1.00")
     # Ticked "credit on account", the rest is kept as the club's debt to him.
     r = staff.post(url, {"to": "club", "amount": "5.00", "method": "cash", "credit": "on"})
     assert r.status_code == 302
-    assert services.balance_of(d) == Decimal("4.00")
-    assert services.with_club(d.pk) == Decimal("4.00")
+    assert balance_of(d) == Decimal("4.00")
+    assert with_club(d.pk) == Decimal("4.00")
     assert Posting.objects.latest("pk").memo.endswith("(£4.00 on account)")
     _books_at_zero()
 
@@ -214,7 +225,7 @@ def test_a_refund_clears_a_credit_and_no_more(
     staff: Client, secretary: Member, make_members: Callable[[int], list[Member]]
 ) -> None:
     session, (a, b, c, d), _ = _evening(secretary, make_members, fee_member="1.00")
-    services.record_club_payment(d.pk, Decimal("3.00"), credit=True)
+    record_club_payment(d.pk, Decimal("3.00"), credit=True)
     page = staff.get(reverse("club:member", args=[d.pk])).content.decode()
     assert "s credit</h3>" in page and "Pay back " in page and "The club owes" in page
     url = reverse("club:member_refund", args=[d.pk])
@@ -223,20 +234,20 @@ def test_a_refund_clears_a_credit_and_no_more(
     assert "The club owes Player 3 £2.00: a refund is at most that" in field_error(
         r.content.decode(), "refund-amount"
     )
-    assert services.balance_of(d) == Decimal("2.00")
+    assert balance_of(d) == Decimal("2.00")
     r = staff.post(
         url,
         {"refund-amount": "2.00", "refund-method": "bank", "refund-note": "by bank\x07 to him"},
     )
     assert r.status_code == 302
-    assert services.balance_of(d) == Decimal("0.00") and services.owing(d.pk) == []
+    assert balance_of(d) == Decimal("0.00") and owing(d.pk) == []
     refund = Posting.objects.latest("pk")
     assert refund.kind == Posting.REFUND
     assert refund.memo == "The club refunded Player 3 £2.00 by bank transfer: by bank to him"
     entry = AuditEntry.objects.latest("pk")
     assert (entry.action, entry.why) == (AuditEntry.REFUND, "by bank to him")
     with pytest.raises(ClubError, match="a refund is at most that"):
-        services.record_refund(d.pk, Decimal("0.01"))
+        record_refund(d.pk, Decimal("0.01"))
     _books_at_zero()
 
 
@@ -244,8 +255,8 @@ def test_a_payment_recorded_by_mistake_is_reversed_and_the_statement_shows_both(
     staff: Client, secretary: Member, make_members: Callable[[int], list[Member]]
 ) -> None:
     session, (a, b, c, d), _ = _evening(secretary, make_members, fee_member="1.00")
-    payment = services.record_club_payment(d.pk, Decimal("1.00"))
-    assert services.balance_of(d) == Decimal("0.00")
+    payment = record_club_payment(d.pk, Decimal("1.00"))
+    assert balance_of(d) == Decimal("0.00")
     page = staff.get(reverse("club:member", args=[d.pk])).content.decode()
     assert reverse("club:payment_reverse", args=[payment.pk]) in page
     url = reverse("club:payment_reverse", args=[payment.pk])
@@ -260,8 +271,8 @@ def test_a_payment_recorded_by_mistake_is_reversed_and_the_statement_shows_both(
     assert reversal.memo == (
         "Reversed: Player 3 paid the club £1.00 in cash (why: he paid nothing yet)"
     )
-    assert services.balance_of(d) == Decimal("-1.00")
-    assert [(o.to, o.amount) for o in services.owing(d.pk)] == [("the club", Decimal("-1.00"))]
+    assert balance_of(d) == Decimal("-1.00")
+    assert [(o.to, o.amount) for o in owing(d.pk)] == [("the club", Decimal("-1.00"))]
     entry = AuditEntry.objects.latest("pk")
     assert (entry.action, entry.why) == (AuditEntry.REVERSAL, "he paid nothing yet")
     # Once only; the page offers no second reversal.
@@ -285,22 +296,22 @@ def test_reversing_a_transfers_payment_leaves_the_transfer_owed_again(
 ) -> None:
     session, (a, b, c, d), _ = _evening(secretary, make_members)
     owed = Transfer.objects.get(session=session, payer=b)
-    services.record_payment(owed.pk)
-    assert services.balance_of(b) == 0
+    record_payment(owed.pk)
+    assert balance_of(b) == 0
     owed.refresh_from_db()
     assert owed.payment is not None
     r = staff.post(reverse("club:payment_reverse", args=[owed.payment.pk]), {"reason": "bounced"})
     assert r.status_code == 302 and r["Location"] == reverse("club:member", args=[b.pk])
     owed.refresh_from_db()
     assert not owed.paid
-    assert services.balance_of(b) == Decimal("-0.50")
-    assert [(o.member, o.amount) for o in services.owing(b.pk)] == [(a, Decimal("-0.50"))]
+    assert balance_of(b) == Decimal("-0.50")
+    assert [(o.member, o.amount) for o in owing(b.pk)] == [(a, Decimal("-0.50"))]
     settlement = staff.get(reverse("club:settlement", args=[session.pk])).content.decode()
     assert "3 members won or lost money: 2 transfers." in settlement
     assert "✓ paid" not in settlement
     # It can be paid again, by the settlement as it is.
-    services.record_payment(owed.pk)
-    assert services.balance_of(b) == 0
+    record_payment(owed.pk)
+    assert balance_of(b) == 0
     _books_at_zero()
 
 
@@ -308,7 +319,7 @@ def test_a_members_client_cannot_reverse_or_refund(
     client: Client, secretary: Member, make_members: Callable[[int], list[Member]]
 ) -> None:
     session, (a, b, c, d), _ = _evening(secretary, make_members, fee_member="1.00")
-    payment = services.record_club_payment(d.pk, Decimal("1.00"))
+    payment = record_club_payment(d.pk, Decimal("1.00"))
     client.force_login(d.user)
     assert (
         client.post(reverse("club:payment_reverse", args=[payment.pk]), {"reason": "x"}).status_code
@@ -365,43 +376,39 @@ def test_every_free_text_reason_is_cleaned_of_characters_that_do_not_show(
     """A fee waiver's reason kept the control characters names are cleaned of (a bell, an
     escape, a right-to-left override): each reason a service keeps is cleaned so."""
     from club.models import Arrival
-    from club.services import PhysicalResult
+    from club.services.washbook import PhysicalResult
 
     dirty = "left\x07 early\x1b[2J \u202eafter\u200b one deal"
     clean = "left early [2J after one deal"
-    session = services.open_session(stake=Decimal("0.05"), by=secretary.user, fee_member="1.00")
+    session = open_session(stake=Decimal("0.05"), by=secretary.user, fee_member="1.00")
     players = make_members(8)
     for m in players:
-        services.check_in(session, m)
-    services.waive_fee(session.pk, players[0].pk, why=dirty)
+        check_in(session, m)
+    waive_fee(session.pk, players[0].pk, why=dirty)
     assert Arrival.objects.get(session=session, member=players[0]).fee_waived_why == clean
-    one = services.form_table(
-        session, variant="foster", size=4, mode=Table.PHYSICAL, candidates=players[:4]
-    )
-    two = services.form_table(
-        session, variant="foster", size=4, mode=Table.PHYSICAL, candidates=players[4:]
-    )
+    one = form_table(session, variant="foster", size=4, mode=Table.PHYSICAL, candidates=players[:4])
+    two = form_table(session, variant="foster", size=4, mode=Table.PHYSICAL, candidates=players[4:])
     for t in (one, two):
         seated = [s.member_id for s in Seat.objects.filter(table=t).order_by("position")]
-        services.enter_physical_result(
+        enter_physical_result(
             t.pk, PhysicalResult(winner_id=seated[0], losses={m: 3 for m in seated[1:]})
         )
-    services.void_table(two.pk, dirty)
+    void_table(two.pk, dirty)
     assert Table.objects.get(pk=two.pk).void_reason == clean
     line = WashbookLine.objects.get(table=one)
-    services.correct_line(line.pk, reason=dirty)
+    correct_line(line.pk, reason=dirty)
     corrected = WashbookLine.objects.filter(table=one).latest("number")
     assert corrected.detail["reason"] == clean
-    assert services.close_session(session.pk, queue=False, note=dirty)
+    assert close_session(session.pk, queue=False, note=dirty)
     assert ClubSession.objects.get(pk=session.pk).close_note == clean
-    other = services.open_session(stake=Decimal("0.05"), by=secretary.user, second=True)
+    other = open_session(stake=Decimal("0.05"), by=secretary.user, second=True)
     more = make_members(4)
     for m in more:
-        services.check_in(other, m)
-    t = services.form_table(other, variant="foster", size=4, mode=Table.PHYSICAL, candidates=more)
+        check_in(other, m)
+    t = form_table(other, variant="foster", size=4, mode=Table.PHYSICAL, candidates=more)
     seated = [s.member_id for s in Seat.objects.filter(table=t).order_by("position")]
-    services.enter_physical_result(
+    enter_physical_result(
         t.pk, PhysicalResult(winner_id=seated[0], losses={m: 2 for m in seated[1:]})
     )
-    services.void_session(other.pk, dirty)
+    void_session(other.pk, dirty)
     assert ClubSession.objects.get(pk=other.pk).void_reason == clean

@@ -10,9 +10,12 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from club import services
 from club.models import ClubSession, Member, Table
-from club.services import ClubError, PhysicalResult
+from club.services.base import ClubError
+from club.services.mistakes import cancel_table
+from club.services.sessions import cancel_session, check_in, open_session, played_at
+from club.services.tables import form_table, waiting_members
+from club.services.washbook import PhysicalResult, enter_physical_result
 
 pytestmark = pytest.mark.django_db
 
@@ -21,15 +24,15 @@ pytestmark = pytest.mark.django_db
 def evening(session: ClubSession, make_members: Callable[..., list[Member]]) -> list[Member]:
     ms = make_members(5)
     for m in ms:
-        services.check_in(session, m)
+        check_in(session, m)
     return ms
 
 
 def _played_table(session: ClubSession) -> Table:
     """A physical table of four with one deal posted on its washbook."""
-    table = services.form_table(session, variant="foster", size=4, mode=Table.PHYSICAL)
+    table = form_table(session, variant="foster", size=4, mode=Table.PHYSICAL)
     seated = [s.member for s in table.seats.all()]
-    services.enter_physical_result(
+    enter_physical_result(
         table.pk,
         PhysicalResult(
             winner_id=seated[0].pk, losses={seated[1].pk: 5, **{m.pk: 0 for m in seated[2:]}}
@@ -41,8 +44,8 @@ def _played_table(session: ClubSession) -> Table:
 def test_a_table_formed_by_mistake_is_cancelled_and_its_players_wait_again(
     session: ClubSession, evening: list[Member], client: Client, secretary: Member
 ) -> None:
-    table = services.form_table(session, variant="foster", size=4, mode=Table.PHYSICAL)
-    assert len(services.waiting_members(session)) == 1
+    table = form_table(session, variant="foster", size=4, mode=Table.PHYSICAL)
+    assert len(waiting_members(session)) == 1
     client.force_login(secretary.user)
     page = client.get(table.get_club_url()).content.decode()
     assert "Cancel this table" in page
@@ -50,7 +53,7 @@ def test_a_table_formed_by_mistake_is_cancelled_and_its_players_wait_again(
     assert r.status_code == 302
     table.refresh_from_db()
     assert table.status == Table.CLOSED
-    assert len(services.waiting_members(session)) == 5  # everybody waits again
+    assert len(waiting_members(session)) == 5  # everybody waits again
     assert "nothing had been played" in table.events.first().text  # type: ignore[union-attr]
     assert "Cancel this table" not in client.get(table.get_club_url()).content.decode()
 
@@ -74,9 +77,9 @@ def test_an_online_deal_with_a_move_counts_as_play(
     from games.play import services as game_services
 
     monkeypatch.setattr("games.play.services.schedule_bot", lambda d, v: None)
-    table = services.form_table(session, variant="conquian", size=2, mode=Table.ONLINE)
+    table = form_table(session, variant="conquian", size=2, mode=Table.ONLINE)
     deal = game_services.ensure_deal(table.pk)
-    assert deal is not None and not services.played_at(table_id=table.pk)
+    assert deal is not None and not played_at(table_id=table.pk)
     state = game_services.load_state(deal)
     seat = state.to_move()
     mover = table.seats.get(position=seat).member
@@ -84,17 +87,17 @@ def test_an_online_deal_with_a_move_counts_as_play(
         table.pk, member_id=mover.pk, version=deal.version, deal_id=deal.pk,
         action=json.loads(json.dumps(state.legal_actions(seat)[0].to_json())),
     )  # fmt: skip
-    assert services.played_at(table_id=table.pk)
+    assert played_at(table_id=table.pk)
     with pytest.raises(ClubError, match="deals have been played at this table"):
-        services.cancel_table(table.pk)
+        cancel_table(table.pk)
     with pytest.raises(ClubError, match="close and balance it instead"):
-        services.cancel_session(session.pk)
+        cancel_session(session.pk)
 
 
 def test_an_evening_opened_by_mistake_is_cancelled_and_never_balanced(
     session: ClubSession, evening: list[Member], client: Client, secretary: Member
 ) -> None:
-    services.form_table(session, variant="foster", size=4, mode=Table.PHYSICAL)
+    form_table(session, variant="foster", size=4, mode=Table.PHYSICAL)
     client.force_login(secretary.user)
     console = reverse("club:console", args=[session.pk])
     assert "Cancel this evening" in client.get(console).content.decode()
@@ -104,9 +107,9 @@ def test_an_evening_opened_by_mistake_is_cancelled_and_never_balanced(
     assert not session.tables.exclude(status=Table.CLOSED).exists()
     assert not session.arrivals.filter(left_at=None).exists()
     # The club has no open evening now: the next one opens without "a second".
-    services.open_session(stake="0.05", name="The real one")
+    open_session(stake="0.05", name="The real one")
     with pytest.raises(ClubError, match="only an open evening"):
-        services.cancel_session(session.pk)
+        cancel_session(session.pk)
 
 
 def test_an_evening_with_play_is_closed_not_cancelled(

@@ -10,9 +10,12 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from club import services
 from club.models import Arrival, ClubSession, Member
-from club.services import ClubError
+from club.services.base import ClubError
+from club.services.ledger import balance_session, session_money
+from club.services.mistakes import cancel_table
+from club.services.sessions import check_in, check_out, close_session, open_session
+from club.services.tables import form_table, waiting_members
 from tests.club.conftest import field_error
 
 pytestmark = pytest.mark.django_db
@@ -28,7 +31,7 @@ def test_the_secretary_checks_in_a_member_who_never_logged_in(
     assert "Check in" in page and offered in page
     r = staff.post(reverse("club:arrival_add", args=[session.pk]), {"member": ann.pk})
     assert r.status_code == 302
-    assert [a.member for a in services.waiting_members(session)] == [ann]
+    assert [a.member for a in waiting_members(session)] == [ann]
     page = staff.get(console).content.decode()
     assert offered not in page  # no longer offered
     r = staff.post(reverse("club:arrival_leave", args=[session.pk, ann.pk]))
@@ -43,7 +46,7 @@ def test_the_secretary_adds_a_newcomer_and_checks_him_in(
     assert r.status_code == 302
     dora = Member.objects.get(display_name="Dora Ames")
     assert not dora.user.has_usable_password() and not dora.user.is_staff
-    assert [a.member for a in services.waiting_members(session)] == [dora]
+    assert [a.member for a in waiting_members(session)] == [dora]
 
 
 @pytest.mark.parametrize(
@@ -84,17 +87,17 @@ def test_the_secretary_adds_a_guest_who_plays_and_settles_but_is_not_in_the_stan
     assert r.status_code == 302
     gus = Member.objects.get(display_name="Gus Visitor")
     assert gus.is_guest and not gus.user.has_usable_password()
-    services.check_in(session, ann)
+    check_in(session, ann)
     page = staff.get(session.get_absolute_url()).content.decode()
     assert 'Gus Visitor <span class="badge">guest</span>' in page
     # He plays and is booked like a member, and his money is in the settlement...
-    table = services.form_table(session, variant="conquian")
+    table = form_table(session, variant="conquian")
     line = table.lines.create(number=1, value=20)
     line.entries.create(member=gus, points=20, position=0)
     line.entries.create(member=ann, points=-20, position=1)
-    services.close_session(session.pk)
-    services.balance_session(session.pk)
-    assert set(services.session_money(session.pk)) == {gus.pk, ann.pk}
+    close_session(session.pk)
+    balance_session(session.pk)
+    assert set(session_money(session.pk)) == {gus.pk, ann.pk}
     # ...marked as a guest there (issue 79, item 6), in the transfer and the results...
     settled = staff.get(reverse("club:settlement", args=[session.pk])).content.decode()
     assert settled.count('Gus Visitor</a> <span class="badge">guest</span>') == 2, settled
@@ -113,8 +116,8 @@ def test_a_seated_player_is_not_checked_out_and_keeps_playing(
 
     members = make_members(5)
     for m in members:
-        services.check_in(session, m)
-    table = services.form_table(
+        check_in(session, m)
+    table = form_table(
         session, variant="foster", size=4, mode=Table.PHYSICAL, candidates=members[:4]
     )
     seated = table.seats.first().member  # type: ignore[union-attr]
@@ -133,7 +136,7 @@ def test_a_seated_player_is_not_checked_out_and_keeps_playing(
         staff.post(reverse("club:arrival_leave", args=[session.pk, members[4].pk])).status_code
         == 302
     )
-    services.cancel_table(table.pk)
+    cancel_table(table.pk)
     assert (
         staff.post(reverse("club:arrival_leave", args=[session.pk, seated.pk])).status_code == 302
     )
@@ -165,8 +168,8 @@ def test_a_member_in_another_open_evening_is_refused_and_told_where(
     a second open evening, with no word to the secretary. Refused now, the refusal naming
     the other evening, beside the field; once checked out there, checked in here."""
     (ann,) = make_members(1)
-    services.check_in(session, ann)
-    other = services.open_session(stake="0.10", by=secretary.user, name="Upstairs", second=True)
+    check_in(session, ann)
+    other = open_session(stake="0.10", by=secretary.user, name="Upstairs", second=True)
     # The other evening's console does not offer her, and says where she is.
     console = staff.get(reverse("club:console", args=[other.pk])).content.decode()
     assert f'name="member" value="{ann.pk}"' not in console
@@ -177,9 +180,9 @@ def test_a_member_in_another_open_evening_is_refused_and_told_where(
     assert not Arrival.objects.filter(session=other).exists()
     # The service itself refuses, naming the evening, whichever way she is checked in.
     with pytest.raises(ClubError, match=f"{ann.display_name} is checked in at {session}"):
-        services.check_in(other, ann)
+        check_in(other, ann)
     assert not Arrival.objects.filter(session=other).exists()
-    services.check_out(session, ann)
+    check_out(session, ann)
     r = staff.post(reverse("club:arrival_add", args=[other.pk]), {"member": ann.pk})
     assert r.status_code == 302
     assert Arrival.objects.filter(session=other, member=ann, left_at=None).exists()

@@ -12,10 +12,19 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from club import services
 from club.infra import redis as club_redis
 from club.models import ClubSession, Member, Table
-from club.services import PhysicalResult
+from club.services.base import ClubError
+from club.services.sessions import (
+    cancel_session,
+    check_in,
+    close_session,
+    close_when_deals_end,
+    finish_due_closes,
+    open_session,
+)
+from club.services.tables import form_table
+from club.services.washbook import PhysicalResult, enter_physical_result
 from games.models import Deal
 from games.play import services as games
 from tests.games.helpers import move_for_mover
@@ -33,18 +42,18 @@ def _text(html: str) -> str:
 def evening(session: ClubSession, make_members: Callable[..., list[Member]]) -> dict[str, Table]:
     members = make_members(6)
     for m in members:
-        services.check_in(session, m)
-    physical = services.form_table(
+        check_in(session, m)
+    physical = form_table(
         session, variant="foster", size=4, mode=Table.PHYSICAL, candidates=members[:4]
     )
     seated = [s.member for s in physical.seats.all()]
-    services.enter_physical_result(
+    enter_physical_result(
         physical.pk,
         PhysicalResult(
             winner_id=seated[0].pk, losses={seated[1].pk: 9, **{m.pk: 0 for m in seated[2:]}}
         ),
     )
-    online = services.form_table(session, variant="conquian", candidates=members[4:])
+    online = form_table(session, variant="conquian", candidates=members[4:])
     deal = games.ensure_deal(online.pk)
     assert deal is not None
     move_for_mover(online.pk, deal)
@@ -165,8 +174,8 @@ def test_waiting_deals_no_more_and_closes_the_evening_when_the_last_deal_ends(
     console = _text(staff.get(reverse("club:console", args=[session.pk])).content.decode())
     assert "Closing when the deals in progress end" in console
     # No new table while it waits; asking to wait twice is refused in place.
-    with pytest.raises(services.ClubError, match="closes when its deals"):
-        services.form_table(session, variant="foster", size=2, mode=Table.PHYSICAL)
+    with pytest.raises(ClubError, match="closes when its deals"):
+        form_table(session, variant="foster", size=2, mode=Table.PHYSICAL)
     again = staff.post(reverse("club:session_close", args=[session.pk]), {"deals": "wait"})
     assert again.status_code == 400
     assert "already closes when its deals end" in field_error(again.content.decode(), "deals")
@@ -188,7 +197,7 @@ def test_waiting_deals_no_more_and_closes_the_evening_when_the_last_deal_ends(
     player.force_login(online.seats.first().member.user)  # type: ignore[union-attr]
     page = _text(player.get(f"/tables/{online.pk}/").content.decode())
     assert "This table is closed" in page and "last deal, please" in page
-    assert not services.finish_due_closes()  # the sweep finds nothing more to do
+    assert not finish_due_closes()  # the sweep finds nothing more to do
 
 
 def test_the_sweep_closes_an_evening_whose_deals_ended_unseen(
@@ -196,12 +205,12 @@ def test_the_sweep_closes_an_evening_whose_deals_ended_unseen(
 ) -> None:
     """The deal's end closes the evening after commit; had the process died just then,
     the minute sweep closes it."""
-    assert services.close_when_deals_end(session.pk, note="late")  # callbacks not run here
-    assert services.finish_due_closes() == []  # a deal is still in progress
+    assert close_when_deals_end(session.pk, note="late")  # callbacks not run here
+    assert finish_due_closes() == []  # a deal is still in progress
     _play_to_the_end(evening["online"])  # its end's callback is not run either
     session.refresh_from_db()
     assert session.is_open
-    assert services.finish_due_closes() == [session.pk]
+    assert finish_due_closes() == [session.pk]
     session.refresh_from_db()
     assert session.status == ClubSession.CLOSING
 
@@ -219,7 +228,7 @@ def test_a_failure_to_close_after_the_last_deal_never_fails_the_winning_move(
     from club.services import sessions
 
     with django_capture_on_commit_callbacks(execute=True):
-        assert services.close_when_deals_end(session.pk, note="late")
+        assert close_when_deals_end(session.pk, note="late")
     real = sessions.finish_close_if_due
 
     def broken(session_id: int) -> bool:
@@ -232,7 +241,7 @@ def test_a_failure_to_close_after_the_last_deal_never_fails_the_winning_move(
     session.refresh_from_db()
     assert session.is_open and session.is_closing_after_deals
     monkeypatch.setattr(sessions, "finish_close_if_due", real)
-    assert services.finish_due_closes() == [session.pk]
+    assert finish_due_closes() == [session.pk]
     session.refresh_from_db()
     assert session.status == ClubSession.CLOSING
 
@@ -243,8 +252,8 @@ def test_a_tunk_deal_in_progress_is_counted_as_tunk_counts_its_game(
     """Issue 56: a game of many deals numbered as that game counts, here too."""
     members = make_members(3)
     for m in members:
-        services.check_in(session, m)
-    tunk = services.form_table(session, variant="tunk", size=3)
+        check_in(session, m)
+    tunk = form_table(session, variant="tunk", size=3)
     deal = games.ensure_deal(tunk.pk)
     assert deal is not None
     move_for_mover(tunk.pk, deal)
@@ -258,16 +267,13 @@ def test_the_evenings_services_write_their_audit_entries(secretary: Any) -> None
     audited by the services, in their own transactions, whoever calls them."""
     from decimal import Decimal
 
-    from club import services
     from club.models import AuditEntry
 
     by = secretary.user
-    monday = services.open_session(
-        stake=Decimal("0.05"), by=by, name="Monday", fee_member=Decimal("1.00")
-    )
-    assert services.close_session(monday.pk, by=by, queue=False, note="early night")
-    tuesday = services.open_session(stake=Decimal("0.10"), by=by, name="Tuesday")
-    services.cancel_session(tuesday.pk, by=by)
+    monday = open_session(stake=Decimal("0.05"), by=by, name="Monday", fee_member=Decimal("1.00"))
+    assert close_session(monday.pk, by=by, queue=False, note="early night")
+    tuesday = open_session(stake=Decimal("0.10"), by=by, name="Tuesday")
+    cancel_session(tuesday.pk, by=by)
     said = list(AuditEntry.objects.order_by("pk").values_list("action", "what", "why"))
     assert said == [
         (AuditEntry.OPEN, "Opened Monday: £0.05 a point, Cooncan", ""),
@@ -284,13 +290,12 @@ def test_the_consoles_services_write_their_audit_entries(secretary: Any, make_me
     neither), forming a table and voiding it are audited by their services."""
     from decimal import Decimal
 
-    from club import services
     from club.models import AuditEntry, Member, Table
     from club.services.base import ClubError
     from club.services.sessions import check_in_at_door
 
     by = secretary.user
-    session = services.open_session(stake=Decimal("0.05"), by=by, name="Friday")
+    session = open_session(stake=Decimal("0.05"), by=by, name="Friday")
     a, b = make_members(2)
     taken = make_members(1)[0]
     with pytest.raises(ClubError):  # the newcomer's name is taken: nobody is checked in
@@ -299,7 +304,7 @@ def test_the_consoles_services_write_their_audit_entries(secretary: Any, make_me
     said = check_in_at_door(session, [a, b], new_name="Mary Newcomer", guest=True, by=by)
     assert said == f"Checked in: {a}, {b} and Mary Newcomer (new, a guest)."
     mary = Member.objects.get(display_name="Mary Newcomer")
-    table = services.form_table(
+    table = form_table(
         session, variant="tonk", size=3, mode=Table.PHYSICAL, candidates=[a, b, mary], by=by
     )
     entries = AuditEntry.objects.filter(session=session).order_by("pk")

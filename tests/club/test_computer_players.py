@@ -16,8 +16,13 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from club import services
 from club.models import ClubSession, CutBatch, Member, Seat, Table, WashbookLine
+from club.services.base import ClubError
+from club.services.ledger import balance_session, session_money, session_points, staked_tables
+from club.services.seating import table_seating
+from club.services.seats import seat_computer_player
+from club.services.sessions import check_in, close_session
+from club.services.tables import advance_after_deal, form_table, join_queue, table_queue
 
 from .conftest import field_error
 
@@ -26,7 +31,7 @@ pytestmark = pytest.mark.django_db
 
 def _arrive(session: ClubSession, members: list[Member]) -> None:
     for m in members:
-        services.check_in(session, m)
+        check_in(session, m)
 
 
 def test_a_member_and_a_computer_player_form_a_conquian_table(
@@ -34,7 +39,7 @@ def test_a_member_and_a_computer_player_form_a_conquian_table(
 ) -> None:
     (ann,) = make_members(1)
     _arrive(session, [ann])
-    table = services.form_table(session, variant="conquian", computer_players=1)
+    table = form_table(session, variant="conquian", computer_players=1)
     seats = list(Seat.objects.filter(table=table).select_related("member"))
     assert table.size == 2 and table.status == Table.PLAYING
     assert sorted(s.member.is_bot for s in seats) == [False, True]
@@ -43,7 +48,7 @@ def test_a_member_and_a_computer_player_form_a_conquian_table(
     cut = CutBatch.objects.get(table=table, purpose=CutBatch.SEATS)
     assert {d.member_id for d in cut.draws.all()} == {s.member_id for s in seats}
     # The games app sees the seat as a computer player's.
-    assert [s.is_bot for s in services.table_seating(table.pk)].count(True) == 1
+    assert [s.is_bot for s in table_seating(table.pk)].count(True) == 1
 
 
 def test_members_cut_for_the_places_the_computer_players_leave(
@@ -51,14 +56,12 @@ def test_members_cut_for_the_places_the_computer_players_leave(
 ) -> None:
     members = make_members(3)
     _arrive(session, members)
-    table = services.form_table(session, variant="conquian", computer_players=1)
+    table = form_table(session, variant="conquian", computer_players=1)
     humans = [s.member for s in table.seats.select_related("member") if not s.member.is_bot]
     assert len(humans) == 1
     assert CutBatch.objects.filter(table=table, purpose=CutBatch.PLACES).exists()
     # The two who cut low wait for this table, in order of arrival.
-    assert [a.member for a in services.table_queue(table)] == [
-        m for m in members if m not in humans
-    ]
+    assert [a.member for a in table_queue(table)] == [m for m in members if m not in humans]
 
 
 def test_two_tables_get_different_computer_players(
@@ -66,9 +69,9 @@ def test_two_tables_get_different_computer_players(
 ) -> None:
     a, b = make_members(2)
     _arrive(session, [a])
-    t1 = services.form_table(session, variant="conquian", computer_players=1)
+    t1 = form_table(session, variant="conquian", computer_players=1)
     _arrive(session, [b])
-    t2 = services.form_table(session, variant="conquian", computer_players=1)
+    t2 = form_table(session, variant="conquian", computer_players=1)
     bot1 = t1.seats.get(member__is_bot=True).member
     bot2 = t2.seats.get(member__is_bot=True).member
     assert bot1 != bot2
@@ -89,8 +92,8 @@ def test_impossible_computer_players_are_refused_and_nothing_is_made(
     message: str,
 ) -> None:
     _arrive(session, make_members(2))
-    with pytest.raises(services.ClubError, match=message) as raised:
-        services.form_table(session, variant="conquian", **kwargs)
+    with pytest.raises(ClubError, match=message) as raised:
+        form_table(session, variant="conquian", **kwargs)
     assert raised.value.field == "computers"
     assert not Table.objects.filter(session=session).exists()
 
@@ -128,11 +131,11 @@ def test_a_queued_member_takes_the_computer_players_seat_after_the_game(
 ) -> None:
     ann, bob = make_members(2)
     _arrive(session, [ann])
-    table = services.form_table(session, variant="conquian", computer_players=1)
+    table = form_table(session, variant="conquian", computer_players=1)
     bot = table.seats.get(member__is_bot=True).member
     _arrive(session, [bob])
-    services.join_queue(table, bob)
-    turn = services.advance_after_deal(table.pk)  # two players: each deal is a game (L5)
+    join_queue(table, bob)
+    turn = advance_after_deal(table.pk)  # two players: each deal is a game (L5)
     seated = {s.member for s in table.seats.select_related("member")}
     assert seated == {ann, bob}
     assert bot not in seated
@@ -154,15 +157,15 @@ def test_a_table_with_a_computer_player_is_booked_in_points_but_not_staked(
 ) -> None:
     ann, bob, cy = make_members(3)
     _arrive(session, [ann])
-    with_bot = services.form_table(session, variant="conquian", computer_players=1)
+    with_bot = form_table(session, variant="conquian", computer_players=1)
     bot = with_bot.seats.get(member__is_bot=True).member
     _arrive(session, [bob, cy])
-    people = services.form_table(session, variant="conquian")
+    people = form_table(session, variant="conquian")
     _book(with_bot, {ann: -30, bot: 30})
     _book(people, {bob: 12, cy: -12})
 
-    assert services.staked_tables(session.pk) == [people.pk]
-    assert services.session_points(session.pk) == {bob.pk: 12, cy.pk: -12}
+    assert staked_tables(session.pk) == [people.pk]
+    assert session_points(session.pk) == {bob.pk: 12, cy.pk: -12}
 
     page = staff.get(reverse("club:washbook", args=[with_bot.pk])).content.decode()
     assert "not staked</strong> (a computer player sat at it)" in page
@@ -173,9 +176,9 @@ def test_a_table_with_a_computer_player_is_booked_in_points_but_not_staked(
     assert f"Not staked</strong>: table {with_bot.number} (a computer player sat at it)." in across
 
     # Balancing converts only the staked table's points into money.
-    services.close_session(session.pk)
-    services.balance_session(session.pk)
-    money = services.session_money(session.pk)
+    close_session(session.pk)
+    balance_session(session.pk)
+    money = session_money(session.pk)
     assert set(money) == {bob.pk, cy.pk}
     assert money[bob.pk] == Decimal("0.60") and money[cy.pk] == Decimal("-0.60")
 
@@ -187,13 +190,13 @@ def test_a_table_stays_unstaked_after_a_member_takes_the_computer_players_seat(
     table keeps the mark it was formed with, and balancing still leaves it out."""
     ann, bob = make_members(2)
     _arrive(session, [ann])
-    table = services.form_table(session, variant="conquian", computer_players=1)
+    table = form_table(session, variant="conquian", computer_players=1)
     WashbookLine.objects.create(table=table, number=1, kind=WashbookLine.TABLEAU)
     _arrive(session, [bob])
-    services.join_queue(table, bob)
-    services.advance_after_deal(table.pk)
+    join_queue(table, bob)
+    advance_after_deal(table.pk)
     assert not table.seats.filter(member__is_bot=True).exists()
-    assert table.pk not in services.staked_tables(session.pk)
+    assert table.pk not in staked_tables(session.pk)
 
 
 # --- A computer player in an empty seat of a formed table (issue 56, item 2) ------------
@@ -204,7 +207,7 @@ def _tonk_of_two(
 ) -> Table:
     monkeypatch.setattr("games.play.services.schedule_bot", lambda d, v: None)
     _arrive(session, members)
-    return services.form_table(session, variant=variant, size=len(members))
+    return form_table(session, variant=variant, size=len(members))
 
 
 def _first_move(table: Table) -> None:
@@ -239,7 +242,7 @@ def test_nothing_played_the_computer_player_sits_down_and_the_cards_are_dealt_ag
     table = _tonk_of_two(session, make_members(2), monkeypatch)
     first = game_services.ensure_deal(table.pk)
     assert first is not None and first.players == 2
-    said = services.seat_computer_player(table.pk)
+    said = seat_computer_player(table.pk)
     table.refresh_from_db()
     seats = list(table.seats.select_related("member").order_by("position"))
     assert [s.member.is_bot for s in seats] == [False, False, True]
@@ -250,7 +253,7 @@ def test_nothing_played_the_computer_player_sits_down_and_the_cards_are_dealt_ag
     assert deal.pk != first.pk and deal.dealer == first.dealer
     assert not DealAction.objects.filter(deal__table=table).exists()
     # The club and the games app agree on the seating the new deal is dealt for.
-    assert len(services.table_seating(table.pk)) == 3
+    assert len(table_seating(table.pk)) == 3
 
 
 def test_in_play_the_computer_player_sits_down_when_the_game_ends(
@@ -260,14 +263,14 @@ def test_in_play_the_computer_player_sits_down_when_the_game_ends(
 
     table = _tonk_of_two(session, make_members(2), monkeypatch)
     _first_move(table)
-    said = services.seat_computer_player(table.pk)
+    said = seat_computer_player(table.pk)
     assert "when game 1 ends" in said
     table.refresh_from_db()
     assert table.computers_wanted == 1 and table.seats.count() == 2
     assert not table.had_computer_players  # staked until he sits down
     deal = game_services.current_deal(table.pk)
     assert deal is not None and deal.players == 2  # the deal in play is untouched
-    turn = services.advance_after_deal(table.pk, game_over=True)
+    turn = advance_after_deal(table.pk, game_over=True)
     table.refresh_from_db()
     assert table.seats.count() == 3 and table.size == 3 and table.computers_wanted == 0
     assert table.had_computer_players and turn.seating_changed
@@ -280,13 +283,13 @@ def test_a_member_waiting_for_the_table_takes_the_empty_seat_instead(
     ann, bob, cat = make_members(3)
     table = _tonk_of_two(session, [ann, bob], monkeypatch)
     _first_move(table)
-    services.seat_computer_player(table.pk)
+    seat_computer_player(table.pk)
     _arrive(session, [cat])
-    services.join_queue(table, cat)
-    services.advance_after_deal(table.pk, game_over=True)
+    join_queue(table, cat)
+    advance_after_deal(table.pk, game_over=True)
     seated = {s.member for s in table.seats.select_related("member")}
     assert seated == {ann, bob, cat}
-    assert not services.table_queue(table)
+    assert not table_queue(table)
 
 
 @pytest.mark.parametrize(
@@ -305,9 +308,9 @@ def test_a_table_with_no_room_or_real_cards_is_refused_and_nothing_changes(
     message: str,
 ) -> None:
     _arrive(session, make_members(size))
-    table = services.form_table(session, variant=variant, size=size, mode=mode)
-    with pytest.raises(services.ClubError, match=message):
-        services.seat_computer_player(table.pk)
+    table = form_table(session, variant=variant, size=size, mode=mode)
+    with pytest.raises(ClubError, match=message):
+        seat_computer_player(table.pk)
     table.refresh_from_db()
     assert table.seats.count() == size and table.computers_wanted == 0
     assert not table.had_computer_players
@@ -319,9 +322,9 @@ def test_a_full_table_counts_the_computer_players_coming(
     table = _tonk_of_two(session, make_members(2), monkeypatch, "tunk")
     _first_move(table)
     for _ in range(3):  # Tunk seats five (K1)
-        services.seat_computer_player(table.pk)
-    with pytest.raises(services.ClubError, match=r"no empty seat \(3 computer players to sit"):
-        services.seat_computer_player(table.pk)
+        seat_computer_player(table.pk)
+    with pytest.raises(ClubError, match=r"no empty seat \(3 computer players to sit"):
+        seat_computer_player(table.pk)
 
 
 def test_the_console_seats_a_computer_player_and_says_so(
@@ -354,12 +357,12 @@ def test_tonks_fifth_seat_waits_for_five_card_tonk(
     plain Tonk was seated and its deal could not be dealt (a server error on the console,
     seen on make run). The console offers the seats its rules allow."""
     table = _tonk_of_two(session, make_members(2), monkeypatch)
-    services.seat_computer_player(table.pk)
-    services.seat_computer_player(table.pk)
+    seat_computer_player(table.pk)
+    seat_computer_player(table.pk)
     page = staff.get(reverse("club:console", args=[session.pk])).content.decode()
     assert "Seat a computer player" not in page
-    with pytest.raises(services.ClubError, match="five play Five Card Tonk"):
-        services.seat_computer_player(table.pk)
+    with pytest.raises(ClubError, match="five play Five Card Tonk"):
+        seat_computer_player(table.pk)
     assert table.seats.count() == 4
 
 
@@ -367,8 +370,8 @@ def test_a_table_of_five_at_plain_tonk_is_refused_when_formed(
     session: ClubSession, make_members: Callable[..., list[Member]]
 ) -> None:
     _arrive(session, make_members(5))
-    with pytest.raises(services.ClubError, match="not at a table of 5: .*Five Card Tonk"):
-        services.form_table(session, variant="tonk", size=5)
+    with pytest.raises(ClubError, match="not at a table of 5: .*Five Card Tonk"):
+        form_table(session, variant="tonk", size=5)
     assert not Table.objects.filter(session=session).exists()
-    table = services.form_table(session, variant="tonk", size=5, options={"five_card": True})
+    table = form_table(session, variant="tonk", size=5, options={"five_card": True})
     assert table.seats.count() == 5

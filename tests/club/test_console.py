@@ -16,9 +16,13 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from club import services
 from club.live.streams import SESSION_SALT, check_token
 from club.models import ClubSession, Member, Table
+from club.services.seating import table_seating
+from club.services.seats import consent_substitute, demand_redraw, propose_substitute
+from club.services.sessions import check_in, open_session
+from club.services.tables import form_table, join_queue, waiting_members
+from club.services.washbook import enter_physical_result
 from games.models import Deal
 from games.play import club_api as games_club_api
 from games.play import services as games
@@ -43,14 +47,14 @@ def test_the_console_shows_the_evening(
 ) -> None:
     members = make_members(9)
     for m in members:
-        services.check_in(session, m)
-    foster = services.form_table(session, variant="foster", size=5, mode=Table.PHYSICAL)
-    conquian = services.form_table(session, variant="conquian", computer_players=1)
+        check_in(session, m)
+    foster = form_table(session, variant="foster", size=5, mode=Table.PHYSICAL)
+    conquian = form_table(session, variant="conquian", computer_players=1)
     page = _console(staff, session)
     text = _text(page)
     # Counts and who waits: nine here, six seated (the computer player is not counted).
     assert "9 here · 6 seated · 3 waiting · 2 tables playing" in text
-    waiting = [a.member for a in services.waiting_members(session)]
+    waiting = [a.member for a in waiting_members(session)]
     assert len(waiting) == 3
     for m in waiting:
         assert m.display_name in text
@@ -74,8 +78,8 @@ def _online_conquian(
 ) -> tuple[Table, Deal]:
     """Two members checked in, a Conquián table in the browser formed of them, dealt."""
     for m in make_members(2):
-        services.check_in(session, m)
-    table = services.form_table(session, variant="conquian")
+        check_in(session, m)
+    table = form_table(session, variant="conquian")
     deal = games.ensure_deal(table.pk)
     assert deal is not None
     return table, deal
@@ -85,7 +89,7 @@ def test_the_console_follows_an_online_deal_without_showing_a_card(
     staff: Client, session: ClubSession, make_members: Callable[..., list[Member]]
 ) -> None:
     table, deal = _online_conquian(session, make_members)
-    seating = services.table_seating(table.pk)
+    seating = table_seating(table.pk)
     to_move = seating[deal.to_move].display_name
     fragment = _console(staff, session, HTTP_HX_REQUEST="true")
     text = _text(fragment)
@@ -112,7 +116,7 @@ def test_a_tables_progress_line_is_fetched_alone_after_a_move(
     assert f'hx-get="{url}"' in line.group(1) and f"sse:move-{table.pk}" in line.group(1)
     assert staff.get(url).content.decode() == line.group(2)
     state = games.load_state(deal)
-    mover = services.table_seating(table.pk)[deal.to_move]
+    mover = table_seating(table.pk)[deal.to_move]
     action = state.legal_actions(deal.to_move)[0]
     games.act(table.pk, member_id=mover.member_id, version=deal.version, action=action.to_json())
     with CaptureQueriesContext(connection) as q:
@@ -123,7 +127,7 @@ def test_a_tables_progress_line_is_fetched_alone_after_a_move(
     assert len(q.captured_queries) == 3, [x["sql"] for x in q.captured_queries]
     for card in state.player_view(0)["hand"]:
         assert card not in after.split()
-    other = services.open_session(stake="0.01", by=staff_user(staff), name="Other", second=True)
+    other = open_session(stake="0.01", by=staff_user(staff), name="Other", second=True)
     assert staff.get(reverse("club:table_progress", args=[other.pk, table.pk])).status_code == 404
 
 
@@ -138,17 +142,17 @@ def test_the_console_shows_redraw_demands_substitutes_and_queues(
 ) -> None:
     members = make_members(6)
     for m in members:
-        services.check_in(session, m)
-    table = services.form_table(session, variant="foster", size=4, mode=Table.PHYSICAL)
+        check_in(session, m)
+    table = form_table(session, variant="foster", size=4, mode=Table.PHYSICAL)
     seated = [s.member for s in table.seats.select_related("member")]
-    waiting = [a.member for a in services.waiting_members(session)]
-    services.join_queue(table, waiting[0])
+    waiting = [a.member for a in waiting_members(session)]
+    join_queue(table, waiting[0])
     Table.objects.filter(pk=table.pk).update(
         redraw_window_until=table.next_redraw_at  # an open window (an hour from now)
     )
     table.refresh_from_db()
-    services.demand_redraw(table, seated[1])
-    services.propose_substitute(table, seated[2], waiting[1])
+    demand_redraw(table, seated[1])
+    propose_substitute(table, seated[2], waiting[1])
     text = _text(_console(staff, session))
     assert f"Redraw for seats demanded by {seated[1].display_name}" in text
     assert (
@@ -203,10 +207,10 @@ def test_the_hourly_redraw_is_told_as_asked_for_at_each_table(
     it is told when its seats are drawn again."""
     members = make_members(8)
     for m in members:
-        services.check_in(session, m)
-    services.form_table(session, variant="foster", size=4, mode=Table.PHYSICAL,
+        check_in(session, m)
+    form_table(session, variant="foster", size=4, mode=Table.PHYSICAL,
                         candidates=members[:4])  # fmt: skip
-    services.form_table(session, variant="foster", size=4, mode=Table.PHYSICAL,
+    form_table(session, variant="foster", size=4, mode=Table.PHYSICAL,
                         candidates=members[4:], auto_redraw=True)  # fmt: skip
     text = _text(_console(staff, session))
     assert "Next redraw window" not in text
@@ -220,13 +224,13 @@ def test_the_evening_washbook_numbers_its_lines_once_in_order(
     """Issue 38: the evening's washbook numbered its lines per table, interleaved (1, 1,
     2, 2, …); now its first column runs 1, 2, 3, … in posting order, and each line says
     its table and its number there."""
-    from club.services import PhysicalResult
+    from club.services.washbook import PhysicalResult
 
     members = make_members(8)
     for m in members:
-        services.check_in(session, m)
+        check_in(session, m)
     tables = [
-        services.form_table(
+        form_table(
             session, variant="foster", size=4, mode=Table.PHYSICAL, candidates=members[i : i + 4]
         )  # fmt: skip
         for i in (0, 4)
@@ -234,7 +238,7 @@ def test_the_evening_washbook_numbers_its_lines_once_in_order(
     for _ in range(2):
         for t in tables:
             seated = [s.member for s in t.seats.order_by("position")]
-            services.enter_physical_result(
+            enter_physical_result(
                 t.pk,
                 PhysicalResult(winner_id=seated[0].pk,
                                losses={seated[1].pk: 9, **{m.pk: 0 for m in seated[2:]}}),
@@ -334,7 +338,7 @@ def test_a_move_tells_the_console_its_tables_line_as_the_console_would_fetch_it(
     url = reverse("club:table_progress", args=[session.pk, table.pk])
     assert f'sse-swap="line-{table.pk}"' in _console(staff, session)
     state = games.load_state(deal)
-    mover = services.table_seating(table.pk)[deal.to_move]
+    mover = table_seating(table.pk)[deal.to_move]
     action = state.legal_actions(deal.to_move)[0]
     with django_capture_on_commit_callbacks(execute=True):
         games.act(
@@ -367,7 +371,7 @@ def test_the_pushed_and_the_fetched_line_both_say_the_deals_own_game(
     url = reverse("club:table_progress", args=[session.pk, table.pk])
     assert staff.get(url).content.decode().startswith("Game 1, deal 1: ")
     state = games.load_state(deal)
-    mover = services.table_seating(table.pk)[deal.to_move]
+    mover = table_seating(table.pk)[deal.to_move]
     with django_capture_on_commit_callbacks(execute=True):
         games.act(
             table.pk, member_id=mover.member_id, version=deal.version,
@@ -386,19 +390,19 @@ def test_the_console_line_names_who_plays_the_seat(
     the seating's names)."""
     ms = make_members(5)
     for m in ms[:4]:
-        services.check_in(session, m)
-    table = services.form_table(session, variant="foster", size=4)
+        check_in(session, m)
+    table = form_table(session, variant="foster", size=4)
     deal = games.ensure_deal(table.pk)
     assert deal is not None and deal.to_move is not None
-    services.check_in(session, ms[4])
+    check_in(session, ms[4])
     leaver = Member.objects.get(pk=table.seats.get(position=deal.to_move).member_id)
-    sub = services.propose_substitute(table, leaver, ms[4])
+    sub = propose_substitute(table, leaver, ms[4])
     for seat in table.seats.exclude(member=leaver):
-        sub = services.consent_substitute(sub, seat.member)
+        sub = consent_substitute(sub, seat.member)
     assert sub.status == "active"
     url = reverse("club:table_progress", args=[session.pk, table.pk])
     said = f"{ms[4].display_name} to play"
     assert said in staff.get(url).content.decode()
     assert said in _text(_console(staff, session, HTTP_HX_REQUEST="true"))
-    seating = services.table_seating(table.pk)
+    seating = table_seating(table.pk)
     assert said in games_club_api.console_line(deal, seating)

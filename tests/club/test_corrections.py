@@ -13,10 +13,27 @@ from django.db.models import Sum
 from django.test import Client
 from django.urls import reverse
 
-from club import services
 from club.models import ClubSession, Leg, Member, Posting, Seat, Table, Transfer, WashbookLine
 from club.money.settlement import minimum_transfers
-from club.services import ClubError, PhysicalResult
+from club.services.base import ClubError
+from club.services.ledger import (
+    balance_of,
+    balance_session,
+    outstanding,
+    session_money,
+    verify_balances,
+)
+from club.services.payments import record_payment
+from club.services.seating import table_seating
+from club.services.sessions import check_in, close_session, void_session
+from club.services.tables import current_dealer, form_table
+from club.services.washbook import (
+    PhysicalResult,
+    correct_line,
+    enter_physical_result,
+    line_players,
+    post_online_deal,
+)
 
 from .conftest import field_error
 
@@ -28,8 +45,8 @@ def four(
     session: ClubSession, make_members: Callable[..., list[Member]]
 ) -> tuple[Table, list[Member]]:
     for m in make_members(4):
-        services.check_in(session, m)
-    table = services.form_table(session, variant="foster", size=4, mode=Table.PHYSICAL)
+        check_in(session, m)
+    table = form_table(session, variant="foster", size=4, mode=Table.PHYSICAL)
     players = [s.member for s in Seat.objects.filter(table=table).order_by("position")]
     return table, players
 
@@ -41,14 +58,14 @@ def _where(table: Table) -> tuple[int, int, int, int, int]:
         table.deal_in_game,
         table.deals_played,
         table.dealer_position,
-        services.current_dealer(table.pk),
+        current_dealer(table.pk),
     )
 
 
 def _postings_at_zero() -> None:
     sums = Leg.objects.values("posting").annotate(s=Sum("amount")).exclude(s=0)
     assert not sums.exists(), list(sums)
-    assert services.verify_balances() == []
+    assert verify_balances() == []
 
 
 def test_reverse_and_correct_leaves_the_deal_count_and_the_dealer_where_they_were(
@@ -58,15 +75,15 @@ def test_reverse_and_correct_leaves_the_deal_count_and_the_dealer_where_they_wer
     wrong, so the correction posts two lines and moves nothing on (L5: the deal passes to
     the left once per deal)."""
     table, (a, b, c, d) = four
-    first = services.enter_physical_result(
+    first = enter_physical_result(
         table.pk, PhysicalResult(winner_id=a.pk, losses={b.pk: 50, c.pk: 4, d.pk: 2})
     )
-    services.enter_physical_result(
+    enter_physical_result(
         table.pk, PhysicalResult(winner_id=b.pk, losses={a.pk: 3, c.pk: 4, d.pk: 5})
     )
     before = _where(table)
     assert before[2] == 2  # two deals played, the deal passed twice
-    done = services.correct_line(
+    done = correct_line(
         first.pk,
         reason="Ann's 50 was 5",
         result=PhysicalResult(winner_id=a.pk, losses={b.pk: 5, c.pk: 4, d.pk: 2}),
@@ -76,7 +93,7 @@ def test_reverse_and_correct_leaves_the_deal_count_and_the_dealer_where_they_wer
     assert done.reversal.detail["reason"] == "Ann's 50 was 5"
     assert done.adjustment is None  # the evening is open: the balancing will count it
     # The next deal is entered as the third, dealt by the next dealer.
-    services.enter_physical_result(
+    enter_physical_result(
         table.pk, PhysicalResult(winner_id=c.pk, losses={a.pk: 1, b.pk: 1, d.pk: 1})
     )
     assert _where(table)[2] == 3
@@ -92,11 +109,11 @@ def test_reverse_only_posts_no_new_line_and_moves_nothing(
     four: tuple[Table, list[Member]],
 ) -> None:
     table, (a, b, c, d) = four
-    line = services.enter_physical_result(
+    line = enter_physical_result(
         table.pk, PhysicalResult(winner_id=a.pk, losses={b.pk: 5, c.pk: 0, d.pk: 0})
     )
     before = _where(table)
-    done = services.correct_line(line.pk, reason="entered at the wrong table")
+    done = correct_line(line.pk, reason="entered at the wrong table")
     assert done.line is None
     assert _where(table) == before
     assert dict(done.reversal.entries.values_list("member_id", "points")) == {a.pk: -5, b.pk: 5}
@@ -122,7 +139,7 @@ def test_a_bad_correction_is_refused_and_changes_nothing(
     message: str,
 ) -> None:
     table, (a, b, c, d) = four
-    line = services.enter_physical_result(
+    line = enter_physical_result(
         table.pk, PhysicalResult(winner_id=a.pk, losses={b.pk: 5, c.pk: 0, d.pk: 0})
     )
     stranger = make_members(1, "x")[0]
@@ -136,7 +153,7 @@ def test_a_bad_correction_is_refused_and_changes_nothing(
     }
     before = (_where(table), list(WashbookLine.objects.values_list("pk", flat=True)))
     with pytest.raises(ClubError, match=message):
-        services.correct_line(line.pk, reason=reason, result=results[result] if result else None)
+        correct_line(line.pk, reason=reason, result=results[result] if result else None)
     after = (_where(table), list(WashbookLine.objects.values_list("pk", flat=True)))
     assert after == before
 
@@ -147,12 +164,12 @@ def test_a_correction_counts_the_players_of_the_deal_not_those_seated_now(
     """The line records who played it: a correction is refused for a member who was not
     there, even once he sits at the table."""
     table, (a, b, c, d) = four
-    line = services.enter_physical_result(
+    line = enter_physical_result(
         table.pk, PhysicalResult(winner_id=a.pk, losses={b.pk: 5, c.pk: 0, d.pk: 0})
     )
-    assert services.line_players(line) == [a, b, c, d]
+    assert line_players(line) == [a, b, c, d]
     # c had 0 pips: he is no entry of the line, yet a player of the deal.
-    done = services.correct_line(
+    done = correct_line(
         line.pk,
         reason="c had 4",
         result=PhysicalResult(winner_id=a.pk, losses={b.pk: 5, c.pk: 4, d.pk: 0}),
@@ -168,15 +185,15 @@ def test_a_correction_counts_the_players_of_the_deal_not_those_seated_now(
 def _balanced(session: ClubSession, table: Table, players: list[Member]) -> list[WashbookLine]:
     a, b, c, d = players
     lines = [
-        services.enter_physical_result(
+        enter_physical_result(
             table.pk, PhysicalResult(winner_id=a.pk, losses={b.pk: 10, c.pk: 3, d.pk: 0})
         ),
-        services.enter_physical_result(
+        enter_physical_result(
             table.pk, PhysicalResult(winner_id=d.pk, losses={a.pk: 7, b.pk: 2, c.pk: 9})
         ),
     ]
-    assert services.close_session(session.pk, queue=False)
-    assert services.balance_session(session.pk).posted
+    assert close_session(session.pk, queue=False)
+    assert balance_session(session.pk).posted
     return lines
 
 
@@ -188,9 +205,9 @@ def test_after_balancing_an_adjustment_changes_exactly_the_members_it_names(
     table, players = four
     a, b, c, d = players
     first, _ = _balanced(session, table, players)
-    before = {m.pk: services.balance_of(m) for m in players}
-    money_before = services.session_money(session.pk)
-    done = services.correct_line(
+    before = {m.pk: balance_of(m) for m in players}
+    money_before = session_money(session.pk)
+    done = correct_line(
         first.pk,
         reason="b's hand was 4, not 10",
         result=PhysicalResult(winner_id=a.pk, losses={b.pk: 4, c.pk: 3, d.pk: 0}),
@@ -201,7 +218,7 @@ def test_after_balancing_an_adjustment_changes_exactly_the_members_it_names(
     assert "b's hand was 4, not 10" in adjustment.memo and "line 1" in adjustment.memo
     legs = dict(adjustment.legs.values_list("account__member_id", "amount"))
     assert legs == {a.pk: Decimal("-0.30"), b.pk: Decimal("0.30")}
-    after = {m.pk: services.balance_of(m) for m in players}
+    after = {m.pk: balance_of(m) for m in players}
     assert {m: after[m] - before[m] for m in after if after[m] != before[m]} == legs
     _postings_at_zero()
     # Nothing was paid yet, so the evening is settled again as one set (issue 42, item 5):
@@ -213,7 +230,7 @@ def test_after_balancing_an_adjustment_changes_exactly_the_members_it_names(
             (c.pk, d.pk, Decimal("0.60"), adjustment.pk),
         ]
     )
-    money = services.session_money(session.pk)
+    money = session_money(session.pk)
     assert money[a.pk] == money_before[a.pk] - Decimal("0.30")
     assert money[c.pk] == money_before[c.pk] and money[d.pk] == money_before[d.pk]
     # The balancing itself stays posted once; the washbook keeps every line.
@@ -228,18 +245,18 @@ def test_a_correction_between_the_close_and_the_balancing_is_counted_by_the_bala
 ) -> None:
     """The evening closed, its balancing queued: the corrected line is simply counted."""
     table, (a, b, c, d) = four
-    line = services.enter_physical_result(
+    line = enter_physical_result(
         table.pk, PhysicalResult(winner_id=a.pk, losses={b.pk: 10, c.pk: 3, d.pk: 0})
     )
-    assert services.close_session(session.pk, queue=False)
-    done = services.correct_line(
+    assert close_session(session.pk, queue=False)
+    done = correct_line(
         line.pk,
         reason="b held 4",
         result=PhysicalResult(winner_id=a.pk, losses={b.pk: 4, c.pk: 3, d.pk: 0}),
     )
     assert done.adjustment is None
-    assert services.balance_session(session.pk).posted
-    assert services.session_money(session.pk) == {
+    assert balance_session(session.pk).posted
+    assert session_money(session.pk) == {
         a.pk: Decimal("0.35"),
         b.pk: Decimal("-0.20"),
         c.pk: Decimal("-0.15"),
@@ -254,7 +271,7 @@ def test_a_reversal_after_balancing_takes_the_whole_line_back(
     table, players = four
     a, b, c, d = players
     _, second = _balanced(session, table, players)  # d won 18: a 7, b 2, c 9
-    done = services.correct_line(second.pk, reason="a deal that was never played")
+    done = correct_line(second.pk, reason="a deal that was never played")
     assert done.adjustment is not None
     legs = dict(done.adjustment.legs.values_list("account__member_id", "amount"))
     assert legs == {
@@ -272,7 +289,7 @@ def test_a_correction_that_changes_no_points_posts_no_adjustment(
     table, players = four
     a, b, c, d = players
     first, _ = _balanced(session, table, players)
-    done = services.correct_line(
+    done = correct_line(
         first.pk,
         reason="the note was wrong",
         result=PhysicalResult(
@@ -287,12 +304,12 @@ def test_voided_and_cancelled_washbooks_stand_as_they_are(
     session: ClubSession, four: tuple[Table, list[Member]]
 ) -> None:
     table, (a, b, c, d) = four
-    line = services.enter_physical_result(
+    line = enter_physical_result(
         table.pk, PhysicalResult(winner_id=a.pk, losses={b.pk: 5, c.pk: 0, d.pk: 0})
     )
-    services.void_session(session.pk, "a practice night")
+    void_session(session.pk, "a practice night")
     with pytest.raises(ClubError, match="voided"):
-        services.correct_line(line.pk, reason="misread")
+        correct_line(line.pk, reason="misread")
     assert WashbookLine.objects.filter(table=table).count() == 1
 
 
@@ -318,7 +335,7 @@ def test_the_washbook_offers_the_secretary_a_correction_and_members_none(
     four: tuple[Table, list[Member]],
 ) -> None:
     table, (a, b, c, d) = four
-    line = services.enter_physical_result(
+    line = enter_physical_result(
         table.pk,
         PhysicalResult(winner_id=a.pk, losses={b.pk: 50, c.pk: 3, d.pk: 0}, note="a long deal"),
     )
@@ -347,7 +364,7 @@ def test_correcting_through_the_form_posts_two_lines_and_moves_nothing_on(
     staff: Client, four: tuple[Table, list[Member]]
 ) -> None:
     table, (a, b, c, d) = four
-    line = services.enter_physical_result(
+    line = enter_physical_result(
         table.pk, PhysicalResult(winner_id=a.pk, losses={b.pk: 50, c.pk: 3, d.pk: 0})
     )
     before = _where(table)
@@ -393,7 +410,7 @@ def test_a_bad_correction_form_is_shown_in_place_and_changes_nothing(
     message: str,
 ) -> None:
     table, (a, b, c, d) = four
-    line = services.enter_physical_result(
+    line = enter_physical_result(
         table.pk, PhysicalResult(winner_id=a.pk, losses={b.pk: 5, c.pk: 0, d.pk: 0})
     )
     names = {"A": a.pk, "B": b.pk}
@@ -415,10 +432,10 @@ def test_a_line_already_reversed_says_so_and_takes_no_second_correction(
     staff: Client, four: tuple[Table, list[Member]]
 ) -> None:
     table, (a, b, c, d) = four
-    line = services.enter_physical_result(
+    line = enter_physical_result(
         table.pk, PhysicalResult(winner_id=a.pk, losses={b.pk: 5, c.pk: 0, d.pk: 0})
     )
-    services.correct_line(line.pk, reason="first")
+    correct_line(line.pk, reason="first")
     before = _snapshot(table)
     url = reverse("club:line_correct", args=[line.pk])
     assert "already been reversed" in _text(staff.get(url).content.decode())
@@ -479,11 +496,11 @@ def test_an_online_line_in_game_points_is_corrected_in_game_points(
     pips: its correction asks for game points, with no cards to count."""
     ann, bob = make_members(2)
     for m in (ann, bob):
-        services.check_in(session, m)
-    table = services.form_table(session, variant="conquian", candidates=[ann, bob])
-    seats = {s.position: s.member_id for s in services.table_seating(table.pk)}
+        check_in(session, m)
+    table = form_table(session, variant="conquian", candidates=[ann, bob])
+    seats = {s.position: s.member_id for s in table_seating(table.pk)}
     winner, loser = seats[0], seats[1]
-    line = services.post_online_deal(
+    line = post_online_deal(
         table.pk,
         deal_key="deal:x",
         points={0: 2, 1: -2},
@@ -506,7 +523,7 @@ def test_an_online_line_in_game_points_is_corrected_in_game_points(
 
 def _cleared(session: ClubSession) -> dict[int, Decimal]:
     """Each member's money for the evening once every transfer on the settlement is paid."""
-    rest = dict(services.session_money(session.pk))
+    rest = dict(session_money(session.pk))
     for t in Transfer.objects.filter(session=session):
         rest[t.payer_id] += t.amount
         rest[t.payee_id] -= t.amount
@@ -525,8 +542,8 @@ def test_a_correction_settles_the_evening_again_as_one_set_and_keeps_what_was_pa
     before = list(Transfer.objects.filter(session=session))
     assert len(before) == 3 and not _cleared(session)
     paid = before[0]
-    services.record_payment(paid.pk)
-    services.correct_line(
+    record_payment(paid.pk)
+    correct_line(
         first.pk,
         reason="b held 4",
         result=PhysicalResult(winner_id=a.pk, losses={b.pk: 4, c.pk: 3, d.pk: 0}),
@@ -537,7 +554,7 @@ def test_a_correction_settles_the_evening_again_as_one_set_and_keeps_what_was_pa
         (paid.pk, paid.payer_id, paid.payee_id, paid.amount)
     ]
     unpaid = [t for t in after if not t.paid]
-    rest = services.outstanding(session.pk)
+    rest = outstanding(session.pk)
     assert len(unpaid) == minimum_transfers({m: int(v * 100) for m, v in rest.items()})
     assert all(t.adjustment_id is not None for t in unpaid)
     assert not _cleared(session)  # paying the settlement as it stands clears the evening
@@ -557,7 +574,7 @@ def test_a_payment_of_a_transfer_settled_again_is_refused_and_changes_nothing(
     first, _ = _balanced(session, table, players)
     stale = Transfer.objects.filter(session=session).first()
     assert stale is not None
-    services.correct_line(
+    correct_line(
         first.pk,
         reason="b held 4",
         result=PhysicalResult(winner_id=a.pk, losses={b.pk: 4, c.pk: 3, d.pk: 0}),
@@ -568,7 +585,7 @@ def test_a_payment_of_a_transfer_settled_again_is_refused_and_changes_nothing(
     assert "settled again after a correction" in _text(r.content.decode())
     assert Posting.objects.count() == postings
     with pytest.raises(ClubError, match="no longer in the settlement"):
-        services.record_payment(stale.pk)
+        record_payment(stale.pk)
 
 
 def test_a_result_and_its_correction_are_audited_by_their_services(
@@ -579,10 +596,10 @@ def test_a_result_and_its_correction_are_audited_by_their_services(
     from club.models import AuditEntry
 
     table, (a, b, c, d) = four
-    line = services.enter_physical_result(
+    line = enter_physical_result(
         table.pk, PhysicalResult(winner_id=a.pk, losses={b.pk: 50, c.pk: 4, d.pk: 2})
     )
-    services.correct_line(line.pk, reason="Ann's 50 was 5")
+    correct_line(line.pk, reason="Ann's 50 was 5")
     said = list(
         AuditEntry.objects.filter(table=table)
         .exclude(action=AuditEntry.TABLE)  # the table's forming is audited too

@@ -97,20 +97,21 @@ def test_c_opt_2_a_low_cut_puts_the_lowest_first_and_its_ties_cut_low_again() ->
 def test_c_opt_2_at_a_conquian_table_cut_low_the_lowest_takes_seat_one_and_deals(
     make_members: Any, secretary: Any
 ) -> None:
-    from club import services
     from club.models import CutBatch, Seat, Table
+    from club.services.sessions import check_in, open_session
+    from club.services.tables import form_table
     from club.tables.cutting import lowest_deals
 
     assert lowest_deals("conquian", {"cut": "low"}) == "C-opt-2" and not lowest_deals("conquian")
     assert not lowest_deals("foster", {"cut": "low"})  # an option Foster does not take
     assert lowest_deals("colonel", {"cut": "low"}) == "CL-1" and not lowest_deals("colonel")
-    evening = services.open_session(stake="0.05", by=secretary.user, name="Friday")
+    evening = open_session(stake="0.05", by=secretary.user, name="Friday")
     tables = {}
     for cut_for in ("high", "low"):
         pair = make_members(2)
         for m in pair:
-            services.check_in(evening, m)
-        tables[cut_for] = services.form_table(
+            check_in(evening, m)
+        tables[cut_for] = form_table(
             evening, variant="conquian", size=2, mode=Table.PHYSICAL, candidates=pair,
             options={"cut": cut_for},
         )  # fmt: skip

@@ -13,9 +13,10 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import make_password
 from django.core.management import call_command
 
-from club import services
 from club.models import ClubSession, Member, Transfer
+from club.services.base import create_member
 from club.services.demo import PUBLISHED
+from club.services.ledger import verify_balances
 from tests.passwords import repository_passwords
 
 
@@ -41,7 +42,7 @@ def test_it_loads_the_demo_club_once_under_this_installs_own_password(run_dir: P
     assert Member.objects.filter(is_bot=False).count() == 13
     assert ClubSession.objects.filter(status="balanced").count() == 1
     assert ClubSession.objects.filter(status="open").count() == 1
-    assert Transfer.objects.exists() and not services.verify_balances()
+    assert Transfer.objects.exists() and not verify_balances()
     again = io.StringIO()
     call_command("demo", "--if-empty", stdout=again)
     assert Member.objects.filter(is_bot=False).count() == 13
@@ -81,7 +82,7 @@ def test_a_demo_loaded_under_the_published_password_is_given_its_own(run_dir: Pa
 
 @pytest.mark.django_db
 def test_a_club_of_its_own_is_not_told_demo_logins(run_dir: Path) -> None:
-    services.create_member("zelda", "Zelda Own")
+    create_member("zelda", "Zelda Own")
     out = io.StringIO()
     call_command("demo", "--if-empty", stdout=out)
     assert out.getvalue() == "" and not (run_dir / "demo-password").exists()

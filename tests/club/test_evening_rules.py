@@ -12,9 +12,21 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from club import services
 from club.models import Arrival, ClubSession, Member, Seat, Substitution, Table
-from club.services import ClubError, PhysicalResult
+from club.services.base import ClubError, create_member
+from club.services.ledger import balance_session
+from club.services.mistakes import cancel_table, void_table
+from club.services.seats import consent_substitute, propose_substitute
+from club.services.sessions import (
+    cancel_session,
+    check_in,
+    check_out,
+    close_session,
+    open_session,
+    void_session,
+)
+from club.services.tables import form_table, join_queue
+from club.services.washbook import PhysicalResult, enter_physical_result, post_online_deal
 from tests.club.conftest import field_error
 
 pytestmark = pytest.mark.django_db
@@ -24,10 +36,8 @@ Make = Callable[..., list[Member]]
 
 def physical(session: ClubSession, players: list[Member]) -> Table:
     for m in players:
-        services.check_in(session, m)
-    return services.form_table(
-        session, variant="conquian", size=2, mode=Table.PHYSICAL, candidates=players
-    )
+        check_in(session, m)
+    return form_table(session, variant="conquian", size=2, mode=Table.PHYSICAL, candidates=players)
 
 
 def test_a_newcomer_submitted_twice_is_one_member_checked_in_once(
@@ -51,7 +61,7 @@ def test_a_computer_players_name_is_refused_before_it_exists(
     assert "is a computer player&#x27;s name" in field_error(r.content.decode(), "new_name")
     assert not Member.objects.filter(display_name__iexact=" ".join(name.split())).exists()
     with pytest.raises(ClubError, match="computer player"):
-        services.create_member("sneaky", name)
+        create_member("sneaky", name)
 
 
 def test_players_of_a_voided_table_queue_and_substitute_elsewhere(
@@ -59,11 +69,11 @@ def test_players_of_a_voided_table_queue_and_substitute_elsewhere(
 ) -> None:
     ann, bob, cat, dan = make_members(4)
     voided = physical(session, [ann, bob])
-    services.enter_physical_result(voided.pk, PhysicalResult(winner_id=ann.pk, losses={bob.pk: 5}))
-    services.void_table(voided.pk, "the wrong game")
+    enter_physical_result(voided.pk, PhysicalResult(winner_id=ann.pk, losses={bob.pk: 5}))
+    void_table(voided.pk, "the wrong game")
     other = physical(session, [cat, dan])
-    assert services.join_queue(other, ann).queue_table_id == other.pk
-    sub = services.propose_substitute(other, cat, bob)
+    assert join_queue(other, ann).queue_table_id == other.pk
+    sub = propose_substitute(other, cat, bob)
     assert sub.status == Substitution.PROPOSED
 
 
@@ -72,9 +82,9 @@ def test_players_of_a_cancelled_table_queue_elsewhere(
 ) -> None:
     ann, bob, cat, dan = make_members(4)
     cancelled = physical(session, [ann, bob])
-    services.cancel_table(cancelled.pk)
+    cancel_table(cancelled.pk)
     other = physical(session, [cat, dan])
-    assert services.join_queue(other, bob).queue_table_id == other.pk
+    assert join_queue(other, bob).queue_table_id == other.pk
 
 
 def test_a_leaver_whose_substitute_plays_may_check_out_and_the_substitute_keeps_the_seat(
@@ -82,15 +92,15 @@ def test_a_leaver_whose_substitute_plays_may_check_out_and_the_substitute_keeps_
 ) -> None:
     ann, bob, cat = make_members(3)
     table = physical(session, [ann, bob])
-    services.check_in(session, cat)
-    services.consent_substitute(services.propose_substitute(table, ann, cat), bob)
+    check_in(session, cat)
+    consent_substitute(propose_substitute(table, ann, cat), bob)
     # The substitute plays the seat: he may not leave until the game ends.
     with pytest.raises(ClubError, match="plays for"):
-        services.check_out(session, cat)
-    services.check_out(session, ann)  # refused before, with advice to appoint one
+        check_out(session, cat)
+    check_out(session, ann)  # refused before, with advice to appoint one
     assert Arrival.objects.get(session=session, member=ann).left_at is not None
     # The game ends (two players: each deal is a game): Cat keeps Ann's seat.
-    services.enter_physical_result(table.pk, PhysicalResult(winner_id=bob.pk, losses={ann.pk: 4}))
+    enter_physical_result(table.pk, PhysicalResult(winner_id=bob.pk, losses={ann.pk: 4}))
     assert set(Seat.objects.filter(table=table).values_list("member", flat=True)) == {
         bob.pk,
         cat.pk,
@@ -103,43 +113,37 @@ def test_an_evening_no_longer_open_takes_no_substitute_and_no_check_out(
 ) -> None:
     ann, bob, cat = make_members(3)
     table = physical(session, [ann, bob])
-    services.check_in(session, cat)
+    check_in(session, cat)
     if end == "cancel":
-        services.cancel_session(session.pk)
+        cancel_session(session.pk)
     else:
-        services.enter_physical_result(
-            table.pk, PhysicalResult(winner_id=ann.pk, losses={bob.pk: 3})
-        )
+        enter_physical_result(table.pk, PhysicalResult(winner_id=ann.pk, losses={bob.pk: 3}))
         if end == "close":
-            services.close_session(session.pk, queue=False)
+            close_session(session.pk, queue=False)
         else:
-            services.void_session(session.pk, "the wrong stake")
+            void_session(session.pk, "the wrong stake")
     left_before = Arrival.objects.filter(session=session, left_at__isnull=True).count()
     with pytest.raises(ClubError, match="substitute"):
-        services.propose_substitute(table, ann, cat)
+        propose_substitute(table, ann, cat)
     assert not Substitution.objects.exists()
     if left_before:  # a closed evening keeps its arrivals: none of them checks out now
         with pytest.raises(ClubError, match="nobody checks out"):
-            services.check_out(session, cat)
+            check_out(session, cat)
 
 
 def test_the_standings_leave_out_a_table_a_computer_player_sat_at_and_say_so(
     client: Client, secretary: Member, make_members: Make
 ) -> None:
     ann, bob, cat = make_members(3)
-    session = services.open_session(stake=Decimal("0.05"), by=secretary.user)
+    session = open_session(stake=Decimal("0.05"), by=secretary.user)
     staked = physical(session, [ann, bob])
-    services.enter_physical_result(staked.pk, PhysicalResult(winner_id=ann.pk, losses={bob.pk: 6}))
-    services.check_in(session, cat)
-    with_bot = services.form_table(
-        session, variant="conquian", size=2, candidates=[cat], computer_players=1
-    )
+    enter_physical_result(staked.pk, PhysicalResult(winner_id=ann.pk, losses={bob.pk: 6}))
+    check_in(session, cat)
+    with_bot = form_table(session, variant="conquian", size=2, candidates=[cat], computer_players=1)
     mine = Seat.objects.get(table=with_bot, member=cat).position  # Cat beats the computer
-    services.post_online_deal(
-        with_bot.pk, deal_key="deal:test", points={mine: 40, 1 - mine: -40}, detail={}
-    )
-    services.close_session(session.pk, queue=False)
-    services.balance_session(session.pk)
+    post_online_deal(with_bot.pk, deal_key="deal:test", points={mine: 40, 1 - mine: -40}, detail={})
+    close_session(session.pk, queue=False)
+    balance_session(session.pk)
     client.force_login(ann.user)
     page = client.get(reverse("club:standings")).content.decode()
     rows = {

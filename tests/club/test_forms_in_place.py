@@ -9,8 +9,10 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from club import services
 from club.models import ClubSession, Member, Table
+from club.services.base import ClubError, create_member
+from club.services.sessions import check_in, open_session
+from club.services.tables import form_table
 from tests.club.conftest import field_error
 
 pytestmark = pytest.mark.django_db
@@ -79,16 +81,16 @@ def test_one_open_evening_unless_a_second_is_opened_on_purpose(staff: Client) ->
 
 
 def test_the_service_refuses_a_second_open_evening_too(secretary: Member) -> None:
-    services.open_session(stake="0.05", name="Tuesday")
-    with pytest.raises(services.ClubError, match="still open") as e:
-        services.open_session(stake="0.05", name="Other")
+    open_session(stake="0.05", name="Tuesday")
+    with pytest.raises(ClubError, match="still open") as e:
+        open_session(stake="0.05", name="Other")
     assert e.value.field == "second"
 
 
 @pytest.fixture
 def waiting(session: ClubSession, make_members: Callable[..., list[Member]]) -> ClubSession:
     for m in make_members(3):
-        services.check_in(session, m)
+        check_in(session, m)
     return session
 
 
@@ -119,8 +121,8 @@ def physical(
 ) -> tuple[Table, list[Member]]:
     ms = make_members(4)
     for m in ms:
-        services.check_in(session, m)
-    table = services.form_table(session, variant="foster", size=4, mode=Table.PHYSICAL)
+        check_in(session, m)
+    table = form_table(session, variant="foster", size=4, mode=Table.PHYSICAL)
     return table, [s.member for s in table.seats.select_related("member")]
 
 
@@ -209,12 +211,12 @@ def test_impossible_results_are_refused_by_the_service_whatever_sends_them(
     physical: tuple[Table, list[Member]],
 ) -> None:
     """Not only the form: the service refuses a result that cannot have happened."""
-    from club.services import PhysicalResult, enter_physical_result, most_pips
+    from club.services.washbook import PhysicalResult, enter_physical_result, most_pips
 
     table, (a, b, c, d) = physical
     ceiling = most_pips(table)
     rest = {c.pk: 0, d.pk: 0}
-    outsider = services.create_member("outsider", "Outsider")
+    outsider = create_member("outsider", "Outsider")
     for result, message in [
         (PhysicalResult(winner_id=a.pk, losses={a.pk: 3, b.pk: 4, **rest}), "no cards left"),
         (PhysicalResult(winner_id=a.pk, losses={b.pk: ceiling + 1, **rest}), "cannot hold"),
@@ -222,7 +224,7 @@ def test_impossible_results_are_refused_by_the_service_whatever_sends_them(
         (PhysicalResult(winner_id=a.pk, losses={outsider.pk: 5}), "not seated"),
         (PhysicalResult(winner_id=outsider.pk, losses={b.pk: 5}), "not seated"),
     ]:
-        with pytest.raises(services.ClubError, match=message):
+        with pytest.raises(ClubError, match=message):
             enter_physical_result(table.pk, result)
     assert not table.lines.exists()
     line = enter_physical_result(

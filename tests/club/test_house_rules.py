@@ -15,9 +15,12 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from club import services
 from club.models import AuditEntry, ClubSession, HouseRules, Member, Table
-from club.services import ClubError, PhysicalResult, house_rules
+from club.services import house_rules
+from club.services.base import ClubError
+from club.services.sessions import check_in, open_session
+from club.services.tables import form_table
+from club.services.washbook import PhysicalResult, enter_physical_result
 from games.engine.rules import make_rules
 from games.engine.variant import VARIANTS
 
@@ -78,7 +81,7 @@ def test_one_default_a_game_and_one_name_a_game() -> None:
 def _four(session: ClubSession, make_members: Callable[..., list[Member]]) -> list[Member]:
     members = make_members(4)
     for m in members:
-        services.check_in(session, m)
+        check_in(session, m)
     return members
 
 
@@ -102,7 +105,7 @@ def test_the_console_forms_a_table_with_a_set_and_a_changed_set_leaves_it_as_for
     table.refresh_from_db()
     assert table.options["ratting"] == "six" and table.options["jokers"] == "spade-twos"
     # Shown wherever a result is read.
-    services.enter_physical_result(
+    enter_physical_result(
         table.pk, PhysicalResult(winner_id=a.pk, losses={b.pk: 4, c.pk: 3, d.pk: 0})
     )
     said = (
@@ -155,7 +158,7 @@ def test_a_set_of_another_game_or_a_value_out_of_range_forms_no_table(
     )
     assert not Table.objects.filter(session=session).exists()
     with pytest.raises(ClubError, match="no option scoring"):
-        services.form_table(session, variant="foster", options={"scoring": "game-points"})
+        form_table(session, variant="foster", options={"scoring": "game-points"})
 
 
 def test_the_form_offers_the_games_options_with_the_clubs_defaults_and_the_evenings_set(
@@ -165,7 +168,7 @@ def test_the_form_offers_the_games_options_with_the_clubs_defaults_and_the_eveni
         name="Club Conquián", variant="conquian", options={"scoring": "pips"}, default=True
     )
     dalton = _dalton()
-    evening = services.open_session(stake="0.05", by=secretary.user, house_rules=dalton)
+    evening = open_session(stake="0.05", by=secretary.user, house_rules=dalton)
     page = staff.get(reverse("club:console", args=[evening.pk])).content.decode()
     assert "· house rules Dalton rules" in page  # the evening's set, in its header
     # Every option with its label, source, help and values; the club's default filled in.
@@ -178,7 +181,7 @@ def test_the_form_offers_the_games_options_with_the_clubs_defaults_and_the_eveni
     # The option fields as the form sends them: a Conquián table of two at pips.
     a, b = make_members(2)
     for m in (a, b):
-        services.check_in(evening, m)
+        check_in(evening, m)
     r = staff.post(
         reverse("club:table_create", args=[evening.pk]),
         {"variant": "conquian", "mode": Table.PHYSICAL, "opt-conquian-scoring": "pips",
@@ -256,13 +259,11 @@ def test_a_club_starts_with_the_sources_named_sets_and_a_table_plays_by_them(
         o.name: o.default for o in VARIANTS["conquian"].options
     }
     # a table formed with the set deals as the set says
-    session = services.open_session(stake=Decimal("0.05"), by=secretary.user)
+    session = open_session(stake=Decimal("0.05"), by=secretary.user)
     a, b = make_members(2)
-    services.check_in(session, a)
-    services.check_in(session, b)
-    table = services.form_table(
-        session, variant="conquian", house_rules=sets["Conquián as played today"]
-    )
+    check_in(session, a)
+    check_in(session, b)
+    table = form_table(session, variant="conquian", house_rules=sets["Conquián as played today"])
     assert table.house_rules_name == "Conquián as played today"
     deal = VARIANTS["conquian"].deal(
         make_rules("conquian", table.options), 2, 0, seed=1, pack=None, carry_in=0

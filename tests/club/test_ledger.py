@@ -11,19 +11,32 @@ from django.db import DatabaseError, connection, connections, transaction
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from club import services
 from club.models import ClubSession, Leg, Member, Posting, Seat, Table, Transfer
-from club.services import ClubError, PhysicalResult, ledger
+from club.services import ledger
+from club.services.base import ClubError, bots
+from club.services.ledger import (
+    account_for,
+    balance_of,
+    balance_session,
+    session_money,
+    session_points,
+    staked_tables,
+    verify_balances,
+)
+from club.services.payments import record_payment
+from club.services.sessions import check_in, close_session, open_session
+from club.services.tables import form_table
+from club.services.washbook import PhysicalResult, enter_physical_result, post_online_deal
 
 
 def _play(session: ClubSession, members: list[Member], deals: int = 6) -> Table:
     for m in members:
-        services.check_in(session, m)
-    table = services.form_table(session, variant="foster", size=len(members), mode=Table.PHYSICAL)
+        check_in(session, m)
+    table = form_table(session, variant="foster", size=len(members), mode=Table.PHYSICAL)
     ids = [m.pk for m in members]
     for i in range(deals):
         winner = ids[i % len(ids)]
-        services.enter_physical_result(
+        enter_physical_result(
             table.pk,
             PhysicalResult(
                 winner_id=winner, losses={m: 3 + i + j for j, m in enumerate(ids) if m != winner}
@@ -37,7 +50,7 @@ def test_the_database_refuses_an_unbalanced_posting(
     make_members: Callable[..., list[Member]],
 ) -> None:
     a, b = make_members(2)
-    acc_a, acc_b = services.account_for(a), services.account_for(b)
+    acc_a, acc_b = account_for(a), account_for(b)
     with pytest.raises(DatabaseError), transaction.atomic(), connection.cursor() as cur:
         cur.execute(
             "INSERT INTO club_posting (kind, memo, created_at, sealed) VALUES ('payment', 'raw', now(), false) RETURNING id"
@@ -61,7 +74,7 @@ def test_sealed_postings_cannot_change(make_members: Callable[..., list[Member]]
         Leg.objects.filter(posting=p).update(amount=Decimal("9.00"))
     with pytest.raises(DatabaseError), transaction.atomic():
         Posting.objects.filter(pk=p.pk).update(sealed=False)
-    assert services.balance_of(a) == Decimal("2.50") and not services.verify_balances()
+    assert balance_of(a) == Decimal("2.50") and not verify_balances()
 
 
 @settings(max_examples=200, deadline=None)
@@ -85,24 +98,24 @@ def test_balancing_posts_once_when_run_twice(
 ) -> None:
     members = make_members(5)
     _play(session, members)
-    assert services.close_session(session.pk)
-    assert not services.close_session(session.pk)
-    first = services.balance_session(session.pk)
-    second = services.balance_session(session.pk)
+    assert close_session(session.pk)
+    assert not close_session(session.pk)
+    first = balance_session(session.pk)
+    second = balance_session(session.pk)
     assert first.posted and not second.posted
     assert Posting.objects.filter(kind="session-balance").count() == 1
     session.refresh_from_db()
     assert session.status == "balanced" and session.settlement_method == "exact"
-    points = services.session_points(session.pk)
-    money = services.session_money(session.pk)
+    points = session_points(session.pk)
+    money = session_money(session.pk)
     assert money == {m: Decimal(p) * Decimal("0.05") for m, p in points.items()}
-    assert sum(money.values()) == 0 and not services.verify_balances()
+    assert sum(money.values()) == 0 and not verify_balances()
     # Payments clear the members' balances.
     for t in Transfer.objects.filter(session=session):
-        services.record_payment(t.pk)
-    assert all(services.balance_of(m) == 0 for m in members)
+        record_payment(t.pk)
+    assert all(balance_of(m) == 0 for m in members)
     with pytest.raises(ClubError):
-        services.record_payment(Transfer.objects.filter(session=session).first().pk)
+        record_payment(Transfer.objects.filter(session=session).first().pk)
 
 
 @pytest.mark.django_db
@@ -113,7 +126,7 @@ def test_a_crash_midway_posts_nothing(
     no_queue: list[int],
 ) -> None:
     _play(session, make_members(4))
-    services.close_session(session.pk)
+    close_session(session.pk)
 
     def crash(*args: object) -> None:
         assert Leg.objects.exists()  # the legs were written...
@@ -121,12 +134,12 @@ def test_a_crash_midway_posts_nothing(
 
     monkeypatch.setattr(ledger, "_update_cached_balances", crash)
     with pytest.raises(RuntimeError):
-        services.balance_session(session.pk)
+        balance_session(session.pk)
     assert not Posting.objects.exists() and not Leg.objects.exists()  # ...and rolled back
     session.refresh_from_db()
     assert session.status == "closing"
     monkeypatch.undo()
-    assert services.balance_session(session.pk).posted
+    assert balance_session(session.pk).posted
     assert Posting.objects.filter(kind="session-balance").count() == 1
 
 
@@ -136,17 +149,17 @@ def test_tables_with_bots_are_not_staked(
 ) -> None:
     humans = make_members(4)
     _play(session, humans[:2] + make_members(2), deals=4)
-    bot = services.bots(1)[0]
+    bot = bots(1)[0]
     for h in humans[2:]:
-        services.check_in(session, h)
-    botted = services.form_table(session, variant="conquian", candidates=humans[2:])
+        check_in(session, h)
+    botted = form_table(session, variant="conquian", candidates=humans[2:])
     # A computer player takes an empty seat (as the games app does).
     Seat.objects.filter(table=botted, member=humans[3]).update(member=bot)
-    services.post_online_deal(botted.pk, deal_key="b1", points={0: 9, 1: -9}, detail={})
-    assert botted.pk not in services.staked_tables(session.pk)
-    services.close_session(session.pk)
-    services.balance_session(session.pk)
-    assert bot.pk not in services.session_money(session.pk)
+    post_online_deal(botted.pk, deal_key="b1", points={0: 9, 1: -9}, detail={})
+    assert botted.pk not in staked_tables(session.pk)
+    close_session(session.pk)
+    balance_session(session.pk)
+    assert bot.pk not in session_money(session.pk)
     assert (
         not Transfer.objects.filter(payer=bot).exists()
         and not Transfer.objects.filter(payee=bot).exists()
@@ -157,16 +170,16 @@ def test_tables_with_bots_are_not_staked(
 def test_two_workers_at_once_post_once(
     secretary: Member, make_members: Callable[..., list[Member]], no_queue: list[int]
 ) -> None:
-    session = services.open_session(stake="0.10", by=secretary.user)
+    session = open_session(stake="0.10", by=secretary.user)
     _play(session, make_members(5))
-    services.close_session(session.pk)
+    close_session(session.pk)
     barrier = threading.Barrier(2)
     results: list[object] = []
 
     def worker() -> None:
         try:
             barrier.wait()
-            results.append(services.balance_session(session.pk).posted)
+            results.append(balance_session(session.pk).posted)
         except Exception as e:  # noqa: BLE001
             results.append(e)
         finally:

@@ -13,11 +13,12 @@ from typing import Any
 import httpx
 import pytest
 
-from club import services
 from club.infra import redis as club_redis
 from club.live import notices as live
 from club.live.streams import grant_for, session_token
 from club.models import ClubSession, Member
+from club.services.sessions import check_in
+from club.services.tables import form_table
 from games.play.events import event_token
 from tests.e2e.servers import free_port, uvicorn
 
@@ -36,7 +37,7 @@ def test_a_check_in_and_a_table_publish_on_the_sessions_channel_after_commit(
     club_redis.client().delete(club_redis.key("session", session.pk, "last"))
     ann, bob = make_members(2)
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
-        services.check_in(session, ann)
+        check_in(session, ann)
     assert callbacks and _last(session.pk) is None  # nothing before the commit
     for callback in callbacks:
         callback()
@@ -44,8 +45,8 @@ def test_a_check_in_and_a_table_publish_on_the_sessions_channel_after_commit(
     assert first is not None and set(json.loads(first)) == {"at"}  # a time, never a name
     club_redis.client().delete(club_redis.key("session", session.pk, "last"))
     with django_capture_on_commit_callbacks(execute=True):
-        services.check_in(session, bob)
-        table = services.form_table(session, variant="conquian")
+        check_in(session, bob)
+        table = form_table(session, variant="conquian")
     assert _last(session.pk) is not None
     assert live.session_of_table(table.pk) == session.pk
 

@@ -15,10 +15,12 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from django.utils import timezone
 
-from club import services
 from club.models import AuditEntry, ClubSession, Member, SignInLink
 from club.pages.auth import SIGNIN_TRIES
 from club.services import logins
+from club.services.base import create_member
+from club.services.ledger import balance_of, member_history
+from club.services.sessions import add_newcomer, check_in, open_session
 
 pytestmark = pytest.mark.django_db
 
@@ -27,7 +29,7 @@ GOOD = {"password": "a long pass phrase", "password_again": "a long pass phrase"
 
 @pytest.fixture
 def secretary() -> Client:
-    sec = services.create_member("sec", "The Sec", password="x", is_staff=True)
+    sec = create_member("sec", "The Sec", password="x", is_staff=True)
     c = Client()
     c.force_login(sec.user)
     return c
@@ -51,7 +53,7 @@ def test_the_secretary_adds_a_member_who_is_not_yet_invited(secretary: Client) -
 
 
 def test_adding_a_member_shows_every_mistake_and_adds_nobody(secretary: Client) -> None:
-    services.create_member("taken", "Ann Taken")
+    create_member("taken", "Ann Taken")
     r = secretary.post(
         "/members/add/",
         {"display_name": "Ann Taken", "username": "taken", "email": "not-an-address"},
@@ -127,7 +129,7 @@ def test_a_newer_link_revokes_the_older_and_links_expire(secretary: Client, sett
 
 
 def test_only_the_token_s_hash_is_kept() -> None:
-    sec = services.create_member("sec2", "Sec Two", is_staff=True)
+    sec = create_member("sec2", "Sec Two", is_staff=True)
     mary = logins.add_member("Mary Newcomer", by=sec.user)
     link, token = logins.give_link(mary, by=sec.user)
     stored = SignInLink.objects.filter(pk=link.pk).values().get()
@@ -136,7 +138,7 @@ def test_only_the_token_s_hash_is_kept() -> None:
 
 
 def test_a_disabled_login_cannot_use_its_link() -> None:
-    sec = services.create_member("sec3", "Sec Three", is_staff=True)
+    sec = create_member("sec3", "Sec Three", is_staff=True)
     mary = logins.add_member("Mary Newcomer", by=sec.user)
     _, token = logins.give_link(mary, by=sec.user)
     get_user_model().objects.filter(pk=mary.user_id).update(is_active=False)
@@ -146,7 +148,7 @@ def test_a_disabled_login_cannot_use_its_link() -> None:
 
 
 def test_members_see_neither_the_form_nor_another_s_link(secretary: Client) -> None:
-    ann = services.create_member("ann", "Ann Member", password="pw")
+    ann = create_member("ann", "Ann Member", password="pw")
     c = Client()
     c.force_login(ann.user)
     assert c.post("/members/add/", {"display_name": "Sneaky"}).status_code == 403
@@ -173,7 +175,7 @@ def test_the_secretary_signs_a_member_out_everywhere(
     password stays."""
     from club.infra import redis as club_redis
 
-    services.create_member("mary", "Mary Phone", password="mary plays on tuesdays")
+    create_member("mary", "Mary Phone", password="mary plays on tuesdays")
     phone, laptop = (
         _login("mary", "mary plays on tuesdays"),
         _login("mary", "mary plays on tuesdays"),
@@ -191,7 +193,7 @@ def test_the_secretary_signs_a_member_out_everywhere(
 
 
 def test_a_disabled_login_is_signed_out_and_keeps_its_books(secretary: Client) -> None:
-    services.create_member("leo", "Leo Leaving", password="leo plays on mondays")
+    create_member("leo", "Leo Leaving", password="leo plays on mondays")
     phone = _login("leo", "leo plays on mondays")
     leo = Member.objects.get(user__username="leo")
     _, token = logins.give_link(leo, by=get_user_model().objects.get(username="sec"))
@@ -216,7 +218,7 @@ def test_a_disabled_login_is_signed_out_and_keeps_its_books(secretary: Client) -
 
 
 def test_a_member_changes_his_password_and_his_other_devices_are_signed_out() -> None:
-    services.create_member("ann", "Ann Own", password="ann plays on fridays")
+    create_member("ann", "Ann Own", password="ann plays on fridays")
     phone, laptop = _login("ann", "ann plays on fridays"), _login("ann", "ann plays on fridays")
     bad = phone.post(
         "/password/",
@@ -249,7 +251,7 @@ def test_forgot_password_mails_a_one_use_link_where_the_club_sends_mail(settings
     from django.core import mail
 
     settings.MAILERS = {"default": {"BACKEND": "django.core.mail.backends.locmem.EmailBackend"}}
-    services.create_member("bea", "Bea Mail", password="bea plays on mondays")
+    create_member("bea", "Bea Mail", password="bea plays on mondays")
     get_user_model().objects.filter(username="bea").update(email="bea@example.org")
     r = Client().post("/password/forgot/", {"email": "bea@example.org"})
     assert r.status_code == 302
@@ -288,8 +290,8 @@ def test_a_link_is_mailed_to_a_file_where_mail_is_not_set_up(
 
 
 def test_members_stay_signed_in_for_a_season_and_the_staff_for_an_evening() -> None:
-    services.create_member("long", "Long Member", password="a long pass phrase")
-    services.create_member("boss", "Boss Staff", password="a long pass phrase", is_staff=True)
+    create_member("long", "Long Member", password="a long pass phrase")
+    create_member("boss", "Boss Staff", password="a long pass phrase", is_staff=True)
     member, staff = _login("long", "a long pass phrase"), _login("boss", "a long pass phrase")
     assert member.session.get_expiry_age() == 30 * 24 * 3600
     assert staff.session.get_expiry_age() == 12 * 3600
@@ -304,7 +306,7 @@ def _roster(text: str) -> Any:
 def test_a_roster_with_a_bad_row_imports_nobody_and_says_every_reason(
     secretary: Client,
 ) -> None:
-    services.create_member("taken", "Old Member")
+    create_member("taken", "Old Member")
     r = secretary.post(
         "/members/import/",
         {"roster": _roster(
@@ -419,10 +421,10 @@ def test_a_guest_at_check_in_gets_a_link_and_joining_keeps_his_history_and_money
     """Item 3: a guest at check-in is given a link the same way, from the console; a guest
     who becomes a member keeps his history and money (the same member row)."""
     sec = get_user_model().objects.get(username="sec")
-    tonight = services.open_session(stake="0.05", by=sec, name="Tonight")
-    gus = services.add_newcomer(tonight, "Gus Guest", guest=True)
-    known = services.create_member("kim", "Kim Known", password="a long pass phrase")
-    services.check_in(tonight, known)
+    tonight = open_session(stake="0.05", by=sec, name="Tonight")
+    gus = add_newcomer(tonight, "Gus Guest", guest=True)
+    known = create_member("kim", "Kim Known", password="a long pass phrase")
+    check_in(tonight, known)
     console = secretary.get(f"/sessions/{tonight.pk}/console/").text
     signin = f'action="/members/{gus.pk}/signin-link/"'
     assert signin in console  # the guest has no password yet
@@ -437,14 +439,14 @@ def test_a_guest_at_check_in_gets_a_link_and_joining_keeps_his_history_and_money
         {"to": "club", "amount": "2.00", "method": "cash", "credit": "on"},
     )
     assert paid.status_code == 302
-    before = (services.balance_of(gus), len(services.member_history(gus.pk)))
+    before = (balance_of(gus), len(member_history(gus.pk)))
     assert before[0] == Decimal("2.00")
     assert "Make Gus Guest a member" in secretary.get(f"/members/{gus.pk}/").text
     joined = secretary.post(f"/members/{gus.pk}/join/")
     assert joined.status_code == 302 and joined["Location"] == f"/members/{gus.pk}/"
     gus.refresh_from_db()
     assert not gus.is_guest
-    assert (services.balance_of(gus), len(services.member_history(gus.pk))) == before
+    assert (balance_of(gus), len(member_history(gus.pk))) == before
     assert phone.get("/").context["member"] == gus  # his login kept
     entry = AuditEntry.objects.filter(action=AuditEntry.MEMBER).latest("pk")
     assert "Gus Guest, a guest, became a member" in entry.what

@@ -13,9 +13,13 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from club import services
 from club.models import ClubSession, Member, Table
-from club.services import PhysicalResult
+from club.services import money as club_money
+from club.services.ledger import balance_session
+from club.services.payments import record_club_payment
+from club.services.sessions import check_in, close_session
+from club.services.tables import form_table
+from club.services.washbook import PhysicalResult, correct_line, enter_physical_result
 
 pytestmark = pytest.mark.django_db
 
@@ -27,15 +31,13 @@ def evening(
     """Five members, two deals at a physical table: Ann wins 39, then Bob wins 12."""
     ms = make_members(5)
     for m in ms:
-        services.check_in(session, m)
-    table = services.form_table(
-        session, variant="foster", size=5, mode=Table.PHYSICAL, candidates=ms
-    )
+        check_in(session, m)
+    table = form_table(session, variant="foster", size=5, mode=Table.PHYSICAL, candidates=ms)
     a, b, c, d, e = ms
-    services.enter_physical_result(
+    enter_physical_result(
         table.pk, PhysicalResult(winner_id=a.pk, losses={b.pk: 10, c.pk: 9, d.pk: 20, e.pk: 0})
     )
-    services.enter_physical_result(
+    enter_physical_result(
         table.pk, PhysicalResult(winner_id=b.pk, losses={a.pk: 0, c.pk: 0, d.pk: 0, e.pk: 12})
     )
     ClubSession.objects.filter(pk=session.pk).update(name="Tuesday")
@@ -43,8 +45,8 @@ def evening(
 
 
 def _close_and_balance(session: ClubSession) -> None:
-    services.close_session(session.pk, queue=False)
-    services.ledger.balance_session(session.pk)
+    close_session(session.pk, queue=False)
+    balance_session(session.pk)
 
 
 def test_the_member_page_names_each_session_with_its_date_and_his_own_points(
@@ -95,9 +97,7 @@ def test_standings_show_a_member_his_own_money_and_everyones_points(
     member's fees, payments and balance are his own and the staff's."""
     session, (ann, bob, *_) = evening["session"], evening["members"]
     _close_and_balance(session)
-    services.record_club_payment(
-        bob.pk, services.money.check_amount("7", field="a", what="a"), credit=True
-    )
+    record_club_payment(bob.pk, club_money.check_amount("7", field="a", what="a"), credit=True)
     client.force_login(ann.user)
     r = client.get(reverse("club:standings"))
     rows = {row.member.pk: row for row in r.context["rows"]}
@@ -143,8 +143,8 @@ def test_home_links_a_seated_member_to_his_table(
 ) -> None:
     ms = make_members(3)
     for m in ms:
-        services.check_in(session, m)
-    table = services.form_table(session, variant="conquian", size=2, mode=Table.ONLINE)
+        check_in(session, m)
+    table = form_table(session, variant="conquian", size=2, mode=Table.ONLINE)
     seated = list(table.seats.select_related("member"))
     waiting = next(m for m in ms if m.pk not in {s.member_id for s in seated})
     me = seated[1]
@@ -171,12 +171,10 @@ def test_recent_deals_name_their_evening_and_a_reversal_what_it_reverses_and_why
     the line it reverses or corrects, with the secretary's reason."""
     ann, bob = make_members(2)
     for m in (ann, bob):
-        services.check_in(session, m)
-    table = services.form_table(session, variant="conquian", size=2, mode=Table.PHYSICAL)
-    line = services.enter_physical_result(
-        table.pk, PhysicalResult(winner_id=ann.pk, losses={bob.pk: 10})
-    )
-    services.correct_line(
+        check_in(session, m)
+    table = form_table(session, variant="conquian", size=2, mode=Table.PHYSICAL)
+    line = enter_physical_result(table.pk, PhysicalResult(winner_id=ann.pk, losses={bob.pk: 10}))
+    correct_line(
         line.pk, reason="the ten was a four",
         result=PhysicalResult(winner_id=ann.pk, losses={bob.pk: 4}),
     )  # fmt: skip

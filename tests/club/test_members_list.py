@@ -11,9 +11,12 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from club import services
 from club.models import Arrival, ClubSession, Member, Table
-from club.services import PhysicalResult
+from club.services.ledger import balance_of, balance_session
+from club.services.payments import record_payment
+from club.services.sessions import check_in, close_session, open_session
+from club.services.tables import form_table
+from club.services.washbook import PhysicalResult, enter_physical_result
 
 pytestmark = pytest.mark.django_db
 
@@ -42,13 +45,13 @@ def test_the_members_list_shows_balances_and_links_to_each_members_page(
 ) -> None:
     ann, bob = make_members(2)
     for m in (ann, bob):
-        services.check_in(session, m)
-    table = services.form_table(session, variant="conquian", size=2, mode=Table.PHYSICAL)
-    services.enter_physical_result(table.pk, PhysicalResult(winner_id=ann.pk, losses={bob.pk: 10}))
+        check_in(session, m)
+    table = form_table(session, variant="conquian", size=2, mode=Table.PHYSICAL)
+    enter_physical_result(table.pk, PhysicalResult(winner_id=ann.pk, losses={bob.pk: 10}))
     console = staff.get(reverse("club:console", args=[session.pk])).content.decode()
     assert f'href="{reverse("club:member", args=[bob.pk])}"' in console  # seated at table 1
-    services.close_session(session.pk, queue=False)
-    services.balance_session(session.pk)
+    close_session(session.pk, queue=False)
+    balance_session(session.pk)
     page = staff.get(reverse("club:members")).content.decode()
     assert f'<a href="{reverse("club:member", args=[ann.pk])}">{ann}</a>' in page
     assert "£0.50" in page and "-£0.50" in page  # 10 points at 0.05, in the club's currency
@@ -61,7 +64,7 @@ def test_the_members_list_shows_balances_and_links_to_each_members_page(
     assert f'href="{reverse("club:member", args=[ann.pk])}">{ann}</a>' in standings
     assert f'href="{reverse("club:member", args=[bob.pk])}"' not in standings
     assert client.get(reverse("club:members")).status_code in (302, 403)
-    assert Decimal("0.50") == services.balance_of(ann)
+    assert Decimal("0.50") == balance_of(ann)
 
 
 def test_the_consoles_enter_a_result_link_reaches_the_result_form(
@@ -69,8 +72,8 @@ def test_the_consoles_enter_a_result_link_reaches_the_result_form(
 ) -> None:
     ann, bob = make_members(2)
     for m in (ann, bob):
-        services.check_in(session, m)
-    table = services.form_table(session, variant="conquian", size=2, mode=Table.PHYSICAL)
+        check_in(session, m)
+    table = form_table(session, variant="conquian", size=2, mode=Table.PHYSICAL)
     console = staff.get(reverse("club:console", args=[session.pk])).content.decode()
     assert f'href="{table.get_club_url()}#result"' in console
     assert 'id="result"' in staff.get(table.get_club_url()).content.decode()
@@ -84,8 +87,8 @@ def test_a_result_with_two_mistakes_shows_both_at_once_and_a_good_one_is_confirm
 
     ann, bob, cat = make_members(3)
     for m in (ann, bob, cat):
-        services.check_in(session, m)
-    table = services.form_table(session, variant="foster-three", size=3, mode=Table.PHYSICAL)
+        check_in(session, m)
+    table = form_table(session, variant="foster-three", size=3, mode=Table.PHYSICAL)
     url = reverse("club:table_result", args=[table.pk])
     # Bob's pips left blank, Cat's more than a hand can hold: both told, one submit.
     r = staff.post(url, {"winner": ann.pk, f"pips_{cat.pk}": "999"})
@@ -112,8 +115,8 @@ def test_the_five_mistakes_of_issue_56_are_all_told_in_one_submit(
 
     ann, bob, cat, dan, eve = five = make_members(5)
     for m in five:
-        services.check_in(session, m)
-    table = services.form_table(session, variant="foster", size=5, mode=Table.PHYSICAL)
+        check_in(session, m)
+    table = form_table(session, variant="foster", size=5, mode=Table.PHYSICAL)
     r = staff.post(reverse("club:table_result", args=[table.pk]), {
         "winner": ann.pk, f"pips_{ann.pk}": "3",
         f"pips_{bob.pk}": "4", f"cards_{bob.pk}": "KS 5H",
@@ -147,7 +150,7 @@ def test_the_secretary_chooses_who_sits_together_or_lets_the_cut_decide(
 
     ann, bob, cat, dan = make_members(4)
     for m in (ann, bob, cat, dan):
-        services.check_in(session, m)
+        check_in(session, m)
     url = reverse("club:table_create", args=[session.pk])
     console = staff.get(reverse("club:console", args=[session.pk])).content.decode()
     assert f'name="players" value="{dan.pk}"' in console  # the waiting members, to tick
@@ -212,7 +215,7 @@ def test_what_is_unpaid_is_carried_to_the_next_evening_and_shown_at_check_in(
 
     ann, bob = make_members(2)
     _balanced_evening(session, ann, bob)
-    tonight = services.open_session(stake="0.05", name="Next week", by=secretary.user)
+    tonight = open_session(stake="0.05", name="Next week", by=secretary.user)
     # On the tick list before he is checked in (issue 56), and a guest in the same submit.
     ticks = re_text(staff.get(reverse("club:console", args=[tonight.pk])).content.decode())
     assert f"{bob} (owes £0.50)" in ticks and f"{ann} (is owed £0.50)" in ticks
@@ -229,7 +232,7 @@ def test_what_is_unpaid_is_carried_to_the_next_evening_and_shown_at_check_in(
     assert "Carried from past evenings" in console
     assert f"{bob} owes £0.50" in console and f"{ann} is owed £0.50" in console
     (transfer,) = Transfer.objects.filter(session=session)
-    services.record_payment(transfer.pk, by=secretary.user)
+    record_payment(transfer.pk, by=secretary.user)
     console = re_text(staff.get(reverse("club:console", args=[tonight.pk])).content.decode())
     assert "Carried from past evenings" not in console and "owes £0.50" not in console
 
@@ -238,13 +241,11 @@ def _balanced_evening(session: ClubSession, winner: Member, loser: Member) -> No
     """One deal at a physical table of two (the loser 10 points down), closed and
     balanced at the session's stake."""
     for m in (winner, loser):
-        services.check_in(session, m)
-    table = services.form_table(session, variant="conquian", size=2, mode=Table.PHYSICAL)
-    services.enter_physical_result(
-        table.pk, PhysicalResult(winner_id=winner.pk, losses={loser.pk: 10})
-    )
-    services.close_session(session.pk, queue=False)
-    services.balance_session(session.pk)
+        check_in(session, m)
+    table = form_table(session, variant="conquian", size=2, mode=Table.PHYSICAL)
+    enter_physical_result(table.pk, PhysicalResult(winner_id=winner.pk, losses={loser.pk: 10}))
+    close_session(session.pk, queue=False)
+    balance_session(session.pk)
 
 
 def test_a_table_short_of_players_is_refused_with_the_count_or_filled_when_asked(
@@ -258,7 +259,7 @@ def test_a_table_short_of_players_is_refused_with_the_count_or_filled_when_asked
 
     ann, bob, cat = make_members(3)
     for m in (ann, bob, cat):
-        services.check_in(session, m)
+        check_in(session, m)
     url = reverse("club:table_create", args=[session.pk])
     two = {"variant": "tonk", "size": "3", "mode": "online", "computers": "0",
            "players": [ann.pk, bob.pk]}  # fmt: skip
@@ -292,18 +293,18 @@ def test_the_settlement_counts_what_it_says_lists_fees_and_confirms_a_part_payme
     """Issue 56: "3 staked tables" where one produced money; no table fees; a part
     payment recorded there showed no confirmation."""
     ann, bob, cat, dan = make_members(4)
-    evening = services.open_session(stake="0.05", name="Friday", by=secretary.user,
+    evening = open_session(stake="0.05", name="Friday", by=secretary.user,
                                     fee_member="1.00")  # fmt: skip
     for m in (ann, bob, cat, dan):
-        services.check_in(evening, m)
-    played = services.form_table(evening, variant="conquian", size=2, mode=Table.PHYSICAL,
+        check_in(evening, m)
+    played = form_table(evening, variant="conquian", size=2, mode=Table.PHYSICAL,
                                  candidates=[ann, bob])  # fmt: skip
-    services.form_table(
+    form_table(
         evening, variant="conquian", size=2, mode=Table.PHYSICAL, candidates=[cat, dan]
     )  # fmt: skip  (a tableau only: no points)
-    services.enter_physical_result(played.pk, PhysicalResult(winner_id=ann.pk, losses={bob.pk: 10}))
-    services.close_session(evening.pk, queue=False)
-    services.balance_session(evening.pk)
+    enter_physical_result(played.pk, PhysicalResult(winner_id=ann.pk, losses={bob.pk: 10}))
+    close_session(evening.pk, queue=False)
+    balance_session(evening.pk)
     url = reverse("club:settlement", args=[evening.pk])
     page = re_text(staff.get(url).content.decode())
     assert "2 staked tables (1 with points won and lost); 2 members won or lost money: " in page

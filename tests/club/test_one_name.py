@@ -20,8 +20,9 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from club import services
 from club.models import ClubSession, HouseRules, Member, Table
+from club.services.sessions import check_in, open_session
+from club.services.tables import form_table
 from games.engine.variant import VARIANTS
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -51,15 +52,13 @@ def _text(body: str) -> str:
 def pages(staff: Client, secretary: Member, make_members) -> dict[str, str]:  # type: ignore[no-untyped-def]
     """Every page where a game is named or chosen, with a table of every game at an open
     evening, as the secretary sees them."""
-    session = services.open_session(stake=Decimal("0.05"), by=secretary.user, name="Friday")
+    session = open_session(stake=Decimal("0.05"), by=secretary.user, name="Friday")
     tables = []
     for name, v in VARIANTS.items():
         members = make_members(v.seats.low, prefix=name[:3])
         for m in members:
-            services.check_in(session, m)
-        tables.append(
-            services.form_table(session, variant=name, size=v.seats.low, mode=Table.PHYSICAL)
-        )
+            check_in(session, m)
+        tables.append(form_table(session, variant=name, size=v.seats.low, mode=Table.PHYSICAL))
     HouseRules.objects.create(name="Our Tonk", variant="tonk", options={})
     urls = {
         "home": reverse("home"),

@@ -14,9 +14,27 @@ from django.db.models import Sum
 from django.test import Client
 from django.urls import reverse
 
-from club import services
 from club.models import ClubSession, Leg, Member, Posting, Seat, Table, Transfer
-from club.services import ClubError, PhysicalResult
+from club.services.base import ClubError
+from club.services.ledger import (
+    CLUB,
+    balance_of,
+    balance_session,
+    fees_due,
+    session_money,
+    verify_balances,
+    waive_fee,
+)
+from club.services.payments import (
+    owing,
+    record_club_payment,
+    record_payment,
+    record_refund,
+    reverse_payment,
+)
+from club.services.sessions import add_newcomer, check_in, check_out, close_session, open_session
+from club.services.tables import form_table
+from club.services.washbook import PhysicalResult, correct_line, enter_physical_result
 
 from .conftest import field_error
 
@@ -26,7 +44,7 @@ pytestmark = pytest.mark.django_db
 def _postings_at_zero() -> None:
     sums = Leg.objects.values("posting").annotate(s=Sum("amount")).exclude(s=0)
     assert not sums.exists(), list(sums)
-    assert services.verify_balances() == []
+    assert verify_balances() == []
 
 
 def _evening(
@@ -34,22 +52,20 @@ def _evening(
 ) -> tuple[ClubSession, list[Member], Member]:
     """An evening at 0.05 a point: four members and a guest checked in; four play one deal
     at real cards (a wins 13: b 10, c 3, d 0); the guest only watches. Closed, balanced."""
-    session = services.open_session(stake=Decimal("0.05"), by=secretary.user, **fees)
+    session = open_session(stake=Decimal("0.05"), by=secretary.user, **fees)
     players = make_members(4)
     for m in players:
-        services.check_in(session, m)
-    guest = services.add_newcomer(session, "Gus Guest", guest=True)
-    table = services.form_table(
-        session, variant="foster", size=4, mode=Table.PHYSICAL, candidates=players
-    )
+        check_in(session, m)
+    guest = add_newcomer(session, "Gus Guest", guest=True)
+    table = form_table(session, variant="foster", size=4, mode=Table.PHYSICAL, candidates=players)
     seated = {s.member_id for s in Seat.objects.filter(table=table)}
     assert seated == {m.pk for m in players}
     a, b, c, d = players
-    services.enter_physical_result(
+    enter_physical_result(
         table.pk, PhysicalResult(winner_id=a.pk, losses={b.pk: 10, c.pk: 3, d.pk: 0})
     )
-    assert services.close_session(session.pk, queue=False)
-    assert services.balance_session(session.pk).posted
+    assert close_session(session.pk, queue=False)
+    assert balance_session(session.pk).posted
     return session, players, guest
 
 
@@ -69,13 +85,13 @@ def test_table_fees_are_their_own_posting_charged_once_by_kind_of_player(
         guest.pk: Decimal("-3.50"),
         None: Decimal("11.50"),  # the club's account
     }
-    assert services.balance_of(services.CLUB) == Decimal("11.50")
+    assert balance_of(CLUB) == Decimal("11.50")
     # The evening's money is its points alone; the fee is on each balance beside it.
-    assert services.session_money(session.pk)[a.pk] == Decimal("0.65")
-    assert services.balance_of(a) == Decimal("-1.35")
-    assert services.balance_of(guest) == Decimal("-3.50")
+    assert session_money(session.pk)[a.pk] == Decimal("0.65")
+    assert balance_of(a) == Decimal("-1.35")
+    assert balance_of(guest) == Decimal("-3.50")
     # Balancing again charges nothing more (one fee posting per evening, by constraint too).
-    assert not services.balance_session(session.pk).posted
+    assert not balance_session(session.pk).posted
     assert Posting.objects.filter(session=session, kind=Posting.FEE).count() == 1
     _postings_at_zero()
 
@@ -140,8 +156,8 @@ def test_a_part_payment_splits_the_transfer_and_the_rest_stays_owed(
         Posting.BANK,
     )
     assert (rest.payee_id, rest.amount, rest.paid) == (a.pk, Decimal("0.30"), False)
-    assert services.balance_of(b) == Decimal("-0.30")
-    assert [(o.member, o.amount, o.session) for o in services.owing(b.pk)] == [
+    assert balance_of(b) == Decimal("-0.30")
+    assert [(o.member, o.amount, o.session) for o in owing(b.pk)] == [
         (a, Decimal("-0.30"), session)
     ]
     page = staff.get(reverse("club:member", args=[b.pk])).content.decode()
@@ -158,17 +174,17 @@ def test_a_member_pays_the_club_his_fee_in_cash(
     staff: Client, secretary: Member, make_members: Callable[[int], list[Member]]
 ) -> None:
     session, (a, b, c, d), _ = _evening(secretary, make_members, fee_member="2.00")
-    assert [(o.to, o.amount) for o in services.owing(d.pk)] == [("the club", Decimal("-2.00"))]
+    assert [(o.to, o.amount) for o in owing(d.pk)] == [("the club", Decimal("-2.00"))]
     r = staff.post(
         reverse("club:member_payment", args=[d.pk]),
         {"to": "club", "amount": "2.00", "method": "cash", "note": "at the door"},
     )
     assert r.status_code == 302
-    assert services.balance_of(d) == Decimal("0.00")
-    assert services.owing(d.pk) == []
+    assert balance_of(d) == Decimal("0.00")
+    assert owing(d.pk) == []
     payment = Posting.objects.filter(kind=Posting.PAYMENT).latest("pk")
     assert payment.memo.endswith("paid the club £2.00 in cash: at the door")
-    assert services.balance_of(services.CLUB) == Decimal("6.00")  # three fees unpaid
+    assert balance_of(CLUB) == Decimal("6.00")  # three fees unpaid
     _postings_at_zero()
 
 
@@ -219,7 +235,7 @@ def test_paying_more_than_a_transfer_or_someone_elses_is_refused(
         r.content.decode(), "to"
     )
     with pytest.raises(ClubError, match="cash or by bank"):
-        services.record_payment(owed.pk, method="cheque")
+        record_payment(owed.pk, method="cheque")
     assert Posting.objects.count() == postings
     assert not Transfer.objects.get(pk=owed.pk).paid
 
@@ -231,11 +247,11 @@ def test_whom_a_member_owes_always_sums_to_his_balance(
     a = players[0]
     first = Transfer.objects.filter(session=session).first()
     assert first is not None
-    services.record_payment(first.pk)
-    services.record_club_payment(a.pk, Decimal("0.40"), method=Posting.BANK)
+    record_payment(first.pk)
+    record_club_payment(a.pk, Decimal("0.40"), method=Posting.BANK)
     for m in [*players, guest]:
-        lines = services.owing(m.pk)
-        assert sum((o.amount for o in lines), Decimal(0)) == services.balance_of(m), m
+        lines = owing(m.pk)
+        assert sum((o.amount for o in lines), Decimal(0)) == balance_of(m), m
     _postings_at_zero()
 
 
@@ -245,7 +261,7 @@ def test_the_standings_show_money_beside_points_so_a_leader_in_debt_is_explained
     """Issue 42, item 4: a tops the points (+13) with a balance below nothing (-£1.35):
     the row shows why, his £0.65 from play less his £2.00 table fee."""
     session, (a, b, c, d), _ = _evening(secretary, make_members, fee_member="2.00")
-    services.record_club_payment(b.pk, Decimal("2.00"))
+    record_club_payment(b.pk, Decimal("2.00"))
     client.force_login(a.user)
     rows = client.get(reverse("club:standings")).context["rows"]
     top = rows[0]
@@ -272,18 +288,18 @@ def test_the_full_statement_lists_evenings_deals_fees_payments_and_adjustments_w
     part payment; the balance after each; a second evening's deal not yet money."""
     session, (a, b, c, d), _ = _evening(secretary, make_members, fee_member="1.00")
     first = session.tables.get().lines.get(number=1)
-    services.correct_line(
+    correct_line(
         first.pk,
         reason="b held 4",
         result=PhysicalResult(winner_id=a.pk, losses={b.pk: 4, c.pk: 3, d.pk: 0}),
     )
     owed = Transfer.objects.filter(session=session, payer=b, payment__isnull=True).get()
-    services.record_payment(owed.pk, amount=Decimal("0.10"))
-    later = services.open_session(stake=Decimal("0.10"), by=secretary.user, name="Thursday")
+    record_payment(owed.pk, amount=Decimal("0.10"))
+    later = open_session(stake=Decimal("0.10"), by=secretary.user, name="Thursday")
     for m in (a, b):
-        services.check_in(later, m)
-    table = services.form_table(later, variant="conquian", size=2, mode=Table.PHYSICAL)
-    services.enter_physical_result(table.pk, PhysicalResult(winner_id=b.pk, losses={a.pk: 1}))
+        check_in(later, m)
+    table = form_table(later, variant="conquian", size=2, mode=Table.PHYSICAL)
+    enter_physical_result(table.pk, PhysicalResult(winner_id=b.pk, losses={a.pk: 1}))
     r = staff.get(reverse("club:member_statement", args=[b.pk]))
     assert r.status_code == 200
     lines = r.context["lines"]
@@ -304,7 +320,7 @@ def test_the_full_statement_lists_evenings_deals_fees_payments_and_adjustments_w
     assert lines[4].text == "line 3, correcting line 1: b held 4"
     assert "line 1 corrected after balancing: b held 4" in lines[5].text
     assert "paid" in lines[6].text and "£0.10 in cash" in lines[6].text
-    assert lines[-1].running == services.balance_of(b)
+    assert lines[-1].running == balance_of(b)
     (pending,) = r.context["pending"]
     assert (pending.evening, pending.table, pending.points) == ("Thursday", "Table 1", 1)
     text = r.content.decode()
@@ -335,11 +351,11 @@ def test_a_waived_fee_is_not_charged_and_the_others_are(
     sums to zero, and the waiver is in the audit with its reason."""
     from club.models import AuditEntry
 
-    session = services.open_session(stake=Decimal("0.05"), by=secretary.user, fee_member="2.00")
+    session = open_session(stake=Decimal("0.05"), by=secretary.user, fee_member="2.00")
     a, b, gone = make_members(3)
     for m in (a, b, gone):
-        services.check_in(session, m)
-    services.check_out(session, gone)
+        check_in(session, m)
+    check_out(session, gone)
     console = staff.get(reverse("club:console", args=[session.pk])).content.decode()
     assert 'id="fees-h"' in console and "no deal played" in console
     url = reverse("club:arrival_fee", args=[session.pk, gone.pk])
@@ -357,10 +373,10 @@ def test_a_waived_fee_is_not_charged_and_the_others_are(
     # the evening's fees were audited when it opened; the waiver is the latest fee entry
     entry = AuditEntry.objects.filter(action=AuditEntry.FEE, session=session).latest("pk")
     assert entry.why == "left before playing" and entry.actor == secretary.user
-    table = services.form_table(session, variant="conquian", size=2, mode=Table.PHYSICAL)
-    services.enter_physical_result(table.pk, PhysicalResult(winner_id=a.pk, losses={b.pk: 9}))
-    assert services.close_session(session.pk, queue=False)
-    result = services.balance_session(session.pk)
+    table = form_table(session, variant="conquian", size=2, mode=Table.PHYSICAL)
+    enter_physical_result(table.pk, PhysicalResult(winner_id=a.pk, losses={b.pk: 9}))
+    assert close_session(session.pk, queue=False)
+    result = balance_session(session.pk)
     assert result.posted and "1 transfer" in result.note  # the note counts its transfers
     legs = dict(
         Posting.objects.get(session=session, kind=Posting.FEE).legs.values_list(
@@ -368,40 +384,40 @@ def test_a_waived_fee_is_not_charged_and_the_others_are(
         )
     )
     assert legs == {a.pk: Decimal("-2.00"), b.pk: Decimal("-2.00"), None: Decimal("4.00")}
-    assert services.balance_of(gone) == 0
+    assert balance_of(gone) == 0
     _postings_at_zero()
     # Balanced: the fees are in the books; a waiver now is refused and changes nothing.
     with pytest.raises(ClubError, match="no longer changed"):
-        services.waive_fee(session.pk, a.pk, why="too late")
+        waive_fee(session.pk, a.pk, why="too late")
     assert not session.arrivals.get(member=a).fee_waived
 
 
 def test_a_fee_charged_again_after_a_waiver_is_charged(
     secretary: Member, make_members: Callable[[int], list[Member]]
 ) -> None:
-    session = services.open_session(stake=Decimal("0.05"), by=secretary.user, fee_guest="3.00")
+    session = open_session(stake=Decimal("0.05"), by=secretary.user, fee_guest="3.00")
     (a,) = make_members(1)
-    services.check_in(session, a)
-    guest = services.add_newcomer(session, "Gus Guest", guest=True)
-    services.waive_fee(session.pk, guest.pk, why="a first visit")
+    check_in(session, a)
+    guest = add_newcomer(session, "Gus Guest", guest=True)
+    waive_fee(session.pk, guest.pk, why="a first visit")
     with pytest.raises(ClubError, match="already waived"):
-        services.waive_fee(session.pk, guest.pk, why="again")
-    assert services.fees_due(session) == {}  # a member's fee is nil this evening
-    services.waive_fee(session.pk, guest.pk, waived=False)
-    assert services.fees_due(session) == {guest.pk: Decimal("3.00")}
+        waive_fee(session.pk, guest.pk, why="again")
+    assert fees_due(session) == {}  # a member's fee is nil this evening
+    waive_fee(session.pk, guest.pk, waived=False)
+    assert fees_due(session) == {guest.pk: Decimal("3.00")}
     arrival = session.arrivals.get(member=guest)
     assert not arrival.fee_waived and arrival.fee_waived_why == ""
     with pytest.raises(ClubError, match="did not check in"):
-        services.waive_fee(session.pk, secretary.pk, why="not here")
+        waive_fee(session.pk, secretary.pk, why="not here")
 
 
 def test_an_evening_without_fees_has_nothing_to_waive(
     session: ClubSession, make_members: Callable[[int], list[Member]], staff: Client
 ) -> None:
     (a,) = make_members(1)
-    services.check_in(session, a)
+    check_in(session, a)
     with pytest.raises(ClubError, match="no table fees"):
-        services.waive_fee(session.pk, a.pk, why="nothing to waive")
+        waive_fee(session.pk, a.pk, why="nothing to waive")
     assert (
         'id="fees-h"' not in staff.get(reverse("club:console", args=[session.pk])).content.decode()
     )
@@ -419,9 +435,9 @@ def test_standings_over_dates_count_a_payment_on_the_day_it_was_made(
     session, (a, b, c, d), _ = _evening(secretary, make_members, fee_member="2.00")
     evening_day = timezone.localdate(session.opened_at)
     later = evening_day + datetime.timedelta(days=9)
-    club = services.record_club_payment(b.pk, Decimal("2.00"))
+    club = record_club_payment(b.pk, Decimal("2.00"))
     transfer = Transfer.objects.filter(session=session, payer=b).first()
-    paid = services.record_payment(transfer.pk)
+    paid = record_payment(transfer.pk)
     day_of = timezone.make_aware(datetime.datetime.combine(later, datetime.time(20)))
     Posting.objects.filter(pk__in=[club.pk, paid.payment_id]).update(created_at=day_of)
     client.force_login(a.user)
@@ -451,10 +467,10 @@ def test_each_money_service_writes_its_audit_entry_in_its_own_transaction(
     from club.services import audit
 
     session, (a, b, c, d), _ = _evening(secretary, make_members, fee_member="2.00")
-    pay = services.record_club_payment(d.pk, Decimal("2.00"), note="at the door", by=secretary.user)
-    refund_to = services.record_club_payment(c.pk, Decimal("5.00"), credit=True, by=secretary.user)
-    refund = services.record_refund(c.pk, Decimal("3.00"), note="cash back", by=secretary.user)
-    reversal = services.reverse_payment(pay.pk, reason="typed twice", by=secretary.user)
+    pay = record_club_payment(d.pk, Decimal("2.00"), note="at the door", by=secretary.user)
+    refund_to = record_club_payment(c.pk, Decimal("5.00"), credit=True, by=secretary.user)
+    refund = record_refund(c.pk, Decimal("3.00"), note="cash back", by=secretary.user)
+    reversal = reverse_payment(pay.pk, reason="typed twice", by=secretary.user)
     # the evening's opening, fees and result are audited too
     money = AuditEntry.objects.filter(
         action__in=(AuditEntry.PAYMENT, AuditEntry.REFUND, AuditEntry.REVERSAL)
@@ -472,8 +488,8 @@ def test_each_money_service_writes_its_audit_entry_in_its_own_transaction(
         raise RuntimeError("the audit log is down")
 
     monkeypatch.setattr(audit, "record", broken)
-    postings, before = Posting.objects.count(), services.balance_of(b)
+    postings, before = Posting.objects.count(), balance_of(b)
     with pytest.raises(RuntimeError):
-        services.record_club_payment(b.pk, Decimal("2.00"), by=secretary.user)
+        record_club_payment(b.pk, Decimal("2.00"), by=secretary.user)
     assert Posting.objects.count() == postings
-    assert services.balance_of(b) == before
+    assert balance_of(b) == before

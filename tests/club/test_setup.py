@@ -175,9 +175,9 @@ def test_prepare_club_with_demo_loads_it_into_an_empty_club(tmp_path: Path) -> N
 
 
 def test_a_club_with_members_from_before_is_started_and_has_no_setup_page() -> None:
-    from club import services
+    from club.services.base import create_member
 
-    services.create_member("zelda", "Zelda Old")
+    create_member("zelda", "Zelda Old")
     out = io.StringIO()
     call_command("prepare_club", "--url", "http://x/", stdout=out)
     assert "/setup/" not in out.getvalue() and Club.objects.get().started

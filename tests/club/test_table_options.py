@@ -10,8 +10,10 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from club import services
 from club.models import ClubSession, Member, Table
+from club.services.base import ClubError
+from club.services.sessions import check_in
+from club.services.tables import form_table
 
 from .conftest import field_error
 
@@ -24,7 +26,7 @@ def test_a_table_with_an_option_value_the_game_has_not_is_refused_beside_the_fie
     """The form offers the chosen game's own options only (issue 43); a value it has not
     is refused beside its field, and another game's option cannot be given at all."""
     for m in make_members(5):
-        services.check_in(session, m)
+        check_in(session, m)
     r = staff.post(
         reverse("club:table_create", args=[session.pk]),
         {"variant": "foster", "size": "5", "mode": Table.ONLINE, "opt-foster-splash": "30"},
@@ -34,8 +36,8 @@ def test_a_table_with_an_option_value_the_game_has_not_is_refused_beside_the_fie
         r.content.decode(), "opt-foster-splash"
     )
     assert not Table.objects.filter(session=session).exists()
-    with pytest.raises(services.ClubError, match="no option scoring"):
-        services.form_table(session, variant="foster", options={"scoring": "game-points"})
+    with pytest.raises(ClubError, match="no option scoring"):
+        form_table(session, variant="foster", options={"scoring": "game-points"})
 
 
 def test_a_table_made_with_options_that_do_not_fit_shows_a_page_and_can_be_cancelled(
@@ -45,8 +47,8 @@ def test_a_table_made_with_options_that_do_not_fit_shows_a_page_and_can_be_cance
 ) -> None:
     members = make_members(4)
     for m in members:
-        services.check_in(session, m)
-    table = services.form_table(session, variant="foster", size=4)
+        check_in(session, m)
+    table = form_table(session, variant="foster", size=4)
     Table.objects.filter(pk=table.pk).update(options={"scoring": "game-points"})  # as of old
     player = Client()
     player.force_login(members[0].user)

@@ -11,9 +11,12 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from club import services
 from club.models import ClubSession, Member, Table, WashbookLine
-from club.services import ClubError, PhysicalResult
+from club.services.base import ClubError
+from club.services.ledger import balance_session, session_money, verify_balances
+from club.services.sessions import check_in, close_session
+from club.services.tables import form_table
+from club.services.washbook import PhysicalResult, count_pips, enter_physical_result
 
 from .conftest import field_error, physical_three, points
 
@@ -29,7 +32,7 @@ def three(
 
 def test_each_ending_is_scored_by_the_game_and_proves(three: tuple[Table, list[Member]]) -> None:
     table, (a, b, c) = three
-    enter = services.enter_physical_result
+    enter = enter_physical_result
     out = enter(table.pk, PhysicalResult(winner_id=b.pk, ending="out"))  # T8: 2 from each
     assert points(out) == {a.pk: -2, b.pk: 4, c.pk: -2}
     assert out.kind == WashbookLine.DEAL and out.detail["ending"] == "out"
@@ -48,7 +51,7 @@ def test_each_ending_is_scored_by_the_game_and_proves(three: tuple[Table, list[M
     lines = WashbookLine.objects.filter(table=table)
     assert lines.count() == 4
     assert sum(sum(points(line).values()) for line in lines) == 0
-    assert services.count_pips("AS 10D", "tonk") == 11  # T11, TO1: the ace counts 1
+    assert count_pips("AS 10D", "tonk") == 11  # T11, TO1: the ace counts 1
 
 
 @pytest.mark.parametrize(
@@ -80,7 +83,7 @@ def test_an_impossible_result_is_refused_and_posts_nothing(
 ) -> None:
     table, (a, b, c) = three
     with pytest.raises(ClubError, match=says) as refused:
-        services.enter_physical_result(table.pk, result(a.pk, b.pk, c.pk))
+        enter_physical_result(table.pk, result(a.pk, b.pk, c.pk))
     assert field.format(b=b.pk, c=c.pk) in [e.field for e in refused.value.each()]
     assert not WashbookLine.objects.filter(table=table).exists()
     table.refresh_from_db()
@@ -90,11 +93,11 @@ def test_an_impossible_result_is_refused_and_posts_nothing(
 def test_a_rummy_table_refuses_an_ending(session: ClubSession,
                                          make_members: Callable[..., list[Member]]) -> None:  # fmt: skip
     for m in make_members(4):
-        services.check_in(session, m)
-    table = services.form_table(session, variant="foster", size=4, mode=Table.PHYSICAL)
+        check_in(session, m)
+    table = form_table(session, variant="foster", size=4, mode=Table.PHYSICAL)
     a, b, *_ = [s.member for s in table.seats.all()]
     with pytest.raises(ClubError, match="has no ending 'drop'"):
-        services.enter_physical_result(
+        enter_physical_result(
             table.pk, PhysicalResult(winner_id=a.pk, ending="drop", losses={b.pk: 3})
         )
 
@@ -126,7 +129,7 @@ def test_a_tonk_line_is_corrected_with_its_ending(
     staff: Client, three: tuple[Table, list[Member]]
 ) -> None:
     table, (a, b, c) = three
-    line = services.enter_physical_result(table.pk, PhysicalResult(winner_id=b.pk, ending="out"))
+    line = enter_physical_result(table.pk, PhysicalResult(winner_id=b.pk, ending="out"))
     url = reverse("club:line_correct", args=[line.pk])
     form = staff.get(url).content.decode()
     assert '<option value="out" selected>' in form
@@ -145,26 +148,26 @@ def test_a_tonk_table_is_balanced_into_member_money(
     from decimal import Decimal
 
     table, (a, b, c) = three
-    enter = services.enter_physical_result
+    enter = enter_physical_result
     enter(table.pk, PhysicalResult(winner_id=a.pk, ending="tonk"))  # T4: +4
     enter(table.pk, PhysicalResult(winner_id=c.pk, ending="drop",
                                    losses={a.pk: 20, b.pk: 14, c.pk: 6}))  # fmt: skip
-    assert services.close_session(session.pk)
-    assert services.balance_session(session.pk).posted
-    money = services.session_money(session.pk)
+    assert close_session(session.pk)
+    assert balance_session(session.pk).posted
+    money = session_money(session.pk)
     # a +4 -1, b -2 -1, c -2 +2: points at 0.05 a point, c square.
     assert money == {a.pk: Decimal("0.15"), b.pk: Decimal("-0.15")}
-    assert not services.verify_balances()
+    assert not verify_balances()
 
 
 def test_the_washbook_line_says_how_the_deal_ended(
     staff: Client, three: tuple[Table, list[Member]]
 ) -> None:
     table, (a, b, c) = three
-    services.enter_physical_result(
+    enter_physical_result(
         table.pk, PhysicalResult(winner_id=a.pk, ending="drop", losses={a.pk: 9, b.pk: 13, c.pk: 5})
     )
-    services.enter_physical_result(table.pk, PhysicalResult(winner_id=b.pk, ending="discard-out"))
+    enter_physical_result(table.pk, PhysicalResult(winner_id=b.pk, ending="discard-out"))
     page = staff.get(reverse("club:washbook", args=[table.pk])).content.decode()
     assert "Game 1, deal 1 · A drop (T9)" in page
     assert "deal 2 · Out by the discard (T8)" in page

@@ -13,9 +13,11 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from club import services
 from club.models import ClubSession, Member, Table, WashbookLine
-from club.services import ClubError, PhysicalResult
+from club.services.base import ClubError
+from club.services.ledger import balance_session, session_money, verify_balances
+from club.services.sessions import close_session
+from club.services.washbook import PhysicalResult, enter_physical_result
 
 from .conftest import physical_three, points
 
@@ -31,7 +33,7 @@ def three(
 
 def test_a_tunk_and_a_break_are_scored_by_the_game(three: tuple[Table, list[Member]]) -> None:
     table, (a, b, c) = three
-    enter = services.enter_physical_result
+    enter = enter_physical_result
     # a tunks with 4; c ends lower (2): a's points doubled to 8 (K9)
     line = enter(table.pk, PhysicalResult(winner_id=a.pk, ending="tunk",
                                           losses={a.pk: 4, b.pk: 10, c.pk: 2}))  # fmt: skip
@@ -54,7 +56,7 @@ def test_impossible_tunk_results_are_refused_and_nothing_is_posted(
 ) -> None:
     table, members = three
     with pytest.raises(ClubError, match=says):
-        services.enter_physical_result(
+        enter_physical_result(
             table.pk,
             PhysicalResult(
                 winner_id=members[0].pk, ending="tunk",
@@ -68,7 +70,7 @@ def test_the_washbook_says_how_a_game_of_tunk_is_booked(
     staff: Client, three: tuple[Table, list[Member]]
 ) -> None:
     table, (a, b, c) = three
-    services.enter_physical_result(
+    enter_physical_result(
         table.pk, PhysicalResult(winner_id=a.pk, ending="tunk", losses={a.pk: 0, b.pk: 7, c.pk: 12})
     )
     body = staff.get(reverse("club:washbook", args=[table.pk])).content.decode()
@@ -80,12 +82,12 @@ def test_a_tunk_table_is_balanced_into_member_money(
 ) -> None:
     """Each deal's line at the evening's stake; the settlement says who pays whom."""
     table, (a, b, c) = three
-    enter = services.enter_physical_result
+    enter = enter_physical_result
     enter(table.pk, PhysicalResult(winner_id=a.pk, ending="tunk",
                                    losses={a.pk: 3, b.pk: 6, c.pk: 9}))  # fmt: skip
-    assert services.close_session(session.pk)
-    assert services.balance_session(session.pk).posted
-    money = services.session_money(session.pk)
+    assert close_session(session.pk)
+    assert balance_session(session.pk).posted
+    money = session_money(session.pk)
     # total 18: a 18 - 9 = +9, b 18 - 18 = 0, c 18 - 27 = -9; at 0.05 a point
     assert money == {a.pk: Decimal("0.45"), c.pk: Decimal("-0.45")}
-    assert not services.verify_balances()
+    assert not verify_balances()

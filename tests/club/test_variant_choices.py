@@ -10,10 +10,11 @@ from typing import Any
 import pytest
 from django.core.management import call_command
 
-from club import services
 from club.evenings.forms import OpenSessionForm
 from club.models import ClubSession, Table, default_size, variant_choices, variant_seats
-from club.services import ClubError
+from club.services.base import ClubError
+from club.services.sessions import check_in
+from club.services.tables import form_table
 from club.tables.forms import FormTableForm
 from games.engine import PlayerRange, registered
 from games.engine.tunk import Tunk
@@ -72,10 +73,10 @@ def test_a_registered_game_forms_a_table_of_its_seats(
 ) -> None:
     members = make_members(5)
     for m in members:
-        services.check_in(session, m)
+        check_in(session, m)
     with pytest.raises(ClubError, match="Quartet is played by 4–4 players, not 5"):
-        services.form_table(session, variant="quartet", size=5)
-    table = services.form_table(session, variant="quartet")
+        form_table(session, variant="quartet", size=5)
+    table = form_table(session, variant="quartet")
     assert (table.variant, table.size, table.seats.count()) == ("quartet", 4, 4)
 
 
@@ -84,8 +85,8 @@ def test_a_game_not_registered_is_refused_and_nothing_is_made(
     session: ClubSession, make_members: Any
 ) -> None:
     for m in make_members(4):
-        services.check_in(session, m)
+        check_in(session, m)
     with pytest.raises(ClubError, match="unknown game 'quartet'"):
-        services.form_table(session, variant="quartet")
+        form_table(session, variant="quartet")
     assert not Table.objects.exists()
     assert not FormTableForm({"variant": "quartet", "mode": "online"}).is_valid()

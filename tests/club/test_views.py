@@ -10,9 +10,11 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from club import services
 from club.models import ClubSession, Member, Table, WashbookLine
-from club.services import PhysicalResult
+from club.services.ledger import balance_of, balance_session
+from club.services.sessions import check_in
+from club.services.tables import form_table
+from club.services.washbook import PhysicalResult, enter_physical_result
 
 from .conftest import field_error
 
@@ -25,9 +27,9 @@ def club(
 ) -> dict[str, object]:
     ms = make_members(5)
     for m in ms:
-        services.check_in(session, m)
-    table = services.form_table(session, variant="foster", size=5, mode=Table.PHYSICAL)
-    services.enter_physical_result(
+        check_in(session, m)
+    table = form_table(session, variant="foster", size=5, mode=Table.PHYSICAL)
+    enter_physical_result(
         table.pk,
         PhysicalResult(winner_id=ms[0].pk, losses={ms[1].pk: 12, **{m.pk: 0 for m in ms[2:]}}),
     )
@@ -118,11 +120,11 @@ def test_the_secretary_closes_and_pays(client: Client, secretary: Member, club: 
     client.force_login(secretary.user)
     s = club["session"]
     assert client.post(reverse("club:session_close", args=[s.pk])).status_code == 302
-    services.balance_session(s.pk)
+    balance_session(s.pk)
     transfer = s.transfers.get()
     assert client.post(reverse("club:transfer_pay", args=[transfer.pk])).status_code == 302
     assert client.post(reverse("club:transfer_pay", args=[transfer.pk])).status_code == 400
-    assert services.balance_of(club["members"][0]) == 0
+    assert balance_of(club["members"][0]) == 0
 
 
 def test_the_washbook_page_queries_do_not_grow_with_lines(
@@ -139,7 +141,7 @@ def test_the_washbook_page_queries_do_not_grow_with_lines(
 
     few = count()
     for i in range(10):
-        services.enter_physical_result(
+        enter_physical_result(
             t.pk,
             PhysicalResult(
                 winner_id=ms[i % 5].pk,

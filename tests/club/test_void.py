@@ -16,9 +16,13 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from club import services
 from club.models import ClubSession, Member, Table
-from club.services import ClubError, PhysicalResult
+from club.services.base import ClubError
+from club.services.ledger import balance_session, session_money, staked_tables
+from club.services.mistakes import void_table
+from club.services.sessions import check_in, close_session, void_session
+from club.services.tables import form_table, waiting_members
+from club.services.washbook import PhysicalResult, enter_physical_result
 from games.models import Deal
 from games.play import services as games
 from tests.games.helpers import move_for_mover
@@ -31,12 +35,12 @@ pytestmark = pytest.mark.django_db
 def _played(session: ClubSession, members: list[Member], points: int = 5) -> Table:
     """A physical table of the members with one deal on its washbook."""
     for m in members:
-        services.check_in(session, m)
-    table = services.form_table(
+        check_in(session, m)
+    table = form_table(
         session, variant="foster", size=len(members), mode=Table.PHYSICAL, candidates=members
     )
     seated = [s.member for s in table.seats.all()]
-    services.enter_physical_result(
+    enter_physical_result(
         table.pk,
         PhysicalResult(
             winner_id=seated[0].pk, losses={seated[1].pk: points, **{m.pk: 0 for m in seated[2:]}}
@@ -61,17 +65,17 @@ def test_a_table_played_in_error_is_voided_and_left_out_of_money(
     wrong.refresh_from_db()
     assert wrong.status == Table.CLOSED and wrong.voided_at is not None
     assert wrong.void_reason == "played Foster's laws for three by mistake"
-    assert len(services.waiting_members(session)) == 4  # its players wait again
+    assert len(waiting_members(session)) == 4  # its players wait again
     # The lines stay in its washbook, which says why the table is not staked.
     assert wrong.lines.count() == 1
     book = staff.get(reverse("club:washbook", args=[wrong.pk])).content.decode()
     assert "(voided: played Foster&#x27;s laws for three by mistake)" in book
     assert "Voided" in staff.get(console).content.decode()
     # Balancing converts only the other table.
-    assert services.staked_tables(session.pk) == [right.pk]
-    services.close_session(session.pk)
-    services.balance_session(session.pk)
-    money = services.session_money(session.pk)
+    assert staked_tables(session.pk) == [right.pk]
+    close_session(session.pk)
+    balance_session(session.pk)
+    money = session_money(session.pk)
     assert set(money) <= {m.pk for m in members[4:]}
     assert sum(money.values()) == Decimal("0")
     # His statement lists the voided table's line, marked, and leaves it out of his points.
@@ -114,8 +118,8 @@ def test_a_table_not_yet_played_is_cancelled_not_voided(
     staff: Client, session: ClubSession, make_members: Callable[..., list[Member]]
 ) -> None:
     for m in make_members(4):
-        services.check_in(session, m)
-    table = services.form_table(session, variant="foster", size=4, mode=Table.PHYSICAL)
+        check_in(session, m)
+    table = form_table(session, variant="foster", size=4, mode=Table.PHYSICAL)
     r = staff.post(reverse("club:table_void", args=[table.pk]), {f"void-{table.pk}-reason": "x"})
     assert r.status_code == 400
     assert "cancel it instead" in r.content.decode()
@@ -128,12 +132,12 @@ def test_voiding_an_online_table_stops_its_deal(
 ) -> None:
     ann, bob = make_members(2)
     for m in (ann, bob):
-        services.check_in(session, m)
-    table = services.form_table(session, variant="conquian")
+        check_in(session, m)
+    table = form_table(session, variant="conquian")
     deal = games.ensure_deal(table.pk)
     assert deal is not None
     move_for_mover(table.pk, deal)
-    services.void_table(table.pk, "the wrong players sat down")
+    void_table(table.pk, "the wrong players sat down")
     deal = Deal.objects.get(pk=deal.pk)
     assert deal.finished and deal.washbook_line_id is None
     assert games.stopped_reason(deal) == "The table was voided: the wrong players sat down"
@@ -168,9 +172,9 @@ def test_an_evening_played_in_error_is_voided_never_balanced_and_not_in_the_stan
     assert not session.tables.exclude(status=Table.CLOSED).exists()
     assert not session.arrivals.filter(left_at=None).exists()
     # It is never balanced: closing it is refused, and a queued balancing claims nothing.
-    assert services.close_session(session.pk) is False
-    assert services.balance_session(session.pk).posted is False
-    assert services.session_money(session.pk) == {}
+    assert close_session(session.pk) is False
+    assert balance_session(session.pk).posted is False
+    assert session_money(session.pk) == {}
     rows = staff.get(reverse("club:standings")).context["rows"]
     assert {r.member.pk: r.points for r in rows if r.member in members} == {
         m.pk: 0 for m in members
@@ -202,12 +206,12 @@ def test_an_evening_is_voided_only_after_play_and_before_balancing(
     session: ClubSession, make_members: Callable[..., list[Member]], no_queue: list[int]
 ) -> None:
     with pytest.raises(ClubError, match="cancel it instead"):
-        services.void_session(session.pk, "nothing yet")
+        void_session(session.pk, "nothing yet")
     _played(session, make_members(4))
-    services.close_session(session.pk)
-    services.balance_session(session.pk)
+    close_session(session.pk)
+    balance_session(session.pk)
     with pytest.raises(ClubError, match="can no longer be voided"):
-        services.void_session(session.pk, "too late")
+        void_session(session.pk, "too late")
     session.refresh_from_db()
     assert session.status == ClubSession.BALANCED
 
@@ -218,8 +222,8 @@ def test_voiding_what_can_no_longer_be_voided_still_says_why(
     """The void form is no longer on the page (nothing played yet): the refusal, even a
     missing reason, is shown at the top of the console."""
     for m in make_members(4):
-        services.check_in(session, m)
-    table = services.form_table(session, variant="foster", size=4, mode=Table.PHYSICAL)
+        check_in(session, m)
+    table = form_table(session, variant="foster", size=4, mode=Table.PHYSICAL)
     r = staff.post(reverse("club:table_void", args=[table.pk]), {})
     assert r.status_code == 400
     assert 'role="alert">Not done: Give the reason.' in r.content.decode()

@@ -10,9 +10,19 @@ from django.db.utils import DatabaseError
 from django.test import Client
 from django.urls import reverse
 
-from club import services
 from club.models import ClubSession, Member, Seat, Table, WashbookLine
-from club.services import ClubError, PhysicalResult
+from club.services.base import ClubError
+from club.services.mistakes import void_table
+from club.services.seating import table_seating
+from club.services.sessions import check_in
+from club.services.tables import form_table
+from club.services.washbook import (
+    PhysicalResult,
+    correct_line,
+    count_pips,
+    enter_physical_result,
+    post_online_deal,
+)
 from club.washbooks import books
 
 pytestmark = pytest.mark.django_db
@@ -23,8 +33,8 @@ def five(
     session: ClubSession, make_members: Callable[..., list[Member]]
 ) -> tuple[Table, list[Member]]:
     for m in make_members(5):
-        services.check_in(session, m)
-    table = services.form_table(session, variant="foster", size=5, mode=Table.PHYSICAL)
+        check_in(session, m)
+    table = form_table(session, variant="foster", size=5, mode=Table.PHYSICAL)
     players = [s.member for s in Seat.objects.filter(table=table).select_related("member")]
     return table, players
 
@@ -32,11 +42,11 @@ def five(
 def test_it_posts_the_books_example_and_proves(five: tuple[Table, list[Member]]) -> None:
     table, (a, b, c, d, e) = five
     # Foster's second game: A wins, B and C lose 24 each, D 28 and E 11.
-    line = services.enter_physical_result(
+    line = enter_physical_result(
         table.pk, PhysicalResult(winner_id=a.pk, losses={b.pk: 24, c.pk: 24, d.pk: 28, e.pk: 11})
     )
     assert line.value == 87
-    services.enter_physical_result(
+    enter_physical_result(
         table.pk, PhysicalResult(winner_id=c.pk, losses={a.pk: 20, b.pk: 46, d.pk: 30, e.pk: 9})
     )
     book = books.build(WashbookLine.objects.filter(table=table), [a.pk, b.pk, c.pk, d.pk, e.pk])
@@ -51,7 +61,7 @@ def test_it_posts_the_books_example_and_proves(five: tuple[Table, list[Member]])
 
 def test_it_counts_the_cards_left(five: tuple[Table, list[Member]]) -> None:
     table, (a, b, c, d, e) = five
-    line = services.enter_physical_result(
+    line = enter_physical_result(
         table.pk,
         PhysicalResult(
             winner_id=a.pk, cards={b.pk: "KS 5H JK", c.pk: "AD"}, losses={d.pk: 2, e.pk: 0}
@@ -59,7 +69,7 @@ def test_it_counts_the_cards_left(five: tuple[Table, list[Member]]) -> None:
     )
     points = dict(line.entries.values_list("member_id", "points"))
     assert points == {a.pk: 43, b.pk: -30, c.pk: -11, d.pk: -2}
-    assert services.count_pips("10H 2C") == 12
+    assert count_pips("10H 2C") == 12
 
 
 @pytest.mark.parametrize(
@@ -78,7 +88,7 @@ def test_it_refuses_bad_results_and_changes_nothing(
 ) -> None:
     table, (a, b, *_) = five
     with pytest.raises(ClubError):
-        services.enter_physical_result(table.pk, bad(a.pk, b.pk))
+        enter_physical_result(table.pk, bad(a.pk, b.pk))
     assert not WashbookLine.objects.filter(table=table).exists()
     table.refresh_from_db()
     assert table.deals_played == 0
@@ -87,10 +97,10 @@ def test_it_refuses_bad_results_and_changes_nothing(
 def test_it_corrects_by_a_reversing_line_and_a_new_one(five: tuple[Table, list[Member]]) -> None:
     table, (a, b, c, d, e) = five
     rest = {c.pk: 0, d.pk: 0, e.pk: 0}
-    wrong = services.enter_physical_result(
+    wrong = enter_physical_result(
         table.pk, PhysicalResult(winner_id=a.pk, losses={b.pk: 50, **rest})
     )
-    done = services.correct_line(
+    done = correct_line(
         wrong.pk, result=PhysicalResult(winner_id=a.pk, losses={b.pk: 5, **rest}), reason="misread"
     )
     reversal, right = done.reversal, done.line
@@ -101,31 +111,25 @@ def test_it_corrects_by_a_reversing_line_and_a_new_one(five: tuple[Table, list[M
     assert [r.line.number for r in book.rows] == [1, 2, 3]  # nothing edited, all shown
     assert dict(zip([m.pk for m in book.columns], book.totals, strict=True))[b.pk] == -5
     with pytest.raises(ClubError):
-        services.correct_line(wrong.pk, reason="again")  # reversed once only
+        correct_line(wrong.pk, reason="again")  # reversed once only
     with pytest.raises(ClubError):
-        services.correct_line(reversal.pk, reason="a reversal")
+        correct_line(reversal.pk, reason="a reversal")
 
 
 def test_online_deals_post_by_seat_position_once(
     session: ClubSession, make_members: Callable[..., list[Member]]
 ) -> None:
     for m in make_members(2):
-        services.check_in(session, m)
-    table = services.form_table(session, variant="conquian", options={"scoring": "game-points"})
-    seats = services.table_seating(table.pk)
-    line = services.post_online_deal(
-        table.pk, deal_key="k1", points={0: 2, 1: -2}, detail={"kind": "out"}
-    )
+        check_in(session, m)
+    table = form_table(session, variant="conquian", options={"scoring": "game-points"})
+    seats = table_seating(table.pk)
+    line = post_online_deal(table.pk, deal_key="k1", points={0: 2, 1: -2}, detail={"kind": "out"})
     assert dict(line.entries.values_list("member_id", "points")) == {
         seats[0].member_id: 2,
         seats[1].member_id: -2,
     }
-    assert (
-        services.post_online_deal(table.pk, deal_key="k1", points={0: 2, 1: -2}, detail={}) == line
-    )
-    tableau = services.post_online_deal(
-        table.pk, deal_key="k2", points={0: 0, 1: 0}, detail={"carried": 1}
-    )
+    assert post_online_deal(table.pk, deal_key="k1", points={0: 2, 1: -2}, detail={}) == line
+    tableau = post_online_deal(table.pk, deal_key="k2", points={0: 0, 1: 0}, detail={"carried": 1})
     assert (
         tableau.kind == "tableau"
         and not tableau.entries.exists()
@@ -133,7 +137,7 @@ def test_online_deals_post_by_seat_position_once(
     )
     for bad in ({0: 3, 1: -2}, {0: 2, 5: -2}, {0: "x", 1: 1}):
         with pytest.raises(ClubError):
-            services.post_online_deal(table.pk, deal_key="bad", points=bad, detail={})  # type: ignore[arg-type]
+            post_online_deal(table.pk, deal_key="bad", points=bad, detail={})  # type: ignore[arg-type]
     assert WashbookLine.objects.filter(table=table).count() == 2
 
 
@@ -172,9 +176,9 @@ def test_a_physical_hand_is_counted_by_its_games_physical_pips() -> None:
             return 2 * super().physical_pips(cards)
 
     with registered(Doubled()):
-        assert services.count_pips("KS 5H", "doubled") == 30
-    assert services.count_pips("AS", "colonel") == 11  # Foster's values in every game (L24)
-    assert services.count_pips("as, joker *", "foster") == 11 + 15 + 15
+        assert count_pips("KS 5H", "doubled") == 30
+    assert count_pips("AS", "colonel") == 11  # Foster's values in every game (L24)
+    assert count_pips("as, joker *", "foster") == 11 + 15 + 15
 
 
 def test_lines_are_numbered_by_game_and_deal_as_the_table_is(
@@ -183,13 +187,13 @@ def test_lines_are_numbered_by_game_and_deal_as_the_table_is(
     """One deal numbering (the table's "Game g, deal d") on the washbook and its export: a
     reversal has none, and a correction takes the number of the line it corrects."""
     table, (a, b, c, d, e) = five
-    first = services.enter_physical_result(
+    first = enter_physical_result(
         table.pk, PhysicalResult(winner_id=a.pk, losses={b.pk: 5, c.pk: 0, d.pk: 0, e.pk: 0})
     )
-    services.enter_physical_result(
+    enter_physical_result(
         table.pk, PhysicalResult(winner_id=b.pk, losses={a.pk: 0, c.pk: 7, d.pk: 0, e.pk: 0})
     )
-    services.correct_line(
+    correct_line(
         first.pk,
         reason="misread",
         result=PhysicalResult(winner_id=a.pk, losses={b.pk: 6, c.pk: 0, d.pk: 0, e.pk: 0}),
@@ -222,7 +226,7 @@ def test_the_csv_escapes_a_name_a_spreadsheet_would_read_as_a_formula(
     for m, name in names.items():
         m.display_name = name
         m.save(update_fields=["display_name"])
-    services.enter_physical_result(
+    enter_physical_result(
         table.pk, PhysicalResult(winner_id=a.pk, losses={b.pk: 20, c.pk: 6, d.pk: 0, e.pk: 0})
     )
     book = books.build(WashbookLine.objects.filter(table=table), [a.pk, b.pk, c.pk, d.pk, e.pk])
@@ -250,34 +254,30 @@ def test_the_evenings_csv_totals_per_table_says_what_is_staked_and_proves_under_
 
     players = make_members(8)
     for m in players:
-        services.check_in(session, m)
-    one = services.form_table(
-        session, variant="foster", size=4, mode=Table.PHYSICAL, candidates=players[:4]
-    )
-    two = services.form_table(
-        session, variant="foster", size=4, mode=Table.PHYSICAL, candidates=players[4:]
-    )
+        check_in(session, m)
+    one = form_table(session, variant="foster", size=4, mode=Table.PHYSICAL, candidates=players[:4])
+    two = form_table(session, variant="foster", size=4, mode=Table.PHYSICAL, candidates=players[4:])
     at_one = [s.member for s in Seat.objects.filter(table=one).order_by("position")]
     at_two = [s.member for s in Seat.objects.filter(table=two).order_by("position")]
-    services.enter_physical_result(
+    enter_physical_result(
         one.pk,
         PhysicalResult(
             winner_id=at_one[0].pk, losses={at_one[1].pk: 15, at_one[2].pk: 5, at_one[3].pk: 0}
         ),
     )
-    services.enter_physical_result(
+    enter_physical_result(
         two.pk,
         PhysicalResult(
             winner_id=at_two[0].pk, losses={at_two[1].pk: 7, at_two[2].pk: 0, at_two[3].pk: 2}
         ),
     )
-    services.enter_physical_result(
+    enter_physical_result(
         one.pk,
         PhysicalResult(
             winner_id=at_one[2].pk, losses={at_one[0].pk: 4, at_one[1].pk: 6, at_one[3].pk: 1}
         ),
     )
-    services.void_table(two.pk, "the wrong game")
+    void_table(two.pk, "the wrong game")
     r = staff.get(reverse("club:session_washbook", args=[session.pk]), {"format": "csv"})
     head, *rows, proof = list(csv_module.reader(io.StringIO(r.content.decode())))
     col = {name: i for i, name in enumerate(head)}

@@ -14,9 +14,12 @@ import pytest
 from django.conf import settings
 from django.db import connection
 
-from club import services, tasks
+from club import tasks
 from club.models import ClubSession, Member, Posting, Table
-from club.services import PhysicalResult
+from club.services.ledger import balance_of
+from club.services.sessions import check_in, close_session, open_session
+from club.services.tables import form_table
+from club.services.washbook import PhysicalResult, enter_physical_result
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -34,15 +37,15 @@ def test_a_real_worker_balances_the_session_once(
     no_queue: list[int],
     tmp_path: Path,
 ) -> None:
-    session = services.open_session(stake="0.05", by=secretary.user)
+    session = open_session(stake="0.05", by=secretary.user)
     members = make_members(4)
     for m in members:
-        services.check_in(session, m)
-    table = services.form_table(session, variant="foster", size=4, mode=Table.PHYSICAL)
-    services.enter_physical_result(
+        check_in(session, m)
+    table = form_table(session, variant="foster", size=4, mode=Table.PHYSICAL)
+    enter_physical_result(
         table.pk, PhysicalResult(winner_id=members[0].pk, losses={m.pk: 10 for m in members[1:]})
     )
-    services.close_session(session.pk)
+    close_session(session.pk)
     queue = f"club-test-{uuid.uuid4().hex[:8]}"
     done = tmp_path / "done"  # a line for each task the worker finishes
     env = {
@@ -76,7 +79,7 @@ def test_a_real_worker_balances_the_session_once(
             worker.kill()
     assert ClubSession.objects.get(pk=session.pk).status == "balanced"
     assert Posting.objects.filter(session=session, kind="session-balance").count() == 1
-    assert services.balance_of(members[0]) == 30 * session.stake
+    assert balance_of(members[0]) == 30 * session.stake
     # The worker backed the club up once, after the run that balanced it (issue 57).
     backups = sorted(p.name for p in (tmp_path / "backups").iterdir())
     assert len(backups) == 1 and backups[0].endswith(f"-evening-{session.pk}.dump"), backups

@@ -19,9 +19,15 @@ import pytest
 from django.urls import reverse
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from club import services as club
 from club.models import ClubSession, Table, WashbookLine
-from club.services import PhysicalResult, house_rules
+from club.services import house_rules
+from club.services.base import create_member
+from club.services.ledger import balance_session, waive_fee
+from club.services.payments import record_payment
+from club.services.practice import create_practice_table
+from club.services.sessions import check_in, close_session, open_session
+from club.services.tables import form_table
+from club.services.washbook import PhysicalResult, correct_line, enter_physical_result, line_players
 from games.engine.variant import VARIANTS
 from games.play import services as games
 
@@ -42,20 +48,18 @@ def _axe_source() -> str:
 def _evening() -> dict[str, Any]:
     """A club in every state the pages need: a balanced evening (settlement, statement)
     and an open one (console, washbooks), and a practice table of each game."""
-    secretary = club.create_member("secretary", "The Secretary", is_staff=True)
-    members = [club.create_member(f"m{i}", name) for i, name in enumerate(
+    secretary = create_member("secretary", "The Secretary", is_staff=True)
+    members = [create_member(f"m{i}", name) for i, name in enumerate(
         ["Ada", "Ben", "Cora", "Dan", "Edna", "Fred", "Gail", "Hal", "Iris", "Jon"]
     )]  # fmt: skip
-    past = club.open_session(
-        stake=Decimal("0.05"), name="Monday", by=secretary.user, fee_member="1.00"
-    )
+    past = open_session(stake=Decimal("0.05"), name="Monday", by=secretary.user, fee_member="1.00")
     for m in members:
-        club.check_in(past, m)
+        check_in(past, m)
     for size in (5, 5):
-        table = club.form_table(past, variant="foster", size=size, mode=Table.PHYSICAL)
+        table = form_table(past, variant="foster", size=size, mode=Table.PHYSICAL)
         seated = [s.member for s in table.seats.all()]
         for i in range(3):
-            club.enter_physical_result(
+            enter_physical_result(
                 table.pk,
                 PhysicalResult(
                     winner_id=seated[i].pk,
@@ -66,45 +70,45 @@ def _evening() -> dict[str, Any]:
                     },
                 ),
             )
-    club.close_session(past.pk, queue=False)
-    club.balance_session(past.pk)
+    close_session(past.pk, queue=False)
+    balance_session(past.pk)
     # A line corrected after the balancing: an adjustment on the statement and settlement.
     first_table = past.tables.order_by("number").first()
     line = first_table.lines.order_by("number").first()
     points = dict(line.entries.values_list("member_id", "points"))
-    club.correct_line(
+    correct_line(
         line.pk,
         reason="misread",
         result=PhysicalResult(
             winner_id=line.entries.get(points__gt=0).member_id,
             losses={
                 m.pk: max(0, -points.get(m.pk, 0) - 1)
-                for m in club.line_players(line)
+                for m in line_players(line)
                 if points.get(m.pk, 0) <= 0
             },
         ),
     )
     # A part payment (the settlement and the member's page show it, with what is left).
     transfer = past.transfers.order_by("-amount", "pk").first()
-    club.record_payment(transfer.pk, amount=transfer.amount - Decimal("0.01"))
+    record_payment(transfer.pk, amount=transfer.amount - Decimal("0.01"))
     dalton = house_rules.save(
         name="Dalton rules", variant="foster", options={"ratting": "six", "jokers": "spade-twos"}
     )
-    tonight = club.open_session(
+    tonight = open_session(
         stake=Decimal("0.05"), name="Tuesday", by=secretary.user, house_rules=dalton,
         fee_member="1.50",
     )  # fmt: skip
     for m in members[:6]:
-        club.check_in(tonight, m)
-    club.waive_fee(tonight.pk, members[5].pk, why="helps the club")  # the fees, both ways
-    physical = club.form_table(
+        check_in(tonight, m)
+    waive_fee(tonight.pk, members[5].pk, why="helps the club")  # the fees, both ways
+    physical = form_table(
         tonight, variant="foster", size=4, mode=Table.PHYSICAL, house_rules=dalton
     )
-    online = club.form_table(tonight, variant="conquian", computer_players=0)
+    online = form_table(tonight, variant="conquian", computer_players=0)
     games.ensure_deal(online.pk)
     # a practice table of each game, by turns for two members (a member may hold five open)
     practice = {
-        name: club.create_practice_table(members[i % 2], name, VARIANTS[name].seats.default)
+        name: create_practice_table(members[i % 2], name, VARIANTS[name].seats.default)
         for i, name in enumerate(VARIANTS)
     }
     for t in practice.values():

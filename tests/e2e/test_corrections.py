@@ -16,9 +16,12 @@ from typing import Any
 import pytest
 from django.db.models import Sum
 
-from club import services as club
 from club.models import Leg, Posting, Table, WashbookLine
-from club.services import PhysicalResult
+from club.services.base import create_member
+from club.services.ledger import balance_of
+from club.services.sessions import check_in, open_session
+from club.services.tables import form_table
+from club.services.washbook import PhysicalResult, enter_physical_result
 from games.models import Deal
 from games.play import services
 from tests.games.helpers import move_for_mover
@@ -38,22 +41,22 @@ def test_the_secretary_corrects_a_line_and_closes_with_a_deal_in_progress(
     live: dict[str, Any], browser: Any
 ) -> None:
     url = live["url"]
-    secretary = club.create_member("secretary", "The Secretary", is_staff=True)
-    ada, ben, cora, dan, edna, fred = [club.create_member(n.lower(), n) for n in NAMES]
-    session = club.open_session(stake="0.05", by=secretary.user, name="Thursday")
+    secretary = create_member("secretary", "The Secretary", is_staff=True)
+    ada, ben, cora, dan, edna, fred = [create_member(n.lower(), n) for n in NAMES]
+    session = open_session(stake="0.05", by=secretary.user, name="Thursday")
     for m in (ada, ben, cora, dan, edna, fred):
-        club.check_in(session, m)
-    foster = club.form_table(
+        check_in(session, m)
+    foster = form_table(
         session, variant="foster", size=4, mode=Table.PHYSICAL, candidates=[ada, ben, cora, dan]
     )
     # Line 1: Ada out, Ben 10 (misread: it was 4), Cora 3. Line 2: Dan out, Ada 7, Ben 2, Cora 9.
-    first = club.enter_physical_result(
+    first = enter_physical_result(
         foster.pk, PhysicalResult(winner_id=ada.pk, losses={ben.pk: 10, cora.pk: 3, dan.pk: 0})
     )
-    second = club.enter_physical_result(
+    second = enter_physical_result(
         foster.pk, PhysicalResult(winner_id=dan.pk, losses={ada.pk: 7, ben.pk: 2, cora.pk: 9})
     )
-    online = club.form_table(session, variant="conquian", candidates=[edna, fred])
+    online = form_table(session, variant="conquian", candidates=[edna, fred])
     deal = services.ensure_deal(online.pk)
     assert deal is not None
     move_for_mover(online.pk, deal)
@@ -116,7 +119,7 @@ def test_the_secretary_corrects_a_line_and_closes_with_a_deal_in_progress(
     # The balances: the corrected washbook's points at 0.05 a point.
     points = {ada.pk: 7 - 7, ben.pk: -4 - 2, cora.pk: -3 - 9, dan.pk: 18}
     for m, p in points.items():
-        assert club.balance_of(m) == Decimal(p) * Decimal("0.05"), m
+        assert balance_of(m) == Decimal(p) * Decimal("0.05"), m
 
     # Ben's statement, on his own phone.
     phone = browser.new_context(
@@ -131,7 +134,7 @@ def test_the_secretary_corrects_a_line_and_closes_with_a_deal_in_progress(
     assert "your -6 points at £0.05 a point -£0.30" in statement
 
     # After the balancing: line 2 is corrected (Cora held 6, not 9): an adjustment.
-    before = {m: club.balance_of(m) for m in points}
+    before = {m: balance_of(m) for m in points}
     page.goto(f"{url}/club/tables/{foster.pk}/washbook/")
     page.get_by_role("link", name="Correct line 2").click()
     page.wait_for_url(f"**/club/lines/{second.pk}/correct/")
@@ -140,7 +143,7 @@ def test_the_secretary_corrects_a_line_and_closes_with_a_deal_in_progress(
     page.fill(f"#id_pips_{cora.pk}", "6")
     page.get_by_role("button", name="Post the correction").click()
     page.wait_for_url(f"**/club/tables/{foster.pk}/washbook/#line-2")
-    after = {m: club.balance_of(m) for m in points}
+    after = {m: balance_of(m) for m in points}
     changed = {m: after[m] - before[m] for m in points if after[m] != before[m]}
     assert changed == {dan.pk: Decimal("-0.15"), cora.pk: Decimal("0.15")}
     adjustment = Posting.objects.get(session=session, kind=Posting.ADJUSTMENT)

@@ -15,9 +15,10 @@ from typing import Any
 
 import pytest
 
-from club import services as club
 from club.models import ClubSession, Member, Table, WashbookLine
 from club.services import base as club_base
+from club.services.base import create_member
+from club.services.seating import table_seating
 from games.models import Deal
 
 from .conftest import ARTIFACTS, login
@@ -43,8 +44,8 @@ def test_the_secretary_starts_an_evening_and_a_member_plays_from_a_phone(
     # the member's deal and its length, are known. The console's pages are served in this
     # process, where the club's services draw their cuts from base.rng.
     monkeypatch.setattr(club_base, "rng", lambda: random.Random(CUT_SEED))
-    secretary = club.create_member("secretary", "The Secretary", is_staff=True)
-    members = [club.create_member(n.lower(), n) for n in NAMES]
+    secretary = create_member("secretary", "The Secretary", is_staff=True)
+    members = [create_member(n.lower(), n) for n in NAMES]
     url = live["url"]
 
     desk = browser.new_context(viewport={"width": 1280, "height": 900})
@@ -109,7 +110,7 @@ def test_the_secretary_starts_an_evening_and_a_member_plays_from_a_phone(
     mine.get_by_role("link", name="Play").click()
     mine.wait_for_url(f"**/tables/{conquian.pk}/")
     mine.wait_for_selector("#conn[data-state=live]", timeout=8000)
-    me = next(s.position for s in club.table_seating(conquian.pk) if s.member_id == player.pk)
+    me = next(s.position for s in table_seating(conquian.pk) if s.member_id == player.pk)
     # The console's fetches of table 2's line: a move within a deal brings the line itself
     # (issue 59: swapped in from the evening's stream), so none while the deal is played.
     fetched_lines: list[str] = []

@@ -15,8 +15,9 @@ from typing import Any
 import pytest
 from django.urls import reverse
 
-from club import services
 from club.models import HouseRules, Table
+from club.services.base import create_member
+from club.services.sessions import check_in, open_session
 from games.play import services as games
 
 from .conftest import ARTIFACTS, login
@@ -36,11 +37,11 @@ def test_the_secretary_saves_dalton_rules_and_a_table_plays_under_them(
 ) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
     url = live_server.url
-    secretary = services.create_member("secretary", "The Secretary", is_staff=True)
-    players = [services.create_member(n.lower(), n) for n in ("Ann", "Bob", "Cat", "Dan")]
-    session = services.open_session(stake=Decimal("0.05"), by=secretary.user, name="Friday")
+    secretary = create_member("secretary", "The Secretary", is_staff=True)
+    players = [create_member(n.lower(), n) for n in ("Ann", "Bob", "Cat", "Dan")]
+    session = open_session(stake=Decimal("0.05"), by=secretary.user, name="Friday")
     for m in players:
-        services.check_in(session, m)
+        check_in(session, m)
 
     desk = browser.new_context(viewport={"width": 1280, "height": 900})
     login(desk, url, secretary)

@@ -18,9 +18,12 @@ from typing import Any
 import pytest
 from django.urls import reverse
 
-from club import services as club
 from club.models import AuditEntry, ClubSession, Posting, Table, Transfer
-from club.services import PhysicalResult
+from club.services.base import create_member
+from club.services.ledger import balance_of
+from club.services.sessions import check_in, open_session
+from club.services.tables import form_table
+from club.services.washbook import PhysicalResult, enter_physical_result
 
 from .conftest import ARTIFACTS, login, wait_balanced
 
@@ -42,29 +45,29 @@ def test_close_pay_part_carry_the_rest_and_export_the_books(
     live: dict[str, Any], browser: Any
 ) -> None:
     url = live["url"]
-    secretary = club.create_member("secretary", "The Secretary", is_staff=True)
+    secretary = create_member("secretary", "The Secretary", is_staff=True)
     ann, bob, eq, dan, eve, fay = (
-        club.create_member(u, n)
+        create_member(u, n)
         for u, n in [("ann", "Ann"), ("bob", "Bob"), ("eq", "=1+1"), ("dan", "Dan"),
                      ("eve", "Eve"), ("fay", "Fay")]
     )  # fmt: skip
-    monday = club.open_session(stake="0.05", by=secretary.user, name="Monday", fee_member="1.00")
+    monday = open_session(stake="0.05", by=secretary.user, name="Monday", fee_member="1.00")
     for m in (ann, bob, eq, dan, eve, fay):
-        club.check_in(monday, m)
-    foster = club.form_table(
+        check_in(monday, m)
+    foster = form_table(
         monday, variant="foster", size=4, mode=Table.PHYSICAL, candidates=[ann, bob, eq, dan]
     )
     # Ann out: Bob 10, =1+1 3, Dan 0; then Dan out: Ann 7, Bob 2, =1+1 9.
-    club.enter_physical_result(
+    enter_physical_result(
         foster.pk, PhysicalResult(winner_id=ann.pk, losses={bob.pk: 10, eq.pk: 3, dan.pk: 0})
     )
-    club.enter_physical_result(
+    enter_physical_result(
         foster.pk, PhysicalResult(winner_id=dan.pk, losses={ann.pk: 7, bob.pk: 2, eq.pk: 9})
     )
-    conquian = club.form_table(
+    conquian = form_table(
         monday, variant="conquian", size=2, mode=Table.PHYSICAL, candidates=[eve, fay]
     )
-    club.enter_physical_result(conquian.pk, PhysicalResult(winner_id=eve.pk, losses={fay.pk: 1}))
+    enter_physical_result(conquian.pk, PhysicalResult(winner_id=eve.pk, losses={fay.pk: 1}))
 
     desk = browser.new_context(viewport={"width": 1280, "height": 900}, accept_downloads=True)
     login(desk, url, secretary)
@@ -76,7 +79,7 @@ def test_close_pay_part_carry_the_rest_and_export_the_books(
     wait_balanced(monday)
     assert Posting.objects.filter(session=monday, kind=Posting.FEE).count() == 1
     # Bob: -12 points at £0.05 = -£0.60, less his £1.00 fee: -£1.60.
-    assert club.balance_of(bob) == Decimal("-1.60")
+    assert balance_of(bob) == Decimal("-1.60")
     bobs = list(Transfer.objects.filter(session=monday, payer=bob).order_by("-amount", "pk"))
     assert sum(t.amount for t in bobs) == Decimal("0.60")
     owed = bobs[0]
@@ -93,7 +96,7 @@ def test_close_pay_part_carry_the_rest_and_export_the_books(
     page.wait_for_selector("text=Recorded: Bob paid £0.25.")
     owing = _text(page, "#owing")
     assert f"Pays {owed.payee} for Monday £{rest}" in owing and "Pays the club £1.00" in owing
-    assert club.balance_of(bob) == Decimal("-1.35")
+    assert balance_of(bob) == Decimal("-1.35")
     page.screenshot(path=str(ARTIFACTS / "money-member-owing.png"), full_page=True)
 
     # The settlement shows the part paid and the rest still to pay.

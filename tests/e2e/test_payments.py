@@ -17,9 +17,13 @@ import pytest
 from django.db.models import Sum
 from django.urls import reverse
 
-from club import services as club
 from club.models import AuditEntry, Leg, Posting, Table
-from club.services import PhysicalResult
+from club.services.base import create_member
+from club.services.ledger import balance_of, balance_session, verify_balances
+from club.services.payments import owing
+from club.services.sessions import check_in, close_session, open_session
+from club.services.tables import form_table
+from club.services.washbook import PhysicalResult, enter_physical_result
 
 from .conftest import ARTIFACTS, login
 
@@ -43,18 +47,18 @@ def test_a_payment_by_mistake_is_reversed_and_a_credit_refunded(
     live: dict[str, Any], browser: Any
 ) -> None:
     url = live["url"]
-    secretary = club.create_member("secretary", "The Secretary", is_staff=True)
-    ann, bob, cat, dan = (club.create_member(u, u.title()) for u in ("ann", "bob", "cat", "dan"))
-    evening = club.open_session(stake="0.05", by=secretary.user, name="Friday", fee_member="1.00")
+    secretary = create_member("secretary", "The Secretary", is_staff=True)
+    ann, bob, cat, dan = (create_member(u, u.title()) for u in ("ann", "bob", "cat", "dan"))
+    evening = open_session(stake="0.05", by=secretary.user, name="Friday", fee_member="1.00")
     for m in (ann, bob, cat, dan):
-        club.check_in(evening, m)
-    table = club.form_table(evening, variant="foster", size=4, mode=Table.PHYSICAL)
-    club.enter_physical_result(
+        check_in(evening, m)
+    table = form_table(evening, variant="foster", size=4, mode=Table.PHYSICAL)
+    enter_physical_result(
         table.pk, PhysicalResult(winner_id=ann.pk, losses={bob.pk: 2, cat.pk: 1, dan.pk: 0})
     )
-    assert club.close_session(evening.pk, queue=False)
-    assert club.balance_session(evening.pk).posted
-    assert club.balance_of(dan) == Decimal("-1.00")  # his fee; he won and lost nothing
+    assert close_session(evening.pk, queue=False)
+    assert balance_session(evening.pk).posted
+    assert balance_of(dan) == Decimal("-1.00")  # his fee; he won and lost nothing
 
     phone = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True)
     login(phone, url, secretary)
@@ -70,7 +74,7 @@ def test_a_payment_by_mistake_is_reversed_and_a_credit_refunded(
     _pay(page, "5", credit=True)
     page.wait_for_url(re.compile(r"/members/\d+/$"))
     assert "Recorded: Dan paid £5.00." in _text(page, ".messages")
-    assert club.balance_of(dan) == Decimal("4.00")
+    assert balance_of(dan) == Decimal("4.00")
     mistake = Posting.objects.get(kind=Posting.PAYMENT)
 
     # Reversed, with a reason, from the payment's line.
@@ -82,12 +86,12 @@ def test_a_payment_by_mistake_is_reversed_and_a_credit_refunded(
     assert "Reversed: Dan paid the club £5.00 in cash" in _text(page, ".messages")
     assert Posting.objects.get(kind=Posting.REVERSAL).reverses == mistake
     assert "Dan paid the club £5.00 in cash (£4.00 on account) reversed" in _text(page)
-    assert club.balance_of(dan) == Decimal("-1.00")
+    assert balance_of(dan) == Decimal("-1.00")
 
     # The right payment, then £3 more on account, of which the club pays £2 back.
     _pay(page, "1.00")
     page.wait_for_url(re.compile(r"/members/\d+/$"))
-    assert club.balance_of(dan) == Decimal("0.00")
+    assert balance_of(dan) == Decimal("0.00")
     _pay(page, "3", credit=True)
     page.wait_for_url(re.compile(r"/members/\d+/$"))
     assert "The club owes Dan £3.00" in _text(page)
@@ -98,7 +102,7 @@ def test_a_payment_by_mistake_is_reversed_and_a_credit_refunded(
     page.wait_for_url(re.compile(r"/members/\d+/$"))
     assert "Recorded: the club paid Dan £3.00." in _text(page, ".messages")
     assert "Pay back Dan's credit" not in _text(page)  # nothing left to refund
-    assert club.balance_of(dan) == Decimal("0.00") and club.owing(dan.pk) == []
+    assert balance_of(dan) == Decimal("0.00") and owing(dan.pk) == []
     page.screenshot(path=str(ARTIFACTS / "payment-reversed-phone.png"), full_page=True)
 
     # Dan's own statement shows every line, and his balance is nothing.
@@ -124,7 +128,7 @@ def test_a_payment_by_mistake_is_reversed_and_a_credit_refunded(
     # The books: every posting sums to zero, and so does the whole ledger.
     assert not Leg.objects.values("posting").annotate(s=Sum("amount")).exclude(s=0).exists()
     assert Leg.objects.aggregate(s=Sum("amount"))["s"] == 0
-    assert club.verify_balances() == []
+    assert verify_balances() == []
     assert [e.action for e in AuditEntry.objects.order_by("pk")][-5:] == [
         AuditEntry.PAYMENT,
         AuditEntry.REVERSAL,

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from club import services as club
+from club.services.practice import create_practice_table
 from games.engine.variant import VARIANTS
 from games.models import Deal
 
@@ -225,7 +225,7 @@ def play_on_phone(
         if "max_turnovers" in {o.name for o in VARIANTS[variant].options}
         else {}
     )
-    table = club.create_practice_table(member, variant, players, capped)
+    table = create_practice_table(member, variant, players, capped)
     ctx = browser.new_context(**PHONE)
     login(ctx, live["url"], member)
     page = ctx.new_page()

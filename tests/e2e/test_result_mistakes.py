@@ -10,8 +10,10 @@ from typing import Any
 
 import pytest
 
-from club import services
 from club.models import Table
+from club.services.base import create_member
+from club.services.sessions import check_in, open_session
+from club.services.tables import form_table
 
 from .conftest import ARTIFACTS, login
 
@@ -26,14 +28,12 @@ def test_five_mistakes_are_told_after_one_submit_and_mended_in_one_more(
     live: dict[str, Any], browser: Any
 ) -> None:
     url = live["url"]
-    secretary = services.create_member("secretary", "The Secretary", is_staff=True)
-    ann, bob, cat, dan = [
-        services.create_member(n.lower(), n) for n in ("Ann", "Bob", "Cat", "Dan")
-    ]
-    session = services.open_session(stake=Decimal("0.05"), by=secretary.user, name="Friday")
+    secretary = create_member("secretary", "The Secretary", is_staff=True)
+    ann, bob, cat, dan = [create_member(n.lower(), n) for n in ("Ann", "Bob", "Cat", "Dan")]
+    session = open_session(stake=Decimal("0.05"), by=secretary.user, name="Friday")
     for m in (ann, bob, cat, dan):
-        services.check_in(session, m)
-    table = services.form_table(
+        check_in(session, m)
+    table = form_table(
         session, variant="foster", size=4, mode=Table.PHYSICAL, candidates=[ann, bob, cat, dan]
     )
     phone = browser.new_context(

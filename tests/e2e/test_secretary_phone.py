@@ -11,8 +11,11 @@ from typing import Any
 
 import pytest
 
-from club import services
 from club.models import Arrival, Seat, Table
+from club.services.base import create_member
+from club.services.ledger import balance_session
+from club.services.sessions import check_in, close_session, open_session
+from club.services.tables import form_table
 
 from .conftest import ARTIFACTS, login
 
@@ -25,11 +28,9 @@ def _text(page: Any, selector: str = "main") -> str:
 
 def test_the_secretary_runs_the_evening_from_a_phone(live: dict[str, Any], browser: Any) -> None:
     url = live["url"]
-    secretary = services.create_member("secretary", "The Secretary", is_staff=True)
-    ann, bob, cat, dan = [
-        services.create_member(n.lower(), n) for n in ("Ann", "Bob", "Cat", "Dan")
-    ]
-    session = services.open_session(stake=Decimal("0.05"), by=secretary.user, name="Friday")
+    secretary = create_member("secretary", "The Secretary", is_staff=True)
+    ann, bob, cat, dan = [create_member(n.lower(), n) for n in ("Ann", "Bob", "Cat", "Dan")]
+    session = open_session(stake=Decimal("0.05"), by=secretary.user, name="Friday")
     phone = browser.new_context(
         viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True
     )
@@ -89,7 +90,7 @@ def test_the_secretary_runs_the_evening_from_a_phone(live: dict[str, Any], brows
     # new deal's notice refreshed it away within a second, seen on make run).
     from games.play import services as games
 
-    tunk = services.form_table(session, variant="tunk", size=2, candidates=[bob, cat])
+    tunk = form_table(session, variant="tunk", size=2, candidates=[bob, cat])
     assert games.ensure_deal(tunk.pk) is not None
     page.reload()
     card = page.locator(f"#table-{tunk.number}")
@@ -126,8 +127,8 @@ def test_the_secretary_runs_the_evening_from_a_phone(live: dict[str, Any], brows
     page.screenshot(path=str(ARTIFACTS / "secretary-phone-result.png"), full_page=True)
 
     # Dan's statement, by links only: the office menu's Members, his name, the evening.
-    services.close_session(session.pk, queue=False)
-    services.balance_session(session.pk)
+    close_session(session.pk, queue=False)
+    balance_session(session.pk)
     page.locator(".site-header details.office summary").click()  # the office menu
     page.get_by_role("link", name="Members").click()
     page.get_by_role("link", name="Dan", exact=True).click()
@@ -147,14 +148,14 @@ def test_a_result_with_five_mistakes_on_a_phone_shows_all_five_and_the_first_in_
     once, each beside its field, and the page opens on the first, focused (it opened at
     its top, the error box a screen below)."""
     url = live["url"]
-    secretary = services.create_member("secretary", "The Secretary", is_staff=True)
+    secretary = create_member("secretary", "The Secretary", is_staff=True)
     ann, bob, cat, dan, eve = five = [
-        services.create_member(n.lower(), n) for n in ("Ann", "Bob", "Cat", "Dan", "Eve")
+        create_member(n.lower(), n) for n in ("Ann", "Bob", "Cat", "Dan", "Eve")
     ]
-    session = services.open_session(stake=Decimal("0.05"), by=secretary.user, name="Friday")
+    session = open_session(stake=Decimal("0.05"), by=secretary.user, name="Friday")
     for m in five:
-        services.check_in(session, m)
-    table = services.form_table(session, variant="foster", size=5, mode=Table.PHYSICAL)
+        check_in(session, m)
+    table = form_table(session, variant="foster", size=5, mode=Table.PHYSICAL)
     phone = browser.new_context(
         viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True
     )

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 from django.db import connection
 
-from club import services
 from club.models import ClubSession, Leg, Member, Posting
+from club.services.base import create_member
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -92,7 +92,7 @@ def test_an_old_sqlite_club_is_copied_with_its_logins_and_books(tmp_path: Path) 
         Decimal("-1.50"), Decimal("1.50"),
     ]  # fmt: skip
     # The sequences go on after the copied rows, and the database's triggers are back on.
-    assert services.create_member("newbie", "New").pk > zelda.pk
+    assert create_member("newbie", "New").pk > zelda.pk
     # Run again: the database holds a club now, so it is refused and nothing changes.
     again = import_sqlite(path)
     assert again.returncode != 0

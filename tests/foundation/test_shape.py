@@ -422,3 +422,42 @@ def test_work_is_queued_through_the_clubs_one_queue() -> None:
         if any(isinstance(n, ast.Attribute) and n.attr == "send_task" for n in ast.walk(tree)):
             callers.add(name)
     assert callers == {"club.dispatch", "club.celery"}
+
+
+def facade_imports(root: Path) -> list[str]:
+    """Where a name is imported from the ``club.services`` package rather than from the
+    module that defines it (issue 80, item 2), and whether the package re-exports any."""
+    services = root / "club" / "services"
+    own = {p.stem for p in services.glob("*.py")} | {
+        p.name for p in services.iterdir() if p.is_dir()
+    }
+    init = ast.parse((services / "__init__.py").read_text(encoding="utf-8"))
+    found = [
+        f"club/services/__init__.py imports {n.module or n.names[0].name}" for n in _imports(init)
+    ]
+    for name, path in modules(root).items():
+        for node in _imports(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module == "club.services":
+                found += [f"{name}: {a.name}" for a in node.names if a.name not in own]
+            elif isinstance(node, ast.ImportFrom) and node.module == "club":
+                found += [f"{name}: club.services" for a in node.names if a.name == "services"]
+    return found
+
+
+def test_the_check_finds_a_name_imported_through_the_services_package(tmp_path: Path) -> None:
+    _write(tmp_path, {
+        "club/services/__init__.py": "from club.services.ledger import balance_of\n",
+        "club/services/ledger.py": "def balance_of(m): ...\n",
+        "club/money/views.py": "from club.services import ledger, balance_of\nfrom club import services\n",
+        "games/__init__.py": "",
+    })  # fmt: skip
+    assert sorted(facade_imports(tmp_path)) == [
+        "club.money.views: balance_of",
+        "club.money.views: club.services",
+        "club/services/__init__.py imports club.services.ledger",
+    ]
+
+
+def test_callers_import_the_module_that_defines_a_name() -> None:
+    """No facade: club/services/__init__.py re-exported 87 names, each written twice."""
+    assert facade_imports(ROOT) == []

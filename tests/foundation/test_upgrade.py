@@ -18,10 +18,10 @@ from pathlib import Path
 import pytest
 from django.db import connection
 
-from club import services
 from club.models import HouseRules, Member, Table
 from club.office import backups
 from club.services import ledger
+from club.services.ledger import balance_of, verify_balances
 from games.models import Deal
 from games.play import engine_api
 from games.play import services as games
@@ -47,12 +47,12 @@ def test_a_database_of_an_earlier_release_migrates_and_keeps_its_books(dump: Pat
         assert migrated.returncode == 0, migrated.stderr[-3000:]
         with reading(database):
             balances = {
-                m.user.username: str(services.balance_of(m.pk))
+                m.user.username: str(balance_of(m.pk))
                 for m in Member.objects.filter(is_bot=False).select_related("user")
             }
             assert balances == said["balances"]
             assert any(Decimal(v) for v in balances.values())
-            assert services.verify_balances() == []
+            assert verify_balances() == []
             # a club started before issue 80 gains the sources' named sets
             named = HouseRules.objects.filter(variant="conquian").values_list("name", flat=True)
             assert {"Foster's Conquián", "Conquián as played today"} <= set(named)

@@ -8,7 +8,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from club import services as club
+from club.services.seating import table_seating
 from games.engine.actions import Action
 from games.engine.protocol import DealState
 from games.models import Deal
@@ -57,6 +57,6 @@ def finish(
         legal = state.legal_actions(seat)
         action = choose(legal, rng) if choose else rng.choice(legal)
         services.act(
-            table.pk, member_id=club.table_seating(table.pk)[seat].member_id,
+            table.pk, member_id=table_seating(table.pk)[seat].member_id,
             version=deal.version, deal_id=deal.pk, action=action.to_json(),
         )  # fmt: skip

@@ -22,7 +22,7 @@ def no_celery(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, int]]:
 
 @pytest.fixture
 def make_member(db: Any) -> Callable[..., Any]:
-    from club.services import create_member
+    from club.services.base import create_member
 
     def make(name: str | None = None, *, is_bot: bool = False) -> Any:
         i = next(_n)

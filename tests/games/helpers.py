@@ -74,14 +74,14 @@ CARD_RE = re.compile(r'data-card="([^"]+)"')
 def move_for_mover(table_id: int, deal: Deal, rng: random.Random | None = None) -> Any:
     """The player to move at an online club table makes a legal move through `act`:
     the first one offered, or one ``rng`` picks. Returns act's result (a refusal raises)."""
-    from club import services as club
+    from club.services.seating import table_seating
 
     state = services.load_state(deal)
     seat = state.to_move()
     legal = state.legal_actions(seat)
     return services.act(
         table_id,
-        member_id=club.table_seating(table_id)[seat].member_id,
+        member_id=table_seating(table_id)[seat].member_id,
         version=deal.version,
         deal_id=deal.pk,
         action=(rng.choice(legal) if rng else legal[0]).to_json(),

@@ -10,8 +10,12 @@ from typing import Any
 
 from django.db.models import Sum
 
-from club import services as club
 from club.models import WashbookLine
+from club.services.base import create_member
+from club.services.ledger import session_points, staked_tables
+from club.services.seating import table_seating
+from club.services.sessions import check_in, open_session
+from club.services.tables import form_table
 from games.models import Deal
 from games.play import services
 
@@ -21,12 +25,12 @@ from .helpers import state_of
 def test_a_member_plays_a_whole_deal_against_a_computer_player_at_a_club_table(
     make_member: Any, no_celery: list[tuple[int, int]]
 ) -> None:
-    secretary = club.create_member("sec", "Secretary", is_staff=True)
-    session = club.open_session(stake=Decimal("0.05"), name="Tuesday", by=secretary.user)
+    secretary = create_member("sec", "Secretary", is_staff=True)
+    session = open_session(stake=Decimal("0.05"), name="Tuesday", by=secretary.user)
     ann = make_member("Ann")
-    club.check_in(session, ann)
-    table = club.form_table(session, variant="conquian", computer_players=1)
-    seating = club.table_seating(table.pk)
+    check_in(session, ann)
+    table = form_table(session, variant="conquian", computer_players=1)
+    seating = table_seating(table.pk)
     me = next(s.position for s in seating if s.member_id == ann.pk)
     bot = 1 - me
     assert seating[bot].is_bot and not seating[me].is_bot
@@ -63,5 +67,5 @@ def test_a_member_plays_a_whole_deal_against_a_computer_player_at_a_club_table(
         assert line.entries.aggregate(s=Sum("points"))["s"] == 0
     else:
         assert line.kind == WashbookLine.TABLEAU and not line.entries.exists()
-    assert table.pk not in club.staked_tables(session.pk)
-    assert ann.pk not in club.session_points(session.pk)
+    assert table.pk not in staked_tables(session.pk)
+    assert ann.pk not in session_points(session.pk)

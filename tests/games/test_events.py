@@ -172,12 +172,13 @@ def test_a_move_tells_its_table_and_its_evening_in_one_round_trip(
 
     import redis.connection
 
-    from club import services as club
     from club.infra import redis as club_redis
     from club.live.notices import session_channel
+    from club.services.base import create_member
+    from club.services.sessions import open_session
 
-    secretary = club.create_member("sec-one-trip", "Secretary", is_staff=True)
-    evening = club.open_session(stake=Decimal("0.05"), name="Tuesday", by=secretary.user)
+    secretary = create_member("sec-one-trip", "Secretary", is_staff=True)
+    evening = open_session(stake=Decimal("0.05"), name="Tuesday", by=secretary.user)
     table = make_table("conquian")
     table.session = evening
     table.save(update_fields=["session"])

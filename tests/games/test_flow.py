@@ -265,7 +265,7 @@ def test_a_substitute_who_ends_the_game_does_not_see_the_leavers_next_hand(
     response to the substitute's winning action shows the next deal to the new seating:
     a spectator's view, not the leaver's new hand."""
     from club.models import Substitution
-    from club.services import consent_substitute, propose_substitute
+    from club.services.seats import consent_substitute, propose_substitute
 
     ann, bob, cleo = make_member("Ann"), make_member("Bob"), make_member("Cleo")
     table = make_table("conquian", [ann, bob])
@@ -376,7 +376,7 @@ def test_a_phones_refresh_takes_two_queries(
 def test_the_deal_and_its_seating_read_together_as_apart(make_table: Any, make_member: Any) -> None:
     """The one statement gives what the two reads gave: each seat's player, a live
     substitute in his leaver's seat (L6) playing for him."""
-    from club.services import consent_substitute, propose_substitute
+    from club.services.seats import consent_substitute, propose_substitute
 
     ann, bob, cleo = make_member("Ann"), make_member("Bob"), make_member("Cleo")
     table = make_table("conquian", [ann, bob])

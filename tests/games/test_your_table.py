@@ -10,7 +10,10 @@ from typing import Any
 
 from django.urls import reverse
 
-from club import services as club
+from club.services.base import create_member
+from club.services.practice import create_practice_table
+from club.services.sessions import check_in, open_session
+from club.services.tables import form_table
 
 
 def _nav(body: str) -> str:
@@ -22,12 +25,12 @@ def _nav(body: str) -> str:
 def test_the_menu_and_home_say_where_the_member_is_seated(
     make_member: Any, client_for: Any
 ) -> None:
-    secretary = club.create_member("sec", "Secretary", is_staff=True)
-    session = club.open_session(stake=Decimal("0.05"), name="Friday", by=secretary.user)
+    secretary = create_member("sec", "Secretary", is_staff=True)
+    session = open_session(stake=Decimal("0.05"), name="Friday", by=secretary.user)
     ann, bob = make_member("Ann"), make_member("Bob")
     for m in (ann, bob):
-        club.check_in(session, m)
-    table = club.form_table(session, variant="conquian")
+        check_in(session, m)
+    table = form_table(session, variant="conquian")
     seat = table.seats.get(member=ann)
     c = client_for(ann)
     link = f'href="/tables/{table.pk}/" class="your-table"'
@@ -46,9 +49,9 @@ def test_practice_tables_are_numbered_per_member_and_listed_to_return_to(
     make_member: Any, client_for: Any
 ) -> None:
     ann, bob = make_member("Ann"), make_member("Bob")
-    first = club.create_practice_table(ann, "conquian", 2)
-    second = club.create_practice_table(ann, "foster", 5)
-    other = club.create_practice_table(bob, "conquian", 2)
+    first = create_practice_table(ann, "conquian", 2)
+    second = create_practice_table(ann, "foster", 5)
+    other = create_practice_table(bob, "conquian", 2)
     assert (first.label, second.label, other.label) == (
         "Practice table 1",
         "Practice table 2",

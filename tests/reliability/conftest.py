@@ -285,14 +285,14 @@ PASSWORD = "pw-Cooncan-rel-1"
 
 @pytest.fixture
 def make_members(db: Any) -> Callable[..., list[Any]]:
-    from club import services
+    from club.services.base import create_member
 
     def make(n: int, prefix: str = "rel", *, staff: bool = False) -> list[Any]:
         out = []
         for _ in range(n):
             i = next(_counter)
             out.append(
-                services.create_member(
+                create_member(
                     f"{prefix}{i}-{uuid.uuid4().hex[:4]}", f"{prefix.title()} {i}",
                     password=PASSWORD, is_staff=staff,
                 )
@@ -309,19 +309,20 @@ def secretary(make_members: Callable[..., list[Any]]) -> Any:
 
 def play_physical(session: Any, members: list[Any], deals: int = 4) -> Any:
     """Check the members in, form a physical table and enter ``deals`` results."""
-    from club import services
     from club.models import Table
-    from club.services import PhysicalResult
+    from club.services.sessions import check_in
+    from club.services.tables import form_table
+    from club.services.washbook import PhysicalResult, enter_physical_result
 
     for m in members:
-        services.check_in(session, m)
-    table = services.form_table(
+        check_in(session, m)
+    table = form_table(
         session, variant="foster", size=len(members), mode=Table.PHYSICAL, candidates=members
     )
     ids = [m.pk for m in members]
     for i in range(deals):
         winner = ids[i % len(ids)]
-        services.enter_physical_result(
+        enter_physical_result(
             table.pk,
             PhysicalResult(
                 winner_id=winner, losses={m: 3 + i + j for j, m in enumerate(ids) if m != winner}
@@ -343,15 +344,15 @@ def books_consistent(*, cached: bool = True) -> None:
     """Every posting and washbook line sums to zero; cached balances match the legs."""
     from django.db.models import Sum
 
-    from club import services
     from club.models import Leg, WashbookEntry
+    from club.services.ledger import verify_balances
 
     bad_postings = Leg.objects.values("posting").annotate(s=Sum("amount")).exclude(s=0)
     assert not bad_postings.exists(), list(bad_postings)
     bad_lines = WashbookEntry.objects.values("line").annotate(s=Sum("points")).exclude(s=0)
     assert not bad_lines.exists(), list(bad_lines)
     if cached:
-        assert services.verify_balances() == []
+        assert verify_balances() == []
 
 
 def state_snapshot() -> dict[str, list[tuple[Any, ...]]]:
@@ -382,27 +383,31 @@ class World:
     def __init__(self, make_members: Callable[..., list[Any]], secretary: Any) -> None:
         from decimal import Decimal
 
-        from club import services
         from club.models import Seat, Table
+        from club.services.base import create_member
+        from club.services.ledger import balance_session
+        from club.services.seats import propose_substitute
+        from club.services.sessions import check_in, close_session, open_session
+        from club.services.tables import form_table
         from games.play import services as game_services
 
         self.secretary = secretary
         self.players = make_members(4, "player")
         self.outsider, self.idle, self.spectator = make_members(3, "other")
-        self.guest = services.create_member("world-guest", "World Guest", is_guest=True)
+        self.guest = create_member("world-guest", "World Guest", is_guest=True)
         # An evening before tonight's, played and balanced by the same players (one
         # member is in one open evening at a time, issue 79).
-        self.closed = services.open_session(stake=Decimal("0.10"), by=secretary.user, name="Closed")
+        self.closed = open_session(stake=Decimal("0.10"), by=secretary.user, name="Closed")
         play_physical(self.closed, self.players, deals=3)
-        services.close_session(self.closed.pk, queue=False)
-        services.balance_session(self.closed.pk)
+        close_session(self.closed.pk, queue=False)
+        balance_session(self.closed.pk)
         self.transfer = self.closed.transfers.first()
-        self.session = services.open_session(
+        self.session = open_session(
             stake=Decimal("0.05"), by=secretary.user, name="Open", fee_member="1.00"
         )
         self.table = play_physical(self.session, self.players, deals=3)
         self.line = self.table.lines.order_by("number").first()
-        self.sub = services.propose_substitute(self.table, self.players[0], self.outsider)
+        self.sub = propose_substitute(self.table, self.players[0], self.outsider)
         self.cut = self.table.cuts.first()
         # An online two-player table, seated directly (as the games tests do).
         self.online_players = make_members(2, "online")
@@ -414,24 +419,22 @@ class World:
         self.deal = game_services.ensure_deal(self.online.pk)
         assert self.deal is not None
         # An evening and a table made by mistake: nothing played, so both can be cancelled.
-        self.mistake = services.open_session(
+        self.mistake = open_session(
             stake=Decimal("0.05"), by=secretary.user, name="Mistake", second=True
         )
         early = make_members(2, "early")
         for m in early:
-            services.check_in(self.mistake, m)
+            check_in(self.mistake, m)
         self.present = make_members(1, "present")[0]  # checked in, never seated
-        services.check_in(self.mistake, self.present)
-        self.mistake_table = services.form_table(
+        check_in(self.mistake, self.present)
+        self.mistake_table = form_table(
             self.mistake, variant="conquian", size=2, mode=Table.PHYSICAL, candidates=early
         )
         # A Tunk table in the browser with empty seats (a computer player may sit down).
         roomy = make_members(2, "roomy")
         for m in roomy:
-            services.check_in(self.mistake, m)
-        self.roomy_table = services.form_table(
-            self.mistake, variant="tunk", size=2, candidates=roomy
-        )
+            check_in(self.mistake, m)
+        self.roomy_table = form_table(self.mistake, variant="tunk", size=2, candidates=roomy)
 
 
 @pytest.fixture

@@ -19,17 +19,18 @@ def main() -> None:
     from django.conf import settings
     from django.test import Client
 
-    from club import services
     from club.models import Seat, Table
-    from club.services import PhysicalResult
+    from club.services.base import create_member
+    from club.services.practice import create_practice_table
+    from club.services.sessions import check_in, open_session
+    from club.services.tables import form_table
+    from club.services.washbook import PhysicalResult, enter_physical_result
     from games.play import services as game_services
 
     tag = uuid.uuid4().hex[:6]
 
     def member(name: str, staff: bool = False) -> object:
-        return services.create_member(
-            f"{name}-{tag}", name.title(), password="pw-Fault-1", is_staff=staff
-        )
+        return create_member(f"{name}-{tag}", name.title(), password="pw-Fault-1", is_staff=staff)
 
     def cookie(m: object) -> str:
         c = Client()
@@ -38,13 +39,13 @@ def main() -> None:
 
     secretary = member("secretary", staff=True)
     players = [member(f"player{i}") for i in range(4)]
-    session = services.open_session(stake="0.05", by=secretary.user)  # type: ignore[attr-defined]
+    session = open_session(stake="0.05", by=secretary.user)  # type: ignore[attr-defined]
     for m in players:
-        services.check_in(session, m)  # type: ignore[arg-type]
-    physical = services.form_table(session, variant="foster", size=4, mode=Table.PHYSICAL)
+        check_in(session, m)  # type: ignore[arg-type]
+    physical = form_table(session, variant="foster", size=4, mode=Table.PHYSICAL)
     ids = [m.pk for m in players]  # type: ignore[attr-defined]
     for i in range(3):
-        services.enter_physical_result(
+        enter_physical_result(
             physical.pk,
             PhysicalResult(
                 winner_id=ids[i], losses={m: 5 + j + i for j, m in enumerate(ids) if m != ids[i]}
@@ -56,7 +57,7 @@ def main() -> None:
         Seat.objects.create(table=online, position=i, member=m)
     game_services.ensure_deal(online.pk)
     solo = member("solo")
-    practice = services.create_practice_table(solo, "conquian", 2)  # type: ignore[arg-type]
+    practice = create_practice_table(solo, "conquian", 2)  # type: ignore[arg-type]
     game_services.ensure_deal(practice.pk)
     print(json.dumps({
         "session": session.pk, "physical": physical.pk, "online": online.pk,

@@ -12,8 +12,8 @@ from django.contrib.auth.models import Group
 from django.test import Client
 from django.urls import reverse
 
-from club import services
 from club.models import AuditEntry
+from club.services.base import create_member
 
 from .conftest import World
 from .test_authorisation import ACTIONS, _client, _ready
@@ -119,7 +119,7 @@ def test_the_secretary_has_the_admins_permissions_for_the_clubs_models_and_membe
 
 
 def test_a_new_staff_user_is_made_a_secretary() -> None:
-    made = services.create_member("treasurer", "The Treasurer", is_staff=True)
+    made = create_member("treasurer", "The Treasurer", is_staff=True)
     assert made.user.has_perm("club.view_posting")
 
 
@@ -136,7 +136,7 @@ def test_the_secretary_group_keeps_its_permissions_after_a_flush() -> None:
     Permission.objects.all().delete()
     emit_post_migrate_signal(verbosity=0, interactive=False, db="default")
     assert Group.objects.get(name="Secretary").permissions.filter(codename="view_posting").exists()
-    made = services.create_member("after-flush", "After Flush", is_staff=True)
+    made = create_member("after-flush", "After Flush", is_staff=True)
     assert made.user.has_perm("club.view_posting")
 
 

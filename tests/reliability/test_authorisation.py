@@ -180,12 +180,13 @@ def _names(resolver: URLResolver, ns: str = "") -> set[str]:
 
 def _ready(w: World) -> None:
     """Open the redraw window and check in the members the actions need."""
-    from club import services
+
+    from club.services.sessions import check_in
 
     Table.objects.filter(pk=w.table.pk).update(
         redraw_window_until=timezone.now() + timezone.timedelta(minutes=10)
     )
-    services.check_in(w.session, w.spectator)
+    check_in(w.session, w.spectator)
 
 
 def _client(member: Any = None, *, csrf: bool = False) -> Client:
@@ -320,7 +321,9 @@ def test_members_see_only_their_own_statements(world: World) -> None:
         assert _client(me).get(reverse(name, args=args)).status_code == 200
         assert _client(other).get(reverse(name, args=args)).status_code == 403
         assert _client(world.secretary).get(reverse(name, args=args)).status_code == 200
-    bot = __import__("club.services", fromlist=["bots"]).bots(1)[0]
+    from club.services.base import bots
+
+    bot = bots(1)[0]
     assert _client(world.secretary).get(reverse("club:member", args=[bot.pk])).status_code == 404
 
 

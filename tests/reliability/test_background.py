@@ -21,10 +21,13 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from club import services, tasks
+from club import tasks
 from club.celery import app
 from club.infra import redis as club_redis
 from club.models import ClubSession, Leg, Posting, RedrawDemand, Table, TableEvent, Transfer
+from club.services.ledger import money_from_points, session_money, session_points
+from club.services.sessions import check_in, close_session, open_session
+from club.services.tables import form_table
 
 from .conftest import books_consistent, play_physical
 
@@ -45,11 +48,11 @@ def _wait(predicate: Callable[[], bool], timeout: float, what: str, workers: lis
 def _closed_session(
     secretary: Any, make_members: Callable[..., list[Any]]
 ) -> tuple[ClubSession, list[Any]]:
-    session = services.open_session(stake=Decimal("0.05"), by=secretary.user)
+    session = open_session(stake=Decimal("0.05"), by=secretary.user)
     members = make_members(4)
     play_physical(session, members, deals=5)
     with transaction.atomic():
-        assert services.close_session(session.pk, queue=False)
+        assert close_session(session.pk, queue=False)
     session.refresh_from_db()
     return session, members
 
@@ -81,13 +84,13 @@ def test_tasks_ack_late_only_where_idempotent_and_queue_after_commit(
             assert name == "club.tasks.balance_session", f"{name} acks late: is it idempotent?"
     queued: list[int] = []
     monkeypatch.setattr("club.dispatch.queue_balance", queued.append)
-    session = services.open_session(stake="0.05", by=secretary.user)
+    session = open_session(stake="0.05", by=secretary.user)
     with pytest.raises(RuntimeError), transaction.atomic():
-        assert services.close_session(session.pk)
+        assert close_session(session.pk)
         assert queued == []  # not before the commit...
         raise RuntimeError("the request failed after closing")
     assert queued == [] and _balance_status(session.pk) == "open"  # ...nor after a rollback
-    assert services.close_session(session.pk)
+    assert close_session(session.pk)
     assert queued == [session.pk]
 
 
@@ -111,7 +114,7 @@ def test_two_workers_balancing_at_once_post_once(
     assert Posting.objects.filter(session=session, kind="session-balance").count() == 1
     n_transfers = Transfer.objects.filter(session=session).count()
     assert n_transfers >= 1
-    assert sum(services.session_money(session.pk).values()) == 0
+    assert sum(session_money(session.pk).values()) == 0
     books_consistent()
 
 
@@ -119,7 +122,7 @@ def test_a_worker_killed_mid_balancing_leaves_nothing_and_recovery_posts_once(
     secretary: Any, make_members: Callable[..., list[Any]], start_worker: Callable[..., Any]
 ) -> None:
     session, members = _closed_session(secretary, make_members)
-    points = services.session_points(session.pk)
+    points = session_points(session.pk)
     doomed = start_worker(pause_on="balance")
     tasks.balance_session.apply_async(args=[session.pk], queue=doomed.queue)
     doomed.wait_paused()  # the legs are written, the transaction is open
@@ -152,20 +155,20 @@ def test_a_worker_killed_mid_balancing_leaves_nothing_and_recovery_posts_once(
     )  # fmt: skip
     assert Posting.objects.filter(session=session, kind="session-balance").count() == 1
     assert Posting.objects.count() == 1
-    money = services.session_money(session.pk)
-    assert money == services.money_from_points(points, Decimal("0.05"))
+    money = session_money(session.pk)
+    assert money == money_from_points(points, Decimal("0.05"))
     books_consistent()
 
 
 def _due_tables(secretary: Any, make_members: Callable[..., list[Any]], n: int) -> list[Table]:
-    session = services.open_session(stake="0.05", by=secretary.user)
+    session = open_session(stake="0.05", by=secretary.user)
     tables = []
     for _ in range(n):
         members = make_members(4)
         for m in members:
-            services.check_in(session, m)
+            check_in(session, m)
         tables.append(
-            services.form_table(
+            form_table(
                 session, variant="foster", size=4, mode=Table.PHYSICAL, candidates=members,
                 auto_redraw=True,
             )

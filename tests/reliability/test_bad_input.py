@@ -13,8 +13,9 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from club import services
 from club.models import ClubSession, Member, Substitution, Table
+from club.services.sessions import check_in, open_session
+from club.services.tables import form_table
 from games.models import DealAction
 from games.play import services as game_services
 
@@ -34,11 +35,11 @@ def test_a_second_substitute_proposal_by_the_same_leaver_is_refused_or_counted_o
     make_members: Make,
 ) -> None:
     (secretary,) = make_members(1, "sec", staff=True)
-    session = services.open_session(stake=Decimal("0.05"), by=secretary.user)
+    session = open_session(stake=Decimal("0.05"), by=secretary.user)
     ann, bob, cat, dan = make_members(4)
     for m in (ann, bob, cat, dan):
-        services.check_in(session, m)
-    table = services.form_table(
+        check_in(session, m)
+    table = form_table(
         session, variant="conquian", size=2, mode=Table.PHYSICAL, candidates=[ann, bob]
     )
     leaver = _client(ann)
@@ -94,7 +95,7 @@ def test_names_with_hidden_characters_are_refused_beside_their_field(
     client: Client, make_members: Make, name: str
 ) -> None:
     (secretary,) = make_members(1, "sec", staff=True)
-    session = services.open_session(stake=Decimal("0.05"), by=secretary.user)
+    session = open_session(stake=Decimal("0.05"), by=secretary.user)
     client.force_login(secretary.user)
     members = Member.objects.count()
     r = client.post(reverse("club:arrival_add", args=[session.pk]), {"new_name": name})

@@ -22,7 +22,6 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from club import services
 from club.models import (
     Arrival,
     ClubSession,
@@ -34,6 +33,10 @@ from club.models import (
     TableEvent,
     WashbookLine,
 )
+from club.services.base import lock_tables
+from club.services.ledger import balance_session, session_money, session_points
+from club.services.sessions import close_session, open_session
+from club.services.washbook import correct_line
 from games.models import Deal, DealAction
 from games.play import engine_api
 from games.play import services as game_services
@@ -87,7 +90,7 @@ def test_secretaries_closing_the_same_session_at_once_close_it_once(
     make_members: Callable[..., list[Any]], no_queue: list[int]
 ) -> None:
     secretaries = make_members(4, "sec", staff=True)
-    session = services.open_session(stake="0.05", by=secretaries[0].user)
+    session = open_session(stake="0.05", by=secretaries[0].user)
     play_physical(session, make_members(4), deals=3)
     url = reverse("club:session_close", args=[session.pk])
     clients = [_client(s) for s in secretaries]
@@ -106,11 +109,11 @@ def test_secretaries_paying_the_same_transfer_at_once_pay_it_once(
     make_members: Callable[..., list[Any]], no_queue: list[int]
 ) -> None:
     sec = make_members(3, "sec", staff=True)
-    session = services.open_session(stake="0.05", by=sec[0].user)
+    session = open_session(stake="0.05", by=sec[0].user)
     members = make_members(4)
     play_physical(session, members, deals=3)
-    services.close_session(session.pk, queue=False)
-    services.balance_session(session.pk)
+    close_session(session.pk, queue=False)
+    balance_session(session.pk)
     transfer = session.transfers.first()
     assert transfer is not None
     url = reverse("club:transfer_pay", args=[transfer.pk])
@@ -126,7 +129,7 @@ def test_secretaries_reversing_the_same_line_at_once_reverse_it_once(
     make_members: Callable[..., list[Any]], no_queue: list[int]
 ) -> None:
     sec = make_members(3, "sec", staff=True)
-    session = services.open_session(stake="0.05", by=sec[0].user)
+    session = open_session(stake="0.05", by=sec[0].user)
     table = play_physical(session, make_members(4), deals=2)
     line = WashbookLine.objects.filter(table=table).order_by("number").first()
     assert line is not None
@@ -148,7 +151,7 @@ def test_secretaries_reversing_the_same_line_at_once_reverse_it_once(
 def test_members_checking_in_at_once_get_distinct_places_in_order_of_arrival(
     make_members: Callable[..., list[Any]], secretary: Any
 ) -> None:
-    session = services.open_session(stake="0.05", by=secretary.user)
+    session = open_session(stake="0.05", by=secretary.user)
     members = make_members(6)
     url = reverse("club:check_in", args=[session.pk])
     clients = [_client(m) for m in [*members, members[0]]]  # one of them twice
@@ -161,7 +164,7 @@ def test_members_checking_in_at_once_get_distinct_places_in_order_of_arrival(
 def test_a_double_submitted_redraw_demand_is_recorded_once(
     make_members: Callable[..., list[Any]], secretary: Any
 ) -> None:
-    session = services.open_session(stake="0.05", by=secretary.user)
+    session = open_session(stake="0.05", by=secretary.user)
     members = make_members(4)
     table = play_physical(session, members, deals=1)
     Table.objects.filter(pk=table.pk).update(
@@ -266,7 +269,7 @@ def _move_while_the_table_is_held(
     def hold() -> None:  # as a club service or a deal's end would: the table locked first
         try:
             with transaction.atomic():
-                services.lock_tables([table.pk])
+                lock_tables([table.pk])
                 locked.set()
                 change(table, deal, seat)
                 release.wait(10)
@@ -499,27 +502,27 @@ def test_a_correction_racing_the_balancing_is_counted_once(
     line as booked and the correction posts the difference as an adjustment. What is
     asserted holds both ways (the balancing mostly wins here: it claims the row at once);
     tests/club/test_corrections.py takes the two orders one after the other."""
-    from club.services import PhysicalResult
+    from club.services.washbook import PhysicalResult
 
     sec = make_members(1, "sec", staff=True)[0]
-    session = services.open_session(stake="0.05", by=sec.user)
+    session = open_session(stake="0.05", by=sec.user)
     members = make_members(4)
     table = play_physical(session, members, deals=2)
     line = table.lines.order_by("number").first()
     assert line is not None
     winner = line.entries.get(points__gt=0).member_id
     others = [m.pk for m in members if m.pk != winner]
-    assert services.close_session(session.pk, queue=False)
+    assert close_session(session.pk, queue=False)
 
     def correct() -> Any:
-        return services.correct_line(
+        return correct_line(
             line.pk,
             reason="misread",
             result=PhysicalResult(winner_id=winner, losses={m: 1 for m in others}),
         )
 
     def balance() -> Any:
-        return services.balance_session(session.pk)
+        return balance_session(session.pk)
 
     balanced, corrected = race([balance, correct])
     assert not isinstance(balanced, Exception) and not isinstance(corrected, Exception)
@@ -528,8 +531,8 @@ def test_a_correction_racing_the_balancing_is_counted_once(
     adjustments = Posting.objects.filter(session=session, kind=Posting.ADJUSTMENT).count()
     assert adjustments in (0, 1)
     assert (adjustments == 1) == (corrected.adjustment is not None)
-    points = services.session_points(session.pk)  # the washbook now: corrected
-    money = {m: a for m, a in services.session_money(session.pk).items() if a}
+    points = session_points(session.pk)  # the washbook now: corrected
+    money = {m: a for m, a in session_money(session.pk).items() if a}
     assert money == {m: Decimal(p) * Decimal("0.05") for m, p in points.items() if p}
     books_consistent()
 
@@ -543,11 +546,11 @@ def test_a_payment_and_a_correction_at_once_leave_a_settlement_that_clears_the_e
     a transfer is paid once or refused clearly, paid transfers survive, and paying the
     settlement as it stands clears the evening exactly."""
     sec = make_members(2, "sec", staff=True)
-    session = services.open_session(stake="0.05", by=sec[0].user)
+    session = open_session(stake="0.05", by=sec[0].user)
     members = make_members(4)
     table = play_physical(session, members, deals=3)
-    services.close_session(session.pk, queue=False)
-    services.balance_session(session.pk)
+    close_session(session.pk, queue=False)
+    balance_session(session.pk)
     line = table.lines.order_by("number").first()
     assert line is not None
     transfers = list(session.transfers.values_list("pk", flat=True))
@@ -570,7 +573,7 @@ def test_a_payment_and_a_correction_at_once_leave_a_settlement_that_clears_the_e
     assert _statuses(results)[500] == 0  # each paid, or refused as settled again (400)
     paid = Posting.objects.filter(kind="payment", session=session).count()
     assert session.transfers.filter(payment__isnull=False).count() == paid
-    rest = dict(services.session_money(session.pk))
+    rest = dict(session_money(session.pk))
     for t in session.transfers.all():
         rest[t.payer_id] += t.amount
         rest[t.payee_id] -= t.amount

@@ -25,9 +25,9 @@ import psycopg
 import pytest
 from django.utils import timezone
 
-from club import services
 from club.models import ClubSession, Posting, Table
 from club.runner.processes import commands
+from club.services.sessions import open_session
 from games.models import Deal, DealAction
 from games.play import services as game_services
 
@@ -191,7 +191,7 @@ def test_redis_stopped_three_times_with_a_bot_move_pending_loses_nothing_and_app
     practice = ids["practice"]
     assert act_once([east, west], ids["online"]).status_code == 200
     # A second evening whose table's hourly redraw falls due during the second outage.
-    other = services.open_session(stake="0.05", name="Late", second=True)
+    other = open_session(stake="0.05", name="Late", second=True)
     late_table = play_physical(other, make_members(4, "late"), deals=1)
     resumed: list[float] = []
 

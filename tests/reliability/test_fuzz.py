@@ -27,9 +27,12 @@ from django.db import connection
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 
-from club import services
 from club.models import Table
-from club.services import PhysicalResult
+from club.services.ledger import balance_session
+from club.services.payments import record_club_payment, record_refund, reverse_payment
+from club.services.sessions import check_in, close_session, open_session
+from club.services.tables import form_table
+from club.services.washbook import PhysicalResult, enter_physical_result
 from games.play import services as game_services
 
 from .conftest import books_consistent
@@ -130,30 +133,28 @@ def world(make_members: Any) -> tuple[list[int], dict[str, Client]]:
     balanced evening with transfers, a substitute: something behind every kind of id."""
     (secretary,) = make_members(1, "fzs", staff=True)
     members = make_members(6, "fz")
-    past = services.open_session(stake=Decimal("0.05"), by=secretary.user, name="Past")
+    past = open_session(stake=Decimal("0.05"), by=secretary.user, name="Past")
     for m in members[:2]:
-        services.check_in(past, m)
-    t = services.form_table(past, variant="conquian", size=2, mode=Table.PHYSICAL)
-    services.enter_physical_result(
-        t.pk, PhysicalResult(winner_id=members[0].pk, losses={members[1].pk: 9})
-    )
-    services.close_session(past.pk, queue=False)
-    services.balance_session(past.pk)
+        check_in(past, m)
+    t = form_table(past, variant="conquian", size=2, mode=Table.PHYSICAL)
+    enter_physical_result(t.pk, PhysicalResult(winner_id=members[0].pk, losses={members[1].pk: 9}))
+    close_session(past.pk, queue=False)
+    balance_session(past.pk)
     # A payment, a credit refunded in part, a payment reversed: ids behind /club/payments/.
-    paid = services.record_club_payment(members[0].pk, Decimal("3.00"), credit=True)
-    services.record_refund(members[0].pk, Decimal("1.00"))
-    services.record_club_payment(members[1].pk, Decimal("2.00"), credit=True)
-    services.reverse_payment(paid.pk, reason="typed twice")
-    tonight = services.open_session(stake=Decimal("0.05"), by=secretary.user, second=True)
+    paid = record_club_payment(members[0].pk, Decimal("3.00"), credit=True)
+    record_refund(members[0].pk, Decimal("1.00"))
+    record_club_payment(members[1].pk, Decimal("2.00"), credit=True)
+    reverse_payment(paid.pk, reason="typed twice")
+    tonight = open_session(stake=Decimal("0.05"), by=secretary.user, second=True)
     for m in members:
-        services.check_in(tonight, m)
-    real = services.form_table(
+        check_in(tonight, m)
+    real = form_table(
         tonight, variant="conquian", size=2, mode=Table.PHYSICAL, candidates=members[2:4]
     )
-    services.enter_physical_result(
+    enter_physical_result(
         real.pk, PhysicalResult(winner_id=members[2].pk, losses={members[3].pk: 4})
     )
-    online = services.form_table(tonight, variant="conquian", size=2, candidates=members[4:6])
+    online = form_table(tonight, variant="conquian", size=2, candidates=members[4:6])
     game_services.ensure_deal(online.pk)
     with connection.cursor() as cur:
         cur.execute(

@@ -17,9 +17,11 @@ from django.db import connection
 from django.test import Client
 from django.urls import reverse
 
-from club import services
 from club.models import Account, ClubSession, Leg, Posting, Transfer, WashbookEntry, WashbookLine
-from club.services import ClubError, ledger
+from club.services import ledger
+from club.services.base import ClubError
+from club.services.ledger import account_for, balance_of, balance_session, session_money
+from club.services.sessions import close_session, open_session
 
 from .conftest import books_consistent, database_url, play_physical
 
@@ -61,7 +63,7 @@ def test_raw_sql_cannot_write_an_unbalanced_posting(
     raw: psycopg.Connection[Any], make_members: Callable[..., list[Any]]
 ) -> None:
     a, b, c = make_members(3)
-    acc = {m: services.account_for(m).pk for m in (a, b, c)}
+    acc = {m: account_for(m).pk for m in (a, b, c)}
     leg = "INSERT INTO club_leg (posting_id, account_id, amount) VALUES (%s, %s, %s)"
     # One leg alone; two legs a cent apart; a balanced posting then unbalanced by an UPDATE.
     pid = _posting(raw)
@@ -103,17 +105,17 @@ def test_raw_sql_cannot_change_a_sealed_posting_or_washbook_line(
     secretary: Any,
     no_queue: list[int],
 ) -> None:
-    session = services.open_session(stake="0.05", by=secretary.user)
+    session = open_session(stake="0.05", by=secretary.user)
     members = make_members(4)
     table = play_physical(session, members, deals=3)
-    services.close_session(session.pk, queue=False)
-    services.balance_session(session.pk)
+    close_session(session.pk, queue=False)
+    balance_session(session.pk)
     posting = Posting.objects.get(session=session, kind="session-balance")
     line = WashbookLine.objects.filter(table=table).first()
     assert posting.sealed and line is not None and line.sealed
     _refused(raw, ("UPDATE club_leg SET amount = amount WHERE posting_id = %s", [posting.pk]))
     _refused(raw, ("UPDATE club_posting SET sealed = false WHERE id = %s", [posting.pk]))
-    acc = services.account_for(members[0]).pk
+    acc = account_for(members[0]).pk
     _refused(
         raw,
         ("INSERT INTO club_leg (posting_id, account_id, amount) VALUES (%s, %s, 1.00), (%s, %s, -1.00)",
@@ -151,20 +153,20 @@ def test_money_is_decimal_end_to_end(
     with pytest.raises(ClubError):
         ledger.post("payment", {a.pk: 0.1, b.pk: -0.1})  # type: ignore[dict-item]
     with pytest.raises(ClubError):
-        services.open_session(stake=0.05)  # type: ignore[arg-type]  # Decimal(0.05) has 52 places
-    session = services.open_session(stake="0.13", by=secretary.user)
+        open_session(stake=0.05)  # type: ignore[arg-type]  # Decimal(0.05) has 52 places
+    session = open_session(stake="0.13", by=secretary.user)
     members = make_members(5)
     play_physical(session, members, deals=3)
-    services.close_session(session.pk, queue=False)
-    services.balance_session(session.pk)
+    close_session(session.pk, queue=False)
+    balance_session(session.pk)
     session.refresh_from_db()
     assert isinstance(session.stake, Decimal) and session.stake == D("0.13")
     values = [
         *Leg.objects.values_list("amount", flat=True),
         *Account.objects.values_list("balance", flat=True),
         *Transfer.objects.values_list("amount", flat=True),
-        *services.session_money(session.pk).values(),
-        *(services.balance_of(m) for m in members),
+        *session_money(session.pk).values(),
+        *(balance_of(m) for m in members),
     ]
     assert values and all(isinstance(v, Decimal) and v == v.quantize(D("0.01")) for v in values)
     with connection.cursor() as cur:
@@ -188,13 +190,13 @@ def test_the_most_precise_and_the_largest_stakes_balance_exactly(
     """Issue 42, item 1: the most precise stake the form allows (one unit of the club's
     money) and the largest: every member's money is his points times the stake exactly,
     nothing rounded, and every posting's legs sum to zero."""
-    session = services.open_session(stake=stake, by=secretary.user)
+    session = open_session(stake=stake, by=secretary.user)
     members = make_members(5)
     play_physical(session, members, deals=7)
-    services.close_session(session.pk, queue=False)
-    services.balance_session(session.pk)
+    close_session(session.pk, queue=False)
+    balance_session(session.pk)
     points = ledger.session_points(session.pk)
-    money = services.session_money(session.pk)
+    money = session_money(session.pk)
     assert money and all(money[m] == points[m] * D(stake) for m in money)
     for posting in Posting.objects.filter(session=session):
         assert sum(posting.legs.values_list("amount", flat=True), D(0)) == 0

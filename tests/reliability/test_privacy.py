@@ -18,9 +18,13 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from club import services
 from club.models import Posting, Table, Transfer
-from club.services import PhysicalResult
+from club.services.base import create_member
+from club.services.ledger import balance_of, balance_session, session_money
+from club.services.payments import record_club_payment
+from club.services.sessions import check_in, close_session, open_session
+from club.services.tables import form_table
+from club.services.washbook import PhysicalResult, enter_physical_result
 
 from .conftest import World
 from .test_authorisation import _client
@@ -34,22 +38,22 @@ PAID = Decimal("2.91")
 
 def _evening(world: World) -> dict[str, Any]:
     kate, leo, mia, ned = (
-        services.create_member(f"priv-{n.lower()}", n) for n in ("Kate", "Leo", "Mia", "Ned")
+        create_member(f"priv-{n.lower()}", n) for n in ("Kate", "Leo", "Mia", "Ned")
     )
-    evening = services.open_session(
+    evening = open_session(
         stake="0.05", by=world.secretary.user, name="Private", fee_member=str(FEE), second=True
     )
     for m in (kate, leo, mia, ned):
-        services.check_in(evening, m)
-    table = services.form_table(
+        check_in(evening, m)
+    table = form_table(
         evening, variant="foster", size=4, mode=Table.PHYSICAL, candidates=[kate, leo, mia, ned]
     )
-    services.enter_physical_result(
+    enter_physical_result(
         table.pk, PhysicalResult(winner_id=kate.pk, losses={leo.pk: 3, mia.pk: 1, ned.pk: 0})
     )
-    assert services.close_session(evening.pk, queue=False)
-    assert services.balance_session(evening.pk).posted
-    services.record_club_payment(leo.pk, PAID, by=world.secretary.user, credit=True)
+    assert close_session(evening.pk, queue=False)
+    assert balance_session(evening.pk).posted
+    record_club_payment(leo.pk, PAID, by=world.secretary.user, credit=True)
     return {"evening": evening, "table": table, "members": [kate, leo, mia, ned]}
 
 
@@ -82,14 +86,14 @@ def test_a_member_not_at_the_evening_sees_no_other_member_s_money(world: World) 
     public = set()
     for t in Transfer.objects.filter(session=evening):
         public |= _forms(t.amount)
-    for amount in services.session_money(evening.pk).values():
+    for amount in session_money(evening.pk).values():
         public |= _forms(abs(amount))
     # The evening's fee rate is public (its page says "table fee £1.37 a member"); what
     # each member paid, and each one's balance, is not.
     public |= _forms(FEE)
     private = _forms(PAID)
     for m in made["members"]:
-        private |= _forms(abs(services.balance_of(m.pk)))
+        private |= _forms(abs(balance_of(m.pk)))
     private -= public | {"0.00", "0,00"}
     assert _forms(PAID) <= private and len(private) >= 6, private  # the test can see them
     # The staff see the fees block.

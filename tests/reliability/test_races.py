@@ -24,9 +24,11 @@ from typing import Any
 import pytest
 from django.urls import reverse
 
-from club import services
 from club.models import Arrival, ClubSession, Member, Posting, Seat, Table, WashbookLine
-from club.services import PhysicalResult, ledger
+from club.services import ledger
+from club.services.sessions import check_in, close_session, open_session
+from club.services.tables import form_table
+from club.services.washbook import PhysicalResult, enter_physical_result
 from games.models import Deal
 from tests.positions import deal_at
 
@@ -79,7 +81,7 @@ def invariants() -> None:
 
 def evening(make_members: Make, tag: str) -> tuple[ClubSession, Any]:
     (secretary,) = make_members(1, f"{tag}s", staff=True)
-    session = services.open_session(stake=Decimal("0.10"), by=secretary.user, second=True)
+    session = open_session(stake=Decimal("0.10"), by=secretary.user, second=True)
     return session, secretary
 
 
@@ -87,7 +89,7 @@ def checked_in(make_members: Make, session: ClubSession, tag: str) -> list[Any]:
     """Two members checked in at the evening, waiting to play."""
     players = make_members(2, tag)
     for m in players:
-        services.check_in(session, m)
+        check_in(session, m)
     return players
 
 
@@ -167,7 +169,7 @@ def test_a_winning_move_racing_a_void(make_members: Make, quiet_bots: None, what
         assert table.voided_at is not None or session.status == ClubSession.VOIDED
         seen["move first" if move == 200 else "void first"] += 1
         if what == "table":
-            assert services.close_session(session.pk, queue=False)
+            assert close_session(session.pk, queue=False)
             settle(session)
         invariants()
     every_round_told(seen)
@@ -178,7 +180,7 @@ def test_cancelling_the_evening_racing_a_physical_result(make_members: Make) -> 
     for n in range(ROUNDS):
         session, secretary = evening(make_members, f"ca{n}")
         players = checked_in(make_members, session, f"cap{n}")
-        table = services.form_table(session, variant="conquian", size=2, mode=Table.PHYSICAL)
+        table = form_table(session, variant="conquian", size=2, mode=Table.PHYSICAL)
         a, b = players
         desk, other = _client(secretary), _client(secretary)
         result = reverse("club:table_result", args=[table.pk])
@@ -225,9 +227,9 @@ def test_voiding_a_table_racing_the_close(make_members: Make) -> None:
     for n in range(ROUNDS):
         session, secretary = evening(make_members, f"vc{n}")
         players = checked_in(make_members, session, f"vcp{n}")
-        table = services.form_table(session, variant="conquian", size=2, mode=Table.PHYSICAL)
+        table = form_table(session, variant="conquian", size=2, mode=Table.PHYSICAL)
         a, b = players
-        services.enter_physical_result(table.pk, PhysicalResult(winner_id=a.pk, losses={b.pk: 9}))
+        enter_physical_result(table.pk, PhysicalResult(winner_id=a.pk, losses={b.pk: 9}))
         desk, other = _client(secretary), _client(secretary)
         void = reverse("club:table_void", args=[table.pk])
         close = reverse("club:session_close", args=[session.pk])

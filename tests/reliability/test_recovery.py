@@ -13,8 +13,10 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from club import services
 from club.models import Seat, Table
+from club.services.base import bots
+from club.services.practice import create_practice_table
+from club.services.sessions import close_session, open_session
 from games import tasks
 from games.models import Deal
 from games.play import services as game_services
@@ -33,7 +35,7 @@ def scheduled(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 
 def abandoned_practice(member: Any, n: int) -> list[Table]:
     """``n`` practice tables, each stuck on the member's own turn long ago."""
-    first = services.create_practice_table(member, "conquian", 2)
+    first = create_practice_table(member, "conquian", 2)
     template = game_services.ensure_deal(first.pk)
     assert template is not None
     old = timezone.now() - timedelta(hours=1)
@@ -63,7 +65,7 @@ def test_500_abandoned_practice_tables_do_not_delay_a_club_tables_computer_playe
     abandoned_practice(lonely, 500)
     # A club table, made after them (a higher id), its computer player to move, quiet.
     (ann,) = make_members(1, "club")
-    table = _online_table([ann, services.bots(1)[0]])
+    table = _online_table([ann, bots(1)[0]])
     deal = game_services.ensure_deal(table.pk)
     assert deal is not None
     Deal.objects.filter(pk=deal.pk).update(
@@ -77,7 +79,7 @@ def test_the_sweep_reads_due_deals_through_the_index_quietest_first(
     make_members: Any, scheduled: list[int]
 ) -> None:
     ann, bob, cat = make_members(3)
-    bot = services.bots(1)[0]
+    bot = bots(1)[0]
     deals = []
     for minutes, m in ((3, ann), (9, bob), (6, cat)):
         table = _online_table([m, bot])
@@ -110,7 +112,7 @@ def test_a_practice_table_idle_for_hours_is_closed_by_the_sweep(
 ) -> None:
     ann, bob = make_members(2)
     idle = abandoned_practice(ann, 1)[0]
-    busy = services.create_practice_table(bob, "conquian", 2)
+    busy = create_practice_table(bob, "conquian", 2)
     game_services.ensure_deal(busy.pk)
     Deal.objects.filter(table=idle).update(moved_at=timezone.now() - timedelta(hours=7))
     tasks.bot_sweep()
@@ -143,7 +145,7 @@ def test_at_start_a_computer_players_move_queued_before_a_cut_is_queued_again_at
     before the power went waited for the sweep's quiet time after the restart. Beat's
     start queues a sweep that takes up every bot turn however recent."""
     (ann,) = make_members(1)
-    table = _online_table([ann, services.bots(1)[0]])
+    table = _online_table([ann, bots(1)[0]])
     deal = game_services.ensure_deal(table.pk)
     assert deal is not None
     Deal.objects.filter(pk=deal.pk).update(to_move=1, bot_turn=True, moved_at=timezone.now())
@@ -158,8 +160,8 @@ def test_at_start_an_evening_left_closing_is_balanced_at_once(
     periodic sweep waits a minute's grace for it. Beat's start queues it at once."""
     from club import tasks as club_tasks
 
-    session = services.open_session(stake="0.05", by=secretary.user)
-    services.close_session(session.pk)  # queued (recorded here, lost in a cut)
+    session = open_session(stake="0.05", by=secretary.user)
+    close_session(session.pk)  # queued (recorded here, lost in a cut)
     no_queue.clear()
     assert club_tasks.balance_pending_sessions() == []  # within the grace
     assert club_tasks.resume_after_start() == [session.pk] and no_queue == [session.pk]

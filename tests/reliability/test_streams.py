@@ -18,8 +18,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from club import services
 from club.live.streams import MAX_STREAMS
+from club.services.sessions import open_session
 from tests.e2e.servers import free_port, uvicorn
 
 from .conftest import PASSWORD
@@ -113,7 +113,7 @@ def test_a_console_token_dies_when_the_secretary_loses_staff_rights(
     make_members: Any, events: str
 ) -> None:
     (sec,) = make_members(1, "stf", staff=True)
-    evening = services.open_session(stake="0.05", by=sec.user, second=True)
+    evening = open_session(stake="0.05", by=sec.user, second=True)
     desk = logged_in(sec)
     page = desk.get(reverse("club:console", args=[evening.pk])).content.decode()
     url = stream_of(page, events)

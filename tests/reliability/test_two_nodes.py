@@ -30,9 +30,10 @@ from django.conf import settings
 from django.test import Client
 from django.utils import timezone
 
-from club import services, tasks
+from club import tasks
 from club.models import ClubSession, Posting, Table
 from club.runner.processes import commands
+from club.services.ledger import session_money
 from games.play import services as game_services
 from tests.e2e.servers import BIN, free_port, gunicorn, process, uvicorn
 
@@ -210,5 +211,5 @@ def test_balancing_and_timed_redraws_run_once_with_two_workers_racing(
     )  # fmt: skip
     _redraws_exactly_once(redraw_tables, due)
     assert Posting.objects.filter(session=session, kind="session-balance").count() == 1
-    assert sum(services.session_money(session.pk).values()) == 0
+    assert sum(session_money(session.pk).values()) == 0
     books_consistent()

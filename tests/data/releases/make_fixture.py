@@ -32,8 +32,9 @@ def main(commit: str) -> None:
     sys.path.insert(0, os.getcwd())  # the release's code, run from its worktree
     django.setup()
 
-    from club import services
     from club.models import Member
+    from club.services.ledger import balance_of
+    from club.services.practice import create_practice_table
     from games.models import Deal
     from games.play import services as games
 
@@ -41,7 +42,7 @@ def main(commit: str) -> None:
     rng = random.Random(57)
     for variant, players in (("foster", 4), ("foster-three", 3), ("conquian", 2),
                              ("colonel", 2), ("tonk", 3), ("tunk", 3)):  # fmt: skip
-        table = services.create_practice_table(alice, variant, players)
+        table = create_practice_table(alice, variant, players)
         games.ensure_deal(table.pk)
         for _ in range(30):
             deal = games.current_deal(table.pk)
@@ -59,7 +60,7 @@ def main(commit: str) -> None:
     books = {
         "commit": commit,
         "balances": {
-            m.user.username: str(services.balance_of(m.pk))
+            m.user.username: str(balance_of(m.pk))
             for m in Member.objects.filter(is_bot=False).select_related("user")
         },
         "deals": Deal.objects.count(),
