@@ -10,23 +10,15 @@ class GamesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from club.services.base import (
-            DEAL_PROGRESS,
-            FRESH_GAMES,
-            PLAY_CHECKS,
-            REDEALS,
-            TABLE_STOPS,
-            TABLE_TELLERS,
-        )
+        from .play import club_api, services
 
-        from .play import services
-
-        PLAY_CHECKS.append(_online_play)
-        DEAL_PROGRESS.append(_latest_deals)
-        TABLE_STOPS.append(_stop_deals)
-        TABLE_TELLERS.append(_tell_tables)
-        FRESH_GAMES.append(services.fresh_game)
-        REDEALS.append(services.redeal)
+        # The club asks play through these hooks (club/services/base.py), never by import.
+        club_api.PLAY_CHECKS.append(_online_play)
+        club_api.DEAL_PROGRESS.append(_latest_deals)
+        club_api.TABLE_STOPS.append(_stop_deals)
+        club_api.TABLE_TELLERS.append(_tell_tables)
+        club_api.FRESH_GAMES.append(services.fresh_game)
+        club_api.REDEALS.append(services.redeal)
 
 
 def _online_play(table_ids: list[int]) -> bool:
@@ -42,9 +34,8 @@ def _latest_deals(table_ids: list[int]) -> dict[int, Any]:
     written once (on every move, the console's line of its table asks: issue 59)."""
     from django.db import connection
 
-    from club.services.base import DealProgress
-
     from .models import Deal
+    from .play.club_api import DealProgress
 
     options = Deal._meta.get_field("options")
     with connection.cursor() as cursor:

@@ -37,7 +37,7 @@ from django.test import Client  # noqa: E402
 from django.test.utils import CaptureQueriesContext  # noqa: E402
 
 from games.bots import choose  # noqa: E402
-from games.play import services  # noqa: E402
+from games.play import reading, services  # noqa: E402
 from tests.e2e import servers  # noqa: E402
 
 LOAD_TABLES = int(os.environ.get("BENCH_LOAD_TABLES", "6"))
@@ -97,8 +97,8 @@ class Player:
         return cls(base, table.pk, [_session(m) for m in members])
 
     def step(self) -> tuple[str, float] | None:
-        deal = services.current_deal(self.table_id)
-        state = services.load_state(deal)
+        deal = reading.current_deal(self.table_id)
+        state = reading.load_state(deal)
         seat = state.to_move()
         if seat is None:
             return None
@@ -149,10 +149,10 @@ def _queries_per_action() -> dict[str, Any]:
     rng = random.Random(7)
     counts: list[int] = []
     for i in range(400):
-        deal = services.current_deal(table.pk)
+        deal = reading.current_deal(table.pk)
         if deal.number > 1:
             break
-        state = services.load_state(deal)
+        state = reading.load_state(deal)
         seat = state.to_move()
         action = choose("greedy", state.player_view(seat), state.legal_actions(seat), rng)
         with CaptureQueriesContext(connection) as q:
@@ -167,9 +167,7 @@ def _queries_per_action() -> dict[str, Any]:
                 HTTP_HX_REQUEST="true",
             )
         assert r.status_code == 200
-        if (
-            not services.current_deal(table.pk).number > 1
-        ):  # the deal's last action also deals again
+        if not reading.current_deal(table.pk).number > 1:  # the deal's last action also deals again
             counts.append(len(q.captured_queries))
     return {
         "queries_per_action_max": max(counts),
@@ -324,7 +322,7 @@ def run() -> dict[str, Any]:
             if kind in ("draw", "layout", "discard"):
                 turn.append(dt)
                 by_type.setdefault(kind, []).append(dt)
-            deal = services.current_deal(measured_table.pk)
+            deal = reading.current_deal(measured_table.pk)
             ping.append(measured.ping(deal.pk))
         stop.set()
         driver.join(20)

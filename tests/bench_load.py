@@ -149,7 +149,7 @@ def _actor(
     from django.db import connection
 
     from games.bots import choose
-    from games.play import services as game_services
+    from games.play import reading
     from games.play.club_api import table_seating
 
     rng = random.Random(seed)
@@ -160,10 +160,10 @@ def _actor(
             for t in tables:
                 if time.monotonic() >= stop_at:
                     break
-                deal = game_services.current_deal(t["id"])
+                deal = reading.current_deal(t["id"])
                 if deal is None or deal.to_move is None:
                     continue
-                state = game_services.load_state(deal)
+                state = reading.load_state(deal)
                 seat = state.to_move()
                 if seating[t["id"]].get(seat) is None:  # the seats were redrawn (L4/L5)
                     seating[t["id"]] = {s.position: s.member_id for s in table_seating(t["id"])}
@@ -234,13 +234,13 @@ def _check(session: Any, tables: list[dict[str, Any]], stats: Stats) -> dict[str
 
     from club.models import ClubSession, Leg, Posting, WashbookEntry
     from games.models import Deal, DealAction
-    from games.play import services as game_services
+    from games.play import reading
 
     deals = list(Deal.objects.filter(table_id__in=[t["id"] for t in tables]))
     bad_cards = 0
     bad_logs = 0
     for deal in deals:
-        state = game_services.replay(deal)
+        state = reading.replay(deal)
         if state.version != deal.version:
             bad_logs += 1
         view = state.player_view(0)

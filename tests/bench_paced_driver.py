@@ -53,13 +53,13 @@ def _choose(table_id: int, rng: random.Random) -> tuple[int, int, int, str] | No
     from django.db import connection
 
     from games.bots import choose
-    from games.play import services as game_services
+    from games.play import reading
 
     try:
-        deal = game_services.current_deal(table_id)
+        deal = reading.current_deal(table_id)
         if deal is None or deal.to_move is None:
             return None
-        state = game_services.load_state(deal)
+        state = reading.load_state(deal)
         seat = state.to_move()
         if seat is None:
             return None

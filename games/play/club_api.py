@@ -1,7 +1,10 @@
-"""The games app's view of the club app: seats, the washbook, the next dealer.
+"""The games app's one door to the club app (issue 80, item 4): seats, the washbook, the
+next dealer, the evening, the table's rows, the club's live streams and its queue.
 
-Everything goes through ``club.services`` (the club's contract); this module names the
-part of it the games app uses, plus two read-only helpers of its own.
+Everything play needs of the club is named here, and nothing else in ``games/`` imports
+from ``club`` but Django's and Celery's wiring (``games/admin.py``, ``games/tasks.py``):
+tests/foundation/test_shape.py holds it so. The club's services are the contract; the
+read-only helpers below are this door's own.
 """
 
 from __future__ import annotations
@@ -10,10 +13,33 @@ from typing import Any
 
 from django.db.models import Sum
 
+from club.infra import redis as club_redis
 from club.infra.after_response import after_response
+from club.infra.db import one_snapshot, snapshot
 from club.infra.rows import fetch as fetch_rows
 from club.live.notices import publish_session, session_of_table
-from club.services.base import DealProgress, deal_line, lock_tables
+from club.live.streams import (
+    MAX_AGE,
+    check_token,
+    events_base,
+    grant,
+    open_stream,
+    refuse_outside_events_process,
+)
+from club.models import Member, Table
+from club.pages.inputs import parse_id, parse_whole
+from club.services.base import (
+    DEAL_PROGRESS,
+    FRESH_GAMES,
+    PLAY_CHECKS,
+    REDEALS,
+    TABLE_STOPS,
+    TABLE_TELLERS,
+    ClubError,
+    DealProgress,
+    deal_line,
+    lock_tables,
+)
 from club.services.practice import close_practice_tables, create_practice_table
 from club.services.seating import (
     SeatInfo,
@@ -29,6 +55,29 @@ from club.services.washbook import post_online_deal
 from games.engine.errors import InvalidActionError
 
 __all__ = [
+    "ClubError",
+    "DealProgress",
+    "DEAL_PROGRESS",
+    "FRESH_GAMES",
+    "PLAY_CHECKS",
+    "REDEALS",
+    "TABLE_STOPS",
+    "TABLE_TELLERS",
+    "MAX_AGE",
+    "Member",
+    "Table",
+    "check_token",
+    "events_base",
+    "grant",
+    "open_stream",
+    "refuse_outside_events_process",
+    "one_snapshot",
+    "snapshot",
+    "parse_id",
+    "parse_whole",
+    "redis_client",
+    "redis_key",
+    "table_notes",
     "queue_task",
     "after_response",
     "fetch_rows",
@@ -143,3 +192,32 @@ def console_line(deal: Any, seating: list[SeatInfo]) -> str:
         deal.variant, deal.options,
     )  # fmt: skip
     return deal_line({s.position: s.display_name for s in seating}, progress)
+
+
+def redis_client() -> Any:
+    """The club's Redis connection (the games' test seeds, a table's last notice)."""
+    return club_redis.client()
+
+
+def redis_key(*parts: object) -> str:
+    """A key in the club's Redis namespace."""
+    return club_redis.key(*parts)
+
+
+def table_notes(table_id: int) -> dict[str, Any]:
+    """What the table page's club panel says beside the seats (read-only): the active
+    substitutes (substitute, leaver), the table's last five events and its washbook's
+    number of lines."""
+    from club.models import Substitution, TableEvent, WashbookLine
+
+    return {
+        "substitutions": list(
+            Substitution.objects.filter(table_id=table_id, status="active").values_list(
+                "substitute__display_name", "leaver__display_name"
+            )
+        ),
+        "table_events": list(
+            TableEvent.objects.filter(table_id=table_id).values_list("text", flat=True)[:5]
+        ),
+        "lines": WashbookLine.objects.filter(table_id=table_id).count(),
+    }

@@ -29,18 +29,17 @@ from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
 from django.views.decorators.csrf import csrf_exempt
 
-from club.live.streams import (
+from . import club_api, kept, parts, reading
+from .club_api import (
     MAX_AGE,
     events_base,
     grant,
     open_stream,
     refuse_outside_events_process,
 )
-from club.live.streams import (
+from .club_api import (
     check_token as _check,
 )
-
-from . import club_api, kept, parts, services
 
 __all__ = ["MAX_AGE", "check_token", "event_token", "events_base", "events_url", "table_events"]
 
@@ -111,7 +110,7 @@ def _read(table_id: int, deal_id: int, version: int, fresh: bool) -> tuple[Any, 
         hit = _reads.get(table_id)
         if hit is not None and not fresh and hit[0] >= (deal_id, version):
             return hit[1], hit[2]
-        deal, seating = services.deal_and_seating(table_id)
+        deal, seating = reading.deal_and_seating(table_id)
         if deal is not None:
             kept.state_of(deal)  # loaded here, once, not by each stream's render
             with _guard:

@@ -10,11 +10,10 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods
 
-from club.pages.inputs import parse_id, parse_whole
-from club.services.base import ClubError
 from games.engine.rules import VARIANTS, OptionValue
 
 from . import club_api, services
+from .club_api import ClubError, Member, parse_id, parse_whole
 
 
 def _players(variant: str, lo: int, hi: int) -> tuple[int, int]:
@@ -150,8 +149,6 @@ def practice(request: HttpRequest) -> HttpResponse:
         )
     except PracticeRefusal as e:
         return refused(str(e))
-    from club.models import Member
-
     member = Member.objects.filter(user=request.user).first()
     if member is None:
         messages.error(request, "Only club members can start a practice table.")

@@ -23,11 +23,10 @@ from django.utils import timezone
 from django.utils.safestring import SafeString
 from redis.exceptions import RedisError
 
-from club.models import Table
 from games.engine.variant import find_variant
 
 from ..models import Deal
-from . import call_round, club_api, kept, live_template, presenters, services
+from . import call_round, club_api, kept, live_template, presenters, reading
 
 TEMPLATE = "games/live.html"  # in Jinja2 (games.play.live_template)
 
@@ -46,7 +45,7 @@ def render(ctx: dict[str, Any]) -> SafeString:
 
 def live_context(
     fragment: bool,
-    table: Table | None,
+    table: club_api.Table | None,
     table_id: int,
     deal: Deal | None,
     state: Any,
@@ -54,14 +53,14 @@ def live_context(
     member_id: int | None,
     **extra: Any,
 ) -> dict[str, Any]:
-    me = services.seat_of(seating, member_id)
+    me = reading.seat_of(seating, member_id)
     ctx: dict[str, Any] = {
         "table_id": table_id, "table": table, "deal": deal, "me": me,
         "act_url": act_url(table_id),
     }  # fmt: skip
     if deal is None or state is None:
         return ctx | {"live": None, **extra}
-    stopped = services.stopped_reason(deal)
+    stopped = reading.stopped_reason(deal)
     if me is not None and me < state.players:
         view = state.player_view(me)
         legal = state.legal_actions(me) if view.get("to_move") == me and not stopped else []
@@ -69,7 +68,7 @@ def live_context(
         me = None
         view = state.spectator_view()
         legal = []
-    if stopped or (table is not None and table.status == Table.CLOSED):
+    if stopped or (table is not None and table.status == club_api.Table.CLOSED):
         # Play has stopped here: nobody is to play (issue 56: a closed table's page still
         # said "Bob Smith to drop, or draw" with a "to play" tag).
         view = {**view, "to_move": None}
@@ -86,7 +85,7 @@ def live_context(
     ctx["live"] = presenters.build(view, legal, seating, me=me)
     ctx["deal_end"] = deal_end(deal, seating, me)
     ctx["closing"] = club_api.evening_notice(table_id) if state.is_over() else None
-    ctx["stamp"] = services.stamp(deal)
+    ctx["stamp"] = reading.stamp(deal)
     ctx["stopped"] = stopped
     ctx["token"] = secrets.token_urlsafe(12)
     ctx["me"] = me
@@ -171,7 +170,7 @@ def ended_before(deal: Deal) -> tuple[Deal, int | None, tuple[int, ...]] | None:
 
 
 def _readended_before(deal: Deal) -> tuple[Deal, int | None, tuple[int, ...]] | None:
-    prev = services.previous_deal(deal)
+    prev = reading.previous_deal(deal)
     if prev is None or not prev.finished or not prev.outcome:
         return None
     game_over = deal.game_number > prev.game_number
@@ -179,7 +178,7 @@ def _readended_before(deal: Deal) -> tuple[Deal, int | None, tuple[int, ...]] | 
     # The winners from the deal's last state, read apart: what the cache keeps of the deal
     # is its row without the snapshot, read by every render from the cache.
     full = Deal.objects.get(pk=prev.pk) if game_over else None
-    won = tuple(rules.game_winners(services.load_state(full))) if full else ()
+    won = tuple(rules.game_winners(reading.load_state(full))) if full else ()
     return (prev, club_api.line_number(prev.washbook_line_id), won)
 
 
@@ -197,7 +196,7 @@ def spectators_html(table_id: int, deal: Deal, seating: list[club_api.SeatInfo])
     )
     # The deal's seed too: a deal id and version can come again after a restore from a
     # backup, never with the same random seed.
-    key = f"games:live:spectators:{table_id}:{deal.seed}:{services.stamp(deal)}:{int(young)}"
+    key = f"games:live:spectators:{table_id}:{deal.seed}:{reading.stamp(deal)}:{int(young)}"
     try:
         html, cache_up = cache.get(key), True
     except RedisError:  # the cache down: rendered for this one alone, not kept
@@ -217,8 +216,8 @@ def part_for(table_id: int, user_id: int, since: str | None = None) -> str | Non
     no deal, or the deal is still at ``since`` (``deal:version``, what the page shows).
     The deal and the seating in one statement, one instant (no transaction, issue 59);
     a seat is found from the seating, so a user not seated here is a spectator."""
-    deal, seating = services.deal_and_seating(table_id)
-    if deal is None or since == services.stamp(deal):
+    deal, seating = reading.deal_and_seating(table_id)
+    if deal is None or since == reading.stamp(deal):
         return None
     return part_of(table_id, user_id, deal, seating)
 
@@ -233,8 +232,8 @@ def part_of(
     """The live part of ``deal`` as ``user_id`` sees it, from a deal and seating read.
     ``shared``: kept across the calls for one read (a table's pushes), so that its
     spectators' part is fetched from the cache once, not once a spectator."""
-    member_id = services.member_of_user(seating, user_id)
-    if services.seat_of(seating, member_id) is None:
+    member_id = reading.member_of_user(seating, user_id)
+    if reading.seat_of(seating, member_id) is None:
         if shared is None:
             shared = {}
         if "spectators" not in shared:

@@ -21,8 +21,6 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from club.infra import redis as club_redis
-from club.services.base import ClubError
 from games.bots import choose
 from games.engine.actions import Action
 from games.engine.errors import IllegalActionError, InvalidActionError
@@ -31,33 +29,19 @@ from games.engine.protocol import DealState
 from ..models import Deal, DealAction
 from . import call_round, club_api, engine_api, kept, tokens
 from .intents import AmbiguousActionError, IntentError, resolve
-
-# Reading a deal lives in .reading; callers know these names here.
-from .reading import current_deal as current_deal
-from .reading import deal_and_seating as deal_and_seating
-from .reading import load_state as load_state
-from .reading import lock_deal_and_seating as lock_deal_and_seating
-from .reading import member_of_user as member_of_user
-from .reading import previous_deal as previous_deal
-from .reading import replay as replay
-from .reading import seat_of as seat_of
-from .reading import stamp as stamp
-from .reading import stopped_reason as stopped_reason
+from .moves import Move, Rejection
+from .reading import (
+    current_deal,
+    load_state,
+    lock_deal_and_seating,
+    member_of_user,
+    seat_of,
+    stopped_reason,
+)
 
 log = logging.getLogger(__name__)
 
 STALE = "stale: the table has moved on, here is the current state"
-
-
-class Rejection(Exception):
-    """An action refused: ``status`` is the HTTP status the view answers with."""
-
-    def __init__(self, status: int, code: str, message: str, law: str | None = None) -> None:
-        super().__init__(message)
-        self.status = status
-        self.code = code
-        self.message = message
-        self.law = law
 
 
 @dataclass
@@ -84,8 +68,7 @@ def ensure_deal(table_id: int) -> Deal | None:
     deal = current_deal(table_id)
     if deal is not None:
         return deal
-    from club.models import Table
-
+    Table = club_api.Table
     table = Table.objects.select_related("session").get(pk=table_id)
     if table.mode != "online" or table.status == Table.CLOSED:
         return None  # real cards, or a table the club closed: nothing is dealt
@@ -136,7 +119,7 @@ def redeal(table_id: int) -> None:
     if deal is None:
         return  # nothing dealt yet: ensure_deal deals for the seating
     if deal.finished or DealAction.objects.filter(deal=deal).exists():
-        raise ClubError("play has begun in this deal: it cannot be dealt again")
+        raise club_api.ClubError("play has begun in this deal: it cannot be dealt again")
     seating = club_api.table_seating(table_id)
     number, dealer, carry_in = deal.number, deal.dealer, deal.carry_in
     deal.delete()
@@ -160,7 +143,7 @@ def _new_seed() -> int:
     .GAMES_TEST_SEEDS, only under TESTING) the next number of that Redis counter, which
     the test sets, so that every process deals a test's deals from known seeds."""
     if settings.GAMES_TEST_SEEDS:
-        return int(club_redis.client().incr(settings.GAMES_TEST_SEEDS))
+        return int(club_api.redis_client().incr(settings.GAMES_TEST_SEEDS))
     return secrets.randbits(63)
 
 
@@ -207,28 +190,17 @@ def _create_deal(
 # --- acting ----------------------------------------------------------------------------
 
 
-def act(
-    table_id: int,
-    *,
-    member_id: int | None = None,
-    bot_seat: int | None = None,
-    seat: int | None = None,
-    version: int | None,
-    deal_id: int | None = None,
-    token: str | None = None,
-    action: Any = None,
-    intent: str | None = None,
-    cards: list[str] | None = None,
-    combination: int | None = None,
-    seating: list[club_api.SeatInfo] | None = None,
-    user_id: int | None = None,
-) -> ActResult:
-    """Apply one action (``action``: its JSON) or one intent (``intent`` over ``cards``).
+def act(move: Move, *, seating: list[club_api.SeatInfo] | None = None) -> ActResult:
+    """Apply one :class:`~games.play.moves.Move`: an action (its JSON) or an intent over
+    cards, by a member, the member seated for a user, or a computer player.
 
-    The player is ``member_id``, or the member seated for ``user_id`` (read with the
-    seating under the table's lock, which the result carries), or the computer player at
-    ``bot_seat``. Raises :class:`Rejection` and changes nothing when the action is refused.
+    ``seating``, when the caller read it already (a computer player's move), saves the
+    read under the lock. The player's member is found with the seating under the table's
+    lock, and the result carries both. Raises :class:`Rejection` and changes nothing when
+    the action is refused.
     """
+    table_id, version, token, deal_id = move.table_id, move.version, move.token, move.deal_id
+    member_id, action, cards = move.member_id, move.action, move.cards
     if version is None:
         raise Rejection(400, "malformed", "the request carries no state version")
     if token is not None and not (0 < len(token) <= 64):
@@ -242,9 +214,9 @@ def act(
         # trip (issue 59).
         deal, locked_seating = lock_deal_and_seating(table_id)
         seating = locked_seating if seating is None else seating
-        if user_id is not None:
-            member_id = member_of_user(seating, user_id)
-        my_seat = _acting_seat(seating, member_id, bot_seat, seat)
+        if move.user_id is not None:
+            member_id = member_of_user(seating, move.user_id)
+        my_seat = _acting_seat(seating, member_id, move.bot_seat, move.seat)
         by_seat = {s.position: s for s in seating}
         if deal is None:
             raise Rejection(409, "no-deal", "no deal is in play at this table")
@@ -289,7 +261,12 @@ def act(
             view = state.player_view(my_seat)
             try:
                 resolved = resolve(
-                    state, my_seat, intent or "", list(cards or []), combination, view.get("turned")
+                    state,
+                    my_seat,
+                    move.intent or "",
+                    list(cards),
+                    move.combination,
+                    view.get("turned"),
                 )
             except AmbiguousActionError as e:  # the page asks which
                 return answer(state=state, choices=e.candidates, question=e.question)
@@ -429,7 +406,7 @@ def finish_deal(deal: Deal, state: DealState) -> Deal | None:
         turn = club_api.advance_after_deal(
             deal.table_id, game_over=state.rules.spec.ends_game(state)
         )
-    except ClubError as e:  # the club refuses (table closed, ...)
+    except club_api.ClubError as e:  # the club refuses (table closed, ...)
         raise Rejection(409, "club", f"the club cannot record this deal: {e}") from None
     deal.washbook_line_id = line.pk
     if turn.closing:
@@ -515,9 +492,9 @@ def publish(
         log.warning("no session found for table %s", table_id, exc_info=True)
         session_id = None
     try:  # the table's phones and the evening's consoles in one round trip (issue 59)
-        pipe = club_redis.client().pipeline(transaction=False)
-        pipe.set(club_redis.key("table", table_id, "last"), msg, ex=86400)
-        pipe.publish(club_redis.key("table", table_id), msg)
+        pipe = club_api.redis_client().pipeline(transaction=False)
+        pipe.set(club_api.redis_key("table", table_id, "last"), msg, ex=86400)
+        pipe.publish(club_api.redis_key("table", table_id), msg)
         if session_id is not None:  # the secretary's console follows the deal too
             club_api.publish_session(session_id, told, pipe=pipe)
         pipe.execute()
@@ -578,12 +555,14 @@ def play_bot(deal_id: int, version: int, level: str | None = None) -> bool:
     chosen = choose(level or bot_level(deal.table_id), state.player_view(seat), legal, rng)
     try:
         result = act(
-            deal.table_id,
-            bot_seat=seat,
-            version=version,
-            deal_id=deal.pk,
-            token=f"bot-{deal.pk}-{version}",
-            action=chosen.to_json(),
+            Move(
+                deal.table_id,
+                bot_seat=seat,
+                version=version,
+                deal_id=deal.pk,
+                token=f"bot-{deal.pk}-{version}",
+                action=chosen.to_json(),
+            ),
             seating=seating,
         )
     except Rejection as e:

@@ -16,7 +16,7 @@ from games.engine.actions import Action
 from games.engine.protocol import CallRound
 
 from ..models import Deal, DealAction
-from . import call_round, club_api, engine_api, services
+from . import call_round, club_api, engine_api, reading, services
 
 
 def close_round(deal_id: int, *, early: bool = False) -> bool:
@@ -35,7 +35,7 @@ def close_round(deal_id: int, *, early: bool = False) -> bool:
             return False
         seating = club_api.table_seating(table_id)
         by_seat = {s.position: s for s in seating}
-        state = services.load_state(deal)
+        state = reading.load_state(deal)
         rows = []
         while not state.is_over() and (seat := state.to_move()) is not None:
             choices = cast(CallRound, state).call_options(seat)

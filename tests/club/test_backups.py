@@ -31,7 +31,9 @@ from club.services.tables import form_table
 from club.services.washbook import PhysicalResult, enter_physical_result
 from games.models import Deal
 from games.play import engine_api
+from games.play import reading as play_reading
 from games.play import services as game_services
+from games.play.moves import Move
 from tests.databases import drop, reading, url
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -53,18 +55,14 @@ def _club(make_members: Callable[..., list[Member]], secretary: Member) -> list[
     deal = game_services.ensure_deal(online.pk)
     assert deal is not None
     for _ in range(12):  # a dozen moves of an online deal, for its replay
-        deal = game_services.current_deal(online.pk)
+        deal = play_reading.current_deal(online.pk)
         assert deal is not None
-        state = game_services.load_state(deal)
+        state = play_reading.load_state(deal)
         seat = state.to_move()
         if seat is None:
             break
         action = state.legal_actions(seat)[0]
-        game_services.act(
-            online.pk, member_id=online.seats.get(position=seat).member_id,
-            version=deal.version, deal_id=deal.pk,
-            action=json.loads(json.dumps(action.to_json())),
-        )  # fmt: skip
+        game_services.act(Move(online.pk, member_id=online.seats.get(position=seat).member_id, version=deal.version, deal_id=deal.pk, action=json.loads(json.dumps(action.to_json()))))  # fmt: skip
     assert close_session(evening.pk, queue=False)
     assert balance_session(evening.pk).posted
     record_club_payment(bob.pk, Decimal("1.00"), by=secretary.user)
@@ -88,7 +86,7 @@ def _books(members: list[Member]) -> dict[str, Any]:
             WashbookEntry.objects.order_by("pk").values_list("line_id", "member_id", "points")
         ),  # fmt: skip
         "replays": {
-            d.pk: engine_api.to_snapshot(game_services.replay(d))
+            d.pk: engine_api.to_snapshot(play_reading.replay(d))
             for d in Deal.objects.order_by("pk")
         },
         "stored": {d.pk: d.snapshot for d in Deal.objects.order_by("pk")},

@@ -16,6 +16,7 @@ from club.services.mistakes import cancel_table
 from club.services.sessions import cancel_session, check_in, open_session, played_at
 from club.services.tables import form_table, waiting_members
 from club.services.washbook import PhysicalResult, enter_physical_result
+from games.play.moves import Move
 
 pytestmark = pytest.mark.django_db
 
@@ -74,19 +75,17 @@ def test_an_online_deal_with_a_move_counts_as_play(
     session: ClubSession, evening: list[Member], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The games app tells the club about online play (a deal with an applied action)."""
+    from games.play import reading
     from games.play import services as game_services
 
     monkeypatch.setattr("games.play.services.schedule_bot", lambda d, v: None)
     table = form_table(session, variant="conquian", size=2, mode=Table.ONLINE)
     deal = game_services.ensure_deal(table.pk)
     assert deal is not None and not played_at(table_id=table.pk)
-    state = game_services.load_state(deal)
+    state = reading.load_state(deal)
     seat = state.to_move()
     mover = table.seats.get(position=seat).member
-    game_services.act(
-        table.pk, member_id=mover.pk, version=deal.version, deal_id=deal.pk,
-        action=json.loads(json.dumps(state.legal_actions(seat)[0].to_json())),
-    )  # fmt: skip
+    game_services.act(Move(table.pk, member_id=mover.pk, version=deal.version, deal_id=deal.pk, action=json.loads(json.dumps(state.legal_actions(seat)[0].to_json()))))  # fmt: skip
     assert played_at(table_id=table.pk)
     with pytest.raises(ClubError, match="deals have been played at this table"):
         cancel_table(table.pk)

@@ -26,7 +26,9 @@ from club.services.sessions import (
 from club.services.tables import form_table
 from club.services.washbook import PhysicalResult, enter_physical_result
 from games.models import Deal
+from games.play import reading
 from games.play import services as games
+from games.play.moves import Rejection
 from tests.games.helpers import move_for_mover
 
 from .conftest import field_error
@@ -100,8 +102,8 @@ def test_closing_ends_the_deal_in_progress_with_the_note_and_the_table_refuses_m
     assert session.status == ClubSession.CLOSING
     deal = Deal.objects.get(table=online)
     assert deal.finished and deal.washbook_line_id is None
-    assert games.stopped_reason(deal) == "The evening was closed: the room closes at eleven."
-    with pytest.raises(games.Rejection, match="the room closes at eleven"):
+    assert reading.stopped_reason(deal) == "The evening was closed: the room closes at eleven."
+    with pytest.raises(Rejection, match="the room closes at eleven"):
         move_for_mover(online.pk, deal)
     player = Client()
     player.force_login(online.seats.first().member.user)  # type: ignore[union-attr]
@@ -182,7 +184,7 @@ def test_waiting_deals_no_more_and_closes_the_evening_when_the_last_deal_ends(
     # The deal in progress is played to its end and booked: the evening closes by itself.
     with django_capture_on_commit_callbacks(execute=True):
         last = _play_to_the_end(online)
-    assert last.washbook_line_id is not None and not games.stopped_reason(last)
+    assert last.washbook_line_id is not None and not reading.stopped_reason(last)
     assert Deal.objects.filter(table=online).count() == 1  # nothing more was dealt
     # The last deal's end is told in full, with every hand and the points, not only
     # "the deal is over".

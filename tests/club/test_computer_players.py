@@ -23,6 +23,7 @@ from club.services.seating import table_seating
 from club.services.seats import seat_computer_player
 from club.services.sessions import check_in, close_session
 from club.services.tables import advance_after_deal, form_table, join_queue, table_queue
+from games.play.moves import Move
 
 from .conftest import field_error
 
@@ -214,29 +215,27 @@ def _first_move(table: Table) -> None:
     """One move of the first deal, which goes on: play has begun in the game."""
     import json
 
+    from games.play import reading, timers
     from games.play import services as game_services
-    from games.play import timers
 
     deal = game_services.ensure_deal(table.pk)
     assert deal is not None
     if timers.close_round(deal.pk, early=True):  # Tonk's call round (TO5) first
         deal.refresh_from_db()
-    state = game_services.load_state(deal)
+    state = reading.load_state(deal)
     seat = state.to_move()
     assert seat is not None
     # a draw, not a drop (which ends the deal): the deal goes on
     action = next(a for a in state.legal_actions(seat) if type(a).__name__ != "Drop")
-    game_services.act(
-        table.pk, member_id=table.seats.get(position=seat).member_id, version=deal.version,
-        deal_id=deal.pk, action=json.loads(json.dumps(action.to_json())),
-    )  # fmt: skip
-    assert not game_services.current_deal(table.pk).finished  # type: ignore[union-attr]
+    game_services.act(Move(table.pk, member_id=table.seats.get(position=seat).member_id, version=deal.version, deal_id=deal.pk, action=json.loads(json.dumps(action.to_json()))))  # fmt: skip
+    assert not reading.current_deal(table.pk).finished  # type: ignore[union-attr]
 
 
 def test_nothing_played_the_computer_player_sits_down_and_the_cards_are_dealt_again(
     session: ClubSession, make_members: Callable[..., list[Member]], monkeypatch: Any
 ) -> None:
     from games.models import DealAction
+    from games.play import reading
     from games.play import services as game_services
 
     table = _tonk_of_two(session, make_members(2), monkeypatch)
@@ -248,7 +247,7 @@ def test_nothing_played_the_computer_player_sits_down_and_the_cards_are_dealt_ag
     assert [s.member.is_bot for s in seats] == [False, False, True]
     assert table.size == 3 and table.had_computer_players and table.computers_wanted == 0
     assert "dealt again for 3 players" in said and "not staked" in said
-    deal = game_services.current_deal(table.pk)
+    deal = reading.current_deal(table.pk)
     assert deal is not None and deal.players == 3 and deal.number == 1
     assert deal.pk != first.pk and deal.dealer == first.dealer
     assert not DealAction.objects.filter(deal__table=table).exists()
@@ -259,7 +258,7 @@ def test_nothing_played_the_computer_player_sits_down_and_the_cards_are_dealt_ag
 def test_in_play_the_computer_player_sits_down_when_the_game_ends(
     session: ClubSession, make_members: Callable[..., list[Member]], monkeypatch: Any
 ) -> None:
-    from games.play import services as game_services
+    from games.play import reading
 
     table = _tonk_of_two(session, make_members(2), monkeypatch)
     _first_move(table)
@@ -268,7 +267,7 @@ def test_in_play_the_computer_player_sits_down_when_the_game_ends(
     table.refresh_from_db()
     assert table.computers_wanted == 1 and table.seats.count() == 2
     assert not table.had_computer_players  # staked until he sits down
-    deal = game_services.current_deal(table.pk)
+    deal = reading.current_deal(table.pk)
     assert deal is not None and deal.players == 2  # the deal in play is untouched
     turn = advance_after_deal(table.pk, game_over=True)
     table.refresh_from_db()

@@ -25,7 +25,9 @@ from club.services.tables import form_table, join_queue, waiting_members
 from club.services.washbook import enter_physical_result
 from games.models import Deal
 from games.play import club_api as games_club_api
+from games.play import reading
 from games.play import services as games
+from games.play.moves import Move
 
 from .conftest import field_error
 
@@ -97,7 +99,7 @@ def test_the_console_follows_an_online_deal_without_showing_a_card(
     # The fragment: the live part only (no page, no forms to clobber), and no card.
     assert fragment.lstrip().startswith('<div id="live">')
     assert "Form a table" not in text and "<html" not in fragment
-    state = games.load_state(deal)
+    state = reading.load_state(deal)
     for card in state.player_view(0)["hand"]:
         assert f">{card}<" not in text and f" {card} " not in f" {text} "
 
@@ -115,10 +117,12 @@ def test_a_tables_progress_line_is_fetched_alone_after_a_move(
     assert line is not None
     assert f'hx-get="{url}"' in line.group(1) and f"sse:move-{table.pk}" in line.group(1)
     assert staff.get(url).content.decode() == line.group(2)
-    state = games.load_state(deal)
+    state = reading.load_state(deal)
     mover = table_seating(table.pk)[deal.to_move]
     action = state.legal_actions(deal.to_move)[0]
-    games.act(table.pk, member_id=mover.member_id, version=deal.version, action=action.to_json())
+    games.act(
+        Move(table.pk, member_id=mover.member_id, version=deal.version, action=action.to_json())
+    )
     with CaptureQueriesContext(connection) as q:
         after = staff.get(url).content.decode()
     assert after != line.group(2) and "(1 move)" in after
@@ -337,12 +341,12 @@ def test_a_move_tells_the_console_its_tables_line_as_the_console_would_fetch_it(
     table, deal = _online_conquian(session, make_members)
     url = reverse("club:table_progress", args=[session.pk, table.pk])
     assert f'sse-swap="line-{table.pk}"' in _console(staff, session)
-    state = games.load_state(deal)
+    state = reading.load_state(deal)
     mover = table_seating(table.pk)[deal.to_move]
     action = state.legal_actions(deal.to_move)[0]
     with django_capture_on_commit_callbacks(execute=True):
         games.act(
-            table.pk, member_id=mover.member_id, version=deal.version, action=action.to_json()
+            Move(table.pk, member_id=mover.member_id, version=deal.version, action=action.to_json())
         )
     raw = club_redis.client().get(club_redis.key("session", session.pk, "last"))
     notice = json.loads(raw)
@@ -370,13 +374,10 @@ def test_the_pushed_and_the_fetched_line_both_say_the_deals_own_game(
     Table.objects.filter(pk=table.pk).update(options={"target": 61})
     url = reverse("club:table_progress", args=[session.pk, table.pk])
     assert staff.get(url).content.decode().startswith("Game 1, deal 1: ")
-    state = games.load_state(deal)
+    state = reading.load_state(deal)
     mover = table_seating(table.pk)[deal.to_move]
     with django_capture_on_commit_callbacks(execute=True):
-        games.act(
-            table.pk, member_id=mover.member_id, version=deal.version,
-            action=state.legal_actions(deal.to_move)[0].to_json(),
-        )  # fmt: skip
+        games.act(Move(table.pk, member_id=mover.member_id, version=deal.version, action=state.legal_actions(deal.to_move)[0].to_json()))  # fmt: skip
     raw = club_redis.client().get(club_redis.key("session", session.pk, "last"))
     pushed = json.loads(raw)["line"]
     assert pushed.startswith("Game 1, deal 1: ") and pushed == staff.get(url).content.decode()

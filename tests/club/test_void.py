@@ -24,7 +24,9 @@ from club.services.sessions import check_in, close_session, void_session
 from club.services.tables import form_table, waiting_members
 from club.services.washbook import PhysicalResult, enter_physical_result
 from games.models import Deal
+from games.play import reading
 from games.play import services as games
+from games.play.moves import Rejection
 from tests.games.helpers import move_for_mover
 
 from .conftest import field_error
@@ -140,9 +142,9 @@ def test_voiding_an_online_table_stops_its_deal(
     void_table(table.pk, "the wrong players sat down")
     deal = Deal.objects.get(pk=deal.pk)
     assert deal.finished and deal.washbook_line_id is None
-    assert games.stopped_reason(deal) == "The table was voided: the wrong players sat down"
+    assert reading.stopped_reason(deal) == "The table was voided: the wrong players sat down"
     # Nobody plays on, and nothing more is dealt there.
-    with pytest.raises(games.Rejection, match="voided"):
+    with pytest.raises(Rejection, match="voided"):
         move_for_mover(table.pk, deal)
     assert games.ensure_deal(table.pk) == deal
     client.force_login(ann.user)

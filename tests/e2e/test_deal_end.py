@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from games.models import Deal
-from games.play import services
+from games.play import reading
 from tests.positions import deal_at, moves_before_the_end
 
 from .conftest import login
@@ -49,8 +49,8 @@ def move_while(pages: list[Any], table_id: int, seat: int) -> int:
     are moves apart); every page waits for the last. The number of moves."""
     moves = 0
     while True:
-        deal = services.current_deal(table_id)
-        state = services.load_state(deal)
+        deal = reading.current_deal(table_id)
+        state = reading.load_state(deal)
         if state.to_move() != seat or deal.number != 2:
             break
         play(pages[seat], choose_conquian(state.legal_actions(seat)))
@@ -76,15 +76,15 @@ def test_a_deals_end_stays_until_continued_and_never_comes_back(
         page.wait_for_selector("#conn[data-state=live]", timeout=8000)
         pages.append(page)
     # The deal's last move, in its mover's page: both pages show its end.
-    first = services.current_deal(table.pk)
-    state = services.load_state(first)
+    first = reading.current_deal(table.pk)
+    state = reading.load_state(first)
     play(pages[state.to_move()], choose_conquian(state.legal_actions(state.to_move())))
     assert Deal.objects.get(pk=first.pk).finished
     for page in pages:
         page.locator("#deal-end").wait_for(state="visible", timeout=6000)
         page.evaluate(RECORD, table.pk)
-    second = services.current_deal(table.pk)
-    s = services.load_state(second).to_move()
+    second = reading.current_deal(table.pk)
+    s = reading.load_state(second).to_move()
     mover, other = pages[s], pages[1 - s]
 
     # The next deal grows old (GAMES_DEAL_END_SECONDS) while the other reads the end: the

@@ -18,7 +18,7 @@ from django.urls import reverse
 from club.models import HouseRules, Table
 from club.services.base import create_member
 from club.services.sessions import check_in, open_session
-from games.play import services as games
+from games.play import reading
 
 from .conftest import ARTIFACTS, login
 
@@ -94,9 +94,9 @@ def test_the_secretary_saves_dalton_rules_and_a_table_plays_under_them(
     summary.click()
     assert "Jokers: the two deuces of spades" in _text(mpage, "details.rules-in-force")
     mpage.screenshot(path=str(ARTIFACTS / "house-rules-table.png"), full_page=True)
-    deal = games.current_deal(table.pk)
+    deal = reading.current_deal(table.pk)
     assert deal is not None
-    state = games.load_state(deal)
+    state = reading.load_state(deal)
     assert state.rules.opt("ratting") == "six" and state.rules.opt("jokers") == "spade-twos"
     assert state.rules.spec.capabilities(state.rules).wild == "spade-twos"
     # The laws in force, from the table page's link.

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from games.models import Deal, DealAction
-from games.play import services
+from games.play import reading
 from tests.positions import deal_at, moves_before_the_end
 
 from .conftest import ARTIFACTS, login
@@ -30,7 +30,7 @@ def stamp(page: Any) -> str:
 
 
 def db_stamp(table_id: int) -> str:
-    d = services.current_deal(table_id)
+    d = reading.current_deal(table_id)
     return f"{d.pk}:{d.version}"
 
 
@@ -158,13 +158,13 @@ def choose_conquian(legal: list[Any]) -> dict[str, Any]:
 def play_conquian_deal(table_id: int, pages: list[Any], watchers: tuple[Any, ...] = ()) -> None:
     """Play the current deal to its end, each move by the browser of the seat to move;
     every other browser (and each watcher) must show each move live."""
-    number = services.current_deal(table_id).number
+    number = reading.current_deal(table_id).number
     moves = 0
     while moves < 300:
-        deal = services.current_deal(table_id)
+        deal = reading.current_deal(table_id)
         if deal.number > number:
             break
-        state = services.load_state(deal)
+        state = reading.load_state(deal)
         seat = state.to_move()
         data = choose_conquian(state.legal_actions(seat))
         play(pages[seat], data)
@@ -239,8 +239,8 @@ def test_two_members_play_a_conquian_deal_to_its_end_each_seeing_the_other_live(
             path=str(ARTIFACTS / f"conquian-{'ann' if i == 0 else 'bob'}.png"), full_page=True
         )
     # A live refresh (the next deal's first move) does not wipe it for the other player.
-    deal = services.current_deal(table.pk)
-    state = services.load_state(deal)
+    deal = reading.current_deal(table.pk)
+    state = reading.load_state(deal)
     seat = state.to_move()
     pages[seat].locator("[data-continue]").click()
     assert pages[seat].locator("#play .deal-area").is_visible()
@@ -318,7 +318,7 @@ def play_practice_deal(
         my_moves += 1
     first = Deal.objects.get(table_id=table_id, number=1)
     assert first.finished, "the deal did not end in time"
-    assert first.options == services.current_deal(table_id).options
+    assert first.options == reading.current_deal(table_id).options
     # The computer players did play (each of their actions before one of ours was seen
     # live above; those that ended the deal are seen with its line below). Read from the
     # deal's actions, not counted by a timed poll, which missed a bot's whole turn in CI
@@ -536,7 +536,7 @@ def test_a_member_plays_a_whole_tunk_game_against_a_bot_on_a_phone(
     assert deals[-1].game_number == 2, "the game did not end in time"
     assert all(d.finished and d.game_number == 1 for d in deals[:-1]) and len(deals) > 2
     # the game's end: one player left under 100 (K10), said on the page with the winner
-    state = services.load_state(last)
+    state = reading.load_state(last)
     winners = state.rules.spec.game_winners(state)
     assert len(winners) == 1
     notice = page.locator(".game-over")
@@ -572,7 +572,7 @@ def test_a_substitute_takes_over_a_seat_and_plays_for_the_leaver(
     ann, bob, cleo = make_member("Ann"), make_member("Bob"), make_member("Cleo")
     table = make_table("conquian", [ann, bob])
     seed, script = moves_before_the_end("conquian", 2, choose_conquian, 8)
-    held = len(services.load_state(deal_at(table, seed, script, [ann, bob])).player_view(0)["hand"])
+    held = len(reading.load_state(deal_at(table, seed, script, [ann, bob])).player_view(0)["hand"])
     pages = {}
     for m in (ann, bob, cleo):
         ctx = browser.new_context(viewport={"width": 1000, "height": 900})
@@ -672,7 +672,7 @@ def test_answers_out_of_order_keep_the_selection_and_the_newest_state(
     # The handler holds the answer once its fetch returns, which can be after the stream's
     # refresh has shown the new state (CI saw it): wait for it rather than assume it.
     until(lambda: held, "the draw's answer held", page=page)
-    state = services.load_state(services.current_deal(table_id))
+    state = reading.load_state(reading.current_deal(table_id))
     discard = max(
         (j for j in (a.to_json() for a in state.legal_actions(0)) if j["type"] == "discard"),
         key=lambda j: pips(j["card"]),
@@ -710,9 +710,9 @@ def test_answers_out_of_order_keep_the_selection_and_the_newest_state(
     # The stamp and the turn from one read of the deal: read apart, the computer player's
     # last action could fall between them (CI at 09425d5 saw '53:7' != '53:6').
     def moved() -> str | None:
-        deal = services.current_deal(table_id)
+        deal = reading.current_deal(table_id)
         now = f"{deal.pk}:{deal.version}"
-        return now if now != posted and held and services.load_state(deal).to_move() == 0 else None
+        return now if now != posted and held and reading.load_state(deal).to_move() == 0 else None
 
     now = until(moved, "the computer player's move, the discard's answer held", 15, page=page)
     wait_stamp(page, now)

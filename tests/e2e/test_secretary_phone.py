@@ -88,6 +88,7 @@ def test_the_secretary_runs_the_evening_from_a_phone(live: dict[str, Any], brows
     # seats a computer player in an empty seat (issue 56, item 2): the cards are dealt
     # again for three, and what was done stays told when the live part refreshes (the
     # new deal's notice refreshed it away within a second, seen on make run).
+    from games.play import reading
     from games.play import services as games
 
     tunk = form_table(session, variant="tunk", size=2, candidates=[bob, cat])
@@ -104,7 +105,7 @@ def test_the_secretary_runs_the_evening_from_a_phone(live: dict[str, Any], brows
     })""")
     assert said.count() == 1, "a live refresh took away what was done"
     assert "Game 1 to 100, deal 1" in _text(page, f"#table-{tunk.number}")
-    deal = games.current_deal(tunk.pk)
+    deal = reading.current_deal(tunk.pk)
     assert deal is not None and deal.players == 3
 
     assert errors == [], errors

@@ -50,17 +50,17 @@ def turn_of(
     """The table's deal and its state once it is ``seat``'s turn (and no call round is
     open, TO5); None once ``past(deal)`` holds (the deal or game the test plays is over).
     The computer players move meanwhile, through the real worker."""
-    from games.play import call_round, services
+    from games.play import call_round, reading
 
     def check() -> tuple[Any, ...] | None:
-        deal = services.current_deal(table_id)
+        deal = reading.current_deal(table_id)
         if deal is None:
             return None
         if past(deal):
             return (None, None)
         if call_round.is_open(deal):
             return None
-        state = services.load_state(deal)
+        state = reading.load_state(deal)
         return (deal, state) if state.to_move() == seat else None
 
     deal, state = until(check, f"seat {seat}'s turn at table {table_id}", max(seconds, 0.1))

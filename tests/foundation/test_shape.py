@@ -461,3 +461,67 @@ def test_the_check_finds_a_name_imported_through_the_services_package(tmp_path: 
 def test_callers_import_the_module_that_defines_a_name() -> None:
     """No facade: club/services/__init__.py re-exported 87 names, each written twice."""
     assert facade_imports(ROOT) == []
+
+
+# Django's and Celery's wiring of the games app may name the club's admin and Celery app.
+GAMES_WIRING = {"games.admin", "games.tasks"}
+CLUB_DOOR = "games.play.club_api"
+
+
+def club_importers(root: Path) -> set[str]:
+    """The modules of ``games`` that import from ``club`` (issue 80, item 4)."""
+    out = set()
+    for name, path in modules(root, ("games",)).items():
+        for node in _imports(ast.parse(path.read_text(encoding="utf-8"))):
+            named = (
+                [node.module or ""] if isinstance(node, ast.ImportFrom) and not node.level else []
+            )
+            named += [a.name for a in node.names] if isinstance(node, ast.Import) else []
+            if any(n == "club" or n.startswith("club.") for n in named):
+                out.add(name)
+    return out
+
+
+def test_the_check_finds_a_games_module_importing_the_club(tmp_path: Path) -> None:
+    _write(tmp_path, {
+        "games/__init__.py": "",
+        "games/play/__init__.py": "",
+        "games/play/club_api.py": "from club.models import Table\n",
+        "games/play/views.py": "def f():\n    from club.models import Substitution\n",
+        "games/play/parts.py": "import club.infra.db\n",
+        "games/play/pages.py": "from . import club_api\n",
+    })  # fmt: skip
+    assert club_importers(tmp_path) == {
+        "games.play.club_api", "games.play.views", "games.play.parts",
+    }  # fmt: skip
+
+
+def test_play_reaches_the_club_through_its_one_door() -> None:
+    """Everything play needs of the club goes through games/play/club_api.py: views,
+    parts, pages, services and events imported club.models, club.infra.db and redis,
+    club.live.streams and club.pages.inputs themselves."""
+    assert club_importers(ROOT) - GAMES_WIRING == {CLUB_DOOR}
+
+
+def test_a_move_is_one_parsed_request_and_the_services_re_export_nothing() -> None:
+    """``act`` took thirteen parameters; it takes one parsed `Move` (and the seating a
+    computer player's task read already). games/play/services.py re-exported ten of
+    reading's functions: a caller now imports reading."""
+    import inspect
+
+    from games.play import reading, services
+    from games.play.moves import Move
+
+    assert list(inspect.signature(services.act).parameters) == ["move", "seating"]
+    assert inspect.signature(services.act).parameters["move"].annotation in (Move, "Move")
+    tree = ast.parse((ROOT / "games/play/services.py").read_text(encoding="utf-8"))
+    used = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
+    from_reading = {
+        a.asname or a.name
+        for n in _imports(tree)
+        if isinstance(n, ast.ImportFrom) and n.module == "reading"
+        for a in n.names
+    }
+    assert from_reading <= set(dir(reading)) and from_reading - used == set(), (
+        "imported only to be re-exported"
+    )

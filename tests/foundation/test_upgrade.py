@@ -24,7 +24,7 @@ from club.services import ledger
 from club.services.ledger import balance_of, verify_balances
 from games.models import Deal
 from games.play import engine_api
-from games.play import services as games
+from games.play import reading as play_reading
 from tests.databases import drop, reading, url
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -62,8 +62,10 @@ def test_a_database_of_an_earlier_release_migrates_and_keeps_its_books(dump: Pat
             assert len(deals) == said["deals"]
             assert sum(d.log.count() for d in deals) == said["actions"]
             for deal in deals:
-                stored = games.load_state(deal)  # its snapshot, as the earlier release wrote it
-                replayed = games.replay(deal)
+                stored = play_reading.load_state(
+                    deal
+                )  # its snapshot, as the earlier release wrote it
+                replayed = play_reading.replay(deal)
                 assert stored.version == deal.version == replayed.version, deal.pk
                 assert engine_api.to_snapshot(stored) == engine_api.to_snapshot(replayed)
     finally:

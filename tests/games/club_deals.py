@@ -12,7 +12,8 @@ from club.services.seating import table_seating
 from games.engine.actions import Action
 from games.engine.protocol import DealState
 from games.models import Deal
-from games.play import call_round, engine_api, services, timers
+from games.play import call_round, engine_api, reading, services, timers
+from games.play.moves import Move
 
 
 def first_deal(
@@ -50,13 +51,10 @@ def finish(
     timers.close_round(deal.pk, early=True)  # a call round (TO5) closes first
     while True:
         deal = Deal.objects.get(pk=deal.pk)
-        state = services.load_state(deal)
+        state = reading.load_state(deal)
         if state.is_over():
             return state
         seat = state.to_move()
         legal = state.legal_actions(seat)
         action = choose(legal, rng) if choose else rng.choice(legal)
-        services.act(
-            table.pk, member_id=table_seating(table.pk)[seat].member_id,
-            version=deal.version, deal_id=deal.pk, action=action.to_json(),
-        )  # fmt: skip
+        services.act(Move(table.pk, member_id=table_seating(table.pk)[seat].member_id, version=deal.version, deal_id=deal.pk, action=action.to_json()))  # fmt: skip

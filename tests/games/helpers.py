@@ -8,6 +8,8 @@ from typing import Any
 
 from games.models import Deal, DealAction
 from games.play import engine_api, services
+from games.play import reading as play_reading
+from games.play.moves import Move
 
 
 def snapshot(deal_id: int) -> tuple[int, int, Any, Any]:
@@ -56,16 +58,18 @@ def play_script(table: Any, deal: Deal, script: list[dict[str, Any]], members: l
     for data in script:
         d = Deal.objects.get(pk=deal.pk)
         services.act(
-            table.pk,
-            member_id=members[data["seat"]].pk,
-            version=d.version,
-            deal_id=d.pk,
-            action=data,
+            Move(
+                table.pk,
+                member_id=members[data["seat"]].pk,
+                version=d.version,
+                deal_id=d.pk,
+                action=data,
+            )
         )
 
 
 def state_of(deal_id: int) -> Any:
-    return services.load_state(Deal.objects.get(pk=deal_id))
+    return play_reading.load_state(Deal.objects.get(pk=deal_id))
 
 
 CARD_RE = re.compile(r'data-card="([^"]+)"')
@@ -76,13 +80,15 @@ def move_for_mover(table_id: int, deal: Deal, rng: random.Random | None = None) 
     the first one offered, or one ``rng`` picks. Returns act's result (a refusal raises)."""
     from club.services.seating import table_seating
 
-    state = services.load_state(deal)
+    state = play_reading.load_state(deal)
     seat = state.to_move()
     legal = state.legal_actions(seat)
     return services.act(
-        table_id,
-        member_id=table_seating(table_id)[seat].member_id,
-        version=deal.version,
-        deal_id=deal.pk,
-        action=(rng.choice(legal) if rng else legal[0]).to_json(),
+        Move(
+            table_id,
+            member_id=table_seating(table_id)[seat].member_id,
+            version=deal.version,
+            deal_id=deal.pk,
+            action=(rng.choice(legal) if rng else legal[0]).to_json(),
+        )
     )

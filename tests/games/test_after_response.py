@@ -18,7 +18,7 @@ from django.test import Client, RequestFactory
 
 from club.infra import redis as club_redis
 from club.infra.after_response import AfterResponseMiddleware, after_response
-from games.play import services
+from games.play import reading, services
 
 
 def _move_environ(member: Any, table_id: int) -> dict[str, Any]:
@@ -26,8 +26,8 @@ def _move_environ(member: Any, table_id: int) -> dict[str, Any]:
     c = Client()
     c.force_login(member.user)
     assert c.get(f"/tables/{table_id}/").status_code == 200  # the page: its CSRF cookie
-    deal = services.current_deal(table_id)
-    state = services.load_state(deal)
+    deal = reading.current_deal(table_id)
+    state = reading.load_state(deal)
     seat = state.to_move()
     action = state.legal_actions(seat)[0]
     token = c.cookies["csrftoken"].value
@@ -47,7 +47,7 @@ def test_a_moves_notice_goes_when_its_answer_is_closed(
     table = make_table("conquian", [ann, bob])
     deal = services.ensure_deal(table.pk)
     assert deal is not None
-    mover = {0: ann, 1: bob}[services.load_state(deal).to_move()]
+    mover = {0: ann, 1: bob}[reading.load_state(deal).to_move()]
     environ = _move_environ(mover, table.pk)
     channel = club_redis.client().pubsub()
     channel.subscribe(club_redis.key("table", table.pk))
@@ -59,7 +59,7 @@ def test_a_moves_notice_goes_when_its_answer_is_closed(
         response = WSGIHandler()(environ, lambda status, headers: started.append(status))
         body = b"".join(response)
         assert started == ["200 OK"] and b'id="play"' in body
-        assert services.current_deal(table.pk).version == deal.version + 1, "the move is made"
+        assert reading.current_deal(table.pk).version == deal.version + 1, "the move is made"
         assert channel.get_message(timeout=0.3) is None, "no notice before the answer is sent"
         response.close()  # what gunicorn does once the answer is written
         notice = channel.get_message(timeout=2)

@@ -18,6 +18,7 @@ from club.services.sessions import check_in, open_session
 from club.services.tables import form_table
 from games.models import Deal
 from games.play import services
+from games.play.moves import Move
 
 from .helpers import state_of
 
@@ -52,11 +53,13 @@ def test_a_member_plays_a_whole_deal_against_a_computer_player_at_a_club_table(
         legal = state.legal_actions(seat)
         uses = [x for x in legal if x.type in ("use", "meld")]
         services.act(
-            table.pk,
-            member_id=ann.pk,
-            version=deal.version,
-            deal_id=deal.pk,
-            action=rng.choice(uses or legal).to_json(),
+            Move(
+                table.pk,
+                member_id=ann.pk,
+                version=deal.version,
+                deal_id=deal.pk,
+                action=rng.choice(uses or legal).to_json(),
+            )
         )
     assert deal.finished and bot_moves > 0
     line = WashbookLine.objects.get(deal_key=f"deal:{deal.pk}")

@@ -10,7 +10,7 @@ import pytest
 
 from games.engine.conquian.deal import ConquianDeal
 from games.models import Deal
-from games.play import services
+from games.play import reading
 
 from .club_deals import finish, first_deal
 
@@ -38,7 +38,7 @@ def test_the_points_won_carry_and_the_game_goes_on_below_the_total(make_table: A
     out = ended.outcome()
     assert out is not None
     following = _latest(table)
-    state = services.load_state(following)
+    state = reading.load_state(following)
     assert isinstance(state, ConquianDeal)
     assert state.scores_in == tuple(max(0, p) for p in out.payments)
     # L5 makes each deal at two players a game; played to a total it is the deals to it
@@ -55,10 +55,10 @@ def test_the_deal_that_reaches_the_total_ends_the_game_and_names_its_winner(
         if ended.outcome().kind == "out":  # type: ignore[union-attr]
             break
         deal = _latest(table)
-    (winner,) = services.load_state(deal).rules.spec.game_winners(ended)
+    (winner,) = reading.load_state(deal).rules.spec.game_winners(ended)
     following = _latest(table)
     assert (following.game_number, following.deal_in_game) == (2, 0)
-    fresh = services.load_state(following)
+    fresh = reading.load_state(following)
     assert isinstance(fresh, ConquianDeal) and fresh.scores_in == (0, 0)
     name = str(table.seats.get(position=winner).member)
     body = client_for(table.seats.get(position=1 - winner).member).get(f"/tables/{table.pk}/")

@@ -10,7 +10,9 @@ from typing import Any
 
 from club.models import WashbookLine
 from games.models import Deal
+from games.play import reading as play_reading
 from games.play import services
+from games.play.moves import Move
 
 from .helpers import state_of
 
@@ -19,7 +21,7 @@ def _play_first_deal(table: Any, members: list[Any]) -> Deal:
     rng = random.Random(11)
     services.ensure_deal(table.pk)
     for _ in range(500):
-        deal = services.current_deal(table.pk)
+        deal = play_reading.current_deal(table.pk)
         assert deal is not None
         if deal.number > 1:
             break
@@ -28,11 +30,13 @@ def _play_first_deal(table: Any, members: list[Any]) -> Deal:
         legal = state.legal_actions(seat)
         uses = [x for x in legal if x.type in ("use", "meld")]
         services.act(
-            table.pk,
-            member_id=members[seat].pk,
-            version=deal.version,
-            deal_id=deal.pk,
-            action=rng.choice(uses or legal).to_json(),
+            Move(
+                table.pk,
+                member_id=members[seat].pk,
+                version=deal.version,
+                deal_id=deal.pk,
+                action=rng.choice(uses or legal).to_json(),
+            )
         )
     return Deal.objects.get(table=table, number=1)
 
@@ -176,7 +180,7 @@ def test_the_deals_end_is_asked_of_redis_once_a_process(
     table = make_table("conquian", [ann, bob])
     first = _play_first_deal(table, [ann, bob])
     r = client_for(ann).get(f"/tables/{table.pk}/state/", HTTP_HX_REQUEST="true")
-    one = parts.ended_before(services.current_deal(table.pk))
+    one = parts.ended_before(play_reading.current_deal(table.pk))
     assert one is not None and one[0].pk == first.pk
     before = (copy.deepcopy(vars(one[0])), copy.deepcopy(one[0].outcome), one[1:])
     for member in (bob, ann, bob):
@@ -184,7 +188,7 @@ def test_the_deals_end_is_asked_of_redis_once_a_process(
         assert f'id="deal-end" data-deal="{first.pk}"' in r.content.decode()
     asked = [k for k in reads if k.startswith("games:deal-end:")]
     assert len(asked) == 1, asked
-    other = parts.ended_before(services.current_deal(table.pk))
+    other = parts.ended_before(play_reading.current_deal(table.pk))
     assert other is one  # shared, not copied
     after = (vars(one[0]), one[0].outcome, one[1:])
     assert {k: v for k, v in after[0].items() if k != "_state"} == {

@@ -11,8 +11,9 @@ import httpx
 import pytest
 
 from club.live.streams import grant_for
-from games.play import services
+from games.play import reading, services
 from games.play.events import event_token
+from games.play.moves import Move
 from tests.e2e.servers import free_port, uvicorn
 
 
@@ -113,16 +114,13 @@ def test_only_a_deal_dealt_or_ended_and_the_clubs_side_tell_the_panel(
     assert deal is not None
     rng = random.Random(5)
     moves = 0
-    while services.current_deal(table.pk).number == 1 and moves < 400:
-        deal = services.current_deal(table.pk)
-        state = services.load_state(deal)
+    while reading.current_deal(table.pk).number == 1 and moves < 400:
+        deal = reading.current_deal(table.pk)
+        state = reading.load_state(deal)
         seat = state.to_move()
         action = choose("greedy", state.player_view(seat), state.legal_actions(seat), rng)
         with django_capture_on_commit_callbacks(execute=True):
-            services.act(
-                table.pk, member_id=seating[seat].member_id, version=deal.version,
-                action=action.to_json(),
-            )  # fmt: skip
+            services.act(Move(table.pk, member_id=seating[seat].member_id, version=deal.version, action=action.to_json()))  # fmt: skip
         moves += 1
     with django_capture_on_commit_callbacks(execute=True):
         TableEvent.objects.create(table=table, text="Seats drawn again (L4)")

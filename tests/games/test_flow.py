@@ -13,7 +13,8 @@ from django.test.utils import CaptureQueriesContext
 
 from club.models import WashbookLine
 from games.models import Deal
-from games.play import services
+from games.play import reading, services
+from games.play.moves import Move
 
 from .helpers import deal_from_seed, state_of
 
@@ -111,7 +112,7 @@ def test_a_whole_deal_posts_the_washbook_and_deals_again(
     first_dealer = deal.dealer
     rng = random.Random(3)
     while True:
-        deal = services.current_deal(table.pk)
+        deal = reading.current_deal(table.pk)
         if deal.number > 1:
             break
         state = state_of(deal.pk)
@@ -120,11 +121,13 @@ def test_a_whole_deal_posts_the_washbook_and_deals_again(
         uses = [x for x in legal if x.type in ("use", "meld")]
         action = rng.choice(uses or legal)
         services.act(
-            table.pk,
-            member_id=[a, b][seat].pk,
-            version=deal.version,
-            deal_id=deal.pk,
-            action=action.to_json(),
+            Move(
+                table.pk,
+                member_id=[a, b][seat].pk,
+                version=deal.version,
+                deal_id=deal.pk,
+                action=action.to_json(),
+            )
         )
     old = Deal.objects.get(table=table, number=1)
     assert old.finished and old.outcome is not None
@@ -286,7 +289,7 @@ def test_a_substitute_who_ends_the_game_does_not_see_the_leavers_next_hand(
             break
     assert seat == 0  # Cleo made the last move
     assert Substitution.objects.get(table=table).status == Substitution.LAPSED
-    new = services.current_deal(table.pk)
+    new = reading.current_deal(table.pk)
     assert new.number == 2
     body = r.content.decode()
     assert f'data-stamp="{new.pk}:{new.version}"' in body
@@ -343,7 +346,7 @@ def test_a_deal_dealt_from_a_games_scores_replays_from_them(
     """A Tunk deal after the first of its game is dealt from the game's scores (K10); its
     replay from the log (the snapshot unreadable or behind) started every player at 0
     (found by the upgrade test, issue 57)."""
-    from games.play import engine_api, services
+    from games.play import engine_api, reading, services
 
     a, b, c = make_member("Ann"), make_member("Bob"), make_member("Cat")
     table = make_table("tunk", [a, b, c])
@@ -352,7 +355,7 @@ def test_a_deal_dealt_from_a_games_scores_replays_from_them(
         scores_in=(24, 40, 4), game_number=1, deal_in_game=1,
     )  # fmt: skip
     assert deal.scores_in == [24, 40, 4]
-    replayed = services.replay(deal)
+    replayed = reading.replay(deal)
     assert engine_api.to_snapshot(replayed) == deal.snapshot
 
 
@@ -382,8 +385,8 @@ def test_the_deal_and_its_seating_read_together_as_apart(make_table: Any, make_m
     table = make_table("conquian", [ann, bob])
     consent_substitute(propose_substitute(table, ann, cleo), bob)
     deal_from_seed(table, 5)
-    deal, seating = services.deal_and_seating(table.pk)
-    assert deal == services.current_deal(table.pk)
+    deal, seating = reading.deal_and_seating(table.pk)
+    assert deal == reading.current_deal(table.pk)
     assert seating == services.club_api.table_seating(table.pk)
     first = seating[0]
     assert (first.member_id, first.playing_for_id, first.display_name) == (cleo.pk, ann.pk, "Cleo")

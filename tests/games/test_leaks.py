@@ -20,7 +20,7 @@ import pytest
 from club.infra import redis as club_redis
 from games.engine.records import Record
 from games.models import Deal
-from games.play import call_round, services, timers
+from games.play import call_round, reading, timers
 
 from .helpers import CARD_RE, state_of
 
@@ -139,7 +139,7 @@ def test_no_response_or_event_leaks_another_hand(
     clients[0].get(f"/tables/{table.pk}/")
     steps = closes = 0
     while steps < 160:
-        deal = services.current_deal(table.pk)
+        deal = reading.current_deal(table.pk)
         if deal.number > 1 and steps > 40:
             break
         state = state_of(deal.pk)
@@ -171,7 +171,7 @@ def test_no_response_or_event_leaks_another_hand(
             )
         assert r.status_code == 200
         steps += 1
-        now = services.current_deal(table.pk)
+        now = reading.current_deal(table.pk)
         now_state = state_of(now.pk)
         outs = _outcomes(table.pk)
         log = now_state.log

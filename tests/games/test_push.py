@@ -15,8 +15,9 @@ import pytest
 from django.test import Client
 
 from club.live.streams import grant_for
-from games.play import services
+from games.play import reading, services
 from games.play.events import event_token
+from games.play.moves import Move
 from tests.e2e.servers import free_port, uvicorn
 from tests.reliability.test_hidden import assert_no_leak
 
@@ -95,14 +96,11 @@ def test_a_move_pushes_each_viewer_his_own_part_and_the_mover_a_notice(
         # the part and (a deal dealt) the club panel's
         assert [n for n, _ in p.wait_for(2)] == ["live", "club"], p.events
     mover = by_seat[deal.to_move]
-    state = services.load_state(deal)
+    state = reading.load_state(deal)
     action = state.legal_actions(deal.to_move)[0]
-    services.act(
-        table.pk, version=deal.version, deal_id=deal.pk, token="push-1",
-        action=action.to_json(), user_id=mover.user.pk,
-    )  # fmt: skip
+    services.act(Move(table.pk, version=deal.version, deal_id=deal.pk, token="push-1", action=action.to_json(), user_id=mover.user.pk))  # fmt: skip
     deal.refresh_from_db()
-    after = services.load_state(deal)
+    after = reading.load_state(deal)
     for member in (ann, bob, carol):
         got = phones[member.pk].wait_for(3)
         assert len(got) == 3, (member, got)  # a move within a deal: no club notice

@@ -20,7 +20,7 @@ from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
 from games.models import Deal
-from games.play import engine_api, services
+from games.play import engine_api, reading
 
 from .helpers import deal_from_seed, play_script
 
@@ -99,11 +99,11 @@ def test_migrating_replays_each_deal_into_its_snapshot_and_never_unpickles(
     assert not trap.exists(), "the migration unpickled a stored state"
     for d in Deal.objects.filter(pk__in=expected):
         assert d.snapshot == expected[d.pk]  # exactly the replay of pack and log
-        assert d.snapshot == engine_api.to_snapshot(services.replay(d))
+        assert d.snapshot == engine_api.to_snapshot(reading.replay(d))
 
     # Play goes on from a migrated deal.
     d = Deal.objects.get(pk=deals[1].pk)
-    state = services.load_state(d)
+    state = reading.load_state(d)
     seat = state.to_move()
     assert seat is not None
     members = [s.member for s in d.table.seats.order_by("position")]
@@ -164,7 +164,7 @@ def test_a_snapshot_load_state_cannot_use_is_replayed_from_the_log(
     deal = Deal.objects.get(pk=deal.pk)
     good = deal.snapshot
     Deal.objects.filter(pk=deal.pk).update(snapshot=damage(dict(good)))
-    state = services.load_state(Deal.objects.get(pk=deal.pk))
+    state = reading.load_state(Deal.objects.get(pk=deal.pk))
     assert engine_api.to_snapshot(state) == good
     if damage(dict(good)) is not None:
         assert f"deal {deal.pk}" in caplog.text and "replaying" in caplog.text

@@ -10,7 +10,8 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from games.play import parts, services
+from games.play import parts, reading, services
+from games.play.moves import Move
 
 pytestmark = pytest.mark.django_db
 
@@ -74,16 +75,13 @@ def test_spectators_share_one_render_a_version_each_with_his_own_tokens(
     seat = next(
         s.position for s in services.club_api.table_seating(table.pk) if s.member_id == ann.pk
     )
-    hand = services.load_state(deal).player_view(seat)["hand"]
+    hand = reading.load_state(deal).player_view(seat)["hand"]
     assert all(f'data-card="{c}"' in mine for c in hand)
     assert not any(f'data-card="{c}"' in first for c in hand)
     # A move: one render more, shared again.
-    state = services.load_state(deal)
+    state = reading.load_state(deal)
     mover = services.club_api.table_seating(table.pk)[deal.to_move]
-    services.act(
-        table.pk, member_id=mover.member_id, version=deal.version,
-        action=state.legal_actions(deal.to_move)[0].to_json(),
-    )  # fmt: skip
+    services.act(Move(table.pk, member_id=mover.member_id, version=deal.version, action=state.legal_actions(deal.to_move)[0].to_json()))  # fmt: skip
     after = [_state(c, table.pk) for c in watchers]
     assert rendered == [ann.pk, None]
     assert after[0] != first and TOKENS.sub(r"\1\2", after[0]) == TOKENS.sub(r"\1\2", after[1])

@@ -13,7 +13,7 @@ import pytest
 
 from club.infra import redis as club_redis
 from games.models import Deal, DealAction
-from games.play import call_round, services, timers
+from games.play import call_round, reading, timers
 
 from .club_deals import first_deal
 
@@ -95,7 +95,7 @@ def test_a_call_is_kept_secret_until_the_round_closes_then_it_wins(
     assert timers.close_round(deal.pk, early=True) is True
     assert timers.close_round(deal.pk, early=True) is False  # closed once
     deal.refresh_from_db()
-    out = services.load_state(deal).outcome()
+    out = reading.load_state(deal).outcome()
     assert deal.finished and out is not None and out.kind == "tonk" and out.winner == 0
     assert list(DealAction.objects.filter(deal=deal).values_list("seat", "action__type")) == [
         (0, "call"), (1, "no-call")
@@ -115,7 +115,7 @@ def test_a_call_taken_back_or_none_made_lets_play_begin_without_a_click(
     assert deal.called == []
     timers.close_round(deal.pk, early=True)
     deal.refresh_from_db()
-    state = services.load_state(deal)
+    state = reading.load_state(deal)
     assert not deal.finished and state.player_view(0)["phase"] == "draw"
     assert (
         state.log[-1].seat is None

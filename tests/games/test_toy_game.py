@@ -53,7 +53,7 @@ from games.engine.snapshot import (
 from games.engine.variant import Capabilities, Law, PlayerRange, Variant
 from games.engine.words import LogView
 from games.models import Deal
-from games.play import services
+from games.play import reading, services
 
 # --- the game: its notation ---------------------------------------------------------------
 
@@ -354,7 +354,7 @@ def test_a_member_plays_it_over_http_against_a_computer_player(
     page = client.get(table_url)
     assert page.status_code == 200
     deal = Deal.objects.get(table_id=table_id, number=1)
-    hand = services.load_state(deal).player_view(0)["hand"]
+    hand = reading.load_state(deal).player_view(0)["hand"]
     body = page.content.decode()
     mine = re.findall(r'aria-pressed="false" aria-label="[^"]*" data-card="([^"]+)"', body)
     assert sorted(mine) == sorted(hand) and len(hand) == 3  # his hand, as buttons
@@ -365,7 +365,7 @@ def test_a_member_plays_it_over_http_against_a_computer_player(
         moves = 0
         while not Deal.objects.get(pk=deal.pk).finished:
             d = Deal.objects.get(pk=deal.pk)
-            state = services.load_state(d)
+            state = reading.load_state(d)
             if d.to_move == 0:  # the member, through the page's endpoint
                 action = _collector(state.legal_actions(0), state.player_view(0)["hand"])
                 r = client.post(

@@ -13,7 +13,8 @@ from games.engine import make_rules
 from games.engine.actions import Action
 from games.engine.tunk.deal import TunkDeal
 from games.models import Deal
-from games.play import engine_api, services
+from games.play import engine_api, reading, services
+from games.play.moves import Move
 
 from .club_deals import finish, first_deal
 
@@ -44,7 +45,7 @@ def test_the_next_deal_is_dealt_from_the_games_scores(make_table: Any) -> None:
     out = ended.outcome()
     assert out is not None
     following = Deal.objects.get(table=table, number=2)
-    state = services.load_state(following)
+    state = reading.load_state(following)
     assert isinstance(state, TunkDeal)
     assert state.scores_in == tuple(out.pips)  # K9: the penalties added (a break: none)
 
@@ -53,7 +54,7 @@ def test_a_player_at_100_sits_out_and_the_last_left_ends_the_game(make_table: An
     table = make_table("tunk", size=3)
     # seat 1 has left the game (K10); seats 0 and 2 are near the end
     first = _deal(table, (98, 130, 97), seed=4)
-    state = services.load_state(first)
+    state = reading.load_state(first)
     assert isinstance(state, TunkDeal)
     assert state.active == (0, 2) and state.hands[1] == [] and state.to_move() == 2
     for seed in range(40):
@@ -61,7 +62,7 @@ def test_a_player_at_100_sits_out_and_the_last_left_ends_the_game(make_table: An
         if ended.outcome().kind != "break":  # type: ignore[union-attr]
             break
     following = Deal.objects.filter(table=table).order_by("-number")[0]
-    after = services.load_state(following)
+    after = reading.load_state(following)
     assert isinstance(after, TunkDeal)
     # a Tunk put one of them (or both) at 100 or more: the game is over, a new one begins
     assert after.scores_in == (0, 0, 0) and after.active == (0, 1, 2)
@@ -126,7 +127,7 @@ def test_the_table_shows_the_games_scores_who_is_out_and_how_far_each_is_from_10
         (True, False), (False, True), (False, False)
     ]  # fmt: skip
     assert "<td>2</td>" in rows[0] and "<td>43</td>" in rows[2]  # 100 - 98, 100 - 57
-    state = services.load_state(deal)
+    state = reading.load_state(deal)
     mine = state.player_view(0)["count"]
     assert f"; {mine} unmatched at best" in body
 
@@ -149,10 +150,7 @@ def test_the_page_offers_the_tunk_as_a_decision_with_its_discard(
         snapshot=engine_api.to_snapshot(state),
     )  # fmt: skip
     player = client_for(table.seats.get(position=1).member)
-    services.act(
-        table.pk, member_id=table.seats.get(position=1).member.pk, version=0, deal_id=deal.pk,
-        action={"type": "draw", "seat": 1},
-    )  # fmt: skip
+    services.act(Move(table.pk, member_id=table.seats.get(position=1).member.pk, version=0, deal_id=deal.pk, action={"type": "draw", "seat": 1}))  # fmt: skip
     body = player.get(f"/tables/{table.pk}/").content.decode()
     assert 'data-type="tunk"' in body
     assert "Tunk, discarding the four of clubs" in body

@@ -10,7 +10,8 @@ from typing import Any
 
 import pytest
 
-from games.play import services
+from games.play import reading, services
+from games.play.moves import Move
 from games.play.presenters import PHASES, spell_cards
 
 from .helpers import state_of
@@ -60,15 +61,17 @@ def test_a_foster_log_names_its_cards_in_words(
     assert deal is not None
     rng = random.Random(2)
     for _ in range(24):
-        deal = services.current_deal(table.pk)
+        deal = reading.current_deal(table.pk)
         state = state_of(deal.pk)
         seat = state.to_move()
         services.act(
-            table.pk,
-            member_id=members[seat].pk,
-            version=deal.version,
-            deal_id=deal.pk,
-            action=rng.choice(state.legal_actions(seat)).to_json(),
+            Move(
+                table.pk,
+                member_id=members[seat].pk,
+                version=deal.version,
+                deal_id=deal.pk,
+                action=rng.choice(state.legal_actions(seat)).to_json(),
+            )
         )
     body = client_for(members[0]).get(f"/tables/{table.pk}/state/", HTTP_HX_REQUEST="true")
     log = body.content.decode().split('aria-label="What has happened this deal"', 1)[1]

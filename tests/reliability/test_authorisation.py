@@ -21,7 +21,7 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from django.utils import timezone
 
 from club.models import ClubSession, Posting, Table
-from games.play import services as game_services
+from games.play import reading
 
 from .conftest import PASSWORD, World, state_snapshot
 
@@ -66,8 +66,8 @@ class Action:
 
 
 def _act_data(w: World) -> dict[str, Any]:
-    deal = game_services.current_deal(w.online.pk)
-    state = game_services.load_state(deal)
+    deal = reading.current_deal(w.online.pk)
+    state = reading.load_state(deal)
     action = state.legal_actions(state.to_move())[0]
     return {
         "version": deal.version,
@@ -95,7 +95,7 @@ def _roster_file() -> Any:
 
 
 def _mover(w: World) -> Any:
-    deal = game_services.current_deal(w.online.pk)
+    deal = reading.current_deal(w.online.pk)
     return w.online_players[deal.to_move]
 
 
@@ -337,7 +337,7 @@ def test_a_player_acts_only_at_his_own_table(
     other = Table.objects.create(variant="conquian", size=2, mode="online", status="playing")
     Seat.objects.create(table=other, position=0, member=a)
     Seat.objects.create(table=other, position=1, member=b)
-    deal = game_services.current_deal(world.online.pk)
+    deal = reading.current_deal(world.online.pk)
     before = state_snapshot()
     for who in (a, b):
         for seat in ("", "0", "1"):
@@ -348,7 +348,7 @@ def test_a_player_acts_only_at_his_own_table(
             assert r.status_code == 403, r.content[:300]
             assert b"no seat" in r.content or b"own seat" in r.content
     assert state_snapshot() == before
-    assert game_services.current_deal(world.online.pk).version == deal.version
+    assert reading.current_deal(world.online.pk).version == deal.version
 
 
 # --- Login lockouts (django-axes) --------------------------------------------------------

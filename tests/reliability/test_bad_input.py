@@ -17,6 +17,7 @@ from club.models import ClubSession, Member, Substitution, Table
 from club.services.sessions import check_in, open_session
 from club.services.tables import form_table
 from games.models import DealAction
+from games.play import reading
 from games.play import services as game_services
 
 from .test_concurrency import _client, _online_table
@@ -62,7 +63,7 @@ def test_a_client_token_sent_again_at_the_current_version_applies_nothing(
     url = reverse("games:act", args=[table.pk])
     for _ in range(2):  # the second: the same token, the version the first moved on to
         deal.refresh_from_db()
-        state = game_services.load_state(deal)
+        state = reading.load_state(deal)
         mover = _client(members[deal.to_move])
         action = state.legal_actions(state.to_move())[0].to_json()
         r = mover.post(url, {"version": deal.version, "deal": deal.pk, "token": "tab-1",

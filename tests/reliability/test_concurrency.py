@@ -38,7 +38,7 @@ from club.services.ledger import balance_session, session_money, session_points
 from club.services.sessions import close_session, open_session
 from club.services.washbook import correct_line
 from games.models import Deal, DealAction
-from games.play import engine_api
+from games.play import engine_api, reading
 from games.play import services as game_services
 from tests.positions import deal_at
 
@@ -209,9 +209,9 @@ def _log_replays(deal: Deal) -> None:
         DealAction.objects.filter(deal=deal).order_by("index").values_list("index", flat=True)
     )
     assert indices == list(range(len(indices)))
-    replayed = game_services.replay(deal)
-    assert replayed.version == game_services.load_state(deal).version
-    assert replayed.player_view(0) == game_services.load_state(deal).player_view(0)
+    replayed = reading.replay(deal)
+    assert replayed.version == reading.load_state(deal).version
+    assert replayed.player_view(0) == reading.load_state(deal).player_view(0)
 
 
 @pytest.fixture
@@ -226,7 +226,7 @@ def test_identical_actions_from_two_browsers_apply_once(
     table = _online_table(members)
     deal = game_services.ensure_deal(table.pk)
     assert deal is not None
-    state = game_services.load_state(deal)
+    state = reading.load_state(deal)
     action = state.legal_actions(state.to_move())[0].to_json()
     mover = members[deal.to_move]
     # Four tabs of the same player, each its own token: one applies, three are stale.
@@ -260,7 +260,7 @@ def _move_while_the_table_is_held(
     table = _online_table(members[:seated])
     deal = game_services.ensure_deal(table.pk)
     assert deal is not None
-    state = game_services.load_state(deal)
+    state = reading.load_state(deal)
     seat = state.to_move()
     action = state.legal_actions(seat)[0].to_json()
     mover = _client(members[seat])
@@ -343,7 +343,7 @@ def test_a_double_click_applies_once_and_both_answers_say_so(
     table = _online_table(members)
     deal = game_services.ensure_deal(table.pk)
     assert deal is not None
-    state = game_services.load_state(deal)
+    state = reading.load_state(deal)
     action = state.legal_actions(state.to_move())[0].to_json()
     c = _client(members[deal.to_move])
     results = race([lambda: _post_action(c, table, deal, action, "same") for _ in range(3)])
@@ -360,7 +360,7 @@ def test_conflicting_actions_at_once_one_applies_the_rest_are_refused(
     table = _online_table(members, "foster")
     deal = game_services.ensure_deal(table.pk)
     assert deal is not None
-    state = game_services.load_state(deal)
+    state = reading.load_state(deal)
     mover = deal.to_move
     legal = [a.to_json() for a in state.legal_actions(mover)]
     calls = [

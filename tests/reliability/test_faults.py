@@ -29,7 +29,7 @@ from club.models import ClubSession, Posting, Table
 from club.runner.processes import commands
 from club.services.sessions import open_session
 from games.models import Deal, DealAction
-from games.play import services as game_services
+from games.play import reading
 
 from .conftest import (
     ROOT,
@@ -242,7 +242,7 @@ def test_redis_stopped_three_times_with_a_bot_move_pending_loses_nothing_and_app
     wait_for(lambda: applied() >= _bot_actions(practice), 30, "the last bot move's log line", up)
     assert applied() == _bot_actions(practice), redis_stack["services"][0].output()[-3000:]
     for deal in Deal.objects.filter(table_id=practice):
-        assert game_services.replay(deal).version == deal.version
+        assert reading.replay(deal).version == deal.version
     for service in up:
         service.assert_up()
     assert web.poll() is None

@@ -17,6 +17,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from games.play import reading
 from games.play import services as game_services
 
 from .conftest import ROOT, World
@@ -116,7 +117,7 @@ def test_every_page_fragment_refusal_and_error_carries_the_headers(world: World)
     assert_secure(c.get(reverse("home")), "home")
     assert_secure(c.get("/no/such/page/"), "404")
     c.force_login(world.online_players[0].user)
-    deal = game_services.current_deal(world.online.pk)
+    deal = reading.current_deal(world.online.pk)
     for url, headers in [
         (reverse("games:table", args=[world.online.pk]), {}),
         (reverse("games:state", args=[world.online.pk]), {"HX-Request": "true"}),
@@ -145,9 +146,9 @@ def test_every_page_and_fragment_that_carries_a_hand_is_never_stored(
     (browser, proxy) may keep them; static files stay cacheable."""
     c = Client()
     c.force_login(world.online_players[0].user)
-    deal = game_services.current_deal(world.online.pk)
+    deal = reading.current_deal(world.online.pk)
     assert deal is not None
-    state = game_services.load_state(deal)
+    state = reading.load_state(deal)
     mover = Client()
     mover.force_login(world.online_players[state.to_move()].user)
     act = reverse("games:act", args=[world.online.pk])

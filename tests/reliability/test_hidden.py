@@ -23,6 +23,7 @@ from django.urls import reverse
 from club.live.streams import grant_for
 from club.models import Seat, Table
 from games.models import Deal
+from games.play import reading
 from games.play import services as game_services
 from games.play.events import event_token
 
@@ -97,7 +98,7 @@ def test_refusals_naming_another_players_cards_reveal_nothing(
     table = _table(members, "foster-three")
     deal = game_services.ensure_deal(table.pk)
     assert deal is not None
-    state = game_services.load_state(deal)
+    state = reading.load_state(deal)
     watcher = make_members(1, "watcher")[0]
     for seat, c in [*enumerate(_client(m) for m in members), (None, _client(watcher))]:
         view = state.player_view(seat) if seat is not None else state.spectator_view()
@@ -160,10 +161,10 @@ def test_a_face_down_trade_and_the_colonels_challenge_stay_hidden(
     rng = random.Random(variant)
     game_services.ensure_deal(table.pk)
     for step in range(120):
-        deal = game_services.current_deal(table.pk)
+        deal = reading.current_deal(table.pk)
         if deal.number > 2:
             break
-        state = game_services.load_state(deal)
+        state = reading.load_state(deal)
         seat = state.to_move()
         legal = state.legal_actions(seat)
         special = [a for a in legal if a.type in ("trade", "challenge", "accept", "decline")]
@@ -179,8 +180,8 @@ def test_a_face_down_trade_and_the_colonels_challenge_stay_hidden(
             headers={"HX-Request": "true"},
         )
         assert r.status_code == 200, r.content[:300]
-        now = game_services.current_deal(table.pk)
-        now_state = game_services.load_state(now)
+        now = reading.current_deal(table.pk)
+        now_state = reading.load_state(now)
         assert_no_leak(
             r.content.decode(), table.pk, now_state.player_view(seat), f"seat {seat} step {step}"
         )

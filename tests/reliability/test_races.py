@@ -297,8 +297,7 @@ def test_a_tonk_call_racing_the_close_of_the_call_round(
     at the same instant. Either the call is kept first and the close applies it (the deal
     won by the Tonk on the deal), or the close goes first, play begins and the call is
     refused: never a call answered 200 and lost."""
-    from games.play import call_round, timers
-    from games.play import services as game_services
+    from games.play import call_round, reading, timers
     from tests.games.club_deals import first_deal
     from tests.games.test_tonk_call_round import COURTS, OTHER, _pack
 
@@ -317,7 +316,7 @@ def test_a_tonk_call_racing_the_close_of_the_call_round(
         assert not isinstance(call, Exception) and not isinstance(closed, Exception), (call, closed)
         assert closed is True and call.status_code < 500, call.content[:2000]
         deal.refresh_from_db()
-        out = game_services.load_state(deal).outcome()
+        out = reading.load_state(deal).outcome()
         if call.status_code == 200:  # kept first: the close applied it
             assert deal.finished and out is not None and out.kind == "tonk" and out.winner == 0
             seen["call, then close"] += 1

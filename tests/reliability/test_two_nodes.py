@@ -34,6 +34,7 @@ from club import tasks
 from club.models import ClubSession, Posting, Table
 from club.runner.processes import commands
 from club.services.ledger import session_money
+from games.play import reading
 from games.play import services as game_services
 from tests.e2e.servers import BIN, free_port, gunicorn, process, uvicorn
 
@@ -145,9 +146,9 @@ class Stream:
 def _move(phone: httpx.Client, table: Table) -> int:
     """The mover's first legal action, posted through ``phone``'s web process; the new
     version of the deal."""
-    deal = game_services.current_deal(table.pk)
+    deal = reading.current_deal(table.pk)
     assert deal is not None
-    state = game_services.load_state(deal)
+    state = reading.load_state(deal)
     seat = state.to_move()
     assert seat is not None
     action = state.legal_actions(seat)[0]
@@ -172,9 +173,9 @@ def test_a_move_through_one_web_process_reaches_a_phone_on_the_other_events_proc
     ann_stream = Stream(ann_phone, table, two_of_each["events_b"])
     bob_stream = Stream(bob_phone, table, two_of_each["events_a"])
     for n in range(4):
-        deal = game_services.current_deal(table.pk)
+        deal = reading.current_deal(table.pk)
         assert deal is not None
-        mover = game_services.load_state(deal).to_move()
+        mover = reading.load_state(deal).to_move()
         mine, other = (ann_stream, bob_stream) if mover == 0 else (bob_stream, ann_stream)
         before = mine.updates()
         version = _move(ann_phone if mover == 0 else bob_phone, table)  # web A or web B
