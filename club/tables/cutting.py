@@ -21,7 +21,7 @@ from typing import Any
 
 from games.engine.errors import InvalidActionError
 from games.engine.rules import make_rules
-from games.engine.variant import find_variant
+from games.engine.variant import DealStart, find_variant
 
 RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
 _RANK_VALUE = {r: i + 1 for i, r in enumerate(RANKS)}  # A=1 .. K=13; the joker is 0
@@ -83,7 +83,7 @@ def _options_error(variant: str, options: str, players: int | None) -> str | Non
     try:
         rules = make_rules(variant, json.loads(options))
         if players is not None:
-            find_variant(variant).deal(rules, players, 0, seed=0, pack=None, carry_in=0)
+            find_variant(variant).deal(rules, players, 0, DealStart(seed=0))
     except InvalidActionError as e:
         return str(e)
     return None

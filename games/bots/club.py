@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from games.engine.actions import Action
 
-from .base import View, caps
+from .base import View
 
 
 class ClubBot:
@@ -17,18 +17,7 @@ class ClubBot:
     name = "club"
 
     def choose(self, view: View, legal: Sequence[Action], rng: random.Random) -> Action:
-        if caps(view).knock:
-            from .tunk_play import TunkClub
+        """The game's club player (the registry names its way of play, :mod:`.styles`)."""
+        from .styles import style_of
 
-            return TunkClub().choose(view, legal, rng)
-        if caps(view).drop:
-            from .tonk_play import TonkClub
-
-            return TonkClub().choose(view, legal, rng)
-        if caps(view).say:
-            from .conquian_club import ConquianClub
-
-            return ConquianClub().choose(view, legal, rng)
-        from .rummy_club import RummyClub
-
-        return RummyClub().choose(view, legal, rng)
+        return style_of(view).club.choose(view, legal, rng)

@@ -93,26 +93,11 @@ class ExpertBot:
                 out.append(a)
 
         add(self.greedy.choose(view, legal, rng))
-        if caps(view).knock:
-            from .tunk_play import ranked_alternatives as tunk_alts
+        from .styles import style_of
 
-            for a in tunk_alts(view, legal, 4):
-                add(a)
-        elif caps(view).drop:
-            from .tonk_play import ranked_alternatives as tonk_alts
-
-            for a in tonk_alts(view, legal, 4):
-                add(a)
-        elif caps(view).say:
-            from .conquian_club import ranked_alternatives
-
-            for a in ranked_alternatives(view, legal, 5):
-                add(a)
-        else:
-            from .rummy_club import ranked_alternatives as rummy_alts
-
-            for a in rummy_alts(view, legal, 3):
-                add(a)
+        style = style_of(view)
+        for a in style.alternatives(view, legal, style.searched):
+            add(a)
         return out[:6]
 
     # -- search -----------------------------------------------------------------------

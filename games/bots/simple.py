@@ -1,8 +1,7 @@
 """The two floor levels: ``random`` (a uniformly random legal action) and ``greedy``
 (lays out whatever it can at once, discards its highest-pip card that fits nothing).
 
-Each variant's actions live in their own engine module; a bot imports the one its view
-names, when it first needs it.
+Each game's greedy choice is its way of play's (:mod:`.styles`, named by the registry).
 """
 
 from __future__ import annotations
@@ -12,7 +11,7 @@ from collections.abc import Sequence
 
 from games.engine.actions import Action
 
-from .base import View, caps
+from .base import View
 from .hands import took_back_this_turn
 
 
@@ -39,18 +38,7 @@ class GreedyBot:
     name = "greedy"
 
     def choose(self, view: View, legal: Sequence[Action], rng: random.Random) -> Action:
-        if caps(view).knock:
-            from .tunk_play import greedy_tunk
+        """The game's greedy choice (the registry names its way of play, :mod:`.styles`)."""
+        from .styles import style_of
 
-            return greedy_tunk(view, legal)
-        if caps(view).drop:
-            from .tonk_play import greedy_tonk
-
-            return greedy_tonk(view, legal)
-        if caps(view).say:
-            from .greedy_conquian import greedy_conquian
-
-            return greedy_conquian(view, legal)
-        from .greedy_rummy import greedy_rummy
-
-        return greedy_rummy(view, legal)
+        return style_of(view).greedy(view, legal)

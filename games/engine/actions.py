@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, ClassVar, TypeVar
 
+from .cards import Card
+from .combinations import Placed
 from .errors import InvalidActionError
 
 
@@ -194,6 +196,64 @@ class BareAction(Action):
 
     def describe(self) -> str:
         return self.verb
+
+
+@dataclass(frozen=True, slots=True)
+class CardAction(Action):
+    """An action that names one card (``"1 discard 7H"``): subclasses set ``type`` and
+    say what it does."""
+
+    card: Card
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.type, "seat": self.seat, "card": self.card.code}
+
+    @property
+    def text(self) -> str:
+        return f"{self.seat} {self.type} {self.card.code}"
+
+
+@dataclass(frozen=True, slots=True)
+class HandCardAction(CardAction):
+    """A card played from the hand, chosen on the page as the one selected card (a
+    discard, Conquián's throw and trade)."""
+
+    def hand_codes(self) -> list[str]:
+        return [self.card.code]
+
+    @classmethod
+    def from_selection(cls, seat: int, cards: list[str], target: int | None) -> Action:
+        if len(cards) != 1:
+            raise InvalidActionError(f"select exactly one card to {cls.type}")
+        return cls(seat, Card.from_code(cards[0]))
+
+
+@dataclass(frozen=True, slots=True)
+class NewCombination(Action):
+    """Cards from the hand laid face up as a new combination, wild cards named (``2C=9H``):
+    the rummy games' layout, Tonk's spread. Subclasses set ``type`` and ``verb``."""
+
+    ROLE: ClassVar[Role] = Role.NEW_COMBINATION
+    verb: ClassVar[str] = ""  # "lays out"
+
+    cards: tuple[Placed, ...]
+
+    def hand_codes(self) -> list[str]:
+        return [p.card.code for p in self.cards]
+
+    @classmethod
+    def from_selection(cls, seat: int, cards: list[str], target: int | None) -> Action:
+        return cls(seat, tuple(Placed.from_code(c) for c in cards))
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.type, "seat": self.seat, "cards": [p.code for p in self.cards]}
+
+    @property
+    def text(self) -> str:
+        return f"{self.seat} {self.type} " + " ".join(p.code for p in self.cards)
+
+    def describe(self) -> str:
+        return f"{self.verb} " + " ".join(p.code for p in self.cards)
 
 
 def register_bare(table: ActionTable, cls: type[BareAction]) -> type[BareAction]:

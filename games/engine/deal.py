@@ -56,12 +56,9 @@ def new_deal(
         isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in scores_in
     ):
         raise InvalidActionError(f"bad scores_in {scores_in!r}: a score of 0 or more a seat")
-    if scores_in:  # only a game whose deals depend on the game's scores takes them
-        return variant.deal(
-            rules, players, dealer, seed=seed, pack=pack, carry_in=carry_in,
-            scores_in=tuple(scores_in),
-        )  # fmt: skip
-    return variant.deal(rules, players, dealer, seed=seed, pack=pack, carry_in=carry_in)
+    from .variant import DealStart
+
+    return variant.deal(rules, players, dealer, DealStart(seed, pack, carry_in, tuple(scores_in)))
 
 
 def deal_from_view(view: Mapping[str, Any], hidden: Hidden) -> DealState:

@@ -6,7 +6,7 @@ its view and that sample. The state is the engine's to build: each game reads a
 ``player_view`` (the seat's hand, the table, the counts, the public log's records) and a
 :class:`Hidden` assignment, checks that they agree, and fills its deal's fields (the rummy
 family's :mod:`.rummy.from_view`, Conquián's :mod:`.conquian.from_view`, Tonk's and
-Tunk's deals). Nothing outside the engine sets a private field of a deal. This module
+Tunk's deals, which share :class:`.stock.StockDeal`'s). Nothing outside the engine sets a private field of a deal. This module
 holds what they share: :class:`Hidden`, :class:`ViewMismatch`, the hands of a view, a
 combination from its view, and a pack's cards counted.
 

@@ -16,12 +16,13 @@ games.engine.snapshot.SnapshotError: deal 7: snapshot version 99, this engine re
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Self
 
 from .actions import Action, ActionTable
 from .cards import Card
 from .errors import InvalidActionError
 from .protocol import Adjustment, Outcome
+from .words import LogView
 
 SNAPSHOT_VERSION = 2  # 2: the log as records (issue 39)
 
@@ -60,9 +61,26 @@ class SnapshotHistory:
     """
 
     _history: list[Action]  # the decoded actions (after the JSON ones, while those are kept)
+    _log_view: LogView  # the log as viewers see it, kept between views, shared by copies
     _history_raw: list[Any] | None  # the snapshot's actions not yet decoded
     _history_of: str  # the deal, for the error when one cannot be decoded
     _history_notation: ActionTable  # the game's, to decode them
+
+    @property
+    def log_view(self) -> LogView:
+        """The log's entries as viewers see them, kept between views (and shared by a
+        :meth:`copy`, which reads the same records)."""
+        return self._log_view
+
+    def copy(self) -> Self:
+        raise NotImplementedError
+
+    def copy_apart(self) -> Self:
+        """A copy sharing no cache with this deal (``copy`` shares the log's view): it
+        may be changed while another thread reads this one."""
+        new = self.copy()
+        new._log_view = LogView()
+        return new
 
     def _init_history(self) -> None:
         self._history, self._history_raw = [], None

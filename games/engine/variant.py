@@ -36,7 +36,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from .actions import Action, ActionTable
 from .cards import Card
@@ -150,6 +150,35 @@ class Ending:
     counts: bool = False  # every player's count of the cards left in hand is entered
 
 
+class DealClass(Protocol):
+    """A game's deal as its variant loads it: from a snapshot or from a seat's view."""
+
+    def from_json(self, data: dict[str, Any], *, what: str = ...) -> DealState: ...
+
+    def from_view(self, view: Mapping[str, Any], hidden: Hidden) -> DealState: ...
+
+
+@dataclass(frozen=True)
+class DealStart:
+    """How a deal starts, besides its rules, players and dealer: the pack's order
+    (``pack``, top first) or the ``seed`` it is shuffled from (a fresh one when neither),
+    what carries into it from the deal before (``carry_in``: Conquián's, a deal's stake
+    left by a draw), and the game's scores before it (``scores_in``: Tunk's, K10)."""
+
+    seed: int | None = None
+    pack: list[Card] | None = None
+    carry_in: int = 0
+    scores_in: tuple[int, ...] = ()
+
+    def only(self, game: str, *, carry: str = "") -> None:
+        """Refuse what a deal of ``game`` does not take: scores from the game before it,
+        and anything carried in (``carry``: the refusal's words, where it says more)."""
+        if self.scores_in:
+            raise InvalidActionError(f"a deal of {game} does not depend on the game's scores")
+        if self.carry_in:
+            raise InvalidActionError(carry or f"nothing carries into a deal of {game}")
+
+
 class Variant(ABC):
     """The interface every game implements (see the module's docstring)."""
 
@@ -164,6 +193,10 @@ class Variant(ABC):
     # issue 58). A deal's rules carry one only when it was given.
     legacy_options: tuple[OptionSpec, ...] = ()
     cut_law: str | None = None  # the law of its cut_option, if it offers one
+    # how the computer players play it (games/bots/styles.py): the rummy games' way, or
+    # Conquián's, Tonk's or Tunk's own
+    play_style: str = "rummy"
+    deal_class: ClassVar[DealClass]  # its deal's class: load and from_view read through it
     summary: str
     laws: tuple[Law, ...]
     actions: ActionTable  # its action notation: the names are its own
@@ -233,20 +266,9 @@ class Variant(ABC):
         raise NotImplementedError
 
     @abstractmethod
-    def deal(
-        self,
-        rules: Rules,
-        players: int,
-        dealer: int,
-        *,
-        seed: int | None,
-        pack: list[Card] | None,
-        carry_in: int,
-        scores_in: tuple[int, ...] = (),
-    ) -> DealState:
-        """A new deal (``players`` and ``dealer`` already checked against the range);
-        ``scores_in``: the game's scores before it, in a game whose deals depend on them
-        (Tunk's, K10), else empty."""
+    def deal(self, rules: Rules, players: int, dealer: int, start: DealStart) -> DealState:
+        """A new deal (``players`` and ``dealer`` already checked against the range),
+        started as ``start`` says."""
 
     def scores_in(self, state: DealState) -> tuple[int, ...]:
         """The game's scores ``state`` was dealt with, in a game whose deals depend on them
@@ -270,15 +292,16 @@ class Variant(ABC):
         the engine keeps (Tunk's, K10); empty otherwise."""
         return ()
 
-    @abstractmethod
     def load(self, data: dict[str, Any], what: str) -> DealState:
-        """The deal a snapshot of this game describes (:class:`.snapshot.SnapshotError`)."""
+        """The deal a snapshot of this game describes (:class:`.snapshot.SnapshotError`):
+        its :attr:`deal_class`'s ``from_json``."""
+        return self.deal_class.from_json(data, what=what)
 
-    @abstractmethod
     def from_view(self, view: Mapping[str, Any], hidden: Hidden) -> DealState:
         """A deal that ``view`` (one seat's, during play) is a view of, the cards it does
         not show placed as ``hidden`` says (:mod:`.from_view`); :class:`.ViewMismatch`
-        when they do not make one deal."""
+        when they do not make one deal: its :attr:`deal_class`'s ``from_view``."""
+        return self.deal_class.from_view(view, hidden)
 
     # -- its action notation ------------------------------------------------------------
     def parse_action(self, data: object) -> Action:

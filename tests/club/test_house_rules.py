@@ -22,7 +22,7 @@ from club.services.sessions import check_in, open_session
 from club.services.tables import form_table
 from club.services.washbook import PhysicalResult, enter_physical_result
 from games.engine.rules import make_rules
-from games.engine.variant import VARIANTS
+from games.engine.variant import VARIANTS, DealStart
 
 from .conftest import field_error
 
@@ -265,9 +265,7 @@ def test_a_club_starts_with_the_sources_named_sets_and_a_table_plays_by_them(
     check_in(session, b)
     table = form_table(session, variant="conquian", house_rules=sets["Conquián as played today"])
     assert table.house_rules_name == "Conquián as played today"
-    deal = VARIANTS["conquian"].deal(
-        make_rules("conquian", table.options), 2, 0, seed=1, pack=None, carry_in=0
-    )
+    deal = VARIANTS["conquian"].deal(make_rules("conquian", table.options), 2, 0, DealStart(seed=1))
     assert isinstance(deal, ConquianDeal) and deal.to_move() is not None
     assert deal.spectator_view()["phase"] == "turn"  # no upcard: the pone turns the first
 

@@ -25,6 +25,7 @@ from games.engine import (
 )
 from games.engine.conquian.variants import Conquian
 from games.engine.protocol import Outcome
+from games.engine.variant import DealStart
 
 # name: (club label, engine players, club seats, the one name: issue 79, where the rules
 # page said "Cooncan for four to seven" and the club's choice "Foster (4–7 players, ...)")
@@ -192,8 +193,8 @@ class _Practice(Conquian):
     name = "practice-conquian"
     order = 50
 
-    def deal(self, rules: Any, players: int, dealer: int, **kw: Any) -> Any:
-        return super().deal(make_rules("conquian", dict(rules.options)), players, dealer, **kw)
+    def deal(self, rules: Any, players: int, dealer: int, start: DealStart) -> Any:
+        return super().deal(make_rules("conquian", dict(rules.options)), players, dealer, start)
 
 
 def test_a_game_is_registered_for_the_length_of_a_with_block() -> None:

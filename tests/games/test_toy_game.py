@@ -50,7 +50,7 @@ from games.engine.snapshot import (
     malformed,
     outcome_from_json,
 )
-from games.engine.variant import Capabilities, Law, PlayerRange, Variant
+from games.engine.variant import Capabilities, DealStart, Law, PlayerRange, Variant
 from games.engine.words import LogView
 from games.models import Deal
 from games.play import reading, services
@@ -264,6 +264,7 @@ class Threes(Variant):
     )
     actions = THREES_ACTIONS
     order = 90
+    deal_class = ThreesDeal  # load() and from_view() read a deal through it
 
     def capabilities(self, rules: Rules) -> Capabilities:
         return Capabilities()
@@ -274,21 +275,13 @@ class Threes(Variant):
     def hand_size(self, rules: Rules, players: int) -> int:
         return 3
 
-    def deal(
-        self, rules: Rules, players: int, dealer: int, *, seed: int | None,
-        pack: list[Card] | None, carry_in: int,
-    ) -> ThreesDeal:  # fmt: skip
+    def deal(self, rules: Rules, players: int, dealer: int, start: DealStart) -> ThreesDeal:
+        seed, pack = start.seed, start.pack
         if pack is None:
             seed = random.SystemRandom().randrange(2**63) if seed is None else seed
             pack = self.pack(rules)
             random.Random(seed).shuffle(pack)
         return ThreesDeal(rules, players, dealer, list(pack), seed)
-
-    def load(self, data: dict[str, Any], what: str) -> ThreesDeal:
-        return ThreesDeal.from_json(data, what=what)
-
-    def from_view(self, view: Mapping[str, Any], hidden: Hidden) -> ThreesDeal:
-        return ThreesDeal.from_view(view, hidden)
 
 
 @pytest.fixture

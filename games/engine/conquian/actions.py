@@ -34,7 +34,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from ..actions import Action, ActionTable, Role
+from ..actions import Action, ActionTable, CardAction, HandCardAction, Role
 from ..cards import Card
 from ..errors import InvalidActionError
 
@@ -188,32 +188,14 @@ def _throw_text(s: int, a: list[str]) -> Action:
 
 @register(_trade_json, _trade_text)
 @dataclass(frozen=True, slots=True)
-class TradeAction(Action):
+class TradeAction(HandCardAction):
     """Card trade option (how-to): pass one card face down to the adversary."""
 
     type: ClassVar[str] = "trade"
     ROLE: ClassVar[Role] = Role.TRADE
 
-    def hand_codes(self) -> list[str]:
-        return [self.card.code]
-
-    card: Card
-
     def __post_init__(self) -> None:
         _check_card(self.card)
-
-    @classmethod
-    def from_selection(cls, seat: int, cards: list[str], target: int | None) -> Action:
-        if len(cards) != 1:
-            raise InvalidActionError(f"select exactly one card to {cls.type}")
-        return cls(seat, Card.from_code(cards[0]))
-
-    def to_json(self) -> dict[str, Any]:
-        return {"type": self.type, "seat": self.seat, "card": self.card.code}
-
-    @property
-    def text(self) -> str:
-        return f"{self.seat} trade {self.card.code}"
 
     def describe(self) -> str:
         return f"passes the {self.card.name} face down"
@@ -240,7 +222,7 @@ class TurnAction(Action):
 
 @register(_pass_json, _pass_text)
 @dataclass(frozen=True, slots=True)
-class PassAction(Action):
+class PassAction(CardAction):
     """Refuse the card in play: the first refusal passes the say, the second turns it down."""
 
     type: ClassVar[str] = "pass"
@@ -248,17 +230,8 @@ class PassAction(Action):
     def button(self) -> str:
         return f"Pass the {self.card.name}"
 
-    card: Card
-
     def __post_init__(self) -> None:
         _check_card(self.card)
-
-    def to_json(self) -> dict[str, Any]:
-        return {"type": self.type, "seat": self.seat, "card": self.card.code}
-
-    @property
-    def text(self) -> str:
-        return f"{self.seat} pass {self.card.code}"
 
     def describe(self) -> str:
         return f"refuses the {self.card.name}"
@@ -266,7 +239,7 @@ class PassAction(Action):
 
 @register(_throw_json, _throw_text)
 @dataclass(frozen=True, slots=True)
-class ThrowAction(Action):
+class ThrowAction(HandCardAction):
     """Discard: lay a card from the hand face up beside the pack; the adversary has the say
     to it. (Typed "throw": "discard" is the four/five-hand game's action, which puts the
     card on the stock; the registry holds one parser per type.)"""
@@ -274,26 +247,8 @@ class ThrowAction(Action):
     type: ClassVar[str] = "throw"
     ROLE: ClassVar[Role] = Role.DISCARD
 
-    def hand_codes(self) -> list[str]:
-        return [self.card.code]
-
-    card: Card
-
     def __post_init__(self) -> None:
         _check_card(self.card)
-
-    @classmethod
-    def from_selection(cls, seat: int, cards: list[str], target: int | None) -> Action:
-        if len(cards) != 1:
-            raise InvalidActionError(f"select exactly one card to {cls.type}")
-        return cls(seat, Card.from_code(cards[0]))
-
-    def to_json(self) -> dict[str, Any]:
-        return {"type": self.type, "seat": self.seat, "card": self.card.code}
-
-    @property
-    def text(self) -> str:
-        return f"{self.seat} throw {self.card.code}"
 
     def describe(self) -> str:
         return f"discards the {self.card.name}"

@@ -264,13 +264,6 @@ class ConquianDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
         d["_pack"] = self._pack.copy()
         return new
 
-    def copy_apart(self) -> ConquianDeal:
-        """A copy sharing no cache with this deal (``copy`` shares the log's view): it
-        may be changed while another thread reads this one."""
-        new = self.copy()
-        new._log_view = LogView()
-        return new
-
     # ------------------------------------------------------------ snapshot
 
     def to_json(self) -> dict[str, Any]:

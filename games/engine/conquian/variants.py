@@ -4,18 +4,24 @@ registered under the name stored deals carry. Its deal is :class:`~.deal.Conquia
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..cards import Card, PackKind, make_pack
 from ..protocol import DealState
 from ..rules import Rules
-from ..variant import Capabilities, Law, OptionSpec, PlayerRange, Variant, cut_option, register
+from ..variant import (
+    Capabilities,
+    DealStart,
+    Law,
+    OptionSpec,
+    PlayerRange,
+    Variant,
+    cut_option,
+    register,
+)
 from .actions import CONQUIAN_NOTATION
 from .deal import ConquianDeal, new_conquian_deal
 from .melds import KINDS
-
-if TYPE_CHECKING:
-    from ..from_view import Hidden
 
 __all__ = ["CONQUIAN", "Conquian"]
 
@@ -25,6 +31,8 @@ class Conquian(Variant):
 
     name = "conquian"
     order = 3
+    play_style = "conquian"
+    deal_class = ConquianDeal
     display_name = "Conquián"
     description = "two players, forty cards"
     actions = CONQUIAN_NOTATION
@@ -135,20 +143,11 @@ class Conquian(Variant):
     def hand_size(self, rules: Rules, players: int) -> int:
         return 10
 
-    def deal(
-        self,
-        rules: Rules,
-        players: int,
-        dealer: int,
-        *,
-        seed: int | None,
-        pack: list[Card] | None,
-        carry_in: int,
-        scores_in: tuple[int, ...] = (),
-    ) -> ConquianDeal:
+    def deal(self, rules: Rules, players: int, dealer: int, start: DealStart) -> ConquianDeal:
         return new_conquian_deal(
-            rules, dealer, seed=seed, pack=pack, carry_in=carry_in, scores_in=scores_in
-        )
+            rules, dealer, seed=start.seed, pack=start.pack, carry_in=start.carry_in,
+            scores_in=start.scores_in,
+        )  # fmt: skip
 
     # -- a game to a points total (C-opt-4, seed 003) -------------------------------------
     def game_target(self, options: Mapping[str, Any] | None) -> int:
@@ -177,12 +176,6 @@ class Conquian(Variant):
         after = _points_after(state)
         target = _target(state)
         return tuple(s for s, p in enumerate(after) if p >= target) if target else ()
-
-    def load(self, data: dict[str, Any], what: str) -> ConquianDeal:
-        return ConquianDeal.from_json(data, what=what)
-
-    def from_view(self, view: Mapping[str, Any], hidden: Hidden) -> ConquianDeal:
-        return ConquianDeal.from_view(view, hidden)
 
 
 def _target(state: DealState) -> int:

@@ -155,11 +155,6 @@ class RummyDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
         """The deal's log (:mod:`..records`), whole: redact it per viewer (``seen_by``)."""
         return list(self._log)
 
-    @property
-    def log_view(self) -> LogView:
-        """The log's entries as viewers see them, kept between views (``views.view``)."""
-        return self._log_view
-
     def to_move(self) -> int | None:
         if self._phase == "over":
             return None
@@ -542,13 +537,6 @@ class RummyDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
         new._has_shown = self._has_shown[:]
         new._log = self._log[:]
         self._copy_history(new)
-        return new
-
-    def copy_apart(self) -> RummyDeal:
-        """A copy sharing no cache with this deal (``copy`` shares the log's view): it
-        may be changed while another thread reads this one."""
-        new = self.copy()
-        new._log_view = LogView()
         return new
 
     # -- snapshot (:mod:`.saved`) -------------------------------------------------------

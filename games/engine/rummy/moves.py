@@ -16,7 +16,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from ..actions import Action, ActionTable, BareAction, Role, register_bare
+from ..actions import (
+    Action,
+    ActionTable,
+    BareAction,
+    HandCardAction,
+    NewCombination,
+    Role,
+    register_bare,
+)
 from ..cards import Card
 from ..combinations import Placed
 from ..errors import InvalidActionError
@@ -116,34 +124,15 @@ def _layout_json(d: dict[str, Any]) -> Action:
 
 @register(_layout_json, lambda seat, args: Layout(seat, tuple(Placed.from_code(c) for c in args)))
 @dataclass(frozen=True, slots=True)
-class Layout(Action):
+class Layout(NewCombination):
     """Lay out one combination from the hand (L15); wild cards named (L17)."""
 
     type: ClassVar[str] = "layout"
-    ROLE: ClassVar[Role] = Role.NEW_COMBINATION
-
-    def hand_codes(self) -> list[str]:
-        return [p.card.code for p in self.cards]
-
-    cards: tuple[Placed, ...]
+    verb: ClassVar[str] = "lays out"
 
     def __post_init__(self) -> None:
         if not self.cards or not all(isinstance(p, Placed) for p in self.cards):
             raise InvalidActionError("a layout lists its cards")
-
-    @classmethod
-    def from_selection(cls, seat: int, cards: list[str], target: int | None) -> Action:
-        return cls(seat, tuple(Placed.from_code(c) for c in cards))
-
-    def to_json(self) -> dict[str, Any]:
-        return {"type": self.type, "seat": self.seat, "cards": [p.code for p in self.cards]}
-
-    @property
-    def text(self) -> str:
-        return f"{self.seat} layout " + " ".join(p.code for p in self.cards)
-
-    def describe(self) -> str:
-        return "lays out " + " ".join(p.code for p in self.cards)
 
 
 def _one_card(d: dict[str, Any]) -> Placed:
@@ -166,16 +155,15 @@ def _add_text(seat: int, args: list[str]) -> Action:
     return Add(seat, _int(int(args[0]), "combination"), Placed.from_code(args[1]), end)
 
 
-@register(_add_json, _add_text)
 @dataclass(frozen=True, slots=True)
-class Add(Action):
-    """Add one card to any combination on the table (L15, L19).
+class OntoCombination(Action):
+    """One card from the hand played onto a combination on the table (``target``):
+    ``end`` ("low"/"high") only where the card would fit either end."""
 
-    ``end`` ("low"/"high") is given only when the card fits both ends (an ace on 2..K).
-    """
-
-    type: ClassVar[str] = "add"
-    ROLE: ClassVar[Role] = Role.ADD
+    combination: int
+    card: Placed
+    end: str | None = None
+    needs: ClassVar[str] = ""  # what a selection must be, said when it is not
 
     def hand_codes(self) -> list[str]:
         return [self.card.card.code]
@@ -183,14 +171,10 @@ class Add(Action):
     def target(self) -> int | None:
         return self.combination
 
-    combination: int
-    card: Placed
-    end: str | None = None
-
     @classmethod
     def from_selection(cls, seat: int, cards: list[str], target: int | None) -> Action:
         if target is None or len(cards) != 1:
-            raise InvalidActionError("one card onto one combination")
+            raise InvalidActionError(cls.needs)
         return cls(seat, target, Placed.from_code(cards[0]))
 
     def to_json(self) -> dict[str, Any]:
@@ -207,7 +191,20 @@ class Add(Action):
     @property
     def text(self) -> str:
         tail = f" {self.end}" if self.end else ""
-        return f"{self.seat} add {self.combination} {self.card.code}{tail}"
+        return f"{self.seat} {self.type} {self.combination} {self.card.code}{tail}"
+
+
+@register(_add_json, _add_text)
+@dataclass(frozen=True, slots=True)
+class Add(OntoCombination):
+    """Add one card to any combination on the table (L15, L19).
+
+    ``end`` ("low"/"high") is given only when the card fits both ends (an ace on 2..K).
+    """
+
+    type: ClassVar[str] = "add"
+    ROLE: ClassVar[Role] = Role.ADD
+    needs: ClassVar[str] = "one card onto one combination"
 
     def describe(self) -> str:
         return f"adds {self.card.code} to combination {self.combination}"
@@ -228,7 +225,7 @@ def _move_text(seat: int, args: list[str]) -> Action:
 
 @register(_move_json, _move_text)
 @dataclass(frozen=True, slots=True)
-class MoveJoker(Action):
+class MoveJoker(OntoCombination):
     """L18: move an end joker of a sequence to the other end and play ``card`` that fits.
 
     The card goes where the joker was or just beyond its new place; which joker moves
@@ -237,38 +234,7 @@ class MoveJoker(Action):
 
     type: ClassVar[str] = "move-joker"
     ROLE: ClassVar[Role] = Role.MOVE_JOKER
-
-    def hand_codes(self) -> list[str]:
-        return [self.card.card.code]
-
-    def target(self) -> int | None:
-        return self.combination
-
-    combination: int
-    card: Placed
-    end: str | None = None
-
-    @classmethod
-    def from_selection(cls, seat: int, cards: list[str], target: int | None) -> Action:
-        if target is None or len(cards) != 1:
-            raise InvalidActionError("one card where the joker stands")
-        return cls(seat, target, Placed.from_code(cards[0]))
-
-    def to_json(self) -> dict[str, Any]:
-        d: dict[str, Any] = {
-            "type": self.type,
-            "seat": self.seat,
-            "combination": self.combination,
-            "card": self.card.code,
-        }
-        if self.end is not None:
-            d["end"] = self.end
-        return d
-
-    @property
-    def text(self) -> str:
-        tail = f" {self.end}" if self.end else ""
-        return f"{self.seat} move-joker {self.combination} {self.card.code}{tail}"
+    needs: ClassVar[str] = "one card where the joker stands"
 
     def describe(self) -> str:
         return f"moves the joker of combination {self.combination} and plays {self.card.code}"
@@ -286,29 +252,11 @@ def discard_from_json(d: dict[str, Any]) -> Action:
 
 @register(discard_from_json, discard_from_text)
 @dataclass(frozen=True, slots=True)
-class Discard(Action):
+class Discard(HandCardAction):
     """Discard one card face up on the stock, ending the turn (L15, L21)."""
 
     type: ClassVar[str] = "discard"
     ROLE: ClassVar[Role] = Role.DISCARD
-
-    def hand_codes(self) -> list[str]:
-        return [self.card.code]
-
-    card: Card
-
-    @classmethod
-    def from_selection(cls, seat: int, cards: list[str], target: int | None) -> Action:
-        if len(cards) != 1:
-            raise InvalidActionError("select exactly one card to discard")
-        return cls(seat, Card.from_code(cards[0]))
-
-    def to_json(self) -> dict[str, Any]:
-        return {"type": self.type, "seat": self.seat, "card": self.card.code}
-
-    @property
-    def text(self) -> str:
-        return f"{self.seat} discard {self.card.code}"
 
     def describe(self) -> str:
         return f"discards {self.card.code}"

@@ -7,26 +7,32 @@ from __future__ import annotations
 import random
 from abc import abstractmethod
 from collections import Counter
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
 
 from ..cards import Card, PackKind, make_pack, shuffle_seeded
 from ..combinations import FULL_ORDER, SeqOrder
 from ..errors import InvalidActionError
 from ..rules import Rules
-from ..variant import Capabilities, Law, OptionSpec, PlayerRange, Variant, cut_option, register
+from ..variant import (
+    Capabilities,
+    DealStart,
+    Law,
+    OptionSpec,
+    PlayerRange,
+    Variant,
+    cut_option,
+    register,
+)
 from .deal import RummyDeal
 from .moves import RUMMY_ACTIONS
 from .parts import Table
-
-if TYPE_CHECKING:
-    from ..from_view import Hidden
 
 # --- the games: Foster's Cooncan for four to seven, for three, and Colonel -----------------
 
 
 class RummyVariant(Variant):
     """A game played by :class:`RummyDeal`, which reads it as a :class:`Table`."""
+
+    deal_class = RummyDeal
 
     actions = RUMMY_ACTIONS
 
@@ -51,21 +57,9 @@ class RummyVariant(Variant):
     def hand_size(self, rules: Rules, players: int) -> int:
         return self.table(rules).hand_size
 
-    def deal(
-        self,
-        rules: Rules,
-        players: int,
-        dealer: int,
-        *,
-        seed: int | None,
-        pack: list[Card] | None,
-        carry_in: int,
-        scores_in: tuple[int, ...] = (),
-    ) -> RummyDeal:
-        if scores_in:
-            raise InvalidActionError(f"a deal of {self.name} does not depend on the game's scores")
-        if carry_in:
-            raise InvalidActionError(f"nothing carries into a deal of {self.name}")
+    def deal(self, rules: Rules, players: int, dealer: int, start: DealStart) -> RummyDeal:
+        start.only(self.name)
+        seed, pack = start.seed, start.pack
         if pack is None:
             if seed is None:
                 seed = random.SystemRandom().randrange(2**63)
@@ -78,12 +72,6 @@ class RummyVariant(Variant):
             ):
                 raise InvalidActionError(f"the pack is not a full {rules.variant} pack")
         return RummyDeal(rules, players, dealer, cards, seed)
-
-    def load(self, data: dict[str, Any], what: str) -> RummyDeal:
-        return RummyDeal.from_json(data, what=what)
-
-    def from_view(self, view: Mapping[str, Any], hidden: Hidden) -> RummyDeal:
-        return RummyDeal.from_view(view, hidden)
 
 
 _SPLASH = OptionSpec(

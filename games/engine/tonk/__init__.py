@@ -8,20 +8,25 @@ and the game's entry in the registry (:class:`Tonk`, :data:`TONK`; its line in
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING, Any
+from collections.abc import Iterable
 
 from ..cards import Card, PackKind, dealing_pack, make_pack
 from ..errors import InvalidActionError
 from ..rules import Rules
 from ..spreads import count
-from ..variant import Capabilities, Ending, Law, OptionSpec, PlayerRange, Variant, register
+from ..variant import (
+    Capabilities,
+    DealStart,
+    Ending,
+    Law,
+    OptionSpec,
+    PlayerRange,
+    Variant,
+    register,
+)
 from .actions import TONK_ACTIONS
 from .deal import TonkDeal, asks_everyone, hand_size
 from .scoring import payments
-
-if TYPE_CHECKING:
-    from ..from_view import Hidden
 
 
 class Tonk(Variant):
@@ -31,6 +36,8 @@ class Tonk(Variant):
     players = PlayerRange(2, 5, 2)
     seats = PlayerRange(2, 5, 4)
     order = 5
+    play_style = "tonk"
+    deal_class = TonkDeal
     options = (
         OptionSpec(
             "five_card", (False, True), False,
@@ -135,31 +142,14 @@ class Tonk(Variant):
     def hand_size(self, rules: Rules, players: int) -> int:
         return hand_size(rules)
 
-    def deal(
-        self,
-        rules: Rules,
-        players: int,
-        dealer: int,
-        *,
-        seed: int | None,
-        pack: list[Card] | None,
-        carry_in: int,
-        scores_in: tuple[int, ...] = (),
-    ) -> TonkDeal:
-        if scores_in:
-            raise InvalidActionError(f"a deal of {self.name} does not depend on the game's scores")
-        if carry_in:
-            raise InvalidActionError("nothing carries into a deal of Tonk")
+    def deal(self, rules: Rules, players: int, dealer: int, start: DealStart) -> TonkDeal:
+        start.only(self.name, carry="nothing carries into a deal of Tonk")
         if players > 4 and not rules.opt("five_card"):
             raise InvalidActionError("Tonk is for two to four players; five play Five Card Tonk")
-        pack, seed = dealing_pack(self.pack(rules), seed, pack, "a Tonk pack is the 52 cards")
+        pack, seed = dealing_pack(
+            self.pack(rules), start.seed, start.pack, "a Tonk pack is the 52 cards"
+        )
         return TonkDeal(rules, players, dealer, pack, seed)
-
-    def load(self, data: dict[str, Any], what: str) -> TonkDeal:
-        return TonkDeal.from_json(data, what=what)
-
-    def from_view(self, view: Mapping[str, Any], hidden: Hidden) -> TonkDeal:
-        return TonkDeal.from_view(view, hidden)
 
     def physical_pips(self, cards: Iterable[str]) -> int:
         """A hand's count at a physical table: T11, the ace 1."""

@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from ..actions import Action, ActionTable, BareAction, Role, register_bare
+from ..actions import Action, ActionTable, BareAction, NewCombination, Role, register_bare
 from ..combinations import Placed
 from ..errors import InvalidActionError
 from ..rummy.moves import Discard, discard_from_json, discard_from_text
@@ -112,35 +112,16 @@ def _placed(cards: object) -> tuple[Placed, ...]:
     lambda seat, args: Spread(seat, _placed(args)),
 )
 @dataclass(frozen=True, slots=True)
-class Spread(Action):
+class Spread(NewCombination):
     """T6: lay a set or a run from the hand face up (a wild two named: ``2C=9H``, TO7)."""
 
     type: ClassVar[str] = "spread"
     selection: ClassVar[str] = "Spread the selected cards"
-    ROLE: ClassVar[Role] = Role.NEW_COMBINATION
-
-    def hand_codes(self) -> list[str]:
-        return [p.card.code for p in self.cards]
-
-    cards: tuple[Placed, ...]
+    verb: ClassVar[str] = "spreads"
 
     def __post_init__(self) -> None:
         if len(self.cards) < 3:
             raise InvalidActionError("a spread is three cards or more (TO2)")
-
-    @classmethod
-    def from_selection(cls, seat: int, cards: list[str], target: int | None) -> Action:
-        return cls(seat, tuple(Placed.from_code(c) for c in cards))
-
-    def to_json(self) -> dict[str, Any]:
-        return {"type": self.type, "seat": self.seat, "cards": [p.code for p in self.cards]}
-
-    @property
-    def text(self) -> str:
-        return f"{self.seat} spread " + " ".join(p.code for p in self.cards)
-
-    def describe(self) -> str:
-        return "spreads " + " ".join(p.code for p in self.cards)
 
 
 def _index(value: object) -> int:

@@ -9,7 +9,6 @@ the stock), ``play`` (spread, hit, discard) and ``over``.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -17,18 +16,18 @@ from .. import snapshot
 from ..actions import Action, is_listed
 from ..cards import IN_ORDER, Card
 from ..combinations import Combination, Placed, TableCard
-from ..errors import IllegalActionError, InvalidActionError
+from ..errors import IllegalActionError
 from ..protocol import Outcome
 from ..records import Kind, Record
-from ..rules import Rules, make_rules
-from ..snapshot import check_version
+from ..rules import Rules
 from ..spreads import count, hit_spread, hits_for, make_spread, spreads_in
+from ..stock import StockDeal
 from ..words import LogView
 from .actions import TONK_ACTIONS, Call, Discard, DrawPack, Drop, Hit, NoCall, Pluck, Refuse, Spread
 from .scoring import settle
 
 if TYPE_CHECKING:
-    from ..from_view import Hidden
+    pass
 
 
 def hand_size(rules: Rules) -> int:
@@ -71,10 +70,11 @@ def _discard(seat: int, card: Card) -> Discard:
     return a
 
 
-class TonkDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
+class TonkDeal(StockDeal):
     """A deal of Tonk in play (implements :class:`~games.engine.protocol.DealState`)."""
 
-    carry_in = 0
+    GAME, NOTATION, OVER_LAW, TURN_LAW = "Tonk", TONK_ACTIONS, "T8", "T5"
+    VIEW_PHASES = ("call", "draw", "play")
 
     def __init__(
         self, rules: Rules, players: int, dealer: int, pack: list[Card], seed: int | None
@@ -103,7 +103,7 @@ class TonkDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
         self.quiet = 0  # TO6: turns with the pack empty and no spread or hit
         self.played = False  # a spread or hit this turn
         self.log: list[Record] = [Record(None, Kind.DEAL, "T3", (self.stock[0].code,), number=size)]
-        self.log_view = LogView()
+        self._log_view = LogView()
         self._outcome: Outcome | None = None
         # TO5: every player is in the call round, so that being asked tells nobody that a
         # hand may call (issue 58); deals dealt before asked only the hands that could
@@ -131,15 +131,6 @@ class TonkDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
 
     # ------------------------------------------------------------ protocol
 
-    def to_move(self) -> int | None:
-        return None if self.phase == "over" else self.turn
-
-    def is_over(self) -> bool:
-        return self.phase == "over"
-
-    def outcome(self) -> Outcome | None:
-        return self._outcome
-
     def may_drop(self, seat: int) -> bool:
         """T9 at the start of the turn; the Wait Rule (T-opt-2, TO8) may forbid it."""
         return self.phase == "draw" and self.waits[seat] == 0
@@ -156,11 +147,7 @@ class TonkDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
             return None
         return f"the {self.plucked.name} was plucked this turn: discard another card (TO6)"
 
-    def legal_actions(self, seat: int) -> list[Action]:
-        if seat != self.turn or self.phase == "over":
-            return []
-        if self._legal_v == self.version:
-            return list(self._legal)
+    def _list_legal(self, seat: int) -> list[Action]:
         out: list[Action] = []
         if self.phase == "call":
             out = [_BARE[Call][seat]] if may_call(self.hands[seat], self.rules) else []
@@ -183,8 +170,7 @@ class TonkDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
                 ]
             barred = self.plucked if len(hand) > 1 else None  # TO6
             out += [_discard(seat, c) for c in hand if c is not barred]
-        self._legal, self._legal_v = out, self.version
-        return list(out)
+        return out
 
     def call_options(self, seat: int) -> list[Action]:
         """What ``seat`` may answer in the call round, whoever's turn it is in the engine
@@ -196,23 +182,7 @@ class TonkDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
         may = may_call(self.hands[seat], self.rules)
         return [*([_BARE[Call][seat]] if may else []), _BARE[NoCall][seat]]
 
-    def is_legal(self, action: Action) -> bool:
-        try:
-            self._check(action)
-        except (IllegalActionError, InvalidActionError):
-            return False
-        return True
-
-    def _check(self, a: Action) -> Action:
-        """``a`` as it will be applied, or the reason (with its law) it may not be."""
-        if not isinstance(a, Action) or a.type not in TONK_ACTIONS.types:
-            raise InvalidActionError(f"not a Tonk action: {a!r}")
-        if self.phase == "over":
-            raise IllegalActionError("the deal is over", law="T8")
-        if a.seat != self.turn:
-            raise IllegalActionError(
-                f"it is seat {self.turn}'s turn, not seat {a.seat}'s", law="T5"
-            )
+    def _check_move(self, a: Action) -> Action:
         p = self.phase
         if isinstance(a, Call | NoCall):
             if p != "call":
@@ -388,107 +358,50 @@ class TonkDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
 
     # ------------------------------------------------------------ views
 
-    def player_view(self, seat: int) -> dict[str, Any]:
-        if not (isinstance(seat, int) and 0 <= seat < self.players) or isinstance(seat, bool):
-            raise InvalidActionError(f"bad seat {seat!r}")
-        return self._view(seat)
-
-    def spectator_view(self) -> dict[str, Any]:
-        return self._view(None)
-
     def _view(self, seat: int | None) -> dict[str, Any]:
-        out = self._outcome
         mover = self.to_move()
-        return {
-            "variant": self.rules.variant,
-            "options": dict(self.rules.options),
-            "players": self.players,
-            "seat": seat,
-            "dealer": self.dealer,
-            "version": self.version,
-            "to_move": mover,
-            "phase": self.phase,
-            "hand": [] if seat is None else [c.code for c in self.hands[seat]],
-            "hand_counts": [len(h) for h in self.hands],
-            "pack_count": len(self.pack),
-            "stock": [c.code for c in self.stock[-1:]],  # the top card only
-            "stock_count": len(self.stock),
-            "stock_mode": "buried",
-            "combinations": [s.to_json() for s in self.spreads],
-            "waits": list(self.waits),
-            "quiet": self.quiet,
-            "played": self.played,
-            "plucked": None if self.plucked is None else self.plucked.code,
-            "callers": list(self.callers),
-            # TO5: the calls are shown when the round is over, resolved together
-            "calls": [] if self.phase == "call" and self.asks_everyone else list(self.calls),
-            "asked": self.asked,
-            "no_drop": None if mover is None else self.why_no_drop(mover),
-            "no_discard": self.why_no_discard(),
-            "log": self.log_view.of(self.log, seat),
-            "outcome": None if out is None else out.to_json(),
-        }
+        return (
+            self._table_view(seat)
+            | {
+                "combinations": [s.to_json() for s in self.spreads],
+                "waits": list(self.waits),
+                "quiet": self.quiet,
+                "played": self.played,
+                "plucked": None if self.plucked is None else self.plucked.code,
+                "callers": list(self.callers),
+                # TO5: the calls are shown when the round is over, resolved together
+                "calls": [] if self.phase == "call" and self.asks_everyone else list(self.calls),
+                "asked": self.asked,
+                "no_drop": None if mover is None else self.why_no_drop(mover),
+                "no_discard": self.why_no_discard(),
+            }
+            | self._view_end(seat)
+        )
 
     # ------------------------------------------------------------ copies and snapshots
 
-    def copy(self) -> TonkDeal:
-        new = TonkDeal.__new__(TonkDeal)
-        new.__dict__.update(self.__dict__)
-        new.hands = [list(h) for h in self.hands]
-        new.stock, new.pack, new.spreads = list(self.stock), list(self.pack), list(self.spreads)
-        new.waits, new.calls, new.log = list(self.waits), list(self.calls), list(self.log)
-        self._copy_history(new)
-        return new
-
-    def copy_apart(self) -> TonkDeal:
-        """A copy sharing no cache with this deal (``copy`` shares the log's view): it
-        may be changed while another thread reads this one."""
-        new = self.copy()
-        new.log_view = LogView()
-        return new
+    def _copy_own(self, new: TonkDeal) -> None:
+        new.spreads, new.waits, new.calls = list(self.spreads), list(self.waits), list(self.calls)
 
     def to_json(self) -> dict[str, Any]:
         """The deal as a versioned JSON snapshot; ``TonkDeal.from_json(d.to_json()) == d``."""
-        return self.snapshot_header() | {
-            "hands": [[c.code for c in h] for h in self.hands],
-            "stock": [c.code for c in self.stock],
-            "pack": [c.code for c in self.pack],  # top last
+        return self._stock_json() | {
             "spreads": [s.to_json() for s in self.spreads],
             "waits": list(self.waits),
-            "plucked": None if self.plucked is None else self.plucked.code,
             "quiet": self.quiet,
             "played": self.played,
             "callers": list(self.callers),
             "calls": list(self.calls),
             "asked": self.asked,
-            "phase": self.phase,
-            "turn": self.turn,
-            "log": [r.to_row() for r in self.log],
-            "outcome": None if self._outcome is None else self._outcome.to_json(),
         }
 
     @classmethod
     def from_json(cls, data: dict[str, Any], *, what: str = "a Tonk deal") -> TonkDeal:
-        check_version(data, what)
-        from ..from_view import combination_from_view
+        return cls._load(data, what)
 
-        try:
-            new = cls.__new__(cls)
-            n = new._load_header(data, what, TONK_ACTIONS)
-            new._state(
-                hands=[[snapshot.card(c) for c in h] for h in data["hands"]],
-                stock=[snapshot.card(c) for c in data["stock"]],
-                pack=[snapshot.card(c) for c in data["pack"]],
-                spreads=[combination_from_view(s) for s in data["spreads"]],
-                public=data,
-            )
-            new.log = [Record.from_row(e) for e in data["log"]]
-            new._outcome = snapshot.outcome_from_json(data["outcome"])
-        except snapshot.LOAD_ERRORS as e:
-            raise snapshot.malformed(what, data, e) from None
-        if new.history_len() != new.version or len(new.hands) != n:
-            raise snapshot.malformed(what, data, "its seats or its history do not match")
-        return new
+    @classmethod
+    def _own_from_json(cls, data: dict[str, Any]) -> dict[str, Any]:
+        return cls._own_from_view({"combinations": data["spreads"]})
 
     def _state(
         self,
@@ -514,51 +427,17 @@ class TonkDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
         self.asked = int(public["asked"])
         self.phase = str(public["phase"])
         self.turn = int(public["turn"])
-        self.log_view = LogView()
+        self._log_view = LogView()
         self._legal_v, self._legal = -1, []
 
     @classmethod
-    def from_view(cls, view: Mapping[str, Any], hidden: Hidden) -> TonkDeal:
-        """A deal that ``view`` (a seat's, during play) is a view of, the other hands, the
-        pack and the stock under its top card as ``hidden`` gives them."""
-        from ..from_view import ViewMismatch, combination_from_view, hands_of
+    def _own_from_view(cls, view: Mapping[str, Any]) -> dict[str, Any]:
+        from ..from_view import combination_from_view
 
-        if view.get("phase") not in ("call", "draw", "play") or view.get("seat") is None:
-            raise ViewMismatch(
-                f"a state is built from a seat's view during play, not {view.get('phase')!r}"
-            )
-        new = cls.__new__(cls)
-        new.rules = make_rules(str(view["variant"]), dict(view.get("options") or {}))
-        new.players = n = int(view["players"])
-        new.dealer = int(view["dealer"])
-        new.seed, new.pack_order = None, ()
-        new._init_history()
-        new.version = int(view["version"])
-        hands = hands_of(view, hidden, n, int(view["seat"]))
-        for s, h in hands.items():
-            if len(h) != int(view["hand_counts"][s]):
-                raise ViewMismatch(f"seat {s} holds {view['hand_counts'][s]} cards, not {len(h)}")
-        pack = list(hidden.pack)[::-1]
-        if len(pack) != int(view["pack_count"]):
-            raise ViewMismatch(f"the pack holds {view['pack_count']} cards, not {len(pack)}")
-        top = [Card.from_code(c) for c in view["stock"]]
-        stock = list(hidden.stock) if hidden.stock else top
-        if len(stock) != int(view["stock_count"]) or stock[-1:] != top:
-            raise ViewMismatch("the stock does not match the view's")
-        spreads = [combination_from_view(s) for s in view["combinations"]]
-        new._state(
-            hands=[hands[s] for s in range(n)],
-            stock=stock,
-            pack=pack,
-            spreads=spreads,
-            public=dict(view) | {"turn": view["to_move"]},
-        )
-        every = [c for h in new.hands for c in h] + stock + pack
-        every += [t.card for s in spreads for t in s.cards]
-        if Counter(every) != Counter(new.rules.spec.pack(new.rules)):
-            raise ViewMismatch("the cards of the view and the hidden ones are not the deal's pack")
-        new.log, new._outcome = [], None
-        return new
+        return {"spreads": [combination_from_view(s) for s in view["combinations"]]}
+
+    def _tabled_cards(self) -> list[Card]:
+        return [t.card for s in self.spreads for t in s.cards]
 
     def __repr__(self) -> str:
         return f"<TonkDeal v{self.version} {self.phase} seat {self.to_move()}>"

@@ -9,21 +9,20 @@ line in ``BUILT_IN``).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING, Any
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from ..cards import Card, PackKind, dealing_pack, make_pack
 from ..errors import InvalidActionError
 from ..rules import Rules
 from ..spreads import count
-from ..variant import Capabilities, Ending, Law, PlayerRange, Variant, register
+from ..variant import Capabilities, DealStart, Ending, Law, PlayerRange, Variant, register
 from .actions import TUNK_ACTIONS
 from .deal import HAND, LIMIT, TunkDeal, in_game
 from .game import winners
 from .scoring import OUT_AT, payments, penalties
 
 if TYPE_CHECKING:
-    from ..from_view import Hidden
     from ..protocol import DealState
 
 
@@ -34,6 +33,8 @@ class Tunk(Variant):
     players = PlayerRange(2, 5, 3)
     seats = PlayerRange(2, 5, 4)
     order = 6
+    play_style = "tunk"
+    deal_class = TunkDeal
     options = ()
     game_to = OUT_AT  # K10: out at 100
     game_law = "K10"
@@ -98,23 +99,15 @@ class Tunk(Variant):
     def hand_size(self, rules: Rules, players: int) -> int:
         return HAND
 
-    def deal(
-        self,
-        rules: Rules,
-        players: int,
-        dealer: int,
-        *,
-        seed: int | None,
-        pack: list[Card] | None,
-        carry_in: int,
-        scores_in: tuple[int, ...] = (),
-    ) -> TunkDeal:
-        """A deal; ``scores_in``: the game's scores before it (K10: who is still in), none
-        at a game's first deal."""
-        if carry_in:
+    def deal(self, rules: Rules, players: int, dealer: int, start: DealStart) -> TunkDeal:
+        """A deal; ``start.scores_in``: the game's scores before it (K10: who is still
+        in), none at a game's first deal."""
+        if start.carry_in:
             raise InvalidActionError("nothing carries into a deal of Tunk (K11: a break is void)")
-        pack, seed = dealing_pack(self.pack(rules), seed, pack, "a Tunk pack is the 52 cards")
-        return TunkDeal(rules, players, dealer, pack, seed, scores_in)
+        pack, seed = dealing_pack(
+            self.pack(rules), start.seed, start.pack, "a Tunk pack is the 52 cards"
+        )
+        return TunkDeal(rules, players, dealer, pack, seed, start.scores_in)
 
     def scores_after(self, state: DealState) -> tuple[int, ...]:
         """K9, K10: the scores with the deal's penalties added (a break adds none, KO6);
@@ -130,12 +123,6 @@ class Tunk(Variant):
         """K10, KO8: the last player left, or the lowest of those who reach 100 at once."""
         assert isinstance(state, TunkDeal)
         return winners(state.scores_in, _after(state)) if state.is_over() else ()
-
-    def load(self, data: dict[str, Any], what: str) -> TunkDeal:
-        return TunkDeal.from_json(data, what=what)
-
-    def from_view(self, view: Mapping[str, Any], hidden: Hidden) -> TunkDeal:
-        return TunkDeal.from_view(view, hidden)
 
     def physical_pips(self, cards: Iterable[str]) -> int:
         """Unmatched cards at a physical table: K6, the ace 1."""

@@ -12,9 +12,9 @@ call with its discard as one move (KO9):
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import ClassVar
 
-from ..actions import Action, ActionTable, BareAction, Role, register_bare
+from ..actions import Action, ActionTable, BareAction, CardAction, Role, register_bare
 from ..cards import Card
 from ..errors import InvalidActionError
 from ..rummy.moves import Discard, discard_from_json, discard_from_text
@@ -57,7 +57,7 @@ def _tunk_text(seat: int, args: list[str]) -> Action:
 
 @TUNK_ACTIONS.register(lambda d: Tunk(d["seat"], Card.from_code(d["card"])), _tunk_text)
 @dataclass(frozen=True, slots=True)
-class Tunk(Action):
+class Tunk(CardAction):
     """K7, KO3, KO9: call Tunk and discard ``card``: the seven cards left are shown,
     their unmatched count five or less; every other player then has his last turn."""
 
@@ -69,17 +69,8 @@ class Tunk(Action):
         "cards are your points; if anyone ends lower, they are doubled (K9)."
     )
 
-    card: Card
-
     def hand_codes(self) -> list[str]:
         return [self.card.code]
-
-    def to_json(self) -> dict[str, Any]:
-        return {"type": self.type, "seat": self.seat, "card": self.card.code}
-
-    @property
-    def text(self) -> str:
-        return f"{self.seat} tunk {self.card.code}"
 
     def describe(self) -> str:
         return f"calls Tunk, discarding {self.card.code}"

@@ -11,7 +11,6 @@ Players who have left the game (K10) hold no cards and are skipped (KO11).
 from __future__ import annotations
 
 from bisect import insort
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -22,15 +21,15 @@ from ..combinations import Combination, Placed
 from ..errors import IllegalActionError, InvalidActionError
 from ..protocol import Outcome
 from ..records import Kind, Record
-from ..rules import Rules, make_rules
-from ..snapshot import check_version
+from ..rules import Rules
+from ..stock import StockDeal
 from ..words import LogView
 from .actions import TUNK_ACTIONS, Discard, DrawPack, Pluck, Tunk
 from .melds import Groupings, last_turn, tunk_discards, tunker_melds
 from .scoring import OUT_AT, settle
 
 if TYPE_CHECKING:
-    from ..from_view import Hidden
+    pass
 
 HAND = 7  # K3
 LIMIT = 5  # K7: the most a Tunker's unmatched cards may count
@@ -69,11 +68,12 @@ def in_game(scores: Sequence[int]) -> tuple[int, ...]:
     return tuple(s for s, v in enumerate(scores) if v < OUT_AT)
 
 
-class TunkDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
+class TunkDeal(StockDeal):
     """A deal of Tunk in play (implements :class:`~games.engine.protocol.DealState`);
     ``scores_in``: each seat's game score before it (K9, K10)."""
 
-    carry_in = 0
+    GAME, NOTATION, OVER_LAW, TURN_LAW = "Tunk", TUNK_ACTIONS, "K9", "K5"
+    VIEW_PHASES = ("draw", "discard")
 
     def __init__(
         self,
@@ -109,7 +109,7 @@ class TunkDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
         self.shown: list[list[list[str]]] = [[] for _ in range(players)]  # melds laid down
         self.melds: list[Combination] = []  # the Tunker's, with what was laid off on them
         self.log: list[Record] = [Record(None, Kind.DEAL, "K3", (self.stock[0].code,), number=HAND)]
-        self.log_view = LogView()
+        self._log_view = LogView()
         self._outcome: Outcome | None = None
         self.phase, self.turn = "draw", order[0]
         self._legal_v = -1
@@ -129,15 +129,6 @@ class TunkDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
         return after + [s for s in self.active if s <= seat]
 
     # ------------------------------------------------------------ protocol
-
-    def to_move(self) -> int | None:
-        return None if self.phase == "over" else self.turn
-
-    def is_over(self) -> bool:
-        return self.phase == "over"
-
-    def outcome(self) -> Outcome | None:
-        return self._outcome
 
     def tunks(self) -> list[Card]:
         """K7, KO3, KO9: the discards this turn after which the seven cards left count
@@ -167,11 +158,7 @@ class TunkDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
         low = min(g.points(c) for c in self.hands[self.turn] if c != self.plucked)
         return f"your best seven cards leave {low} unmatched; Tunk needs {LIMIT} or less (K7)"
 
-    def legal_actions(self, seat: int) -> list[Action]:
-        if seat != self.turn or self.phase == "over":
-            return []
-        if self._legal_v == self.version:
-            return list(self._legal)
+    def _list_legal(self, seat: int) -> list[Action]:
         out: list[Action] = []
         if self.phase == "draw":
             if self.pack:
@@ -181,26 +168,9 @@ class TunkDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
         else:
             out += _discards(seat, self.hands[seat], self.plucked)
             out += [_tunk(seat, c) for c in self.tunks()]
-        self._legal, self._legal_v = out, self.version
-        return list(out)
+        return out
 
-    def is_legal(self, action: Action) -> bool:
-        try:
-            self._check(action)
-        except (IllegalActionError, InvalidActionError):
-            return False
-        return True
-
-    def _check(self, a: Action) -> Action:
-        """``a`` as it will be applied, or the reason (with its law) it may not be."""
-        if not isinstance(a, Action) or a.type not in TUNK_ACTIONS.types:
-            raise InvalidActionError(f"not a Tunk action: {a!r}")
-        if self.phase == "over":
-            raise IllegalActionError("the deal is over", law="K9")
-        if a.seat != self.turn:
-            raise IllegalActionError(
-                f"it is seat {self.turn}'s turn, not seat {a.seat}'s", law="K5"
-            )
+    def _check_move(self, a: Action) -> Action:
         if isinstance(a, DrawPack | Pluck):
             if self.phase != "draw":
                 raise IllegalActionError("you have drawn this turn already", law="K5")
@@ -295,103 +265,52 @@ class TunkDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
 
     # ------------------------------------------------------------ views
 
-    def player_view(self, seat: int) -> dict[str, Any]:
-        if not (isinstance(seat, int) and 0 <= seat < self.players) or isinstance(seat, bool):
-            raise InvalidActionError(f"bad seat {seat!r}")
-        return self._view(seat)
-
-    def spectator_view(self) -> dict[str, Any]:
-        return self._view(None)
-
     def _view(self, seat: int | None) -> dict[str, Any]:
-        out = self._outcome
         mine = seat is not None and self.turn == seat and self.phase != "over"
         best = None
         if seat is not None and self.hands[seat] and len(self.hands[seat]) <= HAND:
             best = Groupings(self.hands[seat]).points()  # his own hand: KO5's count
-        return {
-            "variant": self.rules.variant,
-            "options": dict(self.rules.options),
-            "players": self.players,
-            "seat": seat,
-            "dealer": self.dealer,
-            "version": self.version,
-            "to_move": self.to_move(),
-            "phase": self.phase,
-            "hand": [] if seat is None else [c.code for c in self.hands[seat]],
-            "hand_counts": [len(h) for h in self.hands],
-            "pack_count": len(self.pack),
-            "stock": [c.code for c in self.stock[-1:]],  # the top card only
-            "stock_count": len(self.stock),
-            "stock_mode": "buried",
-            "scores": list(self.scores_in),
-            "out_at": OUT_AT,
-            "active": list(self.active),
-            "plucked": None if self.plucked is None else self.plucked.code,
-            "tunker": self.tunker,
-            "shown": [list(map(list, m)) for m in self.shown],
-            "combinations": [m.to_json() for m in self.melds],
-            "count": best,
-            "no_discard": self.why_no_discard() if mine else None,
-            "no_tunk": self.why_no_tunk() if mine else None,
-            "log": self.log_view.of(self.log, seat),
-            "outcome": None if out is None else out.to_json(),
-        }
+        return (
+            self._table_view(seat)
+            | {
+                "scores": list(self.scores_in),
+                "out_at": OUT_AT,
+                "active": list(self.active),
+                "plucked": None if self.plucked is None else self.plucked.code,
+                "tunker": self.tunker,
+                "shown": [list(map(list, m)) for m in self.shown],
+                "combinations": [m.to_json() for m in self.melds],
+                "count": best,
+                "no_discard": self.why_no_discard() if mine else None,
+                "no_tunk": self.why_no_tunk() if mine else None,
+            }
+            | self._view_end(seat)
+        )
 
     # ------------------------------------------------------------ copies and snapshots
 
-    def copy(self) -> TunkDeal:
-        new = TunkDeal.__new__(TunkDeal)
-        new.__dict__.update(self.__dict__)
-        new.hands = [list(h) for h in self.hands]
-        new.stock, new.pack, new.melds = list(self.stock), list(self.pack), list(self.melds)
-        new.shown, new.log = [list(m) for m in self.shown], list(self.log)
-        self._copy_history(new)
-        return new
-
-    def copy_apart(self) -> TunkDeal:
-        """A copy sharing no cache with this deal (``copy`` shares the log's view): it
-        may be changed while another thread reads this one."""
-        new = self.copy()
-        new.log_view = LogView()
-        return new
+    def _copy_own(self, new: TunkDeal) -> None:
+        new.melds, new.shown = list(self.melds), [list(m) for m in self.shown]
 
     def to_json(self) -> dict[str, Any]:
         """The deal as a versioned JSON snapshot; ``TunkDeal.from_json(d.to_json()) == d``."""
-        return self.snapshot_header() | {
+        return self._stock_json() | {
             "scores_in": list(self.scores_in),
-            "hands": [[c.code for c in h] for h in self.hands],
-            "stock": [c.code for c in self.stock],
-            "pack": [c.code for c in self.pack],  # top last
-            "plucked": None if self.plucked is None else self.plucked.code,
             "tunker": self.tunker,
             "shown": self.shown,
             "melds": [m.to_json() for m in self.melds],
-            "phase": self.phase,
-            "turn": self.turn,
-            "log": [r.to_row() for r in self.log],
-            "outcome": None if self._outcome is None else self._outcome.to_json(),
         }
 
     @classmethod
     def from_json(cls, data: dict[str, Any], *, what: str = "a Tunk deal") -> TunkDeal:
-        check_version(data, what)
-        try:
-            new = cls.__new__(cls)
-            n = new._load_header(data, what, TUNK_ACTIONS)
-            new._state(
-                hands=[[snapshot.card(c) for c in h] for h in data["hands"]],
-                stock=[snapshot.card(c) for c in data["stock"]],
-                pack=[snapshot.card(c) for c in data["pack"]],
-                public=data | {"combinations": data["melds"], "scores": data["scores_in"]},
-            )
-            new.log = [Record.from_row(e) for e in data["log"]]
-            new._outcome = snapshot.outcome_from_json(data["outcome"])
-        except snapshot.LOAD_ERRORS as e:
-            raise snapshot.malformed(what, data, e) from None
-        if new.history_len() != new.version or len(new.hands) != n or len(new.scores_in) != n:
-            raise snapshot.malformed(what, data, "its seats or its history do not match")
-        return new
+        return cls._load(data, what)
+
+    @classmethod
+    def _public_from_json(cls, data: dict[str, Any]) -> Mapping[str, Any]:
+        return data | {"combinations": data["melds"], "scores": data["scores_in"]}
+
+    def _fits(self, players: int) -> bool:
+        return len(self.hands) == players and len(self.scores_in) == players
 
     def _state(
         self,
@@ -415,48 +334,8 @@ class TunkDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
         self.melds = [combination_from_view(m) for m in public["combinations"]]
         self.phase = str(public["phase"])
         self.turn = int(public["turn"])
-        self.log_view = LogView()
+        self._log_view = LogView()
         self._legal_v, self._legal, self._tunks = -1, [], None
-
-    @classmethod
-    def from_view(cls, view: Mapping[str, Any], hidden: Hidden) -> TunkDeal:
-        """A deal that ``view`` (a seat's, during play) is a view of, the other hands, the
-        pack and the stock under its top card as ``hidden`` gives them."""
-        from ..from_view import ViewMismatch, hands_of
-
-        if view.get("phase") not in ("draw", "discard") or view.get("seat") is None:
-            raise ViewMismatch(
-                f"a state is built from a seat's view during play, not {view.get('phase')!r}"
-            )
-        new = cls.__new__(cls)
-        new.rules = make_rules(str(view["variant"]), dict(view.get("options") or {}))
-        new.players = n = int(view["players"])
-        new.dealer = int(view["dealer"])
-        new.seed, new.pack_order = None, ()
-        new._init_history()
-        new.version = int(view["version"])
-        hands = hands_of(view, hidden, n, int(view["seat"]))
-        for s, h in hands.items():
-            if len(h) != int(view["hand_counts"][s]):
-                raise ViewMismatch(f"seat {s} holds {view['hand_counts'][s]} cards, not {len(h)}")
-        pack = list(hidden.pack)[::-1]
-        if len(pack) != int(view["pack_count"]):
-            raise ViewMismatch(f"the pack holds {view['pack_count']} cards, not {len(pack)}")
-        top = [Card.from_code(c) for c in view["stock"]]
-        stock = list(hidden.stock) if hidden.stock else top
-        if len(stock) != int(view["stock_count"]) or stock[-1:] != top:
-            raise ViewMismatch("the stock does not match the view's")
-        new._state(
-            hands=[hands.get(s, []) for s in range(n)],
-            stock=stock,
-            pack=pack,
-            public=dict(view) | {"turn": view["to_move"]},
-        )
-        every = [c for h in new.hands for c in h] + stock + pack
-        if Counter(every) != Counter(new.rules.spec.pack(new.rules)):
-            raise ViewMismatch("the cards of the view and the hidden ones are not the deal's pack")
-        new.log, new._outcome = [], None
-        return new
 
     def __repr__(self) -> str:
         return f"<TunkDeal v{self.version} {self.phase} seat {self.to_move()}>"
