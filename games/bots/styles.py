@@ -32,11 +32,14 @@ class Style:
 STYLES: dict[str, Style] = {
     # Foster's games and Colonel
     "rummy": Style(rummy_club.RummyClub(), greedy_rummy, rummy_club.ranked_alternatives, 3),
-    "conquian": Style(
+    # Conquián's: every card turned is said to, used at once or passed (L12)
+    "say": Style(
         conquian_club.ConquianClub(), greedy_conquian, conquian_club.ranked_alternatives, 5
     ),
-    "tonk": Style(tonk_play.TonkClub(), tonk_play.greedy_tonk, tonk_play.ranked_alternatives, 4),
-    "tunk": Style(tunk_play.TunkClub(), tunk_play.greedy_tunk, tunk_play.ranked_alternatives, 4),
+    # Tonk's: a low hand may drop (T9)
+    "drop": Style(tonk_play.TonkClub(), tonk_play.greedy_tonk, tonk_play.ranked_alternatives, 4),
+    # Tunk's: a low hand knocks, the others have a last turn (K7)
+    "knock": Style(tunk_play.TunkClub(), tunk_play.greedy_tunk, tunk_play.ranked_alternatives, 4),
 }
 
 

@@ -31,7 +31,7 @@ class Conquian(Variant):
 
     name = "conquian"
     order = 3
-    play_style = "conquian"
+    play_style = "say"
     deal_class = ConquianDeal
     display_name = "Conquián"
     description = "two players, forty cards"

@@ -36,7 +36,7 @@ class Tonk(Variant):
     players = PlayerRange(2, 5, 2)
     seats = PlayerRange(2, 5, 4)
     order = 5
-    play_style = "tonk"
+    play_style = "drop"
     deal_class = TonkDeal
     options = (
         OptionSpec(

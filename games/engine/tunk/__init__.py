@@ -33,7 +33,7 @@ class Tunk(Variant):
     players = PlayerRange(2, 5, 3)
     seats = PlayerRange(2, 5, 4)
     order = 6
-    play_style = "tunk"
+    play_style = "knock"
     deal_class = TunkDeal
     options = ()
     game_to = OUT_AT  # K10: out at 100
