@@ -14,7 +14,7 @@ COMMANDS = {
 }
 TITLES = {
     "engine": "Rules engine: random self-play vs rlcard's Gin Rummy",
-    "club": "Club: balancing a session, rendering a washbook",
+    "club": "Club: balancing an evening, rendering a washbook",
     "games": "Play: turn actions under load, queries per action, event delivery",
     "bots": "Computer players: duels",
     "load": "Load and soak: 50 bot tables through the HTTP layer",
@@ -171,17 +171,16 @@ def _paced(r: dict[str, Any]) -> list[str]:
     out = [
         str(r["summary"]),
         "",
-        "Each row: the driver (tests/bench_paced_driver.py, a process of its own) for that "
-        "many tables, every member's phone listening to its table's stream (a move's part "
-        "pushed on it since 77cf748, fetched on each update before), each mover acting "
-        "after 2-8 s, the secretary's console open (the single table six times as long as "
-        "the others since session 29, twice before: the rule's anchor from about 190 "
-        "refreshes); delays in ms from an action's answer "
+        "Each row: the driver (tests/bench_paced_driver.py, a process of its own, on "
+        "aiohttp) for that many tables, every member's phone listening to its table's "
+        "stream (a move's part pushed on it), each mover acting after 2-8 s, the "
+        "secretary's console open (the single table six times as long as the others: the "
+        "rule's anchor from about 190 refreshes); delays in ms from an action's answer "
         "to each other phone's refreshed fragment (negative: shown before the mover had "
-        "his answer), and from the move sent (and from a move's notice to the console's line of that table shown: pushed in the notice since 3ee7793, fetched before); "
-        "CPU in cores busy over the row (the web's also a move: its CPU seconds over the "
-        "moves made in its span), memory resident MB. The driver on aiohttp since "
-        "2363497 (httpx before: twice its CPU, and its own Python in every delay).",
+        "their answer), and from the move sent (and from a move's notice to the console's "
+        "line of that table shown, pushed in the notice); CPU in cores busy over the row "
+        "(the web's also a move: its CPU seconds over the moves made in its span), memory "
+        "resident MB.",
         "",
         "| tables | actions | action p50/p90/p99 | other phones p50/p90/p99 "
         "| from the move p50/p90/p99 | console p50/p90 "

@@ -12,6 +12,7 @@ import base64
 import os
 import re
 import signal
+import socket
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
@@ -19,6 +20,7 @@ from typing import Any
 
 import pytest
 
+from club.runner import local
 from tests.makerun import MakeRun
 
 pytestmark = pytest.mark.slow
@@ -96,6 +98,12 @@ def test_a_club_starts_from_nothing_and_a_member_signs_in_from_his_phone(run: Ma
     run.wait_healthy()
     printed = re.search(r"http://127\.0\.0\.1:\d+/setup/\?code=([\w-]+)", run.output)
     assert printed, run.output[-2000:]
+    outside = local.primary_address()
+    if outside:  # make run listens on loopback unless HOST says otherwise: the machine's
+        with socket.socket() as s:  # network address answers nothing
+            s.settimeout(2)
+            assert s.connect_ex((outside, run.port)) != 0
+    assert "HOST=0.0.0.0" in run.output  # and the banner says how to let phones in
     code = printed.group(1)
     with sync_playwright() as p:
         chromium = p.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
