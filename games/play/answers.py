@@ -64,11 +64,12 @@ def answer(move: Move) -> Answer:
 
 
 def refused(table_id: int, user_id: int | None, rejection: Rejection) -> Answer:
-    """The table as it is now, for the user whose move was refused, with the reason."""
+    """The table as it is now, for the user whose move was refused, with the reason as a
+    sentence, as the club's refusals are ("Stale: the table has moved on, ...")."""
     seating = club_api.table_seating(table_id)
     deal = reading.current_deal(table_id)
     return Answer(
-        rejection.status, rejection.message, deal,
+        rejection.status, club_api.sentence(rejection.message), deal,
         reading.load_state(deal) if deal else None,
         seating, reading.member_of_user(seating, user_id),
         law=rejection.law,

@@ -28,6 +28,7 @@ from club.live.streams import (
 )
 from club.models import Member, Table
 from club.pages.inputs import parse_id, parse_whole
+from club.pages.web import sentence
 from club.services.base import (
     DEAL_PROGRESS,
     FRESH_GAMES,
@@ -75,6 +76,7 @@ __all__ = [
     "snapshot",
     "parse_id",
     "parse_whole",
+    "sentence",
     "redis_client",
     "redis_key",
     "table_notes",

@@ -218,7 +218,7 @@ def test_it_refuses_a_stale_version(conquian: Any, client_for: Any) -> None:
         HTTP_HX_REQUEST="true",
     )
     assert r.status_code == 409
-    assert "stale" in r.content.decode()
+    assert "Stale: the table has moved on, here is the current state." in r.content.decode()
     assert snapshot(deal.pk) == before
 
 

@@ -237,7 +237,9 @@ def test_identical_actions_from_two_browsers_apply_once(
         ]
     )
     assert _statuses(results) == {200: 1, 409: 3}
-    assert all(b"stale" in r.content for r in results if r.status_code == 409)
+    assert all(
+        b"Stale: the table has moved on" in r.content for r in results if r.status_code == 409
+    )
     assert DealAction.objects.filter(deal=deal).count() == 1
     _log_replays(deal)
 
@@ -332,7 +334,7 @@ def test_a_move_reads_the_deal_dealt_while_it_waited_for_the_table(
 
     _, answer = _move_while_the_table_is_held(make_members(2), 2, end_and_deal_again)
     assert answer.status_code == 409
-    assert game_services.STALE.encode() in answer.content
+    assert b"Stale: the table has moved on, here is the current state." in answer.content
     assert not DealAction.objects.exists()
 
 
