@@ -23,14 +23,7 @@ from dataclasses import dataclass, field
 from games.engine.actions import Action
 from games.engine.cards import Card
 from games.engine.combinations import CARDS
-from games.engine.conquian.actions import (
-    ForceAction,
-    MeldAction,
-    PassAction,
-    ThrowAction,
-    TradeAction,
-    UseAction,
-)
+from games.engine.conquian import actions as conquian
 from games.engine.conquian.order import ORDERS, PackOrder, by_suit
 from games.engine.records import Kind
 
@@ -309,7 +302,7 @@ class ConquianClub:
         if len(legal) == 1:
             return legal[0]
         ctx = make_ctx(view)
-        trades = [a for a in legal if isinstance(a, TradeAction)]
+        trades = [a for a in legal if isinstance(a, conquian.TradeAction)]
         if trades:
             _, d = best_throw(ctx.hand, _own(ctx), ctx)
             card = CARDS[d]
@@ -323,9 +316,9 @@ class ConquianClub:
     def _say(self, ctx: Ctx, legal: Sequence[Action]) -> Action:
         x = ctx.in_play
         own = _own(ctx)
-        uses = [a for a in legal if isinstance(a, UseAction)]
-        forces = [a for a in legal if isinstance(a, ForceAction)]
-        passes = [a for a in legal if isinstance(a, PassAction)]
+        uses = [a for a in legal if isinstance(a, conquian.UseAction)]
+        forces = [a for a in legal if isinstance(a, conquian.ForceAction)]
+        passes = [a for a in legal if isinstance(a, conquian.PassAction)]
         first_say = ctx.view.get("turned_by") == ctx.seat
         # Pass: if I turned it, the adversary gets the say; he may use it.
         pass_value = value(ctx.hand, own, ctx)
@@ -348,7 +341,7 @@ class ConquianClub:
         assert best is not None
         return best[1]
 
-    def after_use(self, ctx: Ctx, u: UseAction) -> tuple[list[int], list[Combo]]:
+    def after_use(self, ctx: Ctx, u: conquian.UseAction) -> tuple[list[int], list[Combo]]:
         hand = [c for c in ctx.hand if CARDS[c] not in u.hand]
         own = [Combo(c.owner, c.is_seq, c.cards, c.id) for c in _own(ctx)]
         x = ctx.in_play
@@ -364,7 +357,7 @@ class ConquianClub:
             own = [c for c in own if len(c.cards) >= 3] + [Combo(ctx.seat, _is_seq(new), new)]
         return hand, own
 
-    def _force_ok(self, ctx: Ctx, card: int, f: ForceAction, *, from_hand: bool) -> bool:
+    def _force_ok(self, ctx: Ctx, card: int, f: conquian.ForceAction, *, from_hand: bool) -> bool:
         """Foster: force a card the adversary refused himself -- it breaks his hand --
         unless he is so near the end that it would put him down."""
         counts = ctx.view.get("hand_counts") or [10, 10]
@@ -376,9 +369,9 @@ class ConquianClub:
 
     def _after_placing(self, ctx: Ctx, legal: Sequence[Action]) -> Action:
         own = _own(ctx)
-        melds = [a for a in legal if isinstance(a, MeldAction)]
-        throws = [a for a in legal if isinstance(a, ThrowAction)]
-        forces = [a for a in legal if isinstance(a, ForceAction)]
+        melds = [a for a in legal if isinstance(a, conquian.MeldAction)]
+        throws = [a for a in legal if isinstance(a, conquian.ThrowAction)]
+        forces = [a for a in legal if isinstance(a, conquian.ForceAction)]
         melded, left = cover(ctx.hand, own, ctx.order)
         if melds and (not left or ctx.pips_scoring):
             plan = self._meld_plan(ctx, melds, melded, left)
@@ -394,7 +387,11 @@ class ConquianClub:
         return next((a for a in throws if a.card == card), throws[0])
 
     def _meld_plan(
-        self, ctx: Ctx, melds: list[MeldAction], melded: list[tuple[int, ...]], left: list[int]
+        self,
+        ctx: Ctx,
+        melds: list[conquian.MeldAction],
+        melded: list[tuple[int, ...]],
+        left: list[int],
     ) -> Action | None:
         cards = CARDS
         for m in melded:
@@ -424,9 +421,9 @@ def ranked_alternatives(view: View, legal: Sequence[Action], k: int) -> list[Act
         x = ctx.in_play
         first_say = view.get("turned_by") == ctx.seat
         for i, a in enumerate(legal):
-            if isinstance(a, PassAction):
+            if isinstance(a, conquian.PassAction):
                 v = value(ctx.hand, own, ctx) - (opp_wants(x, ctx) * 0.8 if first_say else 0.0)
-            elif isinstance(a, UseAction):
+            elif isinstance(a, conquian.UseAction):
                 hand, combos = ConquianClub().after_use(ctx, a)
                 v = best_throw(hand, combos, ctx)[0] if hand else 1000.0
             else:
@@ -434,11 +431,11 @@ def ranked_alternatives(view: View, legal: Sequence[Action], k: int) -> list[Act
             scored.append((v, -i, a))
     else:
         for i, a in enumerate(legal):
-            if isinstance(a, (ThrowAction, ForceAction)):
+            if isinstance(a, (conquian.ThrowAction, conquian.ForceAction)):
                 d = ctx.idx(a.card)
                 rest = [c for c in ctx.hand if c != d]
                 v = value(rest, own, ctx) - opp_wants(d, ctx)
-                if isinstance(a, ForceAction):
+                if isinstance(a, conquian.ForceAction):
                     v -= 1.0
                 scored.append((v, -i, a))
     scored.sort(key=lambda t: (t[0], t[1]), reverse=True)

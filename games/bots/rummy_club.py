@@ -23,18 +23,7 @@ from dataclasses import dataclass
 from games.engine.actions import Action
 from games.engine.cards import Card
 from games.engine.combinations import CARD_ID, CARDS, FULL_ORDER, Combination, SeqOrder, wild_id
-from games.engine.rummy import generate
-from games.engine.rummy.moves import (
-    Accept,
-    Add,
-    Challenge,
-    Decline,
-    Discard,
-    Draw,
-    Layout,
-    MoveJoker,
-    TakeBack,
-)
+from games.engine.rummy import generate, moves
 
 from .base import View, caps, wild_mode
 from .hands import seq_order, took_back_this_turn
@@ -71,7 +60,7 @@ class Context:
 
 @dataclass
 class Analysis:
-    cover: list[Layout]
+    cover: list[moves.Layout]
     leftover: list[int]
     chance: dict[int, float]
     loss: float
@@ -109,35 +98,35 @@ def hand_counts(cards: Sequence[int]) -> list[int]:
     return cnt
 
 
-def _layout_ids(lay: Layout) -> list[int]:
+def _layout_ids(lay: moves.Layout) -> list[int]:
     return [CARD_ID[p.card] for p in lay.cards]
 
 
-def _layout_score(lay: Layout, combos_wild_end: bool) -> tuple[int, int]:
+def _layout_score(lay: moves.Layout, combos_wild_end: bool) -> tuple[int, int]:
     return (len(lay.cards), -int(combos_wild_end))
 
 
-def _wild_at_open_end(lay: Layout) -> bool:
+def _wild_at_open_end(lay: moves.Layout) -> bool:
     cards = lay.cards
     if len(cards) < 3 or cards[0].named.rank == cards[1].named.rank:
         return False
     return cards[0].is_wild or cards[-1].is_wild
 
 
-def best_cover(ctx: Context, cnt: list[int]) -> tuple[list[Layout], list[int]]:
+def best_cover(ctx: Context, cnt: list[int]) -> tuple[list[moves.Layout], list[int]]:
     """Disjoint combinations from the hand covering the most cards (then the most pips),
     a joker preferably inside a sequence (Foster: not at an open end)."""
     size = sum(cnt)
     lays = generate.layouts(ctx.seat, cnt, size, ctx.wild, ctx.order)
     items = [(lay, hand_counts(_layout_ids(lay))) for lay in lays]
-    by_card: dict[int, list[tuple[Layout, list[int]]]] = {}
+    by_card: dict[int, list[tuple[moves.Layout, list[int]]]] = {}
     for lay, need in items:
         for cid in set(_layout_ids(lay)):
             by_card.setdefault(cid, []).append((lay, need))
-    memo: dict[tuple[int, ...], tuple[tuple[int, int, int], list[Layout]]] = {}
+    memo: dict[tuple[int, ...], tuple[tuple[int, int, int], list[moves.Layout]]] = {}
     view = ctx.view
 
-    def solve(cur: list[int]) -> tuple[tuple[int, int, int], list[Layout]]:
+    def solve(cur: list[int]) -> tuple[tuple[int, int, int], list[moves.Layout]]:
         key = tuple(cur)
         got = memo.get(key)
         if got is not None:
@@ -331,11 +320,11 @@ class RummyClub:
     def choose(self, view: View, legal: Sequence[Action], rng: random.Random) -> Action:
         ctx = make_context(view)
         hand = [CARD_ID[Card.from_code(c)] for c in view.get("hand") or []]
-        if any(isinstance(a, Accept) for a in legal):
+        if any(isinstance(a, moves.Accept) for a in legal):
             return self._answer_challenge(ctx, hand, legal)
-        draws = [a for a in legal if isinstance(a, Draw)]
+        draws = [a for a in legal if isinstance(a, moves.Draw)]
         if draws:
-            ch = [a for a in legal if isinstance(a, Challenge)]
+            ch = [a for a in legal if isinstance(a, moves.Challenge)]
             if ch and self._should_challenge(ctx, hand):
                 return ch[0]
             return self._draw(ctx, hand, draws)
@@ -352,7 +341,7 @@ class RummyClub:
 
     def _answer_challenge(self, ctx: Context, hand: list[int], legal: Sequence[Action]) -> Action:
         mine = sum(pips_of(c, ctx.view) for c in hand)
-        want = Accept if mine < self._opponent_pips(ctx) * 0.8 else Decline
+        want = moves.Accept if mine < self._opponent_pips(ctx) * 0.8 else moves.Decline
         return next(a for a in legal if isinstance(a, want))
 
     def _should_challenge(self, ctx: Context, hand: list[int]) -> bool:
@@ -361,7 +350,7 @@ class RummyClub:
 
     # -- drawing ----------------------------------------------------------------------
 
-    def _draw(self, ctx: Context, hand: list[int], draws: list[Draw]) -> Action:
+    def _draw(self, ctx: Context, hand: list[int], draws: list[moves.Draw]) -> Action:
         pack = [a for a in draws if a.source == "pack"]
         stock = [a for a in draws if a.source == "stock"]
         if not stock:
@@ -369,7 +358,7 @@ class RummyClub:
         if not pack:
             return stock[0]
         base = analyse(ctx, hand).value(ctx) + PACK_OPTION
-        best: tuple[float, Draw] | None = None
+        best: tuple[float, moves.Draw] | None = None
         top = ctx.view.get("stock") or []
         for a in stock:
             card = a.card if a.card is not None else (Card.from_code(top[-1]) if top else None)
@@ -386,10 +375,10 @@ class RummyClub:
 
     def _play(self, ctx: Context, hand: list[int], legal: Sequence[Action]) -> Action:
         view = ctx.view
-        discards = {CARD_ID[a.card]: a for a in legal if isinstance(a, Discard)}
-        layouts = [a for a in legal if isinstance(a, Layout)]
-        adds = [a for a in legal if isinstance(a, Add)]
-        back = [a for a in legal if isinstance(a, TakeBack)]
+        discards = {CARD_ID[a.card]: a for a in legal if isinstance(a, moves.Discard)}
+        layouts = [a for a in legal if isinstance(a, moves.Layout)]
+        adds = [a for a in legal if isinstance(a, moves.Add)]
+        back = [a for a in legal if isinstance(a, moves.TakeBack)]
         an = analyse(ctx, hand)
         if took_back_this_turn(view):
             layouts, adds = [], []
@@ -419,7 +408,7 @@ class RummyClub:
             return max(discards.values(), key=lambda a: pips_of(CARD_ID[a.card], view))
         if back:
             return back[0]
-        other = [a for a in legal if not isinstance(a, MoveJoker)]
+        other = [a for a in legal if not isinstance(a, moves.MoveJoker)]
         return (other or list(legal))[0]
 
     def _may_shed(self, ctx: Context) -> bool:
@@ -457,9 +446,9 @@ class RummyClub:
         return any(c.owner == ctx.seat for c in ctx.combos)
 
 
-def _find_add(adds: list[Add], cid: int, combo: int) -> Add | None:
+def _find_add(adds: list[moves.Add], cid: int, combo: int) -> moves.Add | None:
     card = CARDS[cid]
-    best: Add | None = None
+    best: moves.Add | None = None
     for a in adds:
         if a.combination == combo and a.card.card == card and (best is None or not a.card.is_wild):
             best = a
@@ -468,10 +457,10 @@ def _find_add(adds: list[Add], cid: int, combo: int) -> Add | None:
 
 def ranked_alternatives(view: View, legal: Sequence[Action], k: int) -> list[Action]:
     """The club player's ``k`` best-looking draws or discards (for the expert's search)."""
-    draws = [a for a in legal if isinstance(a, Draw)]
+    draws = [a for a in legal if isinstance(a, moves.Draw)]
     if draws:
         return list[Action](draws[:k])
-    discards = {CARD_ID[a.card]: a for a in legal if isinstance(a, Discard)}
+    discards = {CARD_ID[a.card]: a for a in legal if isinstance(a, moves.Discard)}
     if not discards:
         return []
     ctx = make_context(view)

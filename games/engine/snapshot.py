@@ -60,6 +60,7 @@ class SnapshotHistory:
     reading.
     """
 
+    version: int  # the number of actions applied
     _history: list[Action]  # the decoded actions (after the JSON ones, while those are kept)
     _log_view: LogView  # the log as viewers see it, kept between views, shared by copies
     _history_raw: list[Any] | None  # the snapshot's actions not yet decoded
@@ -143,6 +144,31 @@ class SnapshotHistory:
         self._load_history(data["history"], n, what, notation)
         d.version = int(data["version"])
         return n
+
+    @classmethod
+    def read_snapshot(cls, data: dict[str, Any], what: str, notation: ActionTable) -> Self:
+        """The deal a snapshot describes: its header (:meth:`_load_header`), then the
+        game's own fields (:meth:`_read_own`). :class:`SnapshotError` naming ``what`` for
+        an unknown version, a malformed snapshot, or seats and a history that do not
+        match (:meth:`_fits`)."""
+        check_version(data, what)
+        try:
+            new = cls.__new__(cls)
+            players = new._load_header(data, what, notation)
+            new._read_own(data)
+        except LOAD_ERRORS as e:
+            raise malformed(what, data, e) from None
+        if new.history_len() != new.version or not new._fits(players):
+            raise malformed(what, data, "its seats or its history do not match")
+        return new
+
+    def _read_own(self, data: dict[str, Any]) -> None:
+        """Read the game's own fields of a snapshot (after its header)."""
+        raise NotImplementedError
+
+    def _fits(self, players: int) -> bool:
+        """Whether the fields read are the snapshot's ``players`` seats' each."""
+        raise NotImplementedError
 
     def _load_history(self, raw: object, players: int, what: str, notation: ActionTable) -> None:
         """Keep a snapshot's history undecoded, after checking each entry's form."""

@@ -21,7 +21,6 @@ from .actions import Action, ActionTable
 from .cards import Card
 from .errors import IllegalActionError, InvalidActionError
 from .records import Record
-from .snapshot import check_version
 
 if TYPE_CHECKING:
     from .from_view import Hidden
@@ -174,29 +173,19 @@ class StockDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
             "outcome": None if self._outcome is None else self._outcome.to_json(),
         }
 
-    @classmethod
-    def _load(cls, data: dict[str, Any], what: str) -> Self:
-        """The deal a snapshot describes: the common fields read here, the game's own
-        (:meth:`_public_from_json`, :meth:`_own_from_json`) given to its ``_state``.
-        :class:`~.snapshot.SnapshotError` naming the deal when it does not make one."""
-        check_version(data, what)
-        try:
-            new = cls.__new__(cls)
-            n = new._load_header(data, what, cls.NOTATION)
-            new._state(
-                hands=[[snapshot.card(c) for c in h] for h in data["hands"]],
-                stock=[snapshot.card(c) for c in data["stock"]],
-                pack=[snapshot.card(c) for c in data["pack"]],
-                public=cls._public_from_json(data),
-                **cls._own_from_json(data),
-            )
-            new.log = [Record.from_row(e) for e in data["log"]]
-            new._outcome = snapshot.outcome_from_json(data["outcome"])
-        except snapshot.LOAD_ERRORS as e:
-            raise snapshot.malformed(what, data, e) from None
-        if new.history_len() != new.version or not new._fits(n):
-            raise snapshot.malformed(what, data, "its seats or its history do not match")
-        return new
+    def _read_own(self, data: dict[str, Any]) -> None:
+        """The game's fields: the common ones read here, the game's own
+        (:meth:`_public_from_json`, :meth:`_own_from_json`) given to its ``_state``."""
+        cls = type(self)
+        self._state(
+            hands=[[snapshot.card(c) for c in h] for h in data["hands"]],
+            stock=[snapshot.card(c) for c in data["stock"]],
+            pack=[snapshot.card(c) for c in data["pack"]],
+            public=cls._public_from_json(data),
+            **cls._own_from_json(data),
+        )
+        self.log = [Record.from_row(e) for e in data["log"]]
+        self._outcome = snapshot.outcome_from_json(data["outcome"])
 
     @classmethod
     def _public_from_json(cls, data: dict[str, Any]) -> Mapping[str, Any]:

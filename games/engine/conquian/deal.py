@@ -7,7 +7,6 @@ import random
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from .. import snapshot
 from ..actions import Action, is_listed
 from ..cards import Card, make_pack, shuffle_seeded
 from ..combinations import CARDS
@@ -29,13 +28,13 @@ from .actions import (
 )
 from .melds import (
     KINDS,
-    Combo,
     fits,
     new_combinations,
     pieces_after_borrow,
     pip_value,
 )
-from .order import ORDERS, PackOrder, by_suit
+from .order import ORDERS, by_suit
+from .snapshots import ConquianSnapshots
 from .views import view
 
 if TYPE_CHECKING:
@@ -134,23 +133,19 @@ def next_dealer(dealer: int) -> int:
     return 1 - dealer
 
 
-class ConquianDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
+class ConquianDeal(ConquianSnapshots):
     """One deal of Conquián for two. Implements :class:`protocol.DealState`."""
-
-    players = 2
 
     def __init__(self, rules: Rules, dealer: int, order: list[Card], carry_in: int) -> None:
         self.rules = rules
         self.dealer = dealer
         self.version = 0
         self.carry_in = carry_in
-        # the points each seat has won in the game before this deal (C-opt-4, a game to a
-        # target); (0, 0) where each deal is a game
-        self.scores_in: tuple[int, ...] = (0, 0)
-        self.pack_order: tuple[Card, ...] = tuple(order)
-        self.seed: int | None = None
+        self.scores_in = (0, 0)
+        self.pack_order = tuple(order)
+        self.seed = None
         self._init_history()
-        self._order: PackOrder = ORDERS[str(rules.opt("pack"))]
+        self._order = ORDERS[str(rules.opt("pack"))]
         self._cards = CARDS
         self._idx = idx = self._order.index
         ints = [idx[c] for c in order]
@@ -162,21 +157,21 @@ class ConquianDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
             hands[pone if (i // per) % 2 == 0 else dealer].append(ints[i])
         self._hands = [sorted(h, key=by_suit) for h in hands]
         rest = ints[20:]
-        self._combos: dict[int, Combo] = {}
+        self._combos = {}
         self._where = [-1] * 52
         self._next_id = 0
-        self._dead: list[int] = []
+        self._dead = []
         self._card = -1
         self._turned_by = -1
         self._say = -1
         self._refusals = 0
         self._from_pack = True
-        self._trade: list[int] = [-1, -1]
-        self._outcome: Outcome | None = None
-        self._log: list[Record] = []
+        self._trade = [-1, -1]
+        self._outcome = None
+        self._log = []
         self._log_view = LogView()
         self._cache_v = -1
-        self._cache: list[Action] = []
+        self._cache = []
         self._phase = "turn"
         self._mover = pone
         if rules.opt("upcard"):
@@ -264,23 +259,6 @@ class ConquianDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
         d["_pack"] = self._pack.copy()
         return new
 
-    # ------------------------------------------------------------ snapshot
-
-    def to_json(self) -> dict[str, Any]:
-        """The deal as a versioned JSON snapshot (games/engine/snapshot.py): cards by
-        code, no caches. ``ConquianDeal.from_json(d.to_json()) == d``."""
-        from .snapshots import deal_to_json
-
-        return deal_to_json(self)
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any], *, what: str = "a Conquián deal") -> ConquianDeal:
-        """The deal a :meth:`to_json` snapshot describes; :class:`SnapshotError` (naming
-        ``what`` and the version) for an unknown version or a malformed snapshot."""
-        from .snapshots import deal_from_json
-
-        return deal_from_json(cls, data, what)
-
     # ------------------------------------------------------------ legal actions
 
     def _generate(self, seat: int) -> list[Action]:
@@ -337,11 +315,6 @@ class ConquianDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
                         out.append(_one_card(ForceAction, seat, x, cid))
             out.append(_one_card(ThrowAction, seat, x))
         return out
-
-    @property
-    def target(self) -> int:
-        """The points total that ends the game (C-opt-4, seed 003); 0: each deal a game."""
-        return int(self.rules.opt("target") or 0)
 
     @property
     def cap(self) -> int:

@@ -19,7 +19,6 @@ from collections.abc import Mapping
 from itertools import compress
 from typing import TYPE_CHECKING, Any
 
-from .. import snapshot
 from ..actions import Action
 from ..cards import Card
 from ..combinations import CARDS, Combination, TableCard, build, cid_of, cids_of
@@ -28,7 +27,7 @@ from ..protocol import Outcome
 from ..records import Kind, Record
 from ..rules import Rules
 from ..words import LogView
-from . import generate, saved
+from . import generate
 from .moves import (
     Accept,
     Add,
@@ -41,13 +40,14 @@ from .moves import (
     TakeBack,
 )
 from .parts import (
-    _DISCARDS,
-    _FIELDS,
+    DEAL_FIELDS,
+    DISCARDS,
     Table,
-    _moved,
-    _simple,
+    moved_combination,
+    simple_action,
     table_for,
 )
+from .saved import RummySnapshots
 from .validate import as_named, canonical
 
 if TYPE_CHECKING:
@@ -55,7 +55,7 @@ if TYPE_CHECKING:
 
 
 _CARD_IDS = range(53)  # every card id, the joker's last
-# The bare actions of each seat, made once (a turn lists them often; as _DISCARDS).
+# The bare actions of each seat, made once (a turn lists them often; as DISCARDS).
 _SEATS = range(16)
 _ACCEPT = [Accept(seat) for seat in _SEATS]
 _DECLINE = [Decline(seat) for seat in _SEATS]
@@ -65,10 +65,8 @@ _DRAW_STOCK = [Draw(seat, "stock") for seat in _SEATS]
 _TAKE_BACK = [TakeBack(seat) for seat in _SEATS]
 
 
-class RummyDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
+class RummyDeal(RummySnapshots):
     """A deal in play (implements :class:`~..protocol.DealState`)."""
-
-    carry_in = 0  # nothing carries from one rummy deal to the next
 
     def __init__(
         self, rules: Rules, players: int, dealer: int, pack: list[Card], seed: int | None
@@ -78,7 +76,7 @@ class RummyDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
         self.players = players
         self.dealer = dealer
         self.seed = seed
-        self.pack_order: tuple[Card, ...] = tuple(pack)
+        self.pack_order = tuple(pack)
         self.version = 0
         n, t = players, self.table
         ids = cids_of(pack)
@@ -89,28 +87,26 @@ class RummyDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
         self._size = [t.hand_size] * n
         self._stock = [ids[n * t.hand_size]]
         self._pack = ids[n * t.hand_size + 1 :][::-1]  # top of the pack is the end
-        self._combos: list[Combination] = []
+        self._combos = []
         self._turn = (dealer + 1) % n  # L11: the player on the dealer's left begins
         self._phase = "draw"
         self._shown = 0  # cards put on the table this turn
-        self._snapshot: tuple[list[int], int, list[Combination]] | None = None
+        self._snapshot = None
         self._has_shown = [False] * n
-        self._first_ratter: int | None = None
+        self._first_ratter = None
         self._turnovers = 0
         self._challenged = False
         self._pack_out = False
-        self._log: list[Record] = [
+        self._log = [
             Record(None, Kind.DEAL, "L8", (CARDS[self._stock[0]].code,), number=t.hand_size)
         ]
         self._log_view = LogView()
         self._init_history()
-        self._outcome: Outcome | None = None
+        self._outcome = None
         self._legal_key = -1
-        self._legal: list[Action] = []
-        # The ids of the listed action objects, for the fast path of a caller that applies
-        # one of them (bots' playouts): an action counts as listed only if it IS one.
-        self._legal_ids: frozenset[int] = frozenset()
-        self._legal_frozen: frozenset[Action] | None = None
+        self._legal = []
+        self._legal_ids = frozenset()
+        self._legal_frozen = None
 
     # -- reading the state -------------------------------------------------------------
 
@@ -219,7 +215,9 @@ class RummyDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
                 if t.stock == "exposed":
                     for cid in dict.fromkeys(self._stock):
                         out.append(
-                            _simple(("ds", seat, cid), lambda c=cid: Draw(seat, "stock", CARDS[c]))
+                            simple_action(
+                                ("ds", seat, cid), lambda c=cid: Draw(seat, "stock", CARDS[c])
+                            )
                         )
                 else:
                     out.append(_DRAW_STOCK[seat])
@@ -233,7 +231,7 @@ class RummyDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
         out.extend(shows)
         cnt = self._cnt[seat]
         if self._discard_allowed(seat):
-            out.extend(map(_DISCARDS[seat].__getitem__, compress(_CARD_IDS, cnt)))
+            out.extend(map(DISCARDS[seat].__getitem__, compress(_CARD_IDS, cnt)))
         if self._shown:
             out.append(_TAKE_BACK[seat])
         return out
@@ -420,7 +418,9 @@ class RummyDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
                 o for o in generate.joker_options(c, cnt, self.table.wild)
                 if o[0] == phys and o[1] == named and (a.end is None or o[2] == a.end)
             )  # fmt: skip
-            self._combos[a.combination] = _moved(c, opt[3], opt[4], a.card.card, a.card.named)
+            self._combos[a.combination] = moved_combination(
+                c, opt[3], opt[4], a.card.card, a.card.named
+            )
             used = [phys]
             record = Record(seat, Kind.MOVE_JOKER, "L18", (a.card.code,), a.combination)
         for cid in used:
@@ -487,6 +487,11 @@ class RummyDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
         return self._cnt[seat][cid]
 
     @property
+    def challenged(self) -> bool:
+        """Whether this turn's player has been challenged (Colonel: one challenge a turn)."""
+        return self._challenged
+
+    @property
     def shown_this_turn(self) -> int:
         return self._shown
 
@@ -527,7 +532,7 @@ class RummyDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
     def copy(self) -> RummyDeal:
         """A cheap independent copy (for bots' playouts)."""
         new = RummyDeal.__new__(RummyDeal)
-        for k in _FIELDS:
+        for k in DEAL_FIELDS:
             setattr(new, k, getattr(self, k))
         new._cnt = [c[:] for c in self._cnt]
         new._size = self._size[:]
@@ -538,19 +543,6 @@ class RummyDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
         new._log = self._log[:]
         self._copy_history(new)
         return new
-
-    # -- snapshot (:mod:`.saved`) -------------------------------------------------------
-
-    def to_json(self) -> dict[str, Any]:
-        """The deal as a versioned JSON snapshot (games/engine/snapshot.py): cards by
-        code, no caches. ``RummyDeal.from_json(d.to_json()) == d``."""
-        return saved.write(self)
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any], *, what: str = "a deal") -> RummyDeal:
-        """The deal a :meth:`to_json` snapshot describes; :class:`SnapshotError` (naming
-        ``what`` and the version) for an unknown version or a malformed snapshot."""
-        return saved.read(cls, data, what)
 
     def __repr__(self) -> str:
         return (

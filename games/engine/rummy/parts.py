@@ -26,14 +26,14 @@ if TYPE_CHECKING:
 _SIMPLE: dict[tuple[object, ...], Action] = {}
 
 
-def _simple(key: tuple[object, ...], make: Any) -> Any:
+def simple_action(key: tuple[object, ...], make: Any) -> Any:
     a = _SIMPLE.get(key)
     if a is None:
         a = _SIMPLE[key] = make()
     return a
 
 
-_DISCARDS: list[list[Discard]] = [[Discard(seat, c) for c in CARDS] for seat in range(16)]
+DISCARDS: list[list[Discard]] = [[Discard(seat, c) for c in CARDS] for seat in range(16)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,7 +69,7 @@ def pip_value(cid: int, pips: str) -> int:
     return card.pips if pips == "foster" else min(card.rank, 10)
 
 
-_FIELDS = [
+DEAL_FIELDS = [
     "_log_view",  # shared by copies: it keeps its entries against the records themselves
     "rules",
     "table",
@@ -94,7 +94,7 @@ _FIELDS = [
 ]
 
 
-def _moved(c: Combination, jend: str, pos: int, card: Card, named: Card) -> Combination:
+def moved_combination(c: Combination, jend: str, pos: int, card: Card, named: Card) -> Combination:
     """The sequence after an L18 joker move from end ``jend``, ``card`` played at ``pos``."""
     s = c.suit
     if jend == "low":
@@ -114,23 +114,23 @@ def _moved(c: Combination, jend: str, pos: int, card: Card, named: Card) -> Comb
     return Combination(c.id, c.owner, "sequence", tuple(cards), suit=s, lo=lo)
 
 
-def _counted_codes(counts: list[int]) -> list[str]:
+def counted_codes(counts: list[int]) -> list[str]:
     """A hand's counts by card id as codes, a card held twice listed twice."""
     return [CARDS[i].code for i, k in enumerate(counts) for _ in range(k)]
 
 
-def _counts(codes: list[str]) -> list[int]:
+def counts_of(codes: list[str]) -> list[int]:
     out = [0] * len(CARDS)
     for c in codes:
         out[cid_of(snapshot.card(c))] += 1
     return out
 
 
-def _combination_json(c: Combination) -> dict[str, object]:
+def combination_json(c: Combination) -> dict[str, object]:
     return c.to_json() | {"suit": c.suit, "rank": c.rank, "lo": c.lo}
 
 
-def _combination(data: dict[str, Any]) -> Combination:
+def combination_from_json(data: dict[str, Any]) -> Combination:
     cards = tuple(
         TableCard(snapshot.card(t["card"]), snapshot.card(t["as"]), bool(t["crossways"]))
         for t in data["cards"]

@@ -1,98 +1,134 @@
 """A rummy deal as a versioned JSON snapshot and back (:mod:`..snapshot`): cards by code,
-no caches. :meth:`~.deal.RummyDeal.to_json` and ``from_json`` call these."""
+no caches. :class:`RummySnapshots` is a part of :class:`~.self.RummyDeal` (a base it
+inherits from), kept in its own module for the deal module's size: its methods are the
+deal's own and read the deal's fields as the deal's other methods do."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, Self
 
 from .. import snapshot
-from ..combinations import CARDS, cid_of
+from ..actions import Action
+from ..cards import Card
+from ..combinations import CARDS, Combination, cid_of
+from ..protocol import Outcome
 from ..records import Record
-from ..rules import make_rules
-from ..snapshot import check_version
+from ..rules import Rules
 from ..words import LogView
 from .moves import RUMMY_ACTIONS
-from .parts import _combination, _combination_json, _counted_codes, _counts, table_for
-
-if TYPE_CHECKING:
-    from .deal import RummyDeal
-
-
-def write(deal: RummyDeal) -> dict[str, Any]:
-    """The deal as a snapshot. ``read(RummyDeal, write(d), ...) == d``."""
-    snap = deal._snapshot
-    return deal.snapshot_header() | {
-        "hands": [_counted_codes(c) for c in deal._cnt],
-        "sizes": list(deal._size),
-        "stock": [CARDS[i].code for i in deal._stock],
-        "pack": [CARDS[i].code for i in deal._pack],
-        "combinations": [_combination_json(c) for c in deal._combos],
-        "turn": deal._turn,
-        "phase": deal._phase,
-        "shown": deal._shown,
-        "taken_back_to": None
-        if snap is None
-        else {
-            "hand": _counted_codes(snap[0]),
-            "size": snap[1],
-            "combinations": [_combination_json(c) for c in snap[2]],
-        },
-        "has_shown": list(deal._has_shown),
-        "first_ratter": deal._first_ratter,
-        "turnovers": deal._turnovers,
-        "challenged": deal._challenged,
-        "pack_out": deal._pack_out,
-        "log": [r.to_row() for r in deal._log],
-        "outcome": None if deal._outcome is None else deal._outcome.to_json(),
-    }
+from .parts import (
+    Table,
+    combination_from_json,
+    combination_json,
+    counted_codes,
+    counts_of,
+    table_for,
+)
 
 
-def read(cls: type[RummyDeal], data: dict[str, Any], what: str) -> RummyDeal:
-    """The deal a :func:`write` snapshot describes; :class:`SnapshotError` (naming ``what``
-    and the version) for an unknown version or a malformed snapshot."""
-    check_version(data, what)
-    try:
-        rules = make_rules(str(data["rules"]["variant"]), data["rules"]["options"])
-        new = cls.__new__(cls)
-        new.rules, new.table = rules, table_for(rules)
-        new.players = n = int(data["players"])
-        new.dealer = int(data["dealer"])
-        new.seed = None if data["seed"] is None else int(data["seed"])
-        new.pack_order = tuple(snapshot.card(c) for c in data["pack_order"])
-        new._load_history(data["history"], n, what, RUMMY_ACTIONS)
-        new.version = int(data["version"])
-        new._cnt = [_counts(h) for h in data["hands"]]
-        new._size = [int(s) for s in data["sizes"]]
-        new._stock = [cid_of(snapshot.card(c)) for c in data["stock"]]
-        new._pack = [cid_of(snapshot.card(c)) for c in data["pack"]]
-        new._combos = [_combination(c) for c in data["combinations"]]
-        new._turn = int(data["turn"])
-        new._phase = str(data["phase"])
-        new._shown = int(data["shown"])
+class RummySnapshots(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
+    """The fields of a rummy deal and its snapshot methods (:meth:`to_json`,
+    :meth:`from_json`): the base of :class:`~.deal.RummyDeal`."""
+
+    carry_in = 0  # nothing carries from one rummy deal to the next
+
+    rules: Rules
+    table: Table
+    players: int
+    dealer: int
+    seed: int | None
+    pack_order: tuple[Card, ...]
+    version: int
+    _cnt: list[list[int]]  # each seat's count of each card id
+    _size: list[int]  # each seat's number of cards
+    _stock: list[int]  # top last
+    _pack: list[int]  # top last
+    _combos: list[Combination]
+    _turn: int
+    _phase: str
+    _shown: int  # cards put on the table this turn
+    _snapshot: tuple[list[int], int, list[Combination]] | None  # L21's taking back
+    _has_shown: list[bool]
+    _first_ratter: int | None
+    _turnovers: int
+    _challenged: bool
+    _pack_out: bool
+    _log: list[Record]
+    _outcome: Outcome | None
+    _legal_key: int  # the version the listing was made at
+    _legal: list[Action]
+    # The ids of the listed action objects, for the fast path of a caller that applies
+    # one of them (bots' playouts): an action counts as listed only if it IS one.
+    _legal_ids: frozenset[int]
+    _legal_frozen: frozenset[Action] | None
+
+    def to_json(self) -> dict[str, Any]:
+        """The deal as a versioned JSON snapshot (games/engine/snapshot.py): cards by
+        code, no caches. ``RummyDeal.from_json(d.to_json()) == d``."""
+        snap = self._snapshot
+        return self.snapshot_header() | {
+            "hands": [counted_codes(c) for c in self._cnt],
+            "sizes": list(self._size),
+            "stock": [CARDS[i].code for i in self._stock],
+            "pack": [CARDS[i].code for i in self._pack],
+            "combinations": [combination_json(c) for c in self._combos],
+            "turn": self._turn,
+            "phase": self._phase,
+            "shown": self._shown,
+            "taken_back_to": None
+            if snap is None
+            else {
+                "hand": counted_codes(snap[0]),
+                "size": snap[1],
+                "combinations": [combination_json(c) for c in snap[2]],
+            },
+            "has_shown": list(self._has_shown),
+            "first_ratter": self._first_ratter,
+            "turnovers": self._turnovers,
+            "challenged": self._challenged,
+            "pack_out": self._pack_out,
+            "log": [r.to_row() for r in self._log],
+            "outcome": None if self._outcome is None else self._outcome.to_json(),
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any], *, what: str = "a deal") -> Self:
+        """The deal a :meth:`to_json` snapshot describes; :class:`SnapshotError` (naming
+        ``what`` and the version) for an unknown version or a malformed snapshot."""
+        return cls.read_snapshot(data, what, RUMMY_ACTIONS)
+
+    def _read_own(self, data: dict[str, Any]) -> None:
+        self.table = table_for(self.rules)
+        self._cnt = [counts_of(h) for h in data["hands"]]
+        self._size = [int(s) for s in data["sizes"]]
+        self._stock = [cid_of(snapshot.card(c)) for c in data["stock"]]
+        self._pack = [cid_of(snapshot.card(c)) for c in data["pack"]]
+        self._combos = [combination_from_json(c) for c in data["combinations"]]
+        self._turn = int(data["turn"])
+        self._phase = str(data["phase"])
+        self._shown = int(data["shown"])
         back = data["taken_back_to"]
-        new._snapshot = (
+        self._snapshot = (
             None
             if back is None
             else (
-                _counts(back["hand"]),
+                counts_of(back["hand"]),
                 int(back["size"]),
-                [_combination(c) for c in back["combinations"]],
+                [combination_from_json(c) for c in back["combinations"]],
             )
         )
-        new._has_shown = [bool(x) for x in data["has_shown"]]
+        self._has_shown = [bool(x) for x in data["has_shown"]]
         ratter = data["first_ratter"]
-        new._first_ratter = None if ratter is None else int(ratter)
-        new._turnovers = int(data["turnovers"])
-        new._challenged = bool(data["challenged"])
-        new._pack_out = bool(data["pack_out"])
-        new._log = [Record.from_row(e) for e in data["log"]]
-        new._log_view = LogView()
-        new._outcome = snapshot.outcome_from_json(data["outcome"])
-    except snapshot.LOAD_ERRORS as e:
-        raise snapshot.malformed(what, data, e) from None
-    if new.history_len() != new.version or not (
-        len(new._cnt) == len(new._size) == len(new._has_shown) == n
-    ):
-        raise snapshot.malformed(what, data, "its seats or its history do not match")
-    new._legal_key, new._legal, new._legal_ids, new._legal_frozen = -1, [], frozenset(), None
-    return new
+        self._first_ratter = None if ratter is None else int(ratter)
+        self._turnovers = int(data["turnovers"])
+        self._challenged = bool(data["challenged"])
+        self._pack_out = bool(data["pack_out"])
+        self._log = [Record.from_row(e) for e in data["log"]]
+        self._log_view = LogView()
+        self._outcome = snapshot.outcome_from_json(data["outcome"])
+        self._legal_key, self._legal, self._legal_ids, self._legal_frozen = (
+            -1, [], frozenset(), None
+        )  # fmt: skip
+
+    def _fits(self, players: int) -> bool:
+        return len(self._cnt) == len(self._size) == len(self._has_shown) == players

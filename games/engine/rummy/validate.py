@@ -57,7 +57,7 @@ def canonical(d: RummyDeal, a: Action) -> Action:
             raise IllegalActionError("there is no challenge in this variant", law="L15")
         if d.phase != "draw":
             raise IllegalActionError("challenge on your turn, before drawing", law="Colonel")
-        if d._challenged:
+        if d.challenged:
             raise IllegalActionError("one challenge a turn", law="Colonel")
         return Challenge(a.seat)
     if isinstance(a, Draw):

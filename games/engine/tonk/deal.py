@@ -397,7 +397,7 @@ class TonkDeal(StockDeal):
 
     @classmethod
     def from_json(cls, data: dict[str, Any], *, what: str = "a Tonk deal") -> TonkDeal:
-        return cls._load(data, what)
+        return cls.read_snapshot(data, what, cls.NOTATION)
 
     @classmethod
     def _own_from_json(cls, data: dict[str, Any]) -> dict[str, Any]:

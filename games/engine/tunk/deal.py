@@ -303,7 +303,7 @@ class TunkDeal(StockDeal):
 
     @classmethod
     def from_json(cls, data: dict[str, Any], *, what: str = "a Tunk deal") -> TunkDeal:
-        return cls._load(data, what)
+        return cls.read_snapshot(data, what, cls.NOTATION)
 
     @classmethod
     def _public_from_json(cls, data: dict[str, Any]) -> Mapping[str, Any]:
