@@ -28,12 +28,13 @@ from .actions import (
 )
 from .melds import (
     KINDS,
+    Combo,
     fits,
     new_combinations,
     pieces_after_borrow,
     pip_value,
 )
-from .order import ORDERS, by_suit
+from .order import ORDERS, PackOrder, by_suit
 from .snapshots import ConquianSnapshots
 from .views import view
 
@@ -69,6 +70,18 @@ def _one_card(kind: type[Action], seat: int, cid: int, *to: int) -> Any:
             a = kind(seat, CARDS[cid], *to)  # type: ignore[call-arg]
         _ONE_CARD[key] = a
     return a
+
+
+def _onto(
+    own: type[Action], seat: int, card: int, combos: dict[int, Combo], order: PackOrder, cap: int
+) -> list[Action]:
+    """``card`` put onto each combination it fits: onto the seat's own as ``own`` (a use
+    or a meld), onto the opponent's as a force (Foster's Conquián: "forcing")."""
+    return [
+        _one_card(own if combo[0] == seat else ForceAction, seat, card, cid)
+        for cid, combo in combos.items()
+        if fits(card, combo, order, cap)
+    ]
 
 
 def _codes(cards: tuple[Card, ...]) -> tuple[str, ...]:
@@ -287,12 +300,7 @@ class ConquianDeal(ConquianSnapshots):
                 ]
                 out.append(_one_card(PassAction, seat, c))
                 return out
-            for cid, combo in combos.items():
-                if fits(c, combo, order, cap):
-                    if combo[0] == seat:
-                        out.append(_one_card(UseAction, seat, c, cid))
-                    else:
-                        out.append(_one_card(ForceAction, seat, c, cid))
+            out.extend(_onto(UseAction, seat, c, combos, order, cap))
             own = self._own(seat)
             for h, b in new_combinations(hand, own, self._where, combos, c, order, cap):
                 out.append(
@@ -307,12 +315,7 @@ class ConquianDeal(ConquianSnapshots):
         for h, b in new_combinations(hand, own, self._where, combos, None, order, cap):
             out.append(MeldAction(seat, tuple(cards[x] for x in h), tuple(cards[x] for x in b)))
         for x in hand:
-            for cid, combo in combos.items():
-                if fits(x, combo, order, cap):
-                    if combo[0] == seat:
-                        out.append(_one_card(MeldAction, seat, x, cid))
-                    else:
-                        out.append(_one_card(ForceAction, seat, x, cid))
+            out.extend(_onto(MeldAction, seat, x, combos, order, cap))
             out.append(_one_card(ThrowAction, seat, x))
         return out
 

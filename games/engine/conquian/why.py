@@ -10,15 +10,7 @@ from typing import TYPE_CHECKING
 
 from ..actions import Action
 from ..cards import Card
-from .actions import (
-    ForceAction,
-    MeldAction,
-    PassAction,
-    ThrowAction,
-    TradeAction,
-    TurnAction,
-    UseAction,
-)
+from . import actions as conquian
 from .melds import borrow_ok, fits, is_combination
 
 if TYPE_CHECKING:
@@ -44,48 +36,50 @@ def why_illegal(deal: ConquianDeal, a: Action) -> tuple[str, str]:
     seat = a.seat
     hand = deal._hands[seat]
     if phase == "trade":
-        if not isinstance(a, TradeAction):
+        if not isinstance(a, conquian.TradeAction):
             return "first each player passes one card face down", "how-to (card trade)"
         return f"{a.card.code} is not in your hand", "how-to (card trade)"
     if phase == "turn":
         return "the card was turned down: turn up the next card of the pack", L_TOUCH
     if phase == "say":
-        if isinstance(a, TurnAction):
+        if isinstance(a, conquian.TurnAction):
             return "say to the card in play first (use, force or pass it)", L_TOUCH
-        if isinstance(a, (ThrowAction, MeldAction, TradeAction)):
+        if isinstance(a, (conquian.ThrowAction, conquian.MeldAction, conquian.TradeAction)):
             return ("a turned card is never taken into the hand: use it, force it or "
                     "pass it", L_NEVER)  # fmt: skip
-        assert isinstance(a, (UseAction, PassAction, ForceAction))
+        assert isinstance(a, (conquian.UseAction, conquian.PassAction, conquian.ForceAction))
         if idx[a.card] != deal._card:
             return f"{a.card.code} is not the card in play", L_NEVER
         card = deal._card
     else:  # discard
-        if isinstance(a, (UseAction, PassAction, TurnAction, TradeAction)):
+        if isinstance(
+            a, (conquian.UseAction, conquian.PassAction, conquian.TurnAction, conquian.TradeAction)
+        ):
             return (
                 "you have placed a card: discard one from your hand (or meld, or force)",
                 "book p.50",
             )
-        if isinstance(a, MeldAction):
+        if isinstance(a, conquian.MeldAction):
             card = -1
         else:
-            assert isinstance(a, (ThrowAction, ForceAction))
+            assert isinstance(a, (conquian.ThrowAction, conquian.ForceAction))
             if idx[a.card] not in hand:
                 return f"{a.card.code} is not in your hand", "book p.50"
             card = idx[a.card]
-    if isinstance(a, ForceAction):
+    if isinstance(a, conquian.ForceAction):
         combo = deal._combos.get(a.to)
         if combo is None or combo[0] == seat:
             return "one forces only onto an adversary's combination", "L19"
         if card >= 0 and fits(card, combo, order) and not fits(card, combo, order, deal.cap):
             return f"a sequence holds {deal.cap} cards at most", "C-opt-5"
         return f"{a.card.code} does not fit combination {a.to}", "L19"
-    if isinstance(a, (UseAction, MeldAction)):
+    if isinstance(a, (conquian.UseAction, conquian.MeldAction)):
         return _why_place(deal, seat, card, a)
     return "not allowed now", "book p.51"
 
 
 def _why_place(
-    deal: ConquianDeal, seat: int, card: int, a: UseAction | MeldAction
+    deal: ConquianDeal, seat: int, card: int, a: conquian.UseAction | conquian.MeldAction
 ) -> tuple[str, str]:
     idx, order = deal._idx, deal._order
     hand = deal._hands[seat]
@@ -94,8 +88,8 @@ def _why_place(
         if combo is None or combo[0] != seat:
             return ("you add only to your own combinations; the adversary's take a card "
                     "only by forcing", "book p.48")  # fmt: skip
-        x = card if isinstance(a, UseAction) else idx[a.hand[0]]
-        if isinstance(a, MeldAction) and x not in hand:
+        x = card if isinstance(a, conquian.UseAction) else idx[a.hand[0]]
+        if isinstance(a, conquian.MeldAction) and x not in hand:
             return f"{a.hand[0].code} is not in your hand", "L15"
         if fits(x, combo, order) and not fits(x, combo, order, deal.cap):
             return f"a sequence holds {deal.cap} cards at most", "C-opt-5"

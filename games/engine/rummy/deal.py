@@ -115,6 +115,11 @@ class RummyDeal(RummySnapshots):
         return self._phase
 
     @property
+    def challenged(self) -> bool:
+        """Whether this turn's player has been challenged (Colonel: one challenge a turn)."""
+        return self._challenged
+
+    @property
     def hands(self) -> list[list[Card]]:
         return [self._cards(seat) for seat in range(self.players)]
 
@@ -485,11 +490,6 @@ class RummyDeal(RummySnapshots):
 
     def count_of(self, seat: int, cid: int) -> int:
         return self._cnt[seat][cid]
-
-    @property
-    def challenged(self) -> bool:
-        """Whether this turn's player has been challenged (Colonel: one challenge a turn)."""
-        return self._challenged
 
     @property
     def shown_this_turn(self) -> int:
