@@ -18,7 +18,7 @@ from club.services.demo import MEMBERS, demo_password, password_file, retire_pub
 
 
 class Command(BaseCommand):
-    help = "Load a demo club (members, sessions, tables, washbooks, a settlement)."
+    help = "Load a demo club (members, evenings, tables, washbooks, a settlement)."
 
     def add_arguments(self, parser: Any) -> None:
         parser.add_argument(

@@ -338,8 +338,11 @@ class ConquianDeal(ConquianSnapshots):
     def _is_upcard(self) -> bool:
         """Whether the card in play is the 21st, turned up by the deal (book p.49): the pack
         holds all but it and the twenty dealt (a deal made from a view has no log)."""
-        full = len(self._pack) == len(self._order.ids()) - 21
-        return self._from_pack and bool(self.rules.opt("upcard")) and full
+        return (
+            self._from_pack
+            and len(self._pack) == len(self._order) - 21
+            and bool(self.rules.opt("upcard"))
+        )
 
     def _own(self, seat: int) -> set[int]:
         return {x for o, _, cs in self._combos.values() if o == seat for x in cs}
