@@ -14,6 +14,7 @@ from django.shortcuts import get_object_or_404, render
 from club.members.forms import AddMemberForm
 from club.models import (
     Account,
+    ClubSession,
     Leg,
     Member,
     Posting,
@@ -119,6 +120,23 @@ def member_detail(
         )
         .order_by("-line__table__session__opened_at")
     ]  # fmt: skip
+    # Every evening he was at or charged for, not only those with points at a staked
+    # table (issue 81: a fee charged at an evening played only at a computer player's
+    # table, or not at all, left "No sessions played"): his statement is there too.
+    listed = {s["pk"] for s in sessions_played}
+    others = (
+        ClubSession.objects.filter(
+            Q(arrivals__member=member) | Q(postings__legs__account__member=member)
+        )
+        .exclude(pk__in=listed)
+        .distinct()
+        .values("pk", "name", "opened_at")
+    )
+    sessions_played = sorted(
+        sessions_played + [s | {"points": None, "balanced": None} for s in others],
+        key=lambda s: s["opened_at"],
+        reverse=True,
+    )
     own = {s["pk"]: s["balanced"] or 0 for s in sessions_played}
     money = [
         (posting, _money_label(posting, own.get(posting.session_id), evening=True), amount, running)

@@ -35,6 +35,7 @@ from club.services.base import ClubError, counted, member_for
 from club.services.ledger import session_money, staked_tables
 from club.services.payments import (
     REVERSIBLE,
+    fee_standings,
     record_club_payment,
     record_payment,
     record_refund,
@@ -82,8 +83,16 @@ def settlement(request: HttpRequest, pk: int) -> HttpResponse:
         me = member_for(request.user)
         due = {m: fee for m, fee in due.items() if me is not None and m == me.pk}
     payers = Member.objects.in_bulk(list(due))
+    # Each fee as that evening's truth (issue 81, item 4: "Owed now" was today's total
+    # across evenings): paid, part paid or unpaid, payments laid on the oldest fees first.
+    standings = fee_standings(list(due))
     fees = [
-        (payers[m], fee, max(Decimal(0), -with_club(m)))
+        (
+            payers[m],
+            fee,
+            next((f for f in standings[m] if f.session_id == session.pk), None),
+            max(Decimal(0), -with_club(m)),
+        )
         for m, fee in sorted(due.items(), key=lambda kv: payers[kv[0]].display_name)
     ]
     return render(

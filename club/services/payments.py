@@ -107,6 +107,58 @@ def with_club(member_id: int) -> Decimal:
     return (total or Decimal(0)).quantize(CENT)
 
 
+@dataclass(frozen=True)
+class FeeStanding:
+    """One evening's table fee of a member and how much of it is paid (issue 81, item 4).
+    Payments to the club are not made for one evening: they pay the oldest fees first, as
+    a club's book of subscriptions does, so a fee is paid once what the member has paid
+    the club (less refunds, with reversals) covers it and every fee before it."""
+
+    session_id: int
+    fee: Decimal  # charged, more than nothing
+    paid: Decimal  # of it, from 0 to ``fee``
+
+    @property
+    def owed(self) -> Decimal:
+        return self.fee - self.paid
+
+    @property
+    def state(self) -> str:
+        """ "paid", "part paid" or "unpaid"."""
+        if self.paid >= self.fee:
+            return "paid"
+        return "part paid" if self.paid else "unpaid"
+
+
+def fee_standings(member_ids: list[int]) -> dict[int, list[FeeStanding]]:
+    """Each member's table fees, oldest first, each with what of it is paid: the member's
+    payments to the club, less refunds, with their reversals, laid on the fees in the
+    order they were charged. A member's credit past his fees is left over, not shown."""
+    legs = (
+        Leg.objects.filter(account__member_id__in=member_ids)
+        .filter(posting__legs__account__is_club=True)
+        .order_by("posting__created_at", "posting_id")
+        .values_list("account__member_id", "posting__kind", "posting__session_id", "amount")
+    )
+    fees: dict[int, list[tuple[int, Decimal]]] = {m: [] for m in member_ids}
+    paid_in: dict[int, Decimal] = dict.fromkeys(member_ids, Decimal(0))
+    for member, kind, session_id, amount in legs:
+        if kind == Posting.FEE:
+            fees[member].append((session_id, -amount))
+        else:
+            paid_in[member] += amount
+    out: dict[int, list[FeeStanding]] = {}
+    for member, charged in fees.items():
+        left = max(paid_in[member], Decimal(0))
+        rows = []
+        for session_id, fee in charged:
+            paid = min(fee, left)
+            left -= paid
+            rows.append(FeeStanding(session_id, fee, paid))
+        out[member] = rows
+    return out
+
+
 def _lock_account(member_id: int) -> None:
     """Hold the member's account while a payment to or from the club is checked against
     what stands between them, so that two at once cannot both pass the check."""

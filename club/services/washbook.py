@@ -405,11 +405,18 @@ def enter_physical_result(
             raise ClubError("results of tables played in the browser come from the game")
         points = physical_points(table, result)
         positions = dict(Seat.objects.filter(table=table).values_list("member_id", "position"))
+        # Who dealt it (issue 81: the washbook CSV's dealer column was blank for every
+        # deal played at real cards): his seat among the line's players, as an online
+        # deal's line keeps it.
+        order = sorted(positions.values())
+        dealt = (
+            {"dealer": order.index(table.dealer_position)} if table.dealer_position in order else {}
+        )
         line = _write_line(
             table,
             points,
             kind=_line_kind(points),
-            detail=_entered(result),
+            detail=_entered(result) | dealt,
             positions=positions,
             by=by,
         )
@@ -432,6 +439,12 @@ def _entered(result: PhysicalResult) -> dict[str, Any]:
     """What a physical result's line keeps besides its points: the note, and how the
     deal ended in a game that names its endings."""
     detail: dict[str, Any] = {"entered": True, "note": result.note[:200]}
+    # The counts as entered, each in its own field, so that a correction opens with them
+    # (issue 81: 40 pips and 10 extra points opened as 50 pips and a blank extra).
+    for key, counts in (("pips", result.losses), ("cards", result.cards), ("extra", result.extra)):
+        kept = {str(pk): v for pk, v in counts.items() if v not in ("", None)}
+        if kept:
+            detail[key] = kept
     if result.ending:
         detail["ending"] = result.ending
         detail["named"] = result.winner_id  # the player the ending names (None: nobody)
@@ -545,7 +558,8 @@ def correct_line(
                 points,
                 kind=_line_kind(points),
                 detail=_entered(result)
-                | {"corrects": line.number, "reason": reason, "players": [m.pk for m in players]},
+                | {"corrects": line.number, "reason": reason, "players": [m.pk for m in players]}
+                | {k: v for k, v in (line.detail or {}).items() if k == "dealer"},
                 positions=positions,
                 by=by,
                 corrects=line,

@@ -12,7 +12,7 @@ from decimal import Decimal
 from django.db.models import Prefetch, QuerySet
 from django.utils import timezone
 
-from club.models import Member, Seat, Table, WashbookEntry, WashbookLine
+from club.models import ClubSession, Member, Seat, Table, WashbookEntry, WashbookLine
 from games.engine.errors import InvalidActionError
 from games.engine.variant import find_variant
 
@@ -187,13 +187,21 @@ def to_csv(book: Book, unstaked: dict[int, str] | None = None) -> str:
     voided or practice one), and the proof row sits under the plus and minus columns:
     each member's plus and minus summed, his net under his total, and in its notes the
     sums of all plus and all minus columns, which are equal."""
+    from club.services import money
+
     unstaked = unstaked or {}
     out = io.StringIO()
     w = SafeWriter(out)
     head = ["date", "table", "line", "kind", "game", "deal", "dealer", "winner", "value"]
     for m in book.columns:
         head += [f"{m.display_name} +", f"{m.display_name} -", f"{m.display_name} total"]
-    w.writerow([*head, "staked", "rules", "notes"])
+    # Money at the evening's stake beside the points (issue 81, item 5): each member's
+    # net points on the line times the stake, on staked rows only.
+    head += [f"{m.display_name} money ({money.symbol()})" for m in book.columns]
+    w.writerow([*head, "stake", "staked", "rules", "notes"])
+    cent = money.unit()
+    stakes = _stakes(book)
+    cash = [Decimal(0)] * len(book.columns)
     rules: dict[int, str] = {}
     names = {m.pk: m.display_name for m in book.columns}
     running: dict[tuple[int, int], int] = {}  # (table, column) -> total at that table
@@ -225,18 +233,50 @@ def to_csv(book: Book, unstaked: dict[int, str] | None = None) -> str:
         if line.table_id not in rules:
             rules[line.table_id] = _rules(line.table)
         why = unstaked.get(line.table_id)
+        stake = None if why else stakes.get(line.table_id)
+        for i, c in enumerate(row.cells):
+            net = (c.plus or 0) - (c.minus or 0)
+            if stake is None or not (c.plus or c.minus):
+                rec.append("")
+                continue
+            amount = (stake * net).quantize(cent)
+            cash[i] += amount
+            rec.append(amount)
         note = _notes(line)
         if why:
             note = f"not staked: {why}" + (f"; {note}" if note else "")
-        w.writerow([*rec, "no" if why else "yes", rules[line.table_id], note])
+        w.writerow([*rec, "" if stake is None else _plain_stake(stake), "no" if why else "yes",
+                    rules[line.table_id], note])  # fmt: skip
     proof: list[object] = ["proof", *([""] * 8)]
     for i, total in enumerate(book.totals):
         proof += [plus[i], minus[i], total]
+    proof += list(cash)
     w.writerow(
-        [*proof, "", "", f"plus columns {sum(plus)} = minus columns {sum(minus)}; "
-         f"final totals +{book.total_plus} = -{book.total_minus}"]
+        [*proof, "", "", "", f"plus columns {sum(plus)} = minus columns {sum(minus)}; "
+         f"final totals +{book.total_plus} = -{book.total_minus}; "
+         f"money columns sum to {sum(cash, Decimal(0)).quantize(cent)}"]
     )  # fmt: skip
     return out.getvalue()
+
+
+def _plain_stake(stake: Decimal) -> Decimal:
+    """A stake as a person writes it: 0.05 (stored as 0.0500), 0.125 as it is."""
+    cents = stake.quantize(Decimal("0.01"))
+    return cents if cents == stake else stake.normalize()
+
+
+def _stakes(book: Book) -> dict[int, Decimal]:
+    """Each staked table's stake a point: its evening's (a practice table has none)."""
+    tables = {row.line.table for row in book.rows}
+    evenings = dict(
+        ClubSession.objects.filter(pk__in={t.session_id for t in tables if t.session_id})
+        .values_list("pk", "stake")
+    )  # fmt: skip
+    return {
+        t.pk: evenings[t.session_id]
+        for t in tables
+        if t.session_id in evenings and not t.is_practice
+    }
 
 
 def _rules(table: Table) -> str:

@@ -38,12 +38,27 @@ def _line_as_entered(
 ) -> dict[str, Any]:
     """The correction form's first values: the line as it was booked (a loser's points as
     his pips, what the game's hand cannot hold as extra points; in game points, all)."""
+    detail = line.detail or {}
     points = dict(line.entries.values_list("member_id", "points"))
-    initial: dict[str, Any] = {"note": (line.detail or {}).get("note", "")}
+    initial: dict[str, Any] = {"note": detail.get("note", "")}
+    if any(k in detail for k in ("pips", "cards", "extra")):
+        # Kept as entered (issue 81): each count back in its own field.
+        for key in ("pips", "cards", "extra"):
+            for pk, value in (detail.get(key) or {}).items():
+                initial[f"{key}_{pk}"] = value
     if find_variant(line.table.variant).endings:
-        # How it ended and whom it named; the counts are entered again, as at the table.
-        initial["ending"] = (line.detail or {}).get("ending", "")
-        initial["winner"] = (line.detail or {}).get("named")
+        # How it ended and whom it named; a line kept before its counts were is
+        # entered again, as at the table.
+        initial["ending"] = detail.get("ending", "")
+        initial["winner"] = detail.get("named")
+        return initial
+    if any(k in detail for k in ("pips", "cards", "extra")):
+        initial["winner"] = next((pk for pk, p in points.items() if p > 0), None)
+        for m in players:
+            if points.get(m.pk, 0) <= 0 and not any(
+                f"{k}_{m.pk}" in initial for k in ("pips", "cards", "extra")
+            ):
+                initial[f"pips_{m.pk}"] = 0
         return initial
     ceiling = most_pips(line.table, len(players)) if scoring != "game-points" else 10**6
     for m in players:
@@ -172,7 +187,7 @@ def session_washbook(request: HttpRequest, pk: int) -> HttpResponse:
             content_type="text/csv; charset=utf-8",
         )
         response["Content-Disposition"] = (
-            f'attachment; filename="washbook-session-{session.pk}.csv"'
+            f'attachment; filename="washbook-evening-{session.pk}.csv"'
         )
         return response
     return render(

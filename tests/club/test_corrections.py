@@ -611,3 +611,39 @@ def test_a_result_and_its_correction_are_audited_by_their_services(
          f"{a} +56, {d} -2, {c} -4, {b} -50.", ""),
         (AuditEntry.CORRECTION, f"{table.label}, line 1 reversed", "Ann's 50 was 5"),
     ]  # fmt: skip
+
+
+def test_the_correction_form_opens_with_the_line_as_it_was_entered(
+    staff: Client, four: tuple[Table, list[Member]]
+) -> None:
+    """Issue 81, item 6: a line entered as 40 pips plus 10 extra points (and another
+    loser's cards) opens for correction as entered, each count in its own field; it
+    opened as 50 pips and a blank extra, the cards turned into their pips."""
+    table, (a, b, c, d) = four
+    line = enter_physical_result(
+        table.pk,
+        PhysicalResult(
+            winner_id=a.pk, losses={b.pk: 40, d.pk: 0}, cards={c.pk: "3H 4S"}, extra={b.pk: 10}
+        ),
+    )
+    form = staff.get(reverse("club:line_correct", args=[line.pk])).context["form"]
+    assert {k: v for k, v in form.initial.items() if k != "note"} == {
+        "winner": a.pk,
+        f"pips_{b.pk}": 40,
+        f"extra_{b.pk}": 10,
+        f"cards_{c.pk}": "3H 4S",
+        f"pips_{d.pk}": 0,
+    }
+    # Posted back unchanged, the corrected line books the same points.
+    r = staff.post(
+        reverse("club:line_correct", args=[line.pk]),
+        {"reason": "same again", **{k: v for k, v in form.initial.items() if v is not None}},
+    )
+    assert r.status_code == 302
+    corrected = WashbookLine.objects.get(corrects=line)
+    points = dict(line.entries.values_list("member_id", "points"))
+    assert dict(corrected.entries.values_list("member_id", "points")) == points
+    assert points == {a.pk: 57, b.pk: -50, c.pk: -7}
+    # and the corrected line opens as entered too
+    again = staff.get(reverse("club:line_correct", args=[corrected.pk])).context["form"]
+    assert again.initial[f"extra_{b.pk}"] == 10 and again.initial[f"cards_{c.pk}"] == "3H 4S"

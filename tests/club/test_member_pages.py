@@ -200,3 +200,27 @@ def test_an_evening_with_nobody_is_not_a_numbered_list_and_the_admin_says_cut_ba
     client.force_login(boss)
     admin = client.get("/admin/").content.decode()
     assert "Cut batches" in admin and "Cut batchs" not in admin
+
+
+def test_every_evening_a_member_was_charged_for_is_in_his_list(
+    client: Client, secretary: Member, make_members: Callable[..., list[Member]]
+) -> None:
+    """Issue 81, item 3: the list showed only evenings with points at a staked table, so a
+    member charged a fee at an evening where he did not play read "No evenings played"
+    though his statement for it existed."""
+    from decimal import Decimal
+
+    from club.services.sessions import open_session
+
+    (watcher,) = make_members(1)
+    session = open_session(stake=Decimal("0.05"), by=secretary.user, fee_member="2.00")
+    ClubSession.objects.filter(pk=session.pk).update(name="Watching night")
+    check_in(session, watcher)
+    _close_and_balance(session)
+    client.force_login(watcher.user)
+    body = client.get(reverse("club:member", args=[watcher.pk])).content.decode()
+    link = reverse("club:statement", args=[watcher.pk, session.pk])
+    assert f'<a href="{link}">Watching night' in body
+    assert "No evenings played" not in body and "no points at a staked table" in body
+    statement = client.get(link)
+    assert statement.status_code == 200 and "2.00" in statement.content.decode()

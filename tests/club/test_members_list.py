@@ -311,7 +311,7 @@ def test_the_settlement_counts_what_it_says_lists_fees_and_confirms_a_part_payme
     assert "Table fees to the club" in page
     fees = page.split("Table fees to the club")[1].split("Each member's result")[0]
     for m in (ann, bob, cat, dan):
-        assert f"{m} £1.00 £1.00" in fees
+        assert f"{m} £1.00 unpaid £1.00" in fees
     transfer = evening.transfers.get()
     r = staff.post(reverse("club:transfer_pay", args=[transfer.pk]),
                    {"session": evening.pk, "amount": "0.20", "method": "cash"}, follow=True)  # fmt: skip

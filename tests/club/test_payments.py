@@ -493,3 +493,42 @@ def test_each_money_service_writes_its_audit_entry_in_its_own_transaction(
         record_club_payment(b.pk, Decimal("2.00"), by=secretary.user)
     assert Posting.objects.count() == postings
     assert balance_of(b) == before
+
+
+def test_an_evenings_fee_table_says_whether_that_evenings_fee_was_paid(
+    staff: Client, secretary: Member, make_members: Callable[[int], list[Member]]
+) -> None:
+    """Issue 81, item 4: an old evening's fee table showed "Owed now", today's total over
+    every evening, so a fee paid long ago read as owed. Each fee now shows as paid, part
+    paid or unpaid for its own evening, payments to the club laid on the oldest fees
+    first; today's total is labelled as such."""
+    from club.services.payments import fee_standings
+
+    first, (a, b, c, d), guest = _evening(secretary, make_members, fee_member="2.00")
+    second = open_session(stake=Decimal("0.05"), by=secretary.user, fee_member="3.00")
+    check_in(second, d)
+    assert close_session(second.pk, queue=False) and balance_session(second.pk).posted
+    record_club_payment(d.pk, Decimal("3.00"))  # the first fee, and 1.00 of the second
+    record_club_payment(c.pk, Decimal("1.50"))  # part of the first
+    record_club_payment(b.pk, Decimal("2.00"))
+    reverse_payment(Posting.objects.filter(kind=Posting.PAYMENT).latest("pk").pk, reason="bounced")
+    standings = fee_standings([b.pk, c.pk, d.pk])
+    assert [(f.session_id, f.fee, f.paid, f.state) for f in standings[d.pk]] == [
+        (first.pk, Decimal("2.00"), Decimal("2.00"), "paid"),
+        (second.pk, Decimal("3.00"), Decimal("1.00"), "part paid"),
+    ]
+    assert [f.state for f in standings[c.pk]] == ["part paid"]
+    assert [f.state for f in standings[b.pk]] == ["unpaid"]  # its payment was reversed
+
+    def row(page: str, member: Member) -> str:
+        cells = page.split("Table fees to the club")[1].split(member.display_name, 1)[1]
+        return " ".join(cells.split("</tr>")[0].split())
+
+    page = staff.get(reverse("club:settlement", args=[first.pk])).content.decode()
+    assert "Owes the club today, all evenings" in page and "Owed now" not in page
+    assert "paid in full" in row(page, d) and "£2.00" in row(page, d)  # today: 2.00 of the second
+    assert "part paid: £1.50, £0.50 to pay" in row(page, c)
+    assert "unpaid" in row(page, b)
+    page = staff.get(reverse("club:settlement", args=[second.pk])).content.decode()
+    assert "part paid: £1.00, £2.00 to pay" in row(page, d)
+    _postings_at_zero()

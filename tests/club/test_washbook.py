@@ -226,6 +226,8 @@ def test_the_csv_escapes_a_name_a_spreadsheet_would_read_as_a_formula(
     for m, name in names.items():
         m.display_name = name
         m.save(update_fields=["display_name"])
+    table.refresh_from_db()
+    dealer = Seat.objects.get(table=table, position=table.dealer_position).member
     enter_physical_result(
         table.pk, PhysicalResult(winner_id=a.pk, losses={b.pk: 20, c.pk: 6, d.pk: 0, e.pk: 0})
     )
@@ -235,9 +237,9 @@ def test_the_csv_escapes_a_name_a_spreadsheet_would_read_as_a_formula(
         assert f"'{name} +" in head and f"{name} +" not in [h for h in head if h[0] != "'"]
     assert not any(cell.startswith(("=", "+", "@", "\t")) for cell in head)
     assert first[9:12] == ["26", "", "26"] and first[12:15] == ["", "20", "-20"]
-    # the winner's name is escaped in its column too; a result from real cards names no
-    # dealer
-    assert first[7] == "'=1+1" and first[6] == ""
+    # the winner's name is escaped in its column too; a result from real cards names its
+    # dealer, the seat that dealt (issue 81: the column was blank on every such row)
+    assert first[7] == "'=1+1" and first[6] == "'" + names[dealer]  # every name escaped
     # the table's game by its one name (issue 79), then the rules it played under
     assert first[-2] == "Cooncan, the game's own rules", first[-2]
 
@@ -259,6 +261,9 @@ def test_the_evenings_csv_totals_per_table_says_what_is_staked_and_proves_under_
     two = form_table(session, variant="foster", size=4, mode=Table.PHYSICAL, candidates=players[4:])
     at_one = [s.member for s in Seat.objects.filter(table=one).order_by("position")]
     at_two = [s.member for s in Seat.objects.filter(table=two).order_by("position")]
+    first_dealer = Seat.objects.get(
+        table=one, position=Table.objects.get(pk=one.pk).dealer_position
+    ).member
     enter_physical_result(
         one.pk,
         PhysicalResult(
@@ -303,3 +308,20 @@ def test_the_evenings_csv_totals_per_table_says_what_is_staked_and_proves_under_
     minus = sum(int(proof[col[f"{m.display_name} -"]]) for m in shown)
     assert plus == minus == sum(int(row[col["value"]]) for row in rows)
     assert proof[col["notes"]].startswith(f"plus columns {plus} = minus columns {minus}")
+    # Money at the evening's stake beside the points (issue 81, item 5), on staked rows
+    # only; each member's money summed under his column, and the columns sum to zero.
+    from decimal import Decimal
+
+    stake = session.stake
+    money = f"{loser} money (£)"
+    assert by_table[(str(one.number), "1")][col[money]] == str(
+        (stake * -15).quantize(Decimal("0.01"))
+    )
+    assert by_table[(str(one.number), "1")][col["stake"]] == "0.05" == str(stake.normalize())
+    assert by_table[(str(two.number), "1")][col[f"{at_two[1].display_name} money (£)"]] == ""
+    assert proof[col[money]] == str((stake * -21).quantize(Decimal("0.01")))
+    cash = [Decimal(proof[col[f"{m.display_name} money (£)"]]) for m in shown]
+    assert sum(cash) == 0 and any(cash)
+    assert proof[col["notes"]].endswith("money columns sum to 0.00")
+    # and the dealer of each deal entered from real cards is named
+    assert by_table[(str(one.number), "1")][col["dealer"]] == first_dealer.display_name

@@ -98,7 +98,9 @@ def test_a_member_not_at_the_evening_sees_no_other_member_s_money(world: World) 
     assert _forms(PAID) <= private and len(private) >= 6, private  # the test can see them
     # The staff see the fees block.
     staff_page = _client(world.secretary).get(f"/sessions/{evening.pk}/settlement/")
-    assert f"{FEE:.2f}" in staff_page.text and "Owed now" in staff_page.text
+    assert (
+        f"{FEE:.2f}" in staff_page.text and "Owes the club today, all evenings" in staff_page.text
+    )
 
     outsider: Client = _client(world.idle)
     # The evening's own rows: the evening, its table, its members, the outsider, its
@@ -127,6 +129,6 @@ def test_a_member_not_at_the_evening_sees_no_other_member_s_money(world: World) 
     kate = made["members"][0]
     mine = _client(kate).get(f"/sessions/{evening.pk}/settlement/").text
     assert "Your table fee" in mine and f"{FEE:.2f}" in mine
-    assert "Owed now" not in mine and "Table fees to the club" not in mine
+    assert "Owes the club today" not in mine and "Table fees to the club" not in mine
     leo = made["members"][1]
     assert leo.display_name not in mine.split("Your table fee")[1].split("</table>")[0]
