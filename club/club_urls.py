@@ -6,8 +6,11 @@ from club.evenings import console
 from club.evenings import views as evenings
 from club.live import streams
 from club.members import logins as member_logins
+from club.members import period as member_period
 from club.members import views as members
+from club.money import exports, treasurer
 from club.money import views as money
+from club.office import audit as office_audit
 from club.office import views as office
 from club.tables import views as tables
 from club.washbooks import views as washbooks
@@ -69,15 +72,24 @@ club_patterns = [
     path("members/<int:pk>/sign-out/", member_logins.member_sign_out, name="member_sign_out"),
     path("members/<int:pk>/login/", member_logins.member_login_enabled, name="member_login"),
     path("members/<int:pk>/join/", member_logins.member_join, name="member_join"),
-    path("audit/", office.audit_log, name="audit"),
+    path("audit/", office_audit.audit_log, name="audit"),
+    path("backups/", office_audit.backups_page, name="backups"),
     path("house-rules/", office.house_rules_list, name="house_rules"),
     path("members/<int:pk>/", members.member_detail, name="member"),
     path("members/<int:pk>/statement/", members.member_statement, name="member_statement"),
+    path(
+        "members/<int:pk>/statement/period/",
+        member_period.member_period_statement,
+        name="member_period_statement",
+    ),
     path("members/<int:pk>/payments/", money.member_payment, name="member_payment"),
     path("members/<int:pk>/refunds/", money.member_refund, name="member_refund"),
     path("club/payments/<int:pk>/reverse/", money.payment_reverse, name="payment_reverse"),
     path("members/<int:pk>/sessions/<int:session_pk>/", members.statement, name="statement"),
     path("standings/", money.standings, name="standings"),
+    path("club/account/", treasurer.account, name="club_account"),
+    path("club/owed/", treasurer.owed, name="owed"),
+    path("club/export/<slug:what>/", exports.export, name="export"),
     path("events/sessions/<int:session_id>/", streams.session_events, name="session_events"),
 ]
 

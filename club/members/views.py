@@ -155,6 +155,8 @@ def member_detail(
         {
             "member": member,
             "balance": balance_of(member),
+            # the balance in its two parts (issue 81): with other members, with the club
+            "with_members": balance_of(member) - credit,
             "history": history,
             "money": money,
             "chart": books.chart([r for _, _, r in history]),

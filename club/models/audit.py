@@ -32,6 +32,7 @@ class AuditEntry(models.Model):
     CLUB_START = "club-start"
     MEMBER_ADD, SIGNIN_LINK, SIGNIN_USED = "member-add", "signin-link", "signin-used"
     SIGN_OUT, LOGIN_DISABLED, LOGIN_ENABLED = "sign-out", "login-disabled", "login-enabled"
+    BALANCED, BACKUP = "balanced", "backup"
     ACTIONS = [
         (SIGN_OUT, "signed out everywhere"),
         (LOGIN_DISABLED, "login disabled"),
@@ -58,6 +59,8 @@ class AuditEntry(models.Model):
         (MEMBER, "member edited"),
         (REVERSAL, "payment reversed"),
         (REFUND, "refund"),
+        (BALANCED, "evening balanced"),
+        (BACKUP, "backup taken"),
     ]
 
     at = models.DateTimeField(default=timezone.now, db_index=True)

@@ -26,7 +26,8 @@ MONEY_INPUT = forms.TextInput(attrs={"inputmode": "decimal", "autocomplete": "of
 
 
 class StandingsForm(forms.Form):
-    """The standings between two dates (the sessions' opening dates), both optional."""
+    """A period between two dates, both optional: the standings', the club's account's,
+    a statement's, the audit log's."""
 
     since = forms.DateField(required=False, label="From", widget=forms.DateInput({"type": "date"}))
     until = forms.DateField(required=False, label="To", widget=forms.DateInput({"type": "date"}))

@@ -8,8 +8,7 @@ from decimal import Decimal
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db import models
-from django.db.models import F, Sum
-from django.db.models.functions import TruncDate
+from django.db.models import F, Q, Sum
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -17,9 +16,7 @@ from django.views.decorators.http import require_POST
 
 from club.members.views import member_detail
 from club.models import (
-    Account,
     ClubSession,
-    Leg,
     Member,
     Posting,
     Table,
@@ -31,8 +28,9 @@ from club.pages.inputs import parse_id
 from club.pages.web import form_error, refused, session_or_404, staff_required
 from club.services import ledger
 from club.services import money as club_money
+from club.services.accounts import RECORDED_KINDS, Period, dated_legs
 from club.services.base import ClubError, counted, member_for
-from club.services.ledger import session_money, staked_tables
+from club.services.ledger import CENT, session_money, staked_tables
 from club.services.payments import (
     REVERSIBLE,
     fee_standings,
@@ -120,6 +118,8 @@ def transfer_pay(request: HttpRequest, pk: int) -> HttpResponse:
         given = request.POST.get("session", "")
         session_id = session_or_404(parse_id(given) or 0).pk
     back = reverse("club:settlement", args=[session_id])
+    if request.POST.get("back") == "owed":  # marked paid on "Who owes what"
+        back = reverse("club:owed")
     try:
         amount = request.POST.get("amount", "").strip()
         transfer = record_payment(
@@ -176,6 +176,8 @@ def member_payment(request: HttpRequest, pk: int) -> HttpResponse:
             form_error(form, e)
         else:
             messages.success(request, f"Recorded: {member} paid {club_money.shown(amount)}.")
+            if request.POST.get("back") == "owed":  # marked paid on "Who owes what"
+                return redirect("club:owed")
             return redirect("club:member", pk=member.pk)
     return member_detail(request, member.pk, payment_form=form)
 
@@ -234,7 +236,7 @@ def payment_reverse(request: HttpRequest, pk: int) -> HttpResponse:
 
 # Money paid between a member and anyone, as against money won or charged: what the
 # standings' "Payments" column sums, on the day it was paid.
-PAYMENT_KINDS = (Posting.PAYMENT, Posting.REFUND, Posting.REVERSAL)
+PAYMENT_KINDS = RECORDED_KINDS
 
 
 @login_required
@@ -242,8 +244,8 @@ def standings(request: HttpRequest) -> HttpResponse:
     """Members' points from closed sessions at the tables balancing counts (never an
     open, cancelled or voided evening; never a voided table, a practice table or one a
     computer player sat at: `ledger.staked`), between two dates if asked; the secretary
-    and other staff, and guests, are left out. A bad date is shown beside its field and
-    the standings stay unfiltered."""
+    and other staff are left out, guests are in (with their fees). A bad date is shown
+    beside its field and the standings stay unfiltered."""
     form = StandingsForm(request.GET or None)
     counted = ledger.staked(
         Table.objects.filter(session__isnull=False).exclude(
@@ -254,30 +256,41 @@ def standings(request: HttpRequest) -> HttpResponse:
         line__table__in=counted.values("pk"), member__is_bot=False
     )
     entries = _between(entries, form, "line__table__session__opened_at__date")
-    accounts = {a.member_id: a.balance for a in Account.objects.filter(is_club=False)}
     points = dict(
         entries.values_list("member").annotate(p=Sum("points")).values_list("member", "p")
     )
     # Money beside points (issue 42, item 4): what play brought (the evenings' balancing
     # and adjustments, over the same dates), the fees, the payments made and received.
     # A payment counts on the day it was made (a payment to the club has no evening at
-    # all, and dropped out of a dated view); play and fees on their evening's day.
-    legs = _between(
-        Leg.objects.filter(account__member__isnull=False).annotate(
-            day=models.Case(
-                models.When(posting__kind__in=PAYMENT_KINDS, then=TruncDate("posting__created_at")),
-                default=TruncDate("posting__session__opened_at"),
-            )
-        ),
-        form,
-        "day",
-    )
+    # all, and dropped out of a dated view); play and fees on their evening's day. Over a
+    # period, what stood before it is brought forward and each row adds up to the balance
+    # at the period's end (issue 81: £1.95 from the month before was outside the range).
+    period = Period(*(form.cleaned_data[k] for k in ("since", "until"))) if (
+        form.is_bound and form.is_valid()
+    ) else Period()  # fmt: skip
+    upto = dated_legs(period, up_to_end=True).filter(account__member__isnull=False)
+    legs = upto.filter(day__gte=period.since) if period.since else upto
     money: dict[tuple[int, str], Decimal] = {
         (m, kind): total
         for m, kind, total in legs.values_list("account__member_id", "posting__kind")
         .annotate(total=Sum("amount"))
         .values_list("account__member_id", "posting__kind", "total")
     }
+    before = (
+        dict(
+            upto.filter(day__lt=period.since)
+            .values_list("account__member_id")
+            .annotate(s=Sum("amount"))
+            .values_list("account__member_id", "s")
+        )
+        if period.since
+        else {}
+    )
+    ends = dict(
+        upto.values_list("account__member_id")
+        .annotate(s=Sum("amount"))
+        .values_list("account__member_id", "s")
+    )
 
     def kinds(member_id: int, *names: str) -> Decimal:
         return sum((money.get((member_id, k), Decimal(0)) for k in names), Decimal("0.00"))
@@ -286,16 +299,22 @@ def standings(request: HttpRequest) -> HttpResponse:
         Standing(
             member=m,
             points=points.get(m.pk, 0),
+            brought_forward=(before.get(m.pk) or Decimal(0)).quantize(CENT),
             play=kinds(m.pk, Posting.SESSION_BALANCE, Posting.ADJUSTMENT),
             fees=kinds(m.pk, Posting.FEE),
             payments=kinds(m.pk, *PAYMENT_KINDS),
-            balance=accounts.get(m.pk, Decimal("0.00")),
+            balance=(ends.get(m.pk) or Decimal(0)).quantize(CENT),
         )
-        for m in Member.objects.filter(
-            is_bot=False, is_guest=False, active=True, user__is_staff=False
+        # guests too (issue 81: left out, the fees column came to less than was charged)
+        for m in Member.objects.filter(is_bot=False, user__is_staff=False).filter(
+            Q(active=True) | Q(pk__in=list(ends))
         )
     ]
     rows.sort(key=lambda r: (-r.points, r.member.display_name))
+    # The ranking is the members'; guests are listed apart, unranked, so that the money
+    # columns hold everything charged (issue 81: the fees column came to less).
+    guests = [r for r in rows if r.member.is_guest]
+    rows = [r for r in rows if not r.member.is_guest]
     # Who sees whose money (issue 53, item 6): the points and the money they came to are
     # the club's, open to members; a member's fees, payments and balance are his own and
     # the staff's.
@@ -310,7 +329,7 @@ def standings(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "club/money/standings.html",
-        {"rows": rows, "form": form, "dated": dated, "private": private},
+        {"rows": rows, "guests": guests, "form": form, "dated": dated, "private": private},
         status=status,
     )
 
@@ -339,4 +358,9 @@ class Standing:
     play: Decimal  # money from play: balancing and adjustments
     fees: Decimal  # table fees (negative)
     payments: Decimal  # paid (positive) less received (negative)
-    balance: Decimal  # now, whatever the dates
+    balance: Decimal  # at the period's end (now, when it has none)
+    brought_forward: Decimal = Decimal("0.00")  # what stood before the period
+
+    @property
+    def adds_up(self) -> bool:
+        return self.brought_forward + self.play + self.fees + self.payments == self.balance

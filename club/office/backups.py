@@ -143,6 +143,12 @@ def take_backup(why: str = "by-hand", folder: Path | None = None) -> Path:
         part.unlink(missing_ok=True)
         raise BackupError(f"pg_dump failed: {' '.join(done.stderr.split())}")
     part.rename(path)
+    # in the audit log, so that "what changed since the last backup" can be read there
+    # (issue 81); an entry about a backup is never counted as lost by a restore
+    from club.models import AuditEntry
+    from club.services import audit
+
+    audit.record(None, AuditEntry.BACKUP, f"Backup taken: {path.name} ({why}).")
     return path
 
 
@@ -286,7 +292,9 @@ def lost_in_restore(backup: str, database: str | None = None) -> list[str]:
                 if len(rows) > 10:
                     named.append(f"and {len(rows) - 10} more")
                 continue
-            n = c.execute(f"SELECT count(*) FROM {table} WHERE id > %s", [last[table]])
+            # an entry about a backup taken is not work lost
+            mine = " AND action <> 'backup'" if table == "club_auditentry" else ""
+            n = c.execute(f"SELECT count(*) FROM {table} WHERE id > %s{mine}", [last[table]])
             count = int(n.fetchone()[0])
             if count:
                 said.append(_count(count, word, word + "s"))

@@ -8,12 +8,11 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 
 from club.models import (
-    AuditEntry,
     HouseRules,
 )
 from club.office.forms import HouseRulesForm
 from club.pages.inputs import parse_id
-from club.pages.web import form_error, session_or_404, staff_required
+from club.pages.web import form_error, staff_required
 from club.services import house_rules
 from club.services.base import ClubError
 
@@ -62,16 +61,3 @@ def house_rules_list(request: HttpRequest) -> HttpResponse:
         {"form": form, "sets": sets, "editing": editing},
         status=status,
     )
-
-
-@staff_required
-def audit_log(request: HttpRequest) -> HttpResponse:
-    """What the secretary did (issue 42, item 7), newest first: who, when, what and why;
-    ``?session=N``: one evening's. Staff only."""
-    entries = AuditEntry.objects.select_related("actor", "session", "table")
-    session = None
-    given = request.GET.get("session", "")
-    if given:
-        session = session_or_404(parse_id(given) or 0)
-        entries = entries.filter(session=session)
-    return render(request, "club/office/audit.html", {"entries": entries[:500], "session": session})

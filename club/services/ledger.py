@@ -287,6 +287,9 @@ def balance_session(session_id: int) -> BalanceResult:
             balance_note=note,
             settlement_method=result.method,
         )
+        # the balancing finished, in the log beside "closed and queued its balancing"
+        # (issue 81: only the queueing was recorded)
+        audit.record(None, AuditEntry.BALANCED, f"Balanced {session}: {note}.", session=session)
     return BalanceResult(session_id, True, ClubSession.BALANCED, note)
 
 

@@ -148,6 +148,10 @@ def _pages(w: dict[str, Any]) -> list[tuple[str, Any, str]]:
         ("member-statement", me, reverse("club:member_statement", args=[me.pk])),
         ("on-paper", sec, reverse("club:session_print", args=[past.pk])),
         ("audit", sec, reverse("club:audit")),
+        ("backups", sec, reverse("club:backups")),
+        ("club-account", sec, reverse("club:club_account")),
+        ("owed", sec, reverse("club:owed")),
+        ("period-statement", me, reverse("club:member_period_statement", args=[me.pk])),
         ("house-rules", sec, reverse("club:house_rules")),
         (
             "rules-in-force",

@@ -37,10 +37,15 @@ LOGIN_PAGES = {
     "club:washbook", "club:cut", "club:standings", "games:table", "games:state",
     "games:club_panel", "games:practice", "password_change", "password_changed",
 }  # fmt: skip
-OWN_PAGES = {"club:member", "club:statement", "club:member_statement"}
+OWN_PAGES = {
+    "club:member",
+    "club:statement",
+    "club:member_statement",
+    "club:member_period_statement",
+}
 STAFF_PAGES = {
     "club:console", "club:session_close_confirm", "club:line_correct", "club:members", "club:audit",
-    "club:table_progress",
+    "club:table_progress", "club:club_account", "club:owed", "club:backups", "club:export",
 }  # fmt: skip
 # Actions whose GET is their form (a page): the rest answer GET with 405.
 FORM_PAGES = {"games:practice", "club:line_correct", "club:house_rules"}
@@ -214,6 +219,7 @@ def _page_args(w: World, name: str) -> list[Any]:
         "games:club_panel": [w.online.pk], "games:rules_variant": ["conquian"],
         "club:member": [w.players[0].pk], "club:statement": [w.players[0].pk, w.closed.pk],
         "club:member_statement": [w.players[0].pk],
+        "club:member_period_statement": [w.players[0].pk], "club:export": ["payments"],
     }.get(name, [])  # fmt: skip
 
 
