@@ -8,6 +8,7 @@ from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 from django import forms
+from django.utils import timezone
 
 from club.models import (
     Arrival,
@@ -49,6 +50,13 @@ class OpenSessionForm(forms.Form):
     fee_guest = forms.CharField(
         label="Table fee, guest", required=False, max_length=30, widget=MONEY_INPUT
     )
+    held_on = forms.DateField(
+        required=False,
+        label="Held on",
+        help_text="Today, unless the evening is entered after the fact: the day it was held.",
+        widget=forms.DateInput({"type": "date"}),
+        error_messages={"invalid": "Give the day as a date, e.g. 2026-11-03."},
+    )
     second = forms.BooleanField(
         required=False,
         label="Open a second evening",
@@ -63,6 +71,7 @@ class OpenSessionForm(forms.Form):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self.fields["held_on"].widget.attrs["max"] = timezone.localdate().isoformat()
         self.fields["stake"].help_text = (
             f"Money a point in {money.symbol()}, at most {money.places()} decimal places "
             f"(so that every difference can be paid), up to {money.shown(money.MAX_STAKE)}."

@@ -88,6 +88,7 @@ def session_open(request: HttpRequest) -> HttpResponse:
                 fee_member=form.cleaned_data["fee_member"],
                 fee_guest=form.cleaned_data["fee_guest"],
                 house_rules=form.cleaned_data["house_rules"],
+                held_on=form.cleaned_data["held_on"],
                 by=request.user,
             )
         except ClubError as e:

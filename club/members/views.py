@@ -10,6 +10,7 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import F, Q, Sum
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.utils import timezone
 
 from club.members.forms import AddMemberForm
 from club.models import (
@@ -232,7 +233,7 @@ def member_statement(request: HttpRequest, pk: int) -> HttpResponse:
             lines += [_statement_deal(e) for e in mine]
         lines.append(
             books.StatementLine(
-                when=posting.created_at,
+                when=posting.day,  # its evening's day, or the day it was recorded
                 evening=str(session) if session else "",
                 table="",
                 text=_money_label(posting, own),
@@ -256,8 +257,12 @@ def member_statement(request: HttpRequest, pk: int) -> HttpResponse:
 
 def _statement_deal(entry: WashbookEntry) -> books.StatementLine:
     line = entry.line
+    held = line.table.session.opened_at if line.table.session else line.created_at
     return books.StatementLine(
-        when=line.created_at,
+        # an evening entered after the fact: its deals carry the day it was held
+        when=held
+        if timezone.localdate(line.created_at) > timezone.localdate(held)
+        else line.created_at,
         evening=str(line.table.session),
         table=line.table.label,
         text=books.deal_text(line),

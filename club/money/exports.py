@@ -15,7 +15,8 @@ from club.models import ClubSession, Leg, Posting, Transfer
 from club.money.forms import StandingsForm
 from club.pages.web import staff_required
 from club.services import money as club_money
-from club.services.accounts import RECORDED_KINDS, ZERO, Period, dated_legs
+from club.services.accounts import ZERO, Period, dated_legs
+from club.services.ledger import RECORDED_KINDS
 from club.services.payments import fee_standings
 from club.washbooks.books import SafeWriter
 

@@ -28,9 +28,9 @@ from club.pages.inputs import parse_id
 from club.pages.web import form_error, refused, session_or_404, staff_required
 from club.services import ledger
 from club.services import money as club_money
-from club.services.accounts import RECORDED_KINDS, Period, dated_legs
+from club.services.accounts import Period, dated_legs
 from club.services.base import ClubError, counted, member_for
-from club.services.ledger import CENT, session_money, staked_tables
+from club.services.ledger import CENT, RECORDED_KINDS, session_money, staked_tables
 from club.services.payments import (
     REVERSIBLE,
     fee_standings,

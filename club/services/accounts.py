@@ -14,15 +14,12 @@ from decimal import Decimal
 
 from django.db import models
 from django.db.models import Q, Sum
-from django.db.models.functions import TruncDate
 
 from club.models import Account, Arrival, ClubSession, Leg, Member, Posting, Transfer
-from club.services.ledger import CENT
+from club.services.ledger import CENT, posting_day
 from club.services.payments import FeeStanding, fee_standings
 
 ZERO = Decimal("0.00")
-# Kinds dated by the day they were recorded (they belong to no evening, or not only).
-RECORDED_KINDS = (Posting.PAYMENT, Posting.REVERSAL, Posting.REFUND)
 
 
 @dataclass(frozen=True)
@@ -45,12 +42,7 @@ class Period:
 def dated_legs(period: Period, *, up_to_end: bool = False) -> models.QuerySet[Leg]:
     """The legs of the postings dated in ``period`` (``up_to_end``: every posting up to its
     end, for a balance as it stood then)."""
-    legs = Leg.objects.annotate(
-        day=models.Case(
-            models.When(posting__kind__in=RECORDED_KINDS, then=TruncDate("posting__created_at")),
-            default=TruncDate("posting__session__opened_at"),
-        )
-    )
+    legs = Leg.objects.annotate(day=posting_day())
     if period.since and not up_to_end:
         legs = legs.filter(day__gte=period.since)
     if period.until:

@@ -23,7 +23,8 @@ from decimal import ROUND_HALF_EVEN, Decimal
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Count, F, Q, QuerySet, Sum
+from django.db.models import Case, Count, F, Q, QuerySet, Sum, When
+from django.db.models.functions import TruncDate
 from django.utils import timezone
 
 from club.models import (
@@ -419,17 +420,36 @@ def settle_again(session: ClubSession, *, after: Posting) -> settle_algo.Settlem
     return result
 
 
+# Kinds dated by the day they were recorded (they belong to no evening, or not only); the
+# others (an evening's balancing, its fees, an adjustment to it) by their evening's day,
+# so that an evening entered after the fact takes its place in the books (issue 81).
+RECORDED_KINDS = (Posting.PAYMENT, Posting.REVERSAL, Posting.REFUND)
+
+
+def posting_day(prefix: str = "posting__") -> Case:
+    """The day a posting belongs to, as a database expression (``prefix``: the path from
+    the rows queried to the posting)."""
+    return Case(
+        When(**{f"{prefix}kind__in": RECORDED_KINDS}, then=TruncDate(f"{prefix}created_at")),
+        default=TruncDate(f"{prefix}session__opened_at"),
+    )
+
+
 def member_history(member_id: int) -> list[tuple[Posting, Decimal, Decimal]]:
-    """(posting, this member's amount, running balance) in order, from the legs."""
+    """(posting, this member's amount, running balance) in the order of the days the
+    postings belong to (:func:`posting_day`, kept on each as ``posting.day``), then as
+    recorded, from the legs."""
     legs = (
         Leg.objects.filter(account__member_id=member_id)
         .select_related("posting", "posting__session")
-        .order_by("posting__created_at", "posting_id")
+        .annotate(day=posting_day())
+        .order_by("day", "posting__created_at", "posting_id")
     )
     running = Decimal(0)
     out = []
     for leg in legs:
         running += leg.amount
+        leg.posting.day = leg.day
         out.append((leg.posting, leg.amount, running))
     return out
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import logging
 import secrets
 from decimal import Decimal
@@ -40,10 +41,22 @@ def open_session(
     fee_member: Decimal | str | None = None,
     fee_guest: Decimal | str | None = None,
     house_rules: HouseRules | None = None,
+    held_on: dt.date | None = None,
 ) -> ClubSession:
     """Open an evening; its tables play ``default_variant`` unless told (the registry's
     first game when not given). A club has one open evening at a time unless the
-    secretary opens a ``second`` on purpose; two open evenings never share a name."""
+    secretary opens a ``second`` on purpose; two open evenings never share a name.
+
+    ``held_on``: an evening entered after the fact (issue 81) takes the day it was held,
+    never one in the future; its statement lines carry that day and take their place
+    in the books by it (``ledger.posting_day``)."""
+    today = timezone.localdate()
+    if held_on is not None and held_on > today:
+        raise ClubError(
+            f"an evening is entered on the day it was held or after, not before: "
+            f"{held_on:%-d %B %Y} is still to come",
+            field="held_on",
+        )
     chosen = default_variant if default_variant is not None else first_game()
     name = base.shown_name(name or "", field="name", what="the evening's name")
     stake = money.check_stake(stake)
@@ -72,7 +85,11 @@ def open_session(
                 '"open a second evening" to run two at once',
                 field="second",
             )
+        opened = timezone.now()
+        if held_on is not None and held_on < today:  # at this time of day, on that day
+            opened = timezone.make_aware(dt.datetime.combine(held_on, timezone.localtime().time()))
         session = ClubSession.objects.create(
+            opened_at=opened,
             stake=stake,
             default_variant=chosen,
             opened_by=recorded_user(by),
@@ -83,6 +100,8 @@ def open_session(
         )
         game = VARIANTS[session.default_variant].display_name
         said = f"Opened {session}: {money.shown(session.stake)} a point, {game}"
+        if held_on is not None and held_on < today:
+            said += f", held on {timezone.localdate(opened):%-d %B %Y} (entered after the fact)"
         audit.record(by, AuditEntry.OPEN, said, session=session)
         if session.fee_member or session.fee_guest:
             fees_said = (

@@ -6,7 +6,7 @@ from __future__ import annotations
 import csv
 import io
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import date
 from decimal import Decimal
 
 from django.db.models import Prefetch, QuerySet
@@ -361,7 +361,7 @@ class StatementLine:
     the running balance after it, or one of his deals (points, no money of its own) listed
     under the balancing that turned its evening's points into money."""
 
-    when: datetime
+    when: date  # a deal's time, or the day a posting belongs to
     evening: str  # the evening it belongs to; "" for a payment outside one
     table: str  # "Table 2" for a deal or an adjustment's line; ""
     text: str

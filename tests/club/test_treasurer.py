@@ -352,3 +352,59 @@ def test_payments_fees_and_transfers_export_as_csv_and_prove(
     unpaid = sum(Decimal(r[4]) for r in rows if r[5] == "no")
     assert total[5:7] == [f"paid {paid}", f"unpaid {unpaid}"] and paid and unpaid
     assert staff.get(reverse("club:export", args=["secrets"])).status_code == 404
+
+
+def test_an_evening_entered_after_the_fact_takes_the_day_it_was_held(
+    staff: Client, secretary: Member, make_members: Callable[[int], list[Member]]
+) -> None:
+    """Issue 81, item 8: every evening and statement line was dated the day it was typed
+    in. An evening held last week, entered today after a payment recorded since, takes its
+    day: its statement lines carry it and stand before the payment in the books."""
+    import time_machine
+
+    from club.services.payments import record_club_payment
+
+    ann, bob, cat, dan = make_members(4)
+    today = timezone.localdate()
+    held = today - dt.timedelta(days=6)
+    with time_machine.travel(timezone.now() - dt.timedelta(days=3), tick=False):
+        record_club_payment(ann.pk, Decimal("5.00"), credit=True)  # three days ago
+    page = staff.post(
+        reverse("club:session_open"),
+        {"name": "Last Tuesday", "stake": "0.05", "default_variant": "foster",
+         "fee_member": "1.00", "fee_guest": "1.00", "held_on": held.isoformat()},
+    )  # fmt: skip
+    assert page.status_code == 302
+    evening = ClubSession.objects.get(name="Last Tuesday")
+    assert timezone.localdate(evening.opened_at) == held
+    for m in (ann, bob, cat, dan):
+        check_in(evening, m)
+    table = form_table(evening, variant="foster", size=4, mode=Table.PHYSICAL,
+                       candidates=[ann, bob, cat, dan])  # fmt: skip
+    enter_physical_result(
+        table.pk, PhysicalResult(winner_id=ann.pk, losses={bob.pk: 10, cat.pk: 2, dan.pk: 0})
+    )
+    assert close_session(evening.pk, queue=False) and balance_session(evening.pk).posted
+    statement = staff.get(reverse("club:member_statement", args=[ann.pk])).context["lines"]
+    money = [(line.when, line.amount) for line in statement if not line.is_deal]
+    # the evening's balancing and fee on its own day, then the payment three days ago
+    assert [when for when, _ in money] == [held, held, today - dt.timedelta(days=3)]
+    assert [line.when for line in statement if line.is_deal] == [evening.opened_at]
+    assert [line.running for line in statement if not line.is_deal][-1] == balance_of(ann)
+    week = period_statement_rows(ann, held)
+    assert week[0] == (held, evening)
+    # a day still to come is refused beside its field, and nothing is opened
+    before = ClubSession.objects.count()
+    later = staff.post(
+        reverse("club:session_open"),
+        {"name": "Next week", "stake": "0.05", "default_variant": "foster", "second": "on",
+         "held_on": (today + dt.timedelta(days=1)).isoformat()},
+    )  # fmt: skip
+    assert later.status_code == 400 and "still to come" in later.content.decode()
+    assert ClubSession.objects.count() == before
+
+
+def period_statement_rows(member: Member, since: dt.date) -> list[tuple[dt.date, object]]:
+    from club.services.statements import period_statement
+
+    return [(r.day, r.evening) for r in period_statement(member, Period(since, None)).rows]
