@@ -25,8 +25,9 @@ from club.money.forms import PaymentForm, RefundForm
 from club.pages.web import session_or_404, staff_required
 from club.services import logins
 from club.services import money as club_money
+from club.services.accounts import member_balances
 from club.services.base import member_for
-from club.services.ledger import balance_of, member_history, staked_tables
+from club.services.ledger import CLUB, balance_of, member_history, staked_tables
 from club.services.payments import REVERSIBLE, owing, with_club
 from club.washbooks import books
 from club.washbooks.views import why_unstaked
@@ -66,7 +67,19 @@ def members_page(
     )
     rows = [(m, accounts.get(m.pk, Decimal("0.00"))) for m in listed]
     if request.GET.get("format") == "csv":
-        response = HttpResponse(books.balances_csv(rows), content_type="text/csv; charset=utf-8")
+        parts = {b.member.pk: b for b in member_balances()}
+        zero = Decimal("0.00")
+        split = [
+            (m, parts[m.pk].with_members, parts[m.pk].with_club)
+            if m.pk in parts
+            else (m, zero, zero)
+            for m in listed
+        ]
+        others = sum(
+            (b.balance for pk, b in parts.items() if pk not in {m.pk for m in listed}), zero
+        )
+        text = books.balances_csv(split, balance_of(CLUB), others)
+        response = HttpResponse(text, content_type="text/csv; charset=utf-8")
         response["Content-Disposition"] = 'attachment; filename="member-balances.csv"'
         return response
     states = logins.login_states(listed)

@@ -333,25 +333,35 @@ def chart(points: list[Decimal], width: int = 320, height: int = 120) -> dict[st
     }
 
 
-def balances_csv(rows: list[tuple[Member, Decimal]]) -> str:
+def balances_csv(
+    rows: list[tuple[Member, Decimal, Decimal]], club: Decimal, others: Decimal = Decimal(0)
+) -> str:
     """The member-balances CSV: each member, whether a guest, whether still in the club,
-    since when, and his balance in the club's currency (positive: the club's books owe
-    him; negative: he owes). Text cells are escaped (:func:`safe_cell`)."""
+    since when, and his balance in the club's currency in its two parts, with other
+    members and with the club (positive: the club's books owe him; negative: he owes);
+    then the club's own account, anyone else's balances (the staff who played), and the
+    total, zero (issue 81: the members' column came to what the club was owed, with no
+    club row). Text cells are escaped (:func:`safe_cell`)."""
     from club.services import money
 
     out = io.StringIO()
     w = SafeWriter(out)
-    w.writerow(["member", "guest", "active", "joined", f"balance ({money.symbol()})"])
-    for m, balance in rows:
+    sign = money.symbol()
+    w.writerow(["member", "guest", "active", "joined", f"with members ({sign})",
+                f"with the club ({sign})", f"balance ({sign})"])  # fmt: skip
+    unit = money.unit()
+    total = club + others
+    for m, with_members, with_club in rows:
+        total += with_members + with_club
         w.writerow(
-            [
-                m.display_name,
-                "yes" if m.is_guest else "no",
-                "yes" if m.active else "no",
-                m.joined.isoformat() if m.joined else "",
-                balance.quantize(money.unit()),
-            ]
-        )
+            [m.display_name, "yes" if m.is_guest else "no", "yes" if m.active else "no",
+             m.joined.isoformat() if m.joined else "", with_members.quantize(unit),
+             with_club.quantize(unit), (with_members + with_club).quantize(unit)]
+        )  # fmt: skip
+    w.writerow(["the club's own account", "", "", "", "", "", club.quantize(unit)])
+    if others:
+        w.writerow(["others (staff who played)", "", "", "", "", "", others.quantize(unit)])
+    w.writerow(["total (members and the club: zero)", "", "", "", "", "", total.quantize(unit)])
     return out.getvalue()
 
 

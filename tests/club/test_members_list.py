@@ -192,12 +192,17 @@ def test_the_member_balances_csv_lists_every_balance_and_escapes_formulas(
     r = staff.get(reverse("club:members"), {"format": "csv"})
     assert r.status_code == 200 and r["Content-Type"].startswith("text/csv")
     assert "member-balances.csv" in r["Content-Disposition"]
-    head, *rows = list(csv.reader(io.StringIO(r.content.decode())))
-    assert head == ["member", "guest", "active", "joined", "balance (£)"]
+    head, *rows, club, total = list(csv.reader(io.StringIO(r.content.decode())))
+    assert head == ["member", "guest", "active", "joined", "with members (£)",
+                    "with the club (£)", "balance (£)"]  # fmt: skip
     by_name = {row[0]: row for row in rows}
-    assert by_name[str(ann)][4] == "0.50" and by_name["'=1+1"][4] == "-0.50"
+    assert by_name[str(ann)][6] == "0.50" and by_name["'=1+1"][6] == "-0.50"
     assert "=1+1" not in by_name  # escaped: the spreadsheet shows the name
-    assert sum(Decimal(row[4]) for row in rows) == 0  # the books balance
+    for row in rows:  # each balance in its two parts
+        assert Decimal(row[4]) + Decimal(row[5]) == Decimal(row[6])
+    # the books balance: the members and the club's own account (issue 81)
+    assert club[0] == "the club's own account" and total[0].startswith("total")
+    assert sum(Decimal(row[6]) for row in rows) + Decimal(club[6]) == 0 == Decimal(total[6])
     client.force_login(ann.user)
     assert client.get(reverse("club:members"), {"format": "csv"}).status_code in (302, 403)
 

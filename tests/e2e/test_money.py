@@ -137,6 +137,10 @@ def test_close_pay_part_carry_the_rest_and_export_the_books(
     by_name = {r[0]: r for r in csv.reader(io.StringIO(balances))}
     assert "'=1+1" in by_name and "=1+1" not in by_name
     assert "-1.35" in by_name["Bob"]
+    assert (
+        by_name["the club's own account"]
+        and by_name[next(k for k in by_name if k.startswith("total"))][-1] == "0.00"
+    )
 
     # The evening on paper: one A4 page per table.
     page.goto(url + reverse("club:session_print", args=[monday.pk]))

@@ -371,15 +371,8 @@ def test_no_module_imports_another_modules_private_names() -> None:
 
 # Helper modules use the deal's public methods (issue 80, item 5): a function outside a
 # class reads no underscore field of another object (`rummy/saved.py` read a deal's 16
-# fields, `conquian/snapshots.py` 17; both are now their deal's base class, where the
-# fields are declared). The modules that still rebuild
-# or show a deal from outside it are listed, and the list may only shrink.
-STILL_READS_DEAL_FIELDS = {
-    "games/engine/conquian/from_view.py",
-    "games/engine/conquian/views.py",
-    "games/engine/conquian/why.py",
-    "games/engine/rummy/from_view.py",
-}
+# fields, `conquian/snapshots.py` 17; they, each game's `from_view.py`, `conquian/views.py`
+# and `conquian/why.py` are now bases of their deal, where the fields are declared).
 PUBLIC_UNDERSCORE = {"_load"}  # the registry's own loader, called beside its class
 
 
@@ -416,9 +409,7 @@ def test_the_check_finds_a_helper_reading_a_deals_fields(tmp_path: Path) -> None
 
 
 def test_helper_modules_use_the_deals_public_methods() -> None:
-    found = set(fields_read_from_outside(ROOT))
-    assert found - STILL_READS_DEAL_FIELDS == set(), found
-    assert found >= STILL_READS_DEAL_FIELDS, "mended: take it off STILL_READS_DEAL_FIELDS"
+    assert fields_read_from_outside(ROOT) == {}
 
 
 # Services own their transactions (issue 80, item 3): a view parses, calls one service and

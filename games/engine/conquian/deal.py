@@ -4,7 +4,6 @@ How a deal runs, law by law, is told in the package's docstring (:mod:`games.eng
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from ..actions import Action, is_listed
@@ -26,6 +25,7 @@ from .actions import (
     UseAction,
     card_key,
 )
+from .from_view import ConquianFromView
 from .melds import (
     KINDS,
     Combo,
@@ -35,11 +35,10 @@ from .melds import (
     pip_value,
 )
 from .order import ORDERS, PackOrder, by_suit
-from .snapshots import ConquianSnapshots
-from .views import view
+from .why import ConquianWhy
 
 if TYPE_CHECKING:
-    from ..from_view import Hidden
+    pass
 
 __all__ = ["ConquianDeal", "new_conquian_deal", "next_dealer"]
 
@@ -146,7 +145,7 @@ def next_dealer(dealer: int) -> int:
     return 1 - dealer
 
 
-class ConquianDeal(ConquianSnapshots):
+class ConquianDeal(ConquianWhy, ConquianFromView):
     """One deal of Conquián for two. Implements :class:`protocol.DealState`."""
 
     def __init__(self, rules: Rules, dealer: int, order: list[Card], carry_in: int) -> None:
@@ -318,11 +317,6 @@ class ConquianDeal(ConquianSnapshots):
             out.extend(_onto(MeldAction, seat, x, combos, order, cap))
             out.append(_one_card(ThrowAction, seat, x))
         return out
-
-    @property
-    def cap(self) -> int:
-        """The longest sequence: eight with C-opt-5 (seed 003), else no cap (0; CO2)."""
-        return 8 if self.rules.opt("eight_cap") else 0
 
     def _demandable(self, seat: int) -> bool:
         """Whether the discard ``seat`` turns down may be demanded of them: under the
@@ -526,35 +520,10 @@ class ConquianDeal(ConquianSnapshots):
     # ------------------------------------------------------------ why not
 
     def _why(self, a: Action) -> IllegalActionError:
-        from .why import why_illegal
-
-        reason, law = why_illegal(self, a)
+        reason, law = self.why_illegal(a)
         return IllegalActionError(reason, law=law)
 
     # ------------------------------------------------------------ views
-
-    @classmethod
-    def from_view(cls, view: Mapping[str, Any], hidden: Hidden) -> ConquianDeal:
-        """A deal that ``view`` (a seat's, during play) is a view of, the other hand and
-        the pack as ``hidden`` gives them (:mod:`..from_view`)."""
-        from .from_view import conquian_from_view
-
-        return conquian_from_view(cls, view, hidden)
-
-    def player_view(self, seat: int) -> dict[str, Any]:
-        """What ``seat`` may see: his own hand, never the other hand or the pack order."""
-        if seat not in (0, 1):
-            raise InvalidActionError(f"bad seat {seat!r}")
-        view = self._view(seat)
-        if self._phase == "trade" and self._trade[seat] >= 0:
-            view["trade_card"] = self._cards[self._trade[seat]].code
-        return view
-
-    def spectator_view(self) -> dict[str, Any]:
-        return self._view(None)
-
-    def _view(self, seat: int | None) -> dict[str, Any]:
-        return view(self, seat)
 
     # ------------------------------------------------------------ helpers for checks
 

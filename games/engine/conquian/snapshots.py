@@ -60,6 +60,11 @@ class ConquianSnapshots(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
     _pack: list[int]  # top card last, for pop()
 
     @property
+    def cap(self) -> int:
+        """The longest sequence: eight with C-opt-5 (seed 003), else no cap (0; CO2)."""
+        return 8 if self.rules.opt("eight_cap") else 0
+
+    @property
     def target(self) -> int:
         """The points total that ends the game (C-opt-4, seed 003); 0: each deal a game."""
         return int(self.rules.opt("target") or 0)

@@ -15,7 +15,6 @@ Cards are kept as ids (see :mod:`..combinations`) for speed; the public API spea
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from itertools import compress
 from typing import TYPE_CHECKING, Any
 
@@ -28,6 +27,7 @@ from ..records import Kind, Record
 from ..rules import Rules
 from ..words import LogView
 from . import generate
+from .from_view import RummyFromView
 from .moves import (
     Accept,
     Add,
@@ -42,16 +42,14 @@ from .moves import (
 from .parts import (
     DEAL_FIELDS,
     DISCARDS,
-    Table,
     moved_combination,
     simple_action,
     table_for,
 )
-from .saved import RummySnapshots
 from .validate import as_named, canonical
 
 if TYPE_CHECKING:
-    from ..from_view import Hidden
+    pass
 
 
 _CARD_IDS = range(53)  # every card id, the joker's last
@@ -65,7 +63,7 @@ _DRAW_STOCK = [Draw(seat, "stock") for seat in _SEATS]
 _TAKE_BACK = [TakeBack(seat) for seat in _SEATS]
 
 
-class RummyDeal(RummySnapshots):
+class RummyDeal(RummyFromView):
     """A deal in play (implements :class:`~..protocol.DealState`)."""
 
     def __init__(
@@ -503,21 +501,6 @@ class RummyDeal(RummySnapshots):
         return self._combos[i] if 0 <= i < len(self._combos) else None
 
     # -- views and copies --------------------------------------------------------------
-
-    @staticmethod
-    def table_of(rules: Rules) -> Table:
-        """The :class:`Table` of ``rules`` (:func:`table_for`), for :mod:`..from_view`,
-        which is handed this class and does not import its module."""
-        return table_for(rules)
-
-    @classmethod
-    def from_view(cls, view: Mapping[str, Any], hidden: Hidden) -> RummyDeal:
-        """A deal that ``view`` (a seat's, during play) is a view of, with the cards
-        the view does not show where ``hidden`` puts them (:mod:`..from_view`): what a
-        computer player plays candidate actions out on."""
-        from .from_view import rummy_from_view
-
-        return rummy_from_view(cls, view, hidden)
 
     def player_view(self, seat: int) -> dict[str, Any]:
         from .views import view

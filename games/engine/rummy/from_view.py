@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any, Self
 
 from ..cards import Card
 from ..combinations import CARDS, Combination, Placed, TableCard, cid_at, cid_of
@@ -17,71 +17,76 @@ from ..from_view import Hidden, ViewMismatch, combination_from_view, hands_of, p
 from ..records import Kind
 from ..rules import make_rules
 from ..words import LogView
-
-if TYPE_CHECKING:
-    from .deal import RummyDeal
-
+from .parts import table_for
+from .saved import RummySnapshots
 
 _SHOWS = (Kind.LAYOUT, Kind.ADD, Kind.MOVE_JOKER)
 _PLAYING = ("draw", "play", "challenge")
 
 
-def rummy_from_view(cls: type[RummyDeal], view: Mapping[str, Any], hidden: Hidden) -> RummyDeal:
-    """A :class:`~.deal.RummyDeal` that ``view`` (of a seat) is a view of, with the
-    hidden cards where ``hidden`` puts them."""
-    phase = str(view.get("phase"))
-    if phase not in _PLAYING or view.get("seat") is None:
-        raise ViewMismatch(f"a state is built from a seat's view during play, not {phase!r}")
-    rules = make_rules(str(view["variant"]), dict(view.get("options") or {}))
-    table = cls.table_of(rules)  # the deal's class says: this module does not import it
-    n = int(view["players"])
-    seat = int(view["seat"])
-    counts = [int(k) for k in view["hand_counts"]]
-    cnt = [[0] * len(CARDS) for _ in range(n)]
-    for s, cards in hands_of(view, hidden, n, seat).items():
-        if len(cards) != counts[s]:
-            raise ViewMismatch(f"seat {s} holds {counts[s]} cards, not {len(cards)}")
-        for c in cards:
-            cnt[s][cid_of(c)] += 1
-    pack = [cid_of(c) for c in hidden.pack][::-1]  # top of the pack is the end
-    if len(pack) != int(view["pack_count"]):
-        raise ViewMismatch(f"the pack holds {view['pack_count']} cards, not {len(pack)}")
-    shown = [Card.from_code(c) for c in view.get("stock") or []]
-    stock_cards = list(hidden.stock) if hidden.stock else shown
-    if len(stock_cards) != int(view.get("stock_count") or 0) or stock_cards[-1:] != shown[-1:]:
-        raise ViewMismatch("the stock does not match the view's")
-    combos = [combination_from_view(c, table.order) for c in view.get("combinations") or []]
-    everything = Counter(CARDS[i] for h in cnt for i, k in enumerate(h) for _ in range(k))
-    everything.update(CARDS[i] for i in pack)
-    everything.update(stock_cards)
-    everything.update(t.card for c in combos for t in c.cards)
-    if everything != pack_counter(table.pack):
-        raise ViewMismatch("the cards of the view and the hidden ones are not the deal's pack")
-    log = list(view.get("log") or [])
-    to_move = int(view["to_move"])
-    d = cls.__new__(cls)
-    d.rules, d.table, d.players, d.dealer = rules, table, n, int(view["dealer"])
-    d.seed, d.pack_order = None, ()
-    d.version = int(view.get("version") or 0)
-    d._init_history()
-    d._cnt, d._size = cnt, counts
-    d._stock = [cid_of(c) for c in stock_cards]
-    d._pack = pack
-    d._combos = combos
-    # in the challenge phase the challenged player (the one before) is still on turn
-    d._turn = (to_move - 1) % n if phase == "challenge" else to_move
-    d._phase = phase
-    d._shown = int(view.get("shown_this_turn") or 0)
-    d._turnovers = int(view.get("turnovers") or 0)
-    earlier, d._first_ratter = _shows(log)
-    d._has_shown = [s in earlier for s in range(n)]
-    d._challenged = _challenged_this_turn(log)
-    d._pack_out = not table.turnover and phase == "play" and not pack
-    d._snapshot = _taken_back_to(log, seat, cnt[seat], counts[seat], combos) if d._shown else None
-    d._log, d._log_view = [], LogView()
-    d._outcome = None
-    d._legal_key, d._legal, d._legal_ids, d._legal_frozen = -1, [], frozenset(), None
-    return d
+class RummyFromView(RummySnapshots):
+    """A deal rebuilt from a seat's view (:meth:`from_view`): a base of
+    :class:`~.deal.RummyDeal`, its method the deal's own."""
+
+    @classmethod
+    def from_view(cls, view: Mapping[str, Any], hidden: Hidden) -> Self:
+        """A :class:`~.deal.RummyDeal` that ``view`` (of a seat) is a view of, with the
+        hidden cards where ``hidden`` puts them."""
+        phase = str(view.get("phase"))
+        if phase not in _PLAYING or view.get("seat") is None:
+            raise ViewMismatch(f"a state is built from a seat's view during play, not {phase!r}")
+        rules = make_rules(str(view["variant"]), dict(view.get("options") or {}))
+        table = table_for(rules)
+        n = int(view["players"])
+        seat = int(view["seat"])
+        counts = [int(k) for k in view["hand_counts"]]
+        cnt = [[0] * len(CARDS) for _ in range(n)]
+        for s, cards in hands_of(view, hidden, n, seat).items():
+            if len(cards) != counts[s]:
+                raise ViewMismatch(f"seat {s} holds {counts[s]} cards, not {len(cards)}")
+            for c in cards:
+                cnt[s][cid_of(c)] += 1
+        pack = [cid_of(c) for c in hidden.pack][::-1]  # top of the pack is the end
+        if len(pack) != int(view["pack_count"]):
+            raise ViewMismatch(f"the pack holds {view['pack_count']} cards, not {len(pack)}")
+        shown = [Card.from_code(c) for c in view.get("stock") or []]
+        stock_cards = list(hidden.stock) if hidden.stock else shown
+        if len(stock_cards) != int(view.get("stock_count") or 0) or stock_cards[-1:] != shown[-1:]:
+            raise ViewMismatch("the stock does not match the view's")
+        combos = [combination_from_view(c, table.order) for c in view.get("combinations") or []]
+        everything = Counter(CARDS[i] for h in cnt for i, k in enumerate(h) for _ in range(k))
+        everything.update(CARDS[i] for i in pack)
+        everything.update(stock_cards)
+        everything.update(t.card for c in combos for t in c.cards)
+        if everything != pack_counter(table.pack):
+            raise ViewMismatch("the cards of the view and the hidden ones are not the deal's pack")
+        log = list(view.get("log") or [])
+        to_move = int(view["to_move"])
+        d = cls.__new__(cls)
+        d.rules, d.table, d.players, d.dealer = rules, table, n, int(view["dealer"])
+        d.seed, d.pack_order = None, ()
+        d.version = int(view.get("version") or 0)
+        d._init_history()
+        d._cnt, d._size = cnt, counts
+        d._stock = [cid_of(c) for c in stock_cards]
+        d._pack = pack
+        d._combos = combos
+        # in the challenge phase the challenged player (the one before) is still on turn
+        d._turn = (to_move - 1) % n if phase == "challenge" else to_move
+        d._phase = phase
+        d._shown = int(view.get("shown_this_turn") or 0)
+        d._turnovers = int(view.get("turnovers") or 0)
+        earlier, d._first_ratter = _shows(log)
+        d._has_shown = [s in earlier for s in range(n)]
+        d._challenged = _challenged_this_turn(log)
+        d._pack_out = not table.turnover and phase == "play" and not pack
+        d._snapshot = (
+            _taken_back_to(log, seat, cnt[seat], counts[seat], combos) if d._shown else None
+        )
+        d._log, d._log_view = [], LogView()
+        d._outcome = None
+        d._legal_key, d._legal, d._legal_ids, d._legal_frozen = -1, [], frozenset(), None
+        return d
 
 
 def _shows(log: list[Mapping[str, Any]]) -> tuple[set[int], int | None]:
