@@ -55,9 +55,15 @@ def _engine(r: dict[str, Any]) -> list[str]:
         f"play, **{base:,.0f} actions/s** (again after our runs: "
         f"{r['baseline_after']['actions_per_s']:,.0f}). Each row ran "
         f"{r['seconds_each']} s of random legal self-play "
-        "(`python -m games.engine bench --variant V --players N --seconds S --json`), right "
-        "after rlcard for half as long (its figure in the row): the ratio is against that "
-        "run beside it.",
+        "(`python -m games.engine bench --variant V --players N --seconds S --json`)"
+        + (
+            f" in {r['rounds']} rounds, each right after rlcard for half as long (the row "
+            "shows rlcard's median): the ratio is the median of the rounds' ratios, each "
+            "against the run beside it (the rounds' ratios in the JSON)."
+            if r.get("rounds")
+            else ", right after rlcard for half as long (its figure in the row): the ratio "
+            "is against that run beside it."
+        ),
         "",
         "| variant | players | deals | actions | deals/s | actions/s | rlcard beside | × rlcard |",
         "|---|---:|---:|---:|---:|---:|---:|---:|",
