@@ -212,6 +212,11 @@ def test_the_clubs_account_page_and_its_csv_prove_zero(
     page = staff.get(reverse("club:club_account"))
     text = page.content.decode()
     assert page.status_code == 200 and "add up to zero" in text and "do not add up" not in text
+    # each member's row leads to his statement for the same period
+    ann = month["members"][0]
+    dated = staff.get(reverse("club:club_account"), {"since": "2026-11-01", "until": "2026-11-30"})
+    link = reverse("club:member_period_statement", args=[ann.pk])
+    assert f'href="{link}?since=2026-11-01&amp;until=2026-11-30"' in dated.content.decode()
     r = staff.get(reverse("club:club_account"), {"format": "csv"})
     head, *rows = list(csv.reader(io.StringIO(r.content.decode())))
     assert head == ["line", "member", "with members (£)", "with the club (£)", "balance (£)"]
