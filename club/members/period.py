@@ -13,7 +13,6 @@ from django.shortcuts import get_object_or_404, render
 from club.models import Member
 from club.money.forms import StandingsForm
 from club.services import money as club_money
-from club.services.accounts import Period
 from club.services.base import member_for
 from club.services.statements import PeriodStatement, period_statement
 from club.washbooks.books import SafeWriter
@@ -26,10 +25,7 @@ def member_period_statement(request: HttpRequest, pk: int) -> HttpResponse:
     if not (request.user.is_staff or (me and me.pk == member.pk)):
         raise PermissionDenied("members see only their own statements")
     form = StandingsForm(request.GET or None)
-    period = Period()
-    if form.is_bound and form.is_valid():
-        period = Period(form.cleaned_data["since"], form.cleaned_data["until"])
-    statement = period_statement(member, period)
+    statement = period_statement(member, form.period())
     if request.GET.get("format") == "csv":
         response = HttpResponse(statement_csv(statement), content_type="text/csv; charset=utf-8")
         response["Content-Disposition"] = f'attachment; filename="statement-{member.pk}.csv"'

@@ -23,20 +23,13 @@ from club.washbooks.books import SafeWriter
 THE_CLUB = "the club"
 
 
-def _period(request: HttpRequest) -> Period:
-    form = StandingsForm(request.GET or None)
-    if form.is_bound and form.is_valid():
-        return Period(form.cleaned_data["since"], form.cleaned_data["until"])
-    return Period()
-
-
 @staff_required
 def export(request: HttpRequest, what: str) -> HttpResponse:
     """``what``: payments, fees or transfers; over the period the query names."""
     writers = {"payments": payments_csv, "fees": fees_csv, "transfers": transfers_csv}
     if what not in writers:
         raise Http404("no such export")
-    text = writers[what](_period(request))
+    text = writers[what](StandingsForm(request.GET or None).period())
     response = HttpResponse(text, content_type="text/csv; charset=utf-8")
     name = f"{what}-{timezone.localdate():%Y-%m-%d}.csv"
     response["Content-Disposition"] = f'attachment; filename="{name}"'

@@ -16,6 +16,7 @@ from club.models import (
 )
 from club.pages.web import sentence
 from club.services import money
+from club.services.accounts import Period
 from club.services.base import ClubError
 
 if TYPE_CHECKING:
@@ -38,6 +39,13 @@ class StandingsForm(forms.Form):
         if since and until and since > until:
             self.add_error("until", "The end date comes before the start date.")
         return data
+
+    def period(self) -> Period:
+        """The period the form names: every date when it is unbound or wrong (its errors
+        are shown beside their fields)."""
+        if self.is_bound and self.is_valid():
+            return Period(self.cleaned_data["since"], self.cleaned_data["until"])
+        return Period()
 
 
 class PaymentForm(forms.Form):

@@ -18,18 +18,11 @@ from club.services import money as club_money
 from club.services.accounts import (
     ClubAccount,
     ClubDebt,
-    Period,
     club_account,
     club_debts,
     unpaid_transfers,
 )
 from club.washbooks.books import SafeWriter
-
-
-def _period(form: StandingsForm) -> Period:
-    if form.is_bound and form.is_valid():
-        return Period(form.cleaned_data["since"], form.cleaned_data["until"])
-    return Period()
 
 
 def _csv(text: str, name: str) -> HttpResponse:
@@ -44,7 +37,7 @@ def account(request: HttpRequest) -> HttpResponse:
     refunded; what members owe the club and what it owes them; transfers between members
     paid and unpaid; each member's balance in two parts; the club's row; the total."""
     form = StandingsForm(request.GET or None)
-    period = _period(form)
+    period = form.period()
     books = club_account(period)
     if request.GET.get("format") == "csv":
         return _csv(account_csv(books), f"club-account-{timezone.localdate():%Y-%m-%d}.csv")

@@ -28,7 +28,7 @@ from club.pages.inputs import parse_id
 from club.pages.web import form_error, refused, session_or_404, staff_required
 from club.services import ledger
 from club.services import money as club_money
-from club.services.accounts import Period, dated_legs
+from club.services.accounts import dated_legs
 from club.services.base import ClubError, counted, member_for
 from club.services.ledger import CENT, RECORDED_KINDS, session_money, staked_tables
 from club.services.payments import (
@@ -265,9 +265,7 @@ def standings(request: HttpRequest) -> HttpResponse:
     # all, and dropped out of a dated view); play and fees on their evening's day. Over a
     # period, what stood before it is brought forward and each row adds up to the balance
     # at the period's end (issue 81: £1.95 from the month before was outside the range).
-    period = Period(*(form.cleaned_data[k] for k in ("since", "until"))) if (
-        form.is_bound and form.is_valid()
-    ) else Period()  # fmt: skip
+    period = form.period()
     upto = dated_legs(period, up_to_end=True).filter(account__member__isnull=False)
     legs = upto.filter(day__gte=period.since) if period.since else upto
     money: dict[tuple[int, str], Decimal] = {
