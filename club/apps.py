@@ -22,6 +22,10 @@ class ClubConfig(AppConfig):
         user_logged_out.connect(_logged_out, dispatch_uid="club.live.streams.logout")
         # Members' phones stay signed in for a season, the staff's logins less (issue 78).
         user_logged_in.connect(_session_length, dispatch_uid="club.infra.login_sessions.length")
+        # A member's own language follows his login (issue 82: club/infra/locale.py).
+        from club.members.language import remember_member_language
+
+        user_logged_in.connect(remember_member_language, dispatch_uid="club.members.language")
         pre_save.connect(_rights, sender=get_user_model(), dispatch_uid="club.live.streams.rights")
         # The Secretary group keeps its permissions after a migrate or a flush (club/pages/roles.py).
         post_migrate.connect(roles.keep_in_step, sender=self, dispatch_uid="club.pages.roles")

@@ -75,6 +75,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "club.infra.middleware.ClubTimeZoneMiddleware",  # the club's own time zone (issue 78)
+    "club.infra.locale.ClubLocaleMiddleware",  # the reader's language (issue 82): after auth
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
@@ -94,6 +95,7 @@ TEMPLATES = [
         "OPTIONS": {
             "context_processors": [
                 "django.template.context_processors.request",
+                "django.template.context_processors.i18n",  # LANGUAGE_CODE, LANGUAGES
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "django.template.context_processors.csp",
@@ -324,7 +326,13 @@ for _proxy in TRUSTED_PROXIES:
         raise ImproperlyConfigured(f"TRUSTED_PROXIES: {_e}") from None
 
 # --- I18N / static -------------------------------------------------------------------
-LANGUAGE_CODE = "en-gb"
+# Issue 82: English and Spanish (Mexican usage where it differs). LANGUAGE_CODE is the
+# club's default until the setup page chooses one (`Club.language`); a member's own
+# choice, else his browser's first supported language, comes before it
+# (club/infra/locale.py). The catalogs: club/locale/ (make messages; club/infra/catalogs.py).
+LANGUAGE_CODE = os.environ.get("CLUB_LANGUAGE", "en-gb")
+LANGUAGES = [("en-gb", "English"), ("es", "Español")]
+LOCALE_PATHS = [BASE_DIR / "club" / "locale"]
 TIME_ZONE = os.environ.get("TIME_ZONE", "UTC")
 USE_I18N = True
 USE_TZ = True

@@ -3,6 +3,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path, reverse_lazy
 
 from club.infra import health
+from club.members import language
 from club.members import logins as member_logins
 from club.pages import auth
 from club.setup import views as setup
@@ -19,6 +20,7 @@ urlpatterns = [
     path("", include("games.urls")),
     path("login/", auth.LoginView.as_view(), name="login"),
     path("setup/", setup.setup, name="setup"),
+    path("language/", language.set_language, name="set_language"),
     path("signin/<str:token>/", member_logins.signin, name="signin"),
     # A member's own password (issue 78): changed, or reset by mail where the club has it.
     path(

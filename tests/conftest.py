@@ -119,3 +119,14 @@ def _no_club_profile_kept() -> None:
     from club.services import profile
 
     profile.assume_no_club()
+
+
+@pytest.fixture(autouse=True)
+def _language_of_its_own() -> Iterator[None]:
+    """A test that asked for a page in Spanish leaves no language active in its thread
+    (Django's locale middleware activates one a request and leaves it): the next test
+    starts in the settings' language."""
+    yield
+    from django.utils import translation
+
+    translation.deactivate()

@@ -23,6 +23,12 @@ class Club(models.Model):
     currency_symbol = models.CharField(max_length=4, default="£")
     currency_places = models.PositiveSmallIntegerField(default=2, validators=[MaxValueValidator(2)])
     default_variant = models.CharField(max_length=40, blank=True)
+    language = models.CharField(
+        max_length=10,
+        choices=settings.LANGUAGES,
+        default=settings.LANGUAGE_CODE,
+        help_text="The club's language: a member's own choice, or the browser's, comes first.",
+    )
     started_at = models.DateTimeField(null=True, blank=True)
     started_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"

@@ -25,6 +25,12 @@ class Member(models.Model):
         default=False, help_text="A computer player; never staked, never in a settlement."
     )
     phone = models.CharField(max_length=40, blank=True, help_text="As the roster gave it.")
+    language = models.CharField(
+        max_length=10,
+        choices=settings.LANGUAGES,
+        blank=True,
+        help_text="The member's own choice of language; blank: the browser's, else the club's.",
+    )
     is_guest = models.BooleanField(
         default=False,
         help_text="A visitor the secretary added for an evening: plays, is booked and "

@@ -424,3 +424,12 @@ def import_roster(rows: list[dict[str, str]], *, by: AbstractBaseUser) -> list[M
             + ", ".join(m.display_name for m in added)[:200],
         )
     return added
+
+
+def set_language(user: AbstractBaseUser, code: str) -> bool:
+    """The member's own language, kept on his profile (issue 82); a user with no member
+    profile (the admin) keeps it in his session and cookie only. Refuses a language the
+    club does not speak. True when a profile was changed."""
+    if code not in dict(settings.LANGUAGES):
+        raise ClubError(f"The club speaks no language {code!r}.", field="language")
+    return Member.objects.filter(user=user).exclude(language=code).update(language=code) > 0

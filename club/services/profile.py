@@ -24,6 +24,7 @@ class Profile:
     time_zone: str
     currency_symbol: str
     currency_places: int
+    language: str = "en-gb"
 
 
 _kept: tuple[float, Profile | None] | None = None  # (until, the row's profile or None)
@@ -35,6 +36,7 @@ def _from_settings() -> Profile:
         time_zone=str(settings.TIME_ZONE),
         currency_symbol=str(getattr(settings, "CLUB_CURRENCY_SYMBOL", "£")),
         currency_places=int(getattr(settings, "CLUB_CURRENCY_PLACES", 2)),
+        language=str(settings.LANGUAGE_CODE),
     )
 
 
@@ -51,7 +53,9 @@ def profile(*, read: bool = True) -> Profile:
 
     row = Club.objects.filter(pk=1, started_at__isnull=False).first()
     got = (
-        Profile(row.name, row.time_zone, row.currency_symbol, int(row.currency_places))
+        Profile(
+            row.name, row.time_zone, row.currency_symbol, int(row.currency_places), row.language
+        )
         if row is not None
         else None
     )

@@ -110,6 +110,7 @@ class NewClub:
     username: str
     display_name: str
     password: str
+    language: str = ""  # the club's language (issue 82); "": the settings' LANGUAGE_CODE
 
 
 def check(new: NewClub) -> dict[str, list[str]]:
@@ -132,6 +133,8 @@ def check(new: NewClub) -> dict[str, list[str]]:
         bad("currency_places", "0, 1 or 2 decimal places")
     if new.default_variant not in VARIANTS:
         bad("default_variant", "choose one of the games")
+    if new.language and new.language not in dict(settings.LANGUAGES):
+        bad("language", "choose one of the club's languages")
     User = get_user_model()
     username = new.username.strip()
     try:
@@ -170,6 +173,7 @@ def start_club(code: str, new: NewClub, *, address: str = "") -> Member:
         row.currency_symbol = new.currency_symbol.strip()
         row.currency_places = new.currency_places
         row.default_variant = new.default_variant
+        row.language = new.language or settings.LANGUAGE_CODE
         _start(row, secretary, demo=False)
         _audit(secretary, f"Club started: {row.name}, secretary {secretary.display_name}", address)
     return secretary

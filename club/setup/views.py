@@ -16,6 +16,7 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import get_language
 from django.views.decorators.http import require_http_methods
 
 from club.pages.auth import SETUP_TRIES, client_ip
@@ -58,7 +59,13 @@ def setup(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         return _start_club(request, code)
     form = StartClubForm(
-        initial={"code": code, "time_zone": settings.TIME_ZONE, "name": "", **_money_initial()}
+        initial={
+            "code": code,
+            "time_zone": settings.TIME_ZONE,
+            "name": "",
+            "language": get_language(),  # the browser's, as the page is shown in it
+            **_money_initial(),
+        }
     )
     return _page(request, form, code, status=200)
 
@@ -91,6 +98,7 @@ def _start_club(request: HttpRequest, code: str) -> HttpResponse:
         username=str(data["username"]),
         display_name=str(data["display_name"]),
         password=str(data["password"]),
+        language=str(data.get("language") or ""),
     )
     if not valid:
         # Every mistake at once: the service's checks beside the fields the form passed.

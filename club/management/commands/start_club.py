@@ -32,6 +32,9 @@ class Command(BaseCommand):
         parser.add_argument("--currency-symbol", dest="currency_symbol")
         parser.add_argument("--currency-places", dest="currency_places", type=int)
         parser.add_argument("--game", dest="default_variant", choices=sorted(VARIANTS))
+        parser.add_argument(
+            "--language", choices=[code for code, _name in settings.LANGUAGES], default=""
+        )
         parser.add_argument("--username")
         parser.add_argument("--display-name", dest="display_name")
         parser.add_argument("--password-file", dest="password_file", type=Path)
@@ -68,6 +71,7 @@ class Command(BaseCommand):
         except (TypeError, ValueError):
             given["currency_places"] = -1
         given["password"] = self.password(options.get("password_file"))
+        given["language"] = options.get("language") or settings.LANGUAGE_CODE
         new = setup.NewClub(
             **{k: v if k == "currency_places" else str(v) for k, v in given.items()}
         )
