@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING, Any
 
 from django import forms
 from django.utils import timezone
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from club.models import (
     Arrival,
@@ -31,61 +33,68 @@ if TYPE_CHECKING:
 class OpenSessionForm(forms.Form):
     name = forms.CharField(
         max_length=80,
-        label="Name of the evening",
-        help_text='What members will see on their statements, e.g. "Tuesday".',
-        error_messages={"required": "Give the evening a name."},
+        label=_("Name of the evening"),
+        help_text=_('What members will see on their statements, e.g. "Tuesday".'),
+        error_messages={"required": _("Give the evening a name.")},
     )
     # Money is read as text by money.check_stake / check_amount (club.pages.inputs: ASCII
     # digits and a point only): a DecimalField takes "1e30" and "٣" (issue 53, item 3).
-    stake = forms.CharField(initial="0.05", max_length=30, widget=MONEY_INPUT)
-    default_variant = forms.ChoiceField(choices=variant_choices, initial=default_variant)
+    stake = forms.CharField(initial="0.05", max_length=30, widget=MONEY_INPUT, label=_("Stake"))
+    default_variant = forms.ChoiceField(
+        choices=variant_choices, initial=default_variant, label=_("Game")
+    )
     house_rules = rules_choice(
-        "The evening's house rules",
-        "the club's defaults",
-        "Its tables of that game start from this set.",
+        _("The evening's house rules"),
+        _("the club's defaults"),
+        _("Its tables of that game start from this set."),
     )
     fee_member = forms.CharField(
-        label="Table fee, member", required=False, max_length=30, widget=MONEY_INPUT
+        label=_("Table fee, member"), required=False, max_length=30, widget=MONEY_INPUT
     )
     fee_guest = forms.CharField(
-        label="Table fee, guest", required=False, max_length=30, widget=MONEY_INPUT
+        label=_("Table fee, guest"), required=False, max_length=30, widget=MONEY_INPUT
     )
     held_on = forms.DateField(
         required=False,
-        label="Held on",
-        help_text="Today, unless the evening is entered after the fact: the day it was held.",
+        label=_("Held on"),
+        help_text=_("Today, unless the evening is entered after the fact: the day it was held."),
         widget=forms.DateInput({"type": "date"}),
-        error_messages={"invalid": "Give the day as a date, e.g. 2026-11-03."},
+        error_messages={"invalid": _("Give the day as a date, e.g. 2026-11-03.")},
     )
     second = forms.BooleanField(
         required=False,
-        label="Open a second evening",
-        help_text="Only if another evening is open and both should run at once.",
+        label=_("Open a second evening"),
+        help_text=_("Only if another evening is open and both should run at once."),
     )
 
     def clean_name(self) -> str:
         name = str(self.cleaned_data["name"]).strip()
         if not name:
-            raise forms.ValidationError("Give the evening a name.")
+            raise forms.ValidationError(_("Give the evening a name."))
         return name
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["held_on"].widget.attrs["max"] = timezone.localdate().isoformat()
-        self.fields["stake"].help_text = (
-            f"Money a point in {money.symbol()}, at most {money.places()} decimal places "
-            f"(so that every difference can be paid), up to {money.shown(money.MAX_STAKE)}."
-        )
+        self.fields["stake"].help_text = gettext(
+            "Money a point in %(symbol)s, at most %(places)s decimal places (so that every "
+            "difference can be paid), up to %(most)s."
+        ) % {
+            "symbol": money.symbol(),
+            "places": money.places(),
+            "most": money.shown_to_reader(money.MAX_STAKE),
+        }
         member_fee, guest_fee = money.default_fees()
-        for name, fee, who in (
-            ("fee_member", member_fee, "member"),
-            ("fee_guest", guest_fee, "guest"),
-        ):
-            self.fields[name].initial = fee
-            self.fields[name].help_text = (
-                f"What each {who} checked in pays the club for the evening, charged when "
-                f"it is balanced; 0 for none. The club's is {money.shown(fee)}."
-            )
+        self.fields["fee_member"].initial = member_fee
+        self.fields["fee_member"].help_text = gettext(
+            "What each member checked in pays the club for the evening, charged when it is "
+            "balanced; 0 for none. The club's is %(fee)s."
+        ) % {"fee": money.shown_to_reader(member_fee)}
+        self.fields["fee_guest"].initial = guest_fee
+        self.fields["fee_guest"].help_text = gettext(
+            "What each guest checked in pays the club for the evening, charged when it is "
+            "balanced; 0 for none. The club's is %(fee)s."
+        ) % {"fee": money.shown_to_reader(guest_fee)}
 
     def clean_fee_member(self) -> Decimal:
         return self._fee("fee_member", "a member's table fee")

@@ -11,6 +11,7 @@ from django.db.models import F, Q, Sum
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from club.members.forms import AddMemberForm
 from club.models import (
@@ -289,12 +290,16 @@ def _money_label(posting: Posting, own_points: int | None, *, evening: bool = Fa
     was corrected and why (and, where postings of many evenings are listed, which)."""
     if posting.kind == Posting.SESSION_BALANCE and posting.session is not None:
         points = own_points if own_points is not None else 0
-        stake = club_money.shown(posting.session.stake)
-        return f"{posting.session}: your {points:+d} points at {stake} a point"
+        stake = club_money.shown_to_reader(posting.session.stake)
+        return gettext("%(evening)s: your %(points)s points at %(stake)s a point") % {
+            "evening": posting.session.title,
+            "points": f"{points:+d}",
+            "stake": stake,
+        }
     if posting.kind == Posting.FEE and posting.session is not None:
-        return f"{posting.session}: table fee"
+        return gettext("%(evening)s: table fee") % {"evening": posting.session.title}
     if posting.kind == Posting.ADJUSTMENT and evening and posting.session is not None:
-        return f"{posting.session}: {posting.memo}"
+        return f"{posting.session.title}: {posting.memo}"
     return posting.memo
 
 

@@ -9,6 +9,8 @@ from django.db import models
 from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext, pgettext_lazy
+from django.utils.translation import gettext_lazy as _
 
 from club.models.members import HouseRules, Member
 from club.models.variants import default_variant, variant_choices
@@ -27,13 +29,13 @@ class ClubSession(models.Model):
         "voided",
     )
     STATUSES = [
-        (OPEN, "open"),
-        (CLOSING, "closing (queued for balancing)"),
-        (BALANCING, "balancing"),
-        (BALANCED, "balanced"),
-        (FAILED, "balancing failed"),
-        (CANCELLED, "cancelled (nothing was played)"),
-        (VOIDED, "voided (never balanced)"),
+        (OPEN, pgettext_lazy("evening", "open")),
+        (CLOSING, _("closing (queued for balancing)")),
+        (BALANCING, _("balancing")),
+        (BALANCED, pgettext_lazy("evening", "balanced")),
+        (FAILED, _("balancing failed")),
+        (CANCELLED, _("cancelled (nothing was played)")),
+        (VOIDED, _("voided (never balanced)")),
     ]
 
     name = models.CharField(max_length=80, blank=True)
@@ -93,10 +95,16 @@ class ClubSession(models.Model):
         ]
 
     def __str__(self) -> str:
+        """Its name in the books (the audit's and the ledger's stored words: English)."""
         return self.name or f"Evening of {self.opened_at:%Y-%m-%d}"
 
     def get_absolute_url(self) -> str:
         return reverse("club:session", args=[self.pk])
+
+    @property
+    def title(self) -> str:
+        """Its name on a page, in the reader's language (issue 82)."""
+        return self.name or gettext("Evening of %(day)s") % {"day": f"{self.opened_at:%Y-%m-%d}"}
 
     def fee_for(self, is_guest: bool) -> Decimal:
         """The evening's table fee for a guest or a member (issue 42, item 3)."""

@@ -8,6 +8,8 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from club.models.evenings import ClubSession
 from club.models.members import Member
@@ -45,22 +47,22 @@ class Posting(models.Model):
     SESSION_BALANCE, PAYMENT, ADJUSTMENT, FEE = "session-balance", "payment", "adjustment", "fee"
     REVERSAL, REFUND = "reversal", "refund"
     CASH, BANK = "cash", "bank"
-    METHODS = [(CASH, "in cash"), (BANK, "by bank transfer")]
+    METHODS = [(CASH, _("in cash")), (BANK, _("by bank transfer"))]
     kind = models.CharField(
         max_length=20,
         choices=[
-            (SESSION_BALANCE, "evening's balance"),
-            (PAYMENT, "payment"),
+            (SESSION_BALANCE, _("evening's balance")),
+            (PAYMENT, pgettext_lazy("posting", "payment")),
             # A washbook line corrected after its evening was balanced (the memo says
             # which line and why): only the members the correction changes have legs.
-            (ADJUSTMENT, "adjustment"),
+            (ADJUSTMENT, _("adjustment")),
             # The evening's table fees: each member checked in pays the club (issue 42).
-            (FEE, "table fee"),
+            (FEE, _("table fee")),
             # A payment recorded by mistake is reversed, never edited (issue 53): the
             # opposite legs, the reason in the memo, `reverses` naming the payment.
-            (REVERSAL, "payment reversed"),
+            (REVERSAL, _("payment reversed")),
             # The club pays a member back what it owes him (a credit on account).
-            (REFUND, "refund from the club"),
+            (REFUND, _("refund from the club")),
         ],
     )
     method = models.CharField(

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from django.utils.translation import gettext
+
 from games.engine.variant import VARIANTS, first_variant
 
 
@@ -9,7 +11,14 @@ def variant_choices() -> list[tuple[str, str]]:
     """The club's choice of game: every game of the engine's registry
     (``games.engine.variant``), by its club label. A callable, so a new game needs no
     migration."""
-    return [(name, v.club_label) for name, v in VARIANTS.items()]
+    return [(name, said_label(name)) for name in VARIANTS]
+
+
+def said_label(variant: str) -> str:
+    """A game's club label in the reader's language (issue 82): "Conquián: dos jugadores,
+    cuarenta cartas"; the engine's words are English, marked for the catalogs."""
+    v = VARIANTS[variant]
+    return f"{gettext(v.display_name)}: {gettext(v.description)}"
 
 
 def default_variant() -> str:

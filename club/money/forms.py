@@ -8,6 +8,8 @@ from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 from django import forms
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from club.models import (
     Member,
@@ -52,31 +54,41 @@ class PaymentForm(forms.Form):
     """The secretary records a payment a member made (issue 42, item 2): to a member he
     owes by a settlement's transfer, in full or in part, or to the club (his fees)."""
 
-    to = forms.ChoiceField(label="Paid to")
-    amount = forms.CharField(label="Amount", max_length=20)
-    method = forms.ChoiceField(label="How", choices=Posting.METHODS, initial=Posting.CASH)
-    note = forms.CharField(label="Note", max_length=120, required=False)
+    to = forms.ChoiceField(label=_("Paid to"))
+    amount = forms.CharField(label=_("Amount"), max_length=20)
+    method = forms.ChoiceField(label=_("How"), choices=Posting.METHODS, initial=Posting.CASH)
+    note = forms.CharField(label=_("Note"), max_length=120, required=False)
     credit = forms.BooleanField(
         required=False,
-        label="Credit on account",
-        help_text="To the club only: keep what is more than the member owes it as a credit "
-        "the club owes the member (refunded or set against their next fees).",
+        label=_("Credit on account"),
+        help_text=_(
+            "To the club only: keep what is more than the member owes it as a credit "
+            "the club owes the member (refunded or set against their next fees)."
+        ),
     )
 
     def __init__(self, *args: Any, member: Member, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.member = member
         choices = [
-            (f"t{t.pk}", f"{t.payee} for {t.session} ({money.shown(t.amount)} unpaid)")
+            (
+                f"t{t.pk}",
+                gettext("%(payee)s for %(evening)s (%(amount)s unpaid)")
+                % {
+                    "payee": t.payee,
+                    "evening": t.session.title,
+                    "amount": money.shown_to_reader(t.amount),
+                },
+            )
             for t in Transfer.objects.filter(payer=member, payment__isnull=True)
             .select_related("payee", "session")
             .order_by("session__opened_at", "pk")
         ]
-        self.fields["to"].choices = [*choices, ("club", "the club (table fees)")]
+        self.fields["to"].choices = [*choices, ("club", gettext("the club (table fees)"))]
         self.fields["amount"].widget.attrs.update(inputmode="decimal", autocomplete="off")
-        self.fields[
-            "amount"
-        ].help_text = f"In {money.symbol()}; less than a transfer pays part of it."
+        self.fields["amount"].help_text = gettext(
+            "In %(symbol)s; less than a transfer pays part of it."
+        ) % {"symbol": money.symbol()}
 
     def clean_amount(self) -> Decimal:
         try:
@@ -94,9 +106,9 @@ class RefundForm(forms.Form):
     must not clash."""
 
     prefix = "refund"
-    amount = forms.CharField(label="Amount", max_length=20, widget=MONEY_INPUT)
-    method = forms.ChoiceField(label="How", choices=Posting.METHODS, initial=Posting.CASH)
-    note = forms.CharField(label="Note", max_length=120, required=False)
+    amount = forms.CharField(label=_("Amount"), max_length=20, widget=MONEY_INPUT)
+    method = forms.ChoiceField(label=_("How"), choices=Posting.METHODS, initial=Posting.CASH)
+    note = forms.CharField(label=_("Note"), max_length=120, required=False)
 
     def clean_amount(self) -> Decimal:
         try:

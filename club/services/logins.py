@@ -24,6 +24,7 @@ from django.core.validators import validate_email
 from django.db import transaction
 from django.utils import timezone
 from django.utils.text import slugify
+from django.utils.translation import pgettext_lazy
 
 from club.models import AuditEntry, Member, SignInLink
 from club.services.base import ClubError, create_member, reserved_name, shown_name
@@ -189,6 +190,21 @@ class LoginState:
 
     def __str__(self) -> str:
         return self.kind
+
+    @property
+    def said(self) -> str:
+        """The state in the reader's language (issue 82); ``kind`` stays the code."""
+        return str(_LOGIN_WORDS.get(self.kind, self.kind))
+
+
+_LOGIN_WORDS = {
+    "disabled": pgettext_lazy("login", "disabled"),
+    "signed in": pgettext_lazy("login", "signed in"),
+    "invited": pgettext_lazy("login", "invited"),
+    "link expired": pgettext_lazy("login", "link expired"),
+    "has a password": pgettext_lazy("login", "has a password"),
+    "not invited": pgettext_lazy("login", "not invited"),
+}
 
 
 def login_states(members: list[Member]) -> dict[int, LoginState]:

@@ -120,6 +120,23 @@ def default_fees() -> tuple[Decimal, Decimal]:
     )
 
 
+def shown_to_reader(amount: Decimal | int) -> str:
+    """An amount as a page shows it to its reader (issue 82): :func:`shown`, its digits in
+    the reader's language ("£1.234,50" in Spanish). Never for stored words (the audit's,
+    a message kept) or a CSV value, which stay as :func:`shown` writes them."""
+    from django.utils.formats import number_format
+
+    value = Decimal(amount)
+    exact = value.quantize(unit())
+    sign = "-" if value < 0 else ""
+    if exact != value:
+        digits = f"{abs(value).normalize():f}"
+        places_shown = len(digits.partition(".")[2])
+    else:
+        value, places_shown = exact, places()
+    return sign + symbol() + number_format(abs(value), places_shown, force_grouping=True)
+
+
 def shown(amount: Decimal | int) -> str:
     """An amount with the currency: "£1.50", "-£0.30" (a minus sign before the symbol).
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import template
+from django.utils.translation import gettext
 
 from club.services import money as club_money
 from club.services.base import member_for
@@ -20,15 +21,16 @@ def game_name(variant: str) -> str:
     """A game's one name, from the engine's registry (a table's variant → its display_name, issue 79);
     a name the registry no longer knows is shown as stored."""
     try:
-        return find_variant(variant).display_name
+        return gettext(find_variant(variant).display_name)
     except InvalidActionError:
         return variant
 
 
 @register.filter
 def money(amount: Any) -> str:
-    """An amount with the club's currency: "£1.50", "-£0.30" (``club_money.shown``)."""
-    return club_money.shown(amount)
+    """An amount with the club's currency, in the reader's digits: "£1.50", "-£0.30";
+    "£1,50" in Spanish (``club_money.shown_to_reader``)."""
+    return club_money.shown_to_reader(amount)
 
 
 @register.simple_tag(takes_context=True)

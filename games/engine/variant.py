@@ -41,6 +41,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 from .actions import Action, ActionTable
 from .cards import Card
 from .errors import InvalidActionError
+from .i18n import gettext_noop
 
 if TYPE_CHECKING:
     from .from_view import Hidden
@@ -76,21 +77,21 @@ class OptionSpec:
             if value == choice or str(value) == str(choice):
                 return said
         if value is True or value == "True":
-            return "yes"
+            return gettext_noop("yes")
         if value is False or value == "False":
-            return "no"
+            return gettext_noop("no")
         return str(value).replace("-", " ")
 
 
-def cut_option(law: str, seed: str, low: str) -> OptionSpec:
+def cut_option(law: str, source: str, low: str, help: str) -> OptionSpec:
     """The option of a game whose sources let the lowest cut choose his seat and deal
     first (Conquián's C-opt-2, Colonel's CL-1) where L2-L3 give it to the highest; the
-    game sets ``cut_law`` to ``law`` too, which :meth:`Variant.lowest_deals` names."""
+    game sets ``cut_law`` to ``law`` too, which :meth:`Variant.lowest_deals` names.
+    ``help`` and ``source`` name ``law`` ("... or the lowest (C-opt-2)", "L2-L3; C-opt-2,
+    seed 004"), whole for the catalogs."""
     return OptionSpec(
-        "cut", ("high", "low"), "high",
-        f"for seats and the first deal the highest cut chooses a seat and deals (L2-L3), "
-        f"or the lowest ({law})", f"L2-L3; {law}, {seed}", "Cut for deal",
-        (("high", "the highest deals"), ("low", low)),
+        "cut", ("high", "low"), "high", help, source, gettext_noop("Cut for deal"),
+        (("high", gettext_noop("the highest deals")), ("low", low)),
     )  # fmt: skip
 
 
@@ -334,7 +335,7 @@ class Variant(ABC):
     game_to: int = 0
     # The caption over a game's running scores on the table, ``{out_at}`` the score that
     # ends it (a game kept to a score: Tunk's, Conquián's C-opt-4).
-    game_caption: str = "The game before this deal: out at {out_at}"
+    game_caption: str = gettext_noop("The game before this deal: out at {out_at}")
     # The law that names a game's winner, said beside his name (Tunk's K10).
     game_law: str = ""
 

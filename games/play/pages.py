@@ -8,6 +8,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_http_methods
 
 from games.engine.rules import VARIANTS, OptionValue
@@ -41,8 +42,8 @@ def variant_choices(posted: Any = None) -> list[dict[str, Any]]:
     return [
         {
             "name": spec.name,
-            "title": spec.title,
-            "summary": spec.summary,
+            "title": gettext(spec.title),
+            "summary": gettext(spec.summary),
             "chosen": bool(posted) and posted.get("variant") == spec.name,
             "min": _players(spec.name, spec.min_players, spec.max_players)[0],
             "max": _players(spec.name, spec.min_players, spec.max_players)[1],
@@ -56,13 +57,13 @@ def variant_choices(posted: Any = None) -> list[dict[str, Any]]:
             "options": [
                 {
                     "name": o.name,
-                    "label": o.title,
-                    "help": o.help,
-                    "source": o.source,
+                    "label": gettext(o.title),
+                    "help": gettext(o.help),
+                    "source": gettext(o.source),
                     "default": kept(spec, o),
                     "choices": [str(c) for c in o.choices],
                     # each value with its words, as the form and the rules page say it
-                    "values": [(str(c), o.word(c)) for c in o.choices],
+                    "values": [(str(c), gettext(o.word(c))) for c in o.choices],
                 }
                 for o in spec.options
             ],

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..cards import Card, PackKind, make_pack
+from ..i18n import gettext_noop
 from ..protocol import DealState
 from ..rules import Rules
 from ..variant import (
@@ -33,67 +34,71 @@ class Conquian(Variant):
     order = 3
     play_style = "say"
     deal_class = ConquianDeal
-    display_name = "Conquián"
-    description = "two players, forty cards"
+    display_name = gettext_noop("Conquián")
+    description = gettext_noop("two players, forty cards")
     actions = CONQUIAN_NOTATION
     players = PlayerRange(2, 2, 2)
     seats = PlayerRange(2, 2, 2)
     cut_law = "C-opt-2"
     game_law = "C-opt-4"
-    game_caption = "The game before this deal: points won, the game to {out_at} (C-opt-4)"
+    game_caption = gettext_noop(
+        "The game before this deal: points won, the game to {out_at} (C-opt-4)"
+    )
     options = (
         OptionSpec("pack", ("forty", "spanish", "full"), "forty",
-                   "A-10 of each suit (Foster), the Spanish 40, A-7 J Q K with J "
-                   "following 7, or the full 52, A-K (the ace low only in each, CO1)",
-                   "2-hand law 1, encyclopedia", "Pack",
-                   (("forty", "A–10 of each suit"), ("spanish", "Spanish: A–7, J Q K"),
-                    ("full", "the full 52: A–K"))),
+                   gettext_noop("A-10 of each suit (Foster), the Spanish 40, A-7 J Q K with J "
+                   "following 7, or the full 52, A-K (the ace low only in each, CO1)"),
+                   gettext_noop("2-hand law 1, encyclopedia"), gettext_noop("Pack"),
+                   (("forty", gettext_noop("A–10 of each suit")), ("spanish", gettext_noop("Spanish: A–7, J Q K")),
+                    ("full", gettext_noop("the full 52: A–K")))),
         OptionSpec("upcard", (True, False), True,
-                   "the 21st card turned up, or no initial upcard (the pone turns the "
-                   "first card)", "book p.49, how-to", "Turn up the 21st card"),
+                   gettext_noop("the 21st card turned up, or no initial upcard (the pone turns the "
+                   "first card)"), gettext_noop("book p.49, how-to"), gettext_noop("Turn up the 21st card")),
         OptionSpec("trade", (False, True), False,
-                   "each player passes one card face down before the first turn",
-                   "how-to", "Card trade"),
+                   gettext_noop("each player passes one card face down before the first turn"),
+                   gettext_noop("how-to"), gettext_noop("Card trade")),
         OptionSpec("scoring", ("game-points", "pips"), "game-points",
-                   "one game point a deal, or the loser's pips", "book p.55", "Scoring",
-                   (("game-points", "a game point a deal"), ("pips", "the loser's pips"))),
+                   gettext_noop("one game point a deal, or the loser's pips"), gettext_noop("book p.55"), gettext_noop("Scoring"),
+                   (("game-points", gettext_noop("a game point a deal")), ("pips", gettext_noop("the loser's pips")))),
         OptionSpec("carry", (True, False), True,
-                   "a tableau's point goes to the next deal's winner (each tableau "
-                   "raises the next win by one)", "2-hand law 21, how-to", "Tableaux carry"),
+                   gettext_noop("a tableau's point goes to the next deal's winner (each tableau "
+                   "raises the next win by one)"), gettext_noop("2-hand law 21, how-to"), gettext_noop("Tableaux carry")),
         OptionSpec("deal", ("pairs", "singly"), "pairs",
-                   "ten cards each two at a time, the pone first (Foster), or one at a "
-                   "time (C-opt-1)", "2-hand law 8; seed 004", "Deal",
-                   (("pairs", "two at a time (Foster)"), ("singly", "one at a time"))),
+                   gettext_noop("ten cards each two at a time, the pone first (Foster), or one at a "
+                   "time (C-opt-1)"), gettext_noop("2-hand law 8; seed 004"), gettext_noop("Deal"),
+                   (("pairs", gettext_noop("two at a time (Foster)")), ("singly", gettext_noop("one at a time")))),
         OptionSpec("court_pips", ("ten", "spanish", "ace-fifteen"), "ten",
-                   "what the Spanish pack's cards pay under pips scoring: courts 10 each, "
+                   gettext_noop("what the Spanish pack's cards pay under pips scoring: courts 10 each, "
                    "or the sota 10, caballo 11, rey 12 (C-opt-3), or, counted as the French "
                    "pack without its 8, 9 and 10, courts 10 each and the ace 15 (seed 003, "
                    "line 80); the forty A-10 pay face value and the full 52's courts 10 "
-                   "each whichever is chosen",
-                   "encyclopedia; seed 003", "Spanish courts' pips",
-                   (("ten", "10 each"), ("spanish", "sota 10, caballo 11, rey 12"),
-                    ("ace-fifteen", "courts 10, the ace 15 (French without 8–10)"))),
-        cut_option(cut_law, "seed 004", "the lowest deals"),
+                   "each whichever is chosen"),
+                   gettext_noop("encyclopedia; seed 003"), gettext_noop("Spanish courts' pips"),
+                   (("ten", gettext_noop("10 each")), ("spanish", gettext_noop("sota 10, caballo 11, rey 12")),
+                    ("ace-fifteen", gettext_noop("courts 10, the ace 15 (French without 8–10)")))),
+        cut_option(cut_law, gettext_noop("L2-L3; C-opt-2, seed 004"), gettext_noop("the lowest deals"),
+                   gettext_noop("for seats and the first deal the highest cut chooses a seat and deals "
+                   "(L2-L3), or the lowest (C-opt-2)")),
         OptionSpec("eight_cap", (False, True), False,
-                   "a sequence holds three to eight cards (C-opt-5); off, as Foster sets "
-                   "no cap (CO2)", "seed 003", "Sequences of eight at most"),
+                   gettext_noop("a sequence holds three to eight cards (C-opt-5); off, as Foster sets "
+                   "no cap (CO2)"), gettext_noop("seed 003"), gettext_noop("Sequences of eight at most")),
         OptionSpec("target", (0, 5, 10, 50, 100), 0,
-                   "deals go on until a player has won an agreed points total (C-opt-4); "
-                   "off, each deal is a game (Foster)", "seed 003", "Play to a points total",
-                   ((0, "off: each deal is a game"), (5, "to 5 points"), (10, "to 10 points"),
-                    (50, "to 50 points"), (100, "to 100 points"))),
+                   gettext_noop("deals go on until a player has won an agreed points total (C-opt-4); "
+                   "off, each deal is a game (Foster)"), gettext_noop("seed 003"), gettext_noop("Play to a points total"),
+                   ((0, gettext_noop("off: each deal is a game")), (5, gettext_noop("to 5 points")), (10, gettext_noop("to 10 points")),
+                    (50, gettext_noop("to 50 points")), (100, gettext_noop("to 100 points")))),
         OptionSpec("upcard_refused", ("dealer", "pone"), "dealer",
-                   "when both refuse the 21st card, the dealer, the second to refuse, "
+                   gettext_noop("when both refuse the 21st card, the dealer, the second to refuse, "
                    "turns the next card (Foster, book p.52), or the pone does (seed 003, "
-                   "line 64)", "book p.52; seed 003", "After both refuse the upcard",
-                   (("dealer", "the dealer turns next (Foster)"),
-                    ("pone", "the pone turns next"))),
+                   "line 64)"), gettext_noop("book p.52; seed 003"), gettext_noop("After both refuse the upcard"),
+                   (("dealer", gettext_noop("the dealer turns next (Foster)")),
+                    ("pone", gettext_noop("the pone turns next")))),
         OptionSpec("demand", (False, True), False,
-                   "a discard its player's opponent turns down although it fits one of "
+                   gettext_noop("a discard its player's opponent turns down although it fits one of "
                    "their own combinations may be demanded: the discarder forces it onto "
                    "that combination and the opponent must discard (seed 004, line 17; "
-                   "seed 003, line 74); off, as Foster, a refused discard is turned down",
-                   "seed 004; seed 003", "A refused discard may be demanded"),
+                   "seed 003, line 74); off, as Foster, a refused discard is turned down"),
+                   gettext_noop("seed 004; seed 003"), gettext_noop("A refused discard may be demanded")),
     )  # fmt: skip
     named_sets = (
         # Foster's laws for two players as the book gives them: the options' defaults
@@ -102,7 +107,7 @@ class Conquian(Variant):
         # the first card), ten dealt one at a time
         ("Conquián as played today", {"pack": "spanish", "upcard": False, "deal": "singly"}),
     )
-    summary = (
+    summary = gettext_noop(
         "Forty cards, ten each; turned cards are used at once or passed, never taken "
         "into the hand; eleven down wins."
     )

@@ -11,6 +11,7 @@ from collections import Counter
 from ..cards import Card, PackKind, make_pack, shuffle_seeded
 from ..combinations import FULL_ORDER, SeqOrder
 from ..errors import InvalidActionError
+from ..i18n import gettext_noop
 from ..rules import Rules
 from ..variant import (
     Capabilities,
@@ -76,33 +77,33 @@ class RummyVariant(Variant):
 
 _SPLASH = OptionSpec(
     "splash", (0, 25, 50), 0,
-    "bonus from each other player to a player who lays out a whole hand at once",
-    "book p.11", "Splash bonus", ((0, "none"), (25, "25 points"), (50, "50 points")),
+    gettext_noop("bonus from each other player to a player who lays out a whole hand at once"),
+    gettext_noop("book p.11"), gettext_noop("Splash bonus"), ((0, gettext_noop("none")), (25, gettext_noop("25 points")), (50, gettext_noop("50 points"))),
 )  # fmt: skip
 _RATTING = OptionSpec(
     "ratting", ("free", "none", "six", "penalty30"), "free",
-    "showing down part of a hand early: free (Foster); none (all at once); a first show "
+    gettext_noop("showing down part of a hand early: free (Foster); none (all at once); a first show "
     "of at least six cards; or free but a ratter who does not win pays 30 more, unless "
-    "someone else had ratted first",
-    "Dalton", "Ratting",
-    (("free", "free (Foster)"), ("none", "none: all at once"),
-     ("six", "a first show of six cards or more"),
-     ("penalty30", "free, but 30 more if the ratter does not win")),
+    "someone else had ratted first"),
+    gettext_noop("Dalton"), gettext_noop("Ratting"),
+    (("free", gettext_noop("free (Foster)")), ("none", gettext_noop("none: all at once")),
+     ("six", gettext_noop("a first show of six cards or more")),
+     ("penalty30", gettext_noop("free, but 30 more if the ratter does not win"))),
 )  # fmt: skip
 _MAX_TURNOVERS = OptionSpec(
     "max_turnovers", (100, 10, 0), 100,
-    "club safety cap, not from the sources: the deal is abandoned (nothing paid) when the "
+    gettext_noop("club safety cap, not from the sources: the deal is abandoned (nothing paid) when the "
     "pack would be made up from the stock more than this many times (0: no cap); the "
-    "default never triggers in normal play",
-    "club; L25 sets no limit", "Most turnovers of the stock", ((0, "no cap"),),
+    "default never triggers in normal play"),
+    gettext_noop("club; L25 sets no limit"), gettext_noop("Most turnovers of the stock"), ((0, gettext_noop("no cap")),),
 )  # fmt: skip
 
 
 class Foster(RummyVariant):
     name = "foster"
     order = 1
-    display_name = "Cooncan"
-    description = "four to seven players, double pack"
+    display_name = gettext_noop("Cooncan")
+    description = gettext_noop("four to seven players, double pack")
     players = PlayerRange(2, 7, 5)
     seats = PlayerRange(4, 7, 5)
     options = (
@@ -112,14 +113,19 @@ class Foster(RummyVariant):
             "jokers",
             ("jokers", "spade-twos"),
             "jokers",
-            "two jokers in the double pack, or no jokers and the two 2S act as jokers",
-            "L1, Dalton",
-            "Jokers",
-            (("jokers", "two jokers"), ("spade-twos", "the two deuces of spades")),
+            gettext_noop(
+                "two jokers in the double pack, or no jokers and the two 2S act as jokers"
+            ),
+            gettext_noop("L1, Dalton"),
+            gettext_noop("Jokers"),
+            (
+                ("jokers", gettext_noop("two jokers")),
+                ("spade-twos", gettext_noop("the two deuces of spades")),
+            ),
         ),  # fmt: skip
         _MAX_TURNOVERS,
     )
-    summary = (
+    summary = gettext_noop(
         "Double pack and two jokers, ten cards each, draw from pack or stock, lay out, "
         "add to anyone's combinations, discard; first out collects the others' pips."
     )
@@ -165,21 +171,23 @@ class Foster(RummyVariant):
 class FosterThree(RummyVariant):
     name = "foster-three"
     order = 2
-    display_name = "Cooncan for three"
-    description = "three players, one pack"
+    display_name = gettext_noop("Cooncan for three")
+    description = gettext_noop("three players, one pack")
     players = PlayerRange(3, 3, 3)
     seats = PlayerRange(3, 3, 3)
     options = (
-        OptionSpec("joker", (False, True), False, "one joker added to the 52-card pack",
-                   "3-hand law 1", "A joker"),
+        OptionSpec("joker", (False, True), False, gettext_noop("one joker added to the 52-card pack"),
+                   gettext_noop("3-hand law 1"), gettext_noop("A joker")),
         OptionSpec("stock", ("buried", "exposed"), "buried",
-                   "each discard covers the last, or every discard stays exposed and the "
-                   "drawer may take any one of them", "book p.36", "Stock"),
+                   gettext_noop("each discard covers the last, or every discard stays exposed and the "
+                   "drawer may take any one of them"), gettext_noop("book p.36"), gettext_noop("Stock")),
         _SPLASH,
         _RATTING,
         _MAX_TURNOVERS,
     )  # fmt: skip
-    summary = "One pack (with or without a joker), seven cards each, otherwise as for five."
+    summary = gettext_noop(
+        "One pack (with or without a joker), seven cards each, otherwise as for five."
+    )
     laws = (
         Law("3-hand law 1", "One 52-card pack, with or without one joker; seven cards each."),
         Law("book p.36", "The stock is either buried (each discard covers the last) or exposed "
@@ -204,23 +212,25 @@ class FosterThree(RummyVariant):
 class Colonel(RummyVariant):
     name = "colonel"
     order = 4
-    display_name = "Colonel"
-    description = "two players, one pack"
+    display_name = gettext_noop("Colonel")
+    description = gettext_noop("two players, one pack")
     players = PlayerRange(2, 2, 2)
     seats = PlayerRange(2, 2, 2)
     cut_law = "CL-1"
     options = (
-        cut_option(cut_law, "seed 003", "the lowest deals, aces low"),
+        cut_option(cut_law, gettext_noop("L2-L3; CL-1, seed 003"), gettext_noop("the lowest deals, aces low"),
+                   gettext_noop("for seats and the first deal the highest cut chooses a seat and deals "
+                   "(L2-L3), or the lowest (CL-1)")),
         OptionSpec("pack", ("full", "spanish", "no-courts"), "full",
-                   "the full 52 (Hoyle), or a 40-card pack (CL-opt-1): the Spanish, A-7 "
+                   gettext_noop("the full 52 (Hoyle), or a 40-card pack (CL-opt-1): the Spanish, A-7 "
                    "sota caballo rey, which is also the French pack without its 8, 9 and 10, "
                    "the jack following the 7 in a sequence; or the French without courts, "
-                   "A-10. The ace high follows the pack's top card (CLO1)",
-                   "CL-opt-1, seed 003", "Pack",
-                   (("full", "the full 52"), ("spanish", "40: A–7 J Q K (Spanish)"),
-                    ("no-courts", "40: A–10, no courts"))),
+                   "A-10. The ace high follows the pack's top card (CLO1)"),
+                   gettext_noop("CL-opt-1, seed 003"), gettext_noop("Pack"),
+                   (("full", gettext_noop("the full 52")), ("spanish", gettext_noop("40: A–7 J Q K (Spanish)")),
+                    ("no-courts", gettext_noop("40: A–10, no courts")))),
     )  # fmt: skip
-    summary = (
+    summary = gettext_noop(
         "The full pack (or a 40-card one), ten each, lay off on either side, challenge; "
         "the lower hand wins a challenge or an exhausted pack."
     )

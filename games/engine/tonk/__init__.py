@@ -12,6 +12,7 @@ from collections.abc import Iterable
 
 from ..cards import Card, PackKind, dealing_pack, make_pack
 from ..errors import InvalidActionError
+from ..i18n import gettext_noop
 from ..rules import Rules
 from ..spreads import count
 from ..variant import (
@@ -31,8 +32,8 @@ from .scoring import payments
 
 class Tonk(Variant):
     name = "tonk"
-    display_name = "Tonk"
-    description = "two to five players, one pack"
+    display_name = gettext_noop("Tonk")
+    description = gettext_noop("two to five players, one pack")
     players = PlayerRange(2, 5, 2)
     seats = PlayerRange(2, 5, 4)
     order = 5
@@ -41,31 +42,31 @@ class Tonk(Variant):
     options = (
         OptionSpec(
             "five_card", (False, True), False,
-            "five cards each, not seven; up to five players; Tonk on the deal with a hand "
-            "counting 50 (every card a ten or a court)",
-            "T-opt-1", "Five Card Tonk",
+            gettext_noop("five cards each, not seven; up to five players; Tonk on the deal with a hand "
+            "counting 50 (every card a ten or a court)"),
+            gettext_noop("T-opt-1"), gettext_noop("Five Card Tonk"),
         ),
         OptionSpec(
             "wait_rule", (False, True), False,
-            "after laying a new spread a player may not drop in their next turn; each hit on "
-            "their spreads while they wait adds a turn (TO8, TO14)",
-            "T-opt-2", "Wait Rule",
+            gettext_noop("after laying a new spread a player may not drop in their next turn; each hit on "
+            "their spreads while they wait adds a turn (TO8, TO14)"),
+            gettext_noop("T-opt-2"), gettext_noop("Wait Rule"),
         ),
         OptionSpec(
             "deuces_wild", (False, True), False,
-            "every two is wild in a spread, named when laid; a spread holds at least two "
-            "natural cards; a two in hand counts 2",
-            "T-opt-3", "Deuces Wild",
+            gettext_noop("every two is wild in a spread, named when laid; a spread holds at least two "
+            "natural cards; a two in hand counts 2"),
+            gettext_noop("T-opt-3"), gettext_noop("Deuces Wild"),
         ),
     )  # fmt: skip
     legacy_options = (
         OptionSpec(
             "call_round", ("every", "courts"), "every",
-            "who the call round asks: every player (TO5), or, in deals dealt before issue "
-            "58, only the hands that could call", "TO5", "Call round",
+            gettext_noop("who the call round asks: every player (TO5), or, in deals dealt before issue "
+            "58, only the hands that could call"), gettext_noop("TO5"), gettext_noop("Call round"),
         ),
     )  # fmt: skip
-    summary = (
+    summary = gettext_noop(
         "Seven cards each from one pack. Draw from the pack or pluck the stock, spread sets "
         "and runs, hit any spread, discard. Go out, or drop when your count is lowest; a "
         "hand of courts may call Tonk on the deal."
@@ -124,9 +125,9 @@ class Tonk(Variant):
     )  # fmt: skip
     actions = TONK_ACTIONS
     phases = {
-        "call": "call Tonk on the deal, or let it go (a hand of courts, T4)",
-        "draw": "drop, or draw from the pack or pluck the top of the stock",
-        "play": "spread or hit (optional), then discard",
+        "call": gettext_noop("call Tonk on the deal, or let it go (a hand of courts, T4)"),
+        "draw": gettext_noop("drop, or draw from the pack or pluck the top of the stock"),
+        "play": gettext_noop("spread or hit (optional), then discard"),
     }
 
     def capabilities(self, rules: Rules) -> Capabilities:

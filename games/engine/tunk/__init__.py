@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from ..cards import Card, PackKind, dealing_pack, make_pack
 from ..errors import InvalidActionError
+from ..i18n import gettext_noop
 from ..rules import Rules
 from ..spreads import count
 from ..variant import Capabilities, DealStart, Ending, Law, PlayerRange, Variant, register
@@ -28,8 +29,8 @@ if TYPE_CHECKING:
 
 class Tunk(Variant):
     name = "tunk"
-    display_name = "Tunk"
-    description = "two to five players, twos wild, a game to 100"
+    display_name = gettext_noop("Tunk")
+    description = gettext_noop("two to five players, twos wild, a game to 100")
     players = PlayerRange(2, 5, 3)
     seats = PlayerRange(2, 5, 4)
     order = 6
@@ -38,8 +39,10 @@ class Tunk(Variant):
     options = ()
     game_to = OUT_AT  # K10: out at 100
     game_law = "K10"
-    game_caption = "The game before this deal: penalty points, out at {out_at} (K9, K10)"
-    summary = (
+    game_caption = gettext_noop(
+        "The game before this deal: penalty points, out at {out_at} (K9, K10)"
+    )
+    summary = gettext_noop(
         "Seven cards each from one pack, every two wild. Draw and discard, keeping your "
         "melds in hand; with five or less unmatched call Tunk, and every other player has "
         "a last turn. Unmatched cards are penalty points: at 100 you are out, and the last "
@@ -86,8 +89,8 @@ class Tunk(Variant):
     )  # fmt: skip
     actions = TUNK_ACTIONS
     phases = {
-        "draw": "draw from the pack or take the top card of the stock",
-        "discard": "discard, or call Tunk with the discard (five or less unmatched)",
+        "draw": gettext_noop("draw from the pack or take the top card of the stock"),
+        "discard": gettext_noop("discard, or call Tunk with the discard (five or less unmatched)"),
     }
 
     def capabilities(self, rules: Rules) -> Capabilities:
