@@ -50,7 +50,7 @@ def house_rules_list(request: HttpRequest) -> HttpResponse:
     else:
         form, status = HouseRulesForm(rules=editing), 200
     sets = [
-        (r, house_rules.described(r.variant, r.options))
+        (r, house_rules.described(r.variant, r.options, to_reader=True))
         for r in HouseRules.objects.annotate(formed=models.Count("tables")).order_by(
             "variant", "name"
         )

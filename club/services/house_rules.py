@@ -14,6 +14,7 @@ from typing import Any
 
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
+from django.utils.translation import gettext, gettext_noop
 
 from club.models import AuditEntry, ClubSession, HouseRules, Table
 from club.services import audit
@@ -166,6 +167,19 @@ class InForce:
     def word(self) -> str:
         return self.spec.word(self.value)
 
+    # As a page says them, in the reader's language (issue 82).
+    @property
+    def title(self) -> str:
+        return gettext(self.spec.title)
+
+    @property
+    def said(self) -> str:
+        return gettext(self.word)
+
+    @property
+    def source(self) -> str:
+        return gettext(self.spec.source)
+
     @property
     def changed(self) -> bool:
         """Not the game's own default: a house rule."""
@@ -179,21 +193,23 @@ def in_force(table: Table) -> list[InForce]:
     return [InForce(spec, rules.opt(spec.name)) for spec in game.options]
 
 
-def described(variant: str, options: Mapping[str, Any]) -> str:
+def described(variant: str, options: Mapping[str, Any], *, to_reader: bool = False) -> str:
     """The options that differ from the game's own, in words ("Ratting: a first show
-    of six cards or more; Jokers: the two deuces of spades"), or "the game's own rules"."""
+    of six cards or more; Jokers: the two deuces of spades"), or "the game's own rules";
+    ``to_reader``: in the reader's language (a page's), else the books' English."""
+    say = gettext if to_reader else str
     rules = make_rules(variant, dict(options))
     changed = [
-        f"{spec.title}: {spec.word(rules.opt(spec.name))}"
+        f"{say(spec.title)}: {say(spec.word(rules.opt(spec.name)))}"
         for spec in VARIANTS[variant].options
         if rules.opt(spec.name) != spec.default
     ]
-    return "; ".join(changed) or "the game's own rules"
+    return "; ".join(changed) or say(gettext_noop("the game's own rules"))
 
 
-def rules_label(table: Table) -> str:
+def rules_label(table: Table, *, to_reader: bool = False) -> str:
     """What a table plays under in a line: its house rules' name (as formed) and the
     options that differ from the game's own: "Dalton rules: Jokers: the two deuces of
     spades", or "the game's own rules"."""
-    words = described(table.variant, table.options or {})
+    words = described(table.variant, table.options or {}, to_reader=to_reader)
     return f"{table.house_rules_name}: {words}" if table.house_rules_name else words

@@ -83,7 +83,7 @@ def rules_in_force(table: Any, open_: bool = False) -> dict[str, Any]:
     return {
         "table": table,
         "options": options,
-        "label": house_rules.rules_label(table) if options else "",
+        "label": house_rules.rules_label(table, to_reader=True) if options else "",
         "open": open_,
     }
 
@@ -94,6 +94,6 @@ def rules_label(table: Any) -> str:
     from club.services import house_rules
 
     try:
-        return house_rules.rules_label(table)
+        return house_rules.rules_label(table, to_reader=True)
     except (InvalidActionError, KeyError):  # see rules_in_force
-        return "options that do not fit the game"
+        return gettext("options that do not fit the game")

@@ -16,6 +16,8 @@ from typing import Any, ClassVar, TypeVar
 from .cards import Card
 from .combinations import Placed
 from .errors import InvalidActionError
+from .i18n import gettext_noop
+from .words import gettext as _
 
 
 class Role(StrEnum):
@@ -43,8 +45,10 @@ class Action:
     ROLE: ClassVar[Role] = Role.BUTTON
     label: ClassVar[str] = ""  # a button's words, "Draw from the pack"
     risks: ClassVar[str] = ""  # a decision's: what it can cost ({pips}: the hand's count)
-    selection: ClassVar[str] = "Lay out the selected cards"  # a new combination's button
-    aim: ClassVar[str] = "Add to"  # a combination's button, "Add to your sequence"
+    selection: ClassVar[str] = gettext_noop(
+        "Lay out the selected cards"
+    )  # a new combination's button
+    aim: ClassVar[str] = gettext_noop("Add to")  # a combination's button, "Add to your sequence"
     seat: int
 
     @property
@@ -66,7 +70,7 @@ class Action:
         """A button's or a decision's words ("Draw from the pack"); for the rest, what
         the action does, as the list of every legal play shows it."""
         if self.label:
-            return self.label
+            return _(self.label)
         text = self.describe()
         return text[:1].upper() + text[1:]
 
@@ -195,7 +199,7 @@ class BareAction(Action):
         return f"{self.seat} {self.type}"
 
     def describe(self) -> str:
-        return self.verb
+        return _(self.verb)
 
 
 @dataclass(frozen=True, slots=True)
@@ -253,7 +257,7 @@ class NewCombination(Action):
         return f"{self.seat} {self.type} " + " ".join(p.code for p in self.cards)
 
     def describe(self) -> str:
-        return f"{self.verb} " + " ".join(p.code for p in self.cards)
+        return _(self.verb) + " " + " ".join(p.code for p in self.cards)
 
 
 def register_bare(table: ActionTable, cls: type[BareAction]) -> type[BareAction]:

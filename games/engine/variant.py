@@ -42,6 +42,7 @@ from .actions import Action, ActionTable
 from .cards import Card
 from .errors import InvalidActionError
 from .i18n import gettext_noop
+from .words import gettext as _
 
 if TYPE_CHECKING:
     from .from_view import Hidden
@@ -325,11 +326,11 @@ class Variant(ABC):
     # -- a deal's end, in words ---------------------------------------------------------
     # The columns of the hands shown at a deal's end: the law that shows them, and what a
     # hand left is worth (L23, L24 in Foster's family).
-    shown: str = "Hand shown (L23)"
-    worth: str = "Pips"
+    shown: str = gettext_noop("Hand shown (L23)")
+    worth: str = gettext_noop("Pips")
     # What the end of a deal's "Points" column is, said under it (issue 56: Tunk's
     # "Points −16" beside "20 unmatched" was never explained).
-    points_note: str = "Points: what each player won (+) or paid (−) for the deal."
+    points_note: str = gettext_noop("Points: what each player won (+) or paid (−) for the deal.")
     # The score that ends a game the engine keeps (Tunk's 100, K10); 0 where a game is
     # the club's round of deals (L5), each player dealing once.
     game_to: int = 0
@@ -356,11 +357,13 @@ class Variant(ABC):
         (Tunk's, K10); "Game 2, deal 3 of 4" where a game is a round of deals, each
         player dealing once (L5); "Game 7, deal 1" at two players, each deal a game (L5),
         as the washbook numbers it."""
-        deal = f"Game {game_number}, deal {deal_in_game + 1}"
+        numbers = {"game": game_number, "deal": deal_in_game + 1, "players": players}
         target = self.game_target(options)
         if target:
-            return f"Game {game_number} to {target}, deal {deal_in_game + 1}"
-        return f"{deal} of {players}" if players > 2 else deal
+            return _("Game %(game)s to %(target)s, deal %(deal)s") % (numbers | {"target": target})
+        if players > 2:
+            return _("Game %(game)s, deal %(deal)s of %(players)s") % numbers
+        return _("Game %(game)s, deal %(deal)s") % numbers
 
     def headline(self, kind: str, winner: str | None) -> str | None:
         """How a deal of this game ended, in words, where the table's general words

@@ -2,7 +2,8 @@
 
 Every sentence is whole inside one ``gettext`` call, its parts named, so that a catalog
 can translate it (word order included) without code; nothing is glued from fragments.
-Without a catalog (today) ``gettext`` returns the English as written here. Cards given by
+Without a catalog the English as written here; the play side hands the reader's
+(``catalog``: issue 82), and its words are in the club's catalogs. Cards given by
 code are named as codes (the engine's log, its command line) or written out (the table
 in the browser: ``spelled``).
 
@@ -17,25 +18,139 @@ in the browser: ``spelled``).
 
 from __future__ import annotations
 
-import gettext
-from collections.abc import Callable
+import gettext as _gettext_module
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from functools import lru_cache
-from typing import Any
+from typing import Any, Protocol
 
 from .cards import Card
+from .i18n import gettext_noop
 from .records import Kind, Record
 
-# The catalog, found once (``gettext.gettext`` would look for it on disk at every call):
-# none today, so the English as written here.
-_ = gettext.translation("cooncan", fallback=True).gettext
+
+class Catalog(Protocol):
+    """A language's catalog, as Python's ``gettext`` translations give one (Django's
+    catalogs are such): the play side hands the reader's (issue 82)."""
+
+    def gettext(self, message: str, /) -> str: ...
+
+    def pgettext(self, context: str, message: str, /) -> str: ...
 
 
-def _name(code: str) -> str:
-    """A card's name: "seven of clubs"."""
-    return Card.from_code(code).name
+ENGLISH: Catalog = _gettext_module.NullTranslations()  # the words as written here
+_catalog: ContextVar[Catalog] = ContextVar("catalog", default=ENGLISH)
 
 
-def spelled(code: str) -> str:
+def gettext(message: str) -> str:
+    """``message`` in the language being spoken (:func:`sentence`, :func:`speaking`):
+    the actions' words use it too, imported as ``_`` (the name the catalogs gather)."""
+    return _catalog.get().gettext(message)
+
+
+_ = gettext
+
+
+@contextmanager
+def speaking(catalog: Catalog) -> Iterator[None]:
+    """Words made inside (an action's ``button()``, ``describe()``) in ``catalog``'s
+    language."""
+    token = _catalog.set(catalog)
+    try:
+        yield
+    finally:
+        _catalog.reset(token)
+
+
+def pgettext(context: str, message: str) -> str:
+    """A game term in that language, by its context ("drop" in Tonk is not a card dropped)."""
+    return _catalog.get().pgettext(context, message)
+
+
+_RANKS = {
+    1: gettext_noop("ace"), 2: gettext_noop("two"), 3: gettext_noop("three"),
+    4: gettext_noop("four"), 5: gettext_noop("five"), 6: gettext_noop("six"),
+    7: gettext_noop("seven"), 8: gettext_noop("eight"), 9: gettext_noop("nine"),
+    10: gettext_noop("ten"), 11: gettext_noop("jack"), 12: gettext_noop("queen"),
+    13: gettext_noop("king"),
+}  # fmt: skip
+# With its article, which some languages choose by the rank ("el as", "la reina").
+_THE_RANKS = {
+    1: gettext_noop("the ace"), 2: gettext_noop("the two"), 3: gettext_noop("the three"),
+    4: gettext_noop("the four"), 5: gettext_noop("the five"), 6: gettext_noop("the six"),
+    7: gettext_noop("the seven"), 8: gettext_noop("the eight"), 9: gettext_noop("the nine"),
+    10: gettext_noop("the ten"), 11: gettext_noop("the jack"), 12: gettext_noop("the queen"),
+    13: gettext_noop("the king"),
+}  # fmt: skip
+_SUITS = {
+    "C": gettext_noop("clubs"), "D": gettext_noop("diamonds"),
+    "H": gettext_noop("hearts"), "S": gettext_noop("spades"),
+}  # fmt: skip
+
+
+def _name(code: str, *, the: bool = False) -> str:
+    """A card's name: "seven of clubs"; ``the``: "the seven of clubs"."""
+    card = Card.from_code(code)
+    if card.suit is None:
+        return _("the joker") if the else _("joker")
+    rank = (_THE_RANKS if the else _RANKS)[card.rank]
+    return _("%(rank)s of %(suit)s") % {"rank": _(rank), "suit": _(_SUITS[card.suit.value])}
+
+
+def name_of(code: str, *, the: bool = False) -> str:
+    """A card's name in the language being spoken: "seven of clubs", "the seven of clubs"."""
+    return _name(code, the=the)
+
+
+def combination_words(number: int | None) -> str:
+    """A combination as a sentence in the language being spoken names it."""
+    return _combination(number)
+
+
+def spread_words(number: int | None) -> str:
+    """A Tonk spread as a sentence in the language being spoken names it."""
+    return _spread(number)
+
+
+def _combination(number: int | None) -> str:
+    """A combination named by its number, as a sentence names it: "combination 2"."""
+    return _("combination %(number)s") % {"number": number}
+
+
+def _spread(number: int | None) -> str:
+    """A Tonk spread named by its number: "spread 2"."""
+    return pgettext("game term", "spread %(number)s") % {"number": number}
+
+
+def combination_phrases(number: int, catalog: Catalog = ENGLISH) -> tuple[str, ...]:
+    """How a sentence in ``catalog``'s language names combination ``number`` ("combination
+    2", "spread 2"): the play side puts the combination's own name in their place.
+
+    >>> combination_phrases(2)
+    ('combination 2', 'spread 2')
+    """
+    token = _catalog.set(catalog)
+    try:
+        return (_combination(number), _spread(number))
+    finally:
+        _catalog.reset(token)
+
+
+def card_name(code: str, catalog: Catalog = ENGLISH, *, the: bool = False) -> str:
+    """A card's name in ``catalog``'s language: "seven of clubs", "siete de tréboles".
+
+    >>> card_name("7C"), card_name("QH", the=True), card_name("JK")
+    ('seven of clubs', 'the queen of hearts', 'joker')
+    """
+    token = _catalog.set(catalog)
+    try:
+        return _name(code, the=the)
+    finally:
+        _catalog.reset(token)
+
+
+def spelled(code: str, catalog: Catalog = ENGLISH) -> str:
     """A card written out: "the queen of diamonds"; a joker placed as a card: "the joker
     (as the three of hearts)"; a wild two so placed (Tonk's Deuces Wild, TO7): "the two
     of spades (as the jack of hearts)".
@@ -43,14 +158,21 @@ def spelled(code: str) -> str:
     >>> spelled("2S=JH")
     'the two of spades (as the jack of hearts)'
     """
+    token = _catalog.set(catalog)
+    try:
+        return _spelled(code)
+    finally:
+        _catalog.reset(token)
+
+
+def _spelled(code: str) -> str:
     card, _sep, named = code.partition("=")
-    if card == "JK":
-        if named:
-            return _("the joker (as the %(card)s)") % {"card": _name(named)}
-        return _("the joker")
     if named:
-        return _("the %(card)s (as the %(named)s)") % {"card": _name(card), "named": _name(named)}
-    return _("the %(card)s") % {"card": _name(card)}
+        return _("%(card)s (as %(named)s)") % {
+            "card": _name(card, the=True),
+            "named": _name(named, the=True),
+        }
+    return _name(card, the=True)
 
 
 class _Style:
@@ -65,7 +187,7 @@ class _Style:
 
 
 _CODES = _Style(str, " ")
-_SPELLED = _Style(spelled, ", ")
+_SPELLED = _Style(_spelled, ", ")
 
 
 def _listed(hand: tuple[str, ...], borrowed: tuple[str, ...]) -> str:
@@ -92,21 +214,21 @@ def _draw_pack(r: Record, s: _Style) -> str:
 
 def _use(r: Record, s: _Style) -> str:
     if r.combination is not None:
-        return _("uses the %(card)s on combination %(combination)s") % {
-            "card": _name(r.cards[0]),
-            "combination": r.combination,
+        return _("uses %(card)s on %(combination)s") % {
+            "card": _name(r.cards[0], the=True),
+            "combination": _combination(r.combination),
         }
-    return _("uses the %(card)s with %(cards)s") % {
-        "card": _name(r.cards[0]),
+    return _("uses %(card)s with %(cards)s") % {
+        "card": _name(r.cards[0], the=True),
         "cards": _listed(r.cards[1:], r.borrowed),
     }
 
 
 def _meld(r: Record, s: _Style) -> str:
     if r.combination is not None:
-        return _("adds the %(card)s to combination %(combination)s") % {
-            "card": _name(r.cards[0]),
-            "combination": r.combination,
+        return _("adds %(card)s to %(combination)s") % {
+            "card": _name(r.cards[0], the=True),
+            "combination": _combination(r.combination),
         }
     return _("lays down %(cards)s") % {"cards": _listed(r.cards, r.borrowed)}
 
@@ -117,12 +239,12 @@ _SENTENCES: dict[Kind, Callable[[Record, _Style], str]] = {
     Kind.DRAW_STOCK: lambda r, s: _("draws %(card)s from the stock") % {"card": s.card(r.cards[0])},
     Kind.LAYOUT: lambda r, s: _("lays out %(cards)s") % {"cards": s.cards(r.cards)},
     Kind.ADD: lambda r, s: (
-        _("adds %(card)s to combination %(combination)s")
-        % {"card": s.card(r.cards[0]), "combination": r.combination}
+        _("adds %(card)s to %(combination)s")
+        % {"card": s.card(r.cards[0]), "combination": _combination(r.combination)}
     ),
     Kind.MOVE_JOKER: lambda r, s: (
-        _("moves the joker of combination %(combination)s and plays %(card)s")
-        % {"card": s.card(r.cards[0]), "combination": r.combination}
+        _("moves the joker of %(combination)s and plays %(card)s")
+        % {"card": s.card(r.cards[0]), "combination": _combination(r.combination)}
     ),
     Kind.DISCARD: lambda r, s: _("discards %(card)s") % {"card": s.card(r.cards[0])},
     Kind.OUT: lambda r, s: _("is out"),
@@ -135,20 +257,20 @@ _SENTENCES: dict[Kind, Callable[[Record, _Style], str]] = {
         _("the pack has run out %(count)s times: the deal is abandoned") % {"count": r.number}
     ),
     Kind.EXHAUSTED: lambda r, s: _("the pack is exhausted"),
-    Kind.TURN_UP_DEAL: lambda r, s: _("turns up the %(card)s") % {"card": _name(r.cards[0])},
+    Kind.TURN_UP_DEAL: lambda r, s: _("turns up %(card)s") % {"card": _name(r.cards[0], the=True)},
     Kind.TRADE: lambda r, s: _("passes a card face down"),
     Kind.TURN_UP: lambda r, s: _("turns up the top card of the pack"),
-    Kind.REFUSE: lambda r, s: _("refuses the %(card)s") % {"card": _name(r.cards[0])},
+    Kind.REFUSE: lambda r, s: _("refuses %(card)s") % {"card": _name(r.cards[0], the=True)},
     Kind.TURN_DOWN: lambda r, s: (
-        _("refuses and turns down the %(card)s") % {"card": _name(r.cards[0])}
+        _("refuses and turns down %(card)s") % {"card": _name(r.cards[0], the=True)}
     ),
     Kind.USE: _use,
     Kind.MELD: _meld,
     Kind.FORCE: lambda r, s: (
-        _("forces the %(card)s onto combination %(combination)s")
-        % {"card": _name(r.cards[0]), "combination": r.combination}
+        _("forces %(card)s onto %(combination)s")
+        % {"card": _name(r.cards[0], the=True), "combination": _combination(r.combination)}
     ),
-    Kind.THROW: lambda r, s: _("discards the %(card)s") % {"card": _name(r.cards[0])},
+    Kind.THROW: lambda r, s: _("discards %(card)s") % {"card": _name(r.cards[0], the=True)},
     Kind.ELEVEN: lambda r, s: _("has eleven cards down and wins"),
     Kind.TABLEAU: lambda r, s: _("the pack is exhausted: tableau"),
     Kind.TONK_CALL: lambda r, s: _("calls Tonk"),
@@ -156,12 +278,18 @@ _SENTENCES: dict[Kind, Callable[[Record, _Style], str]] = {
         _("does not call Tonk") if r.seat is not None else _("nobody calls Tonk: play begins")
     ),
     Kind.DRAWN: lambda r, s: _("%(count)s players called Tonk: a drawn deal") % {"count": r.number},
-    Kind.DROP: lambda r, s: _("drops, counting %(count)s") % {"count": r.number},
-    Kind.PLUCK: lambda r, s: _("plucks %(card)s from the stock") % {"card": s.card(r.cards[0])},
-    Kind.SPREAD: lambda r, s: _("spreads %(cards)s") % {"cards": s.cards(r.cards)},
+    Kind.DROP: lambda r, s: (
+        pgettext("game term", "drops, counting %(count)s") % {"count": r.number}
+    ),
+    Kind.PLUCK: lambda r, s: (
+        pgettext("game term", "plucks %(card)s from the stock") % {"card": s.card(r.cards[0])}
+    ),
+    Kind.SPREAD: lambda r, s: (
+        pgettext("game term", "spreads %(cards)s") % {"cards": s.cards(r.cards)}
+    ),
     Kind.HIT: lambda r, s: (
-        _("hits spread %(combination)s with %(card)s")
-        % {"card": s.card(r.cards[0]), "combination": r.combination}
+        pgettext("game term", "hits %(spread)s with %(card)s")
+        % {"card": s.card(r.cards[0]), "spread": _spread(r.combination)}
     ),
     Kind.REFUSE_STOCK: lambda r, s: _("refuses the stock with the pack empty: the deal ends"),
     Kind.TUNK: lambda r, s: (
@@ -181,10 +309,15 @@ _SENTENCES: dict[Kind, Callable[[Record, _Style], str]] = {
 
 
 @lru_cache(maxsize=8192)
-def sentence(r: Record, *, spelled: bool = False) -> str:
+def sentence(r: Record, *, spelled: bool = False, catalog: Catalog = ENGLISH) -> str:
     """The words of a record, as its viewer may see it (redact it first: ``seen_by``);
-    ``spelled``: cards written out ("the seven of clubs"), as the table shows them."""
-    return _SENTENCES[r.kind](r, _SPELLED if spelled else _CODES)
+    ``spelled``: cards written out ("the seven of clubs"), as the table shows them;
+    ``catalog``: the reader's language (English as written here)."""
+    token = _catalog.set(catalog)
+    try:
+        return _SENTENCES[r.kind](r, _SPELLED if spelled else _CODES)
+    finally:
+        _catalog.reset(token)
 
 
 # --- The log as its viewers see it (records with their words) -----------------------

@@ -16,6 +16,7 @@ from django.db.models import Sum
 from club.infra import redis as club_redis
 from club.infra.after_response import after_response
 from club.infra.db import one_snapshot, snapshot
+from club.infra.locale import club_language, supported
 from club.infra.rows import fetch as fetch_rows
 from club.live.notices import publish_session, session_of_table
 from club.live.streams import (
@@ -56,6 +57,8 @@ from club.services.washbook import post_online_deal
 from games.engine.errors import InvalidActionError
 
 __all__ = [
+    "club_language",
+    "supported",
     "ClubError",
     "DealProgress",
     "DEAL_PROGRESS",

@@ -27,15 +27,18 @@ from django.core import signing
 from django.db import close_old_connections
 from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
+from django.utils import translation
 from django.views.decorators.csrf import csrf_exempt
 
 from . import club_api, kept, parts, reading
 from .club_api import (
     MAX_AGE,
+    club_language,
     events_base,
     grant,
     open_stream,
     refuse_outside_events_process,
+    supported,
 )
 from .club_api import (
     check_token as _check,
@@ -48,14 +51,17 @@ SALT = "games.play.events"
 log = logging.getLogger(__name__)
 
 
-def event_token(user_id: int, table_id: int, grant: str) -> str:
-    """A table's stream for this login (``grant``: `club.live.streams.grant`)."""
-    return signing.dumps({"u": user_id, "t": table_id, "g": grant}, salt=SALT, compress=False)
+def event_token(user_id: int, table_id: int, grant: str, language: str = "") -> str:
+    """A table's stream for this login (``grant``: `club.live.streams.grant`), its pushes
+    in ``language``, the page's (issue 82: the events process reads no session)."""
+    data = {"u": user_id, "t": table_id, "g": grant, "l": language}
+    return signing.dumps(data, salt=SALT, compress=False)
 
 
 def events_url(request: HttpRequest, table_id: int, user_id: int) -> str:
     path = reverse("games:events", args=[table_id])
-    return f"{events_base(request)}{path}?t={event_token(user_id, table_id, grant(request))}"
+    token = event_token(user_id, table_id, grant(request), translation.get_language() or "")
+    return f"{events_base(request)}{path}?t={token}"
 
 
 def check_token(token: str, table_id: int) -> dict[str, object] | None:
@@ -121,23 +127,32 @@ def _read(table_id: int, deal_id: int, version: int, fresh: bool) -> tuple[Any, 
         return deal, seating
 
 
+Viewer = tuple[int, str]  # a stream's user and the language his page was in
+
+
 def render_pushes(
-    table_id: int, users: frozenset[int], deal_id: int, version: int, fresh: bool
-) -> dict[int, str | None]:
-    """Each viewer's live part after the notice of ``deal:version`` (None: no deal, or
-    his render failed: he is told to fetch it), one job for all of them."""
+    table_id: int, users: frozenset[Viewer], deal_id: int, version: int, fresh: bool
+) -> dict[Viewer, str | None]:
+    """Each viewer's live part after the notice of ``deal:version``, in his language
+    (None: no deal, or his render failed: he is told to fetch it), one job for all."""
     try:
         deal, seating = _read(table_id, deal_id, version, fresh)
-        out: dict[int, str | None] = {}
-        shared: dict[str, str | None] = {}  # the spectators' part, read once for all
-        for user in users:
+        out: dict[Viewer, str | None] = {}
+        shared: dict[str, dict[str, str | None]] = {}  # the spectators' part, a language
+        for viewer in sorted(users, key=lambda v: v[1]):
+            user, language = viewer
             try:
-                out[user] = (
-                    None if deal is None else parts.part_of(table_id, user, deal, seating, shared)
-                )
+                with translation.override(supported(language) or club_language()):
+                    out[viewer] = (
+                        None
+                        if deal is None
+                        else parts.part_of(
+                            table_id, user, deal, seating, shared.setdefault(language, {})
+                        )
+                    )
             except Exception:  # his page fetches its part instead
                 log.warning("could not render table %s's part", table_id, exc_info=True)
-                out[user] = None
+                out[viewer] = None
         return out
     finally:
         close_old_connections()  # a pooled connection goes back; a broken one is dropped
@@ -160,8 +175,8 @@ class _Batch:
     one read, rather than a job and a thread's hand-over each."""
 
     def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
-        self.users: set[int] = set()
-        self.done: asyncio.Future[dict[int, str | None] | None] = loop.create_future()
+        self.users: set[Viewer] = set()
+        self.done: asyncio.Future[dict[Viewer, str | None] | None] = loop.create_future()
 
 
 _batches: dict[tuple[int, str], _Batch] = {}  # (table, notice): a batch not yet started
@@ -180,7 +195,7 @@ async def _render_batch(
     _batches.pop(key, None)  # later streams (another turn of the loop) start their own
     loop = asyncio.get_running_loop()
     try:
-        out: dict[int, str | None] | None = await loop.run_in_executor(
+        out: dict[Viewer, str | None] | None = await loop.run_in_executor(
             _renderer(), render_pushes, key[0], frozenset(batch.users), deal, version, fresh
         )
     except Exception:  # every page fetches its part instead
@@ -192,8 +207,8 @@ async def _render_batch(
 class Pusher:
     """A table stream's encoder for one viewer: a move's notice becomes his part."""
 
-    def __init__(self, table_id: int, user_id: int) -> None:
-        self.table_id, self.user_id = table_id, user_id
+    def __init__(self, table_id: int, user_id: int, language: str = "") -> None:
+        self.table_id, self.user_id, self.language = table_id, user_id, language
 
     def __call__(self, data: bytes | str) -> str | Awaitable[str]:
         text = data.decode() if isinstance(data, bytes) else data
@@ -215,9 +230,9 @@ class Pusher:
             batch = _batches[key] = _Batch(loop)
             # started after every stream that took the notice in this turn has joined
             loop.call_soon(_start, key, batch, deal_id, version, club)
-        batch.users.add(self.user_id)
+        batch.users.add((self.user_id, self.language))
         out = await asyncio.shield(batch.done)  # one stream closing leaves the others'
-        html = out.get(self.user_id) if out is not None else None
+        html = out.get((self.user_id, self.language)) if out is not None else None
         if html is None:
             return _event(text)
         notice = json.dumps({"deal": deal_id, "version": version, "club": club})
@@ -234,4 +249,5 @@ async def table_events(request: HttpRequest, table_id: int) -> HttpResponse:
         return refused
     data = check_token(request.GET.get("t", ""), table_id)
     user = int(str(data["u"])) if data is not None else 0
-    return await open_stream(request, data, "table", table_id, Pusher(table_id, user))
+    language = str(data.get("l") or "") if data is not None else ""
+    return await open_stream(request, data, "table", table_id, Pusher(table_id, user, language))

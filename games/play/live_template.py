@@ -18,6 +18,7 @@ from typing import Any
 
 import jinja2
 from django.template import engines
+from django.utils import translation
 from django.utils.safestring import SafeString, mark_safe
 
 from games.templatetags import cards
@@ -53,7 +54,18 @@ def environment(**options: Any) -> jinja2.Environment:
     mode: Django's backend would print it for debugging under DEBUG, so the page would
     differ between a laptop and the club."""
     options["undefined"] = jinja2.ChainableUndefined
+    options["extensions"] = [*options.get("extensions", ()), "jinja2.ext.i18n"]
     env = _Environment(**options)
+    # Its words in the reader's language (issue 82): Django's catalogs, the language the
+    # request (or the push, games.play.events) activated. New-style: ``_("%(n)s cards",
+    # n=3)`` formats and escapes its values.
+    env.install_gettext_callables(  # type: ignore[attr-defined]
+        translation.gettext,
+        translation.ngettext,
+        newstyle=True,
+        pgettext=translation.pgettext,
+        npgettext=translation.npgettext,
+    )
     env.globals.update(
         card=cards.card,
         cards=cards.cards,

@@ -19,7 +19,7 @@ from typing import Any, cast
 from django.conf import settings
 from django.core.cache import cache
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.safestring import SafeString
 from redis.exceptions import RedisError
 
@@ -196,7 +196,12 @@ def spectators_html(table_id: int, deal: Deal, seating: list[club_api.SeatInfo])
     )
     # The deal's seed too: a deal id and version can come again after a restore from a
     # backup, never with the same random seed.
-    key = f"games:live:spectators:{table_id}:{deal.seed}:{reading.stamp(deal)}:{int(young)}"
+    # in the reader's language: a Spanish spectator's copy is not an English one's (issue 82)
+    language = translation.get_language() or ""
+    key = (
+        f"games:live:spectators:{table_id}:{deal.seed}:{reading.stamp(deal)}:{int(young)}"
+        f":{language}"
+    )
     try:
         html, cache_up = cache.get(key), True
     except RedisError:  # the cache down: rendered for this one alone, not kept

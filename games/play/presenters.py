@@ -13,32 +13,49 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from django.conf import settings
+from django.utils import translation
+from django.utils.translation import gettext, trans_real
+
 from games.engine.actions import Action, Role
+from games.engine.i18n import gettext_noop
 from games.engine.records import Record
 from games.engine.rules import make_rules
 from games.engine.variant import Variant
-from games.engine.words import sentence, spelled
+from games.engine.words import Catalog, combination_phrases, sentence, speaking, spelled
+from games.engine.words import card_name as engine_card_name
 
 from .club_api import SeatInfo
 
 RANKS = {"A": 1, "J": 11, "Q": 12, "K": 13} | {str(n): n for n in range(2, 11)}
-RANK_NAMES = {
-    1: "ace", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven",
-    8: "eight", 9: "nine", 10: "ten", 11: "jack", 12: "queen", 13: "king",
-}  # fmt: skip
 SUITS = {"C": ("clubs", "♣"), "D": ("diamonds", "♦"), "H": ("hearts", "♥"), "S": ("spades", "♠")}
 SUIT_ORDER = {"C": 0, "D": 1, "S": 2, "H": 3}  # alternate colours in a sorted hand
 
 PHASES = {
-    "draw": "draw from the pack or the stock",
-    "play": "lay out or add cards (optional), then discard",
-    "challenge": "accept or decline the challenge",
-    "trade": "pass one card face down (card trade)",
-    "turn": "turn up the next card of the pack",
-    "say": "use, force or pass the card turned up",
-    "discard": "lay out more (optional), then discard or force a card",
-    "over": "the deal is over",
+    "draw": gettext_noop("draw from the pack or the stock"),
+    "play": gettext_noop("lay out or add cards (optional), then discard"),
+    "challenge": gettext_noop("accept or decline the challenge"),
+    "trade": gettext_noop("pass one card face down (card trade)"),
+    "turn": gettext_noop("turn up the next card of the pack"),
+    "say": gettext_noop("use, force or pass the card turned up"),
+    "discard": gettext_noop("lay out more (optional), then discard or force a card"),
+    "over": gettext_noop("the deal is over"),
 }
+# What the combinations' kinds are called on the table (a combination's aria-label, a
+# target's button).
+KINDS = {
+    "set": gettext_noop("set"),
+    "sequence": gettext_noop("sequence"),
+    "run": gettext_noop("run"),
+    "spread": gettext_noop("spread"),
+    "meld": gettext_noop("meld"),
+}
+
+
+def reader() -> Catalog:
+    """The reader's catalog (the language the request or the push activated), for the
+    engine's words (issue 82)."""
+    return trans_real.translation(translation.get_language() or settings.LANGUAGE_CODE)
 
 
 @dataclass(frozen=True)
@@ -54,30 +71,41 @@ class CardFace:
     crossways: bool = False
 
 
-def card_name(code: str) -> str:
-    if code == "JK":
-        return "joker"
-    rank, suit = code[:-1], code[-1]
-    return f"{RANK_NAMES[RANKS[rank]]} of {SUITS[suit][0]}"
+def face(code: str, named: str | None = None, crossways: bool = False) -> CardFace:
+    """A card as the table draws it, its accessible name in the reader's language."""
+    return _face(code, named, crossways, translation.get_language() or "")
 
 
 @lru_cache(maxsize=4096)
-def face(code: str, named: str | None = None, crossways: bool = False) -> CardFace:
+def _face(code: str, named: str | None, crossways: bool, language: str) -> CardFace:
     if named == code:
         named = None
+    catalog = reader()
     if code == "JK":
-        label = "joker" + (f" as the {card_name(named)}" if named else "")
+        label = engine_card_name(code, catalog)
+        if named:
+            label = gettext("joker as %(card)s") % {
+                "card": engine_card_name(named, catalog, the=True)
+            }
         return CardFace(code, named, "★", "", False, label, 9, 0, crossways)
     rank, suit = code[:-1], code[-1]
-    label = card_name(code)
+    label = engine_card_name(code, catalog)
     if named:
-        label += f", wild, as the {card_name(named)}"
+        label = gettext("%(card)s, wild, as %(named)s") % {
+            "card": label,
+            "named": engine_card_name(named, catalog, the=True),
+        }
     if crossways:
-        label += ", moved (crossways)"
+        label = gettext("%(card)s, moved (crossways)") % {"card": label}
     return CardFace(
         code, named, rank, SUITS[suit][1], suit in "HD", label, SUIT_ORDER[suit], RANKS[rank],
         crossways,
     )  # fmt: skip
+
+
+def _seat(position: int) -> str:
+    """An empty seat's name: "Seat 2"."""
+    return gettext("Seat %(number)s") % {"number": position + 1}
 
 
 def _hand_pips(codes: Sequence[str]) -> int:
@@ -87,8 +115,10 @@ def _hand_pips(codes: Sequence[str]) -> int:
 
 def action_label(a: Action, j: dict[str, Any] | None = None) -> str:
     """What a button or the list of every legal play calls an action: the action's own
-    words (:meth:`~games.engine.actions.Action.button`), cards written out."""
-    return spell_cards(a.button())
+    words (:meth:`~games.engine.actions.Action.button`) in the reader's language, cards
+    written out."""
+    with speaking(reader()):
+        return spell_cards(a.button())
 
 
 def build(
@@ -111,7 +141,7 @@ def build(
         seats.append(
             {
                 "position": pos,
-                "name": info.display_name if info else f"Seat {pos + 1}",
+                "name": info.display_name if info else _seat(pos),
                 "is_bot": bool(info and info.is_bot),
                 "is_me": pos == me,
                 "is_dealer": pos == view.get("dealer"),
@@ -131,6 +161,7 @@ def build(
                         {
                             "id": c["id"],
                             "kind": c["kind"],
+                            "kind_said": gettext(KINDS.get(c["kind"], c["kind"])),
                             "cards": [
                                 face(x["card"], x.get("as"), bool(x.get("crossways")))
                                 for x in c["cards"]
@@ -155,7 +186,7 @@ def build(
             "label": action_label(a),
             "json": json.dumps(j),
             "type": j["type"],
-            "explain": a.risks.format(pips=_hand_pips(view.get("hand") or [])),
+            "explain": gettext(a.risks).format(pips=_hand_pips(view.get("hand") or [])),
         }
         for a, j in js
         if a.role is Role.DECISION
@@ -171,7 +202,7 @@ def build(
         if to is None:
             continue
         if role is Role.ADD:
-            aims.setdefault(to, a.aim)
+            aims.setdefault(to, gettext(a.aim))
             add_to.add(to)
             fits.setdefault(("add", to), set()).update(a.hand_codes() or [""])
         elif role is Role.MOVE_JOKER:
@@ -187,19 +218,25 @@ def build(
                 codes = fits.get((intent, c["id"]))
                 if codes is None:
                     continue
-                owner = "your" if g["seat"]["is_me"] else f"{g['seat']['name']}'s"
                 verb = (
-                    "Move the joker on"
+                    gettext("Move the joker on")
                     if intent == "move-joker"
-                    else "Force on"
+                    else gettext("Force on")
                     if caps.forcing and c["force"]
-                    else aims.get(c["id"], "Add to")
+                    else aims.get(c["id"], gettext("Add to"))
+                )
+                kind = c["kind_said"]
+                label = (
+                    gettext("%(verb)s your %(kind)s") % {"verb": verb, "kind": kind}
+                    if g["seat"]["is_me"]
+                    else gettext("%(verb)s %(name)s's %(kind)s")
+                    % {"verb": verb, "name": g["seat"]["name"], "kind": kind}
                 )
                 targets.append(
                     {
                         "intent": intent,
                         "id": c["id"],
-                        "label": f"{verb} {owner} {c['kind']}",
+                        "label": label,
                         "cards": c["cards"],
                         "fits": " ".join(sorted(x for x in codes if x)),
                         "free": "" in codes,
@@ -219,9 +256,11 @@ def build(
         "decisions": decisions,
         "targets": targets,
         "layout": any(a.role is Role.NEW_COMBINATION for a in legal),
-        "layout_label": next(
-            (a.selection for a in legal if a.role is Role.NEW_COMBINATION),
-            "Lay out the selected cards",
+        "layout_label": gettext(
+            next(
+                (a.selection for a in legal if a.role is Role.NEW_COMBINATION),
+                "Lay out the selected cards",
+            )
         ),
         "discard": any(a.role is Role.DISCARD for a in legal),
         # the cards that may be discarded now: never one the rules keep in the hand (a
@@ -243,7 +282,7 @@ def build(
         # A turn that cannot end by a discard yet says why (issue 38: no blind dead end).
         "must": (view.get("no_discard") if me is not None and to_move == me else None)
         or _with_reason(
-            rules.spec.phases.get(phase) or PHASES.get(phase, phase),
+            gettext(rules.spec.phases.get(phase) or PHASES.get(phase, phase)),
             (view.get("no_drop") or view.get("no_tunk"))
             if me is not None and to_move == me
             else None,
@@ -251,7 +290,7 @@ def build(
         # a game of many deals (Tunk's, K9, K10): each player's score before this deal,
         # who is out, and how far each is from the score that puts him out
         "game": _game(view, seats),
-        "game_caption": rules.spec.game_caption.format(out_at=view.get("out_at")),
+        "game_caption": gettext(rules.spec.game_caption).format(out_at=view.get("out_at")),
         "my_count": view.get("count"),
         "phase": phase,
         "hand": [face(c) for c in view.get("hand", [])],
@@ -290,7 +329,11 @@ def _game(view: Mapping[str, Any], seats: list[dict[str, Any]]) -> list[dict[str
 
 def _with_reason(words: str, reason: str | None) -> str:
     """The phase's words, and why a move is not offered now (Tonk's Wait Rule)."""
-    return f"{words}; no drop: {reason}" if reason else words
+    return (
+        gettext("%(words)s; no drop: %(reason)s") % {"words": words, "reason": reason}
+        if reason
+        else words
+    )
 
 
 _CODE = r"(?:JK|(?:10|[2-9AJQK])[CDHS])(?:=(?:10|[2-9AJQK])[CDHS])?"
@@ -299,8 +342,9 @@ _CODES = re.compile(rf"\b{_CODE}(?: {_CODE})*\b")
 
 def _card_words(code: str) -> str:
     """ "the queen of diamonds"; a joker placed as a card: "the joker (as the three of
-    hearts)"; a wild two so placed: "the two of spades (as the jack of hearts)"."""
-    return spelled(code)
+    hearts)"; a wild two so placed: "the two of spades (as the jack of hearts)"; in the
+    reader's language."""
+    return spelled(code, reader())
 
 
 def spell_cards(text: str) -> str:
@@ -319,13 +363,15 @@ def _words(entry: dict[str, Any]) -> str:
     """A log entry's words, its cards written out: made from its record (the view gives
     each record as its viewer may see it), never read back from text."""
     cards, borrowed = entry.get("cards"), entry.get("borrowed")
+    language = translation.get_language()
     key = (
         entry["seat"], entry["kind"], entry["law"], tuple(cards) if cards else (),
         entry.get("combination"), entry.get("number"), tuple(borrowed) if borrowed else (),
+        language,
     )  # fmt: skip
     words = _WORDS.get(key)
     if words is None:
-        words = sentence(Record.from_json(entry), spelled=True)
+        words = sentence(Record.from_json(entry), spelled=True, catalog=reader())
         if len(_WORDS) >= _WORDS_KEPT:
             _WORDS.clear()
         _WORDS[key] = words
@@ -363,38 +409,64 @@ def _recent(
     return moves
 
 
-_COMBINATION_RE = re.compile(r"\b(?:spread|combination) (\d+)\b")
+# A set named by its rank, many of them ("a set of nines").
+RANKS_MANY = {
+    1: gettext_noop("aces"), 2: gettext_noop("twos"), 3: gettext_noop("threes"),
+    4: gettext_noop("fours"), 5: gettext_noop("fives"), 6: gettext_noop("sixes"),
+    7: gettext_noop("sevens"), 8: gettext_noop("eights"), 9: gettext_noop("nines"),
+    10: gettext_noop("tens"), 11: gettext_noop("jacks"), 12: gettext_noop("queens"),
+    13: gettext_noop("kings"),
+}  # fmt: skip
 
 
 def combination_names(
     combinations: Sequence[Mapping[str, Any]], seats: Sequence[Mapping[str, Any]]
 ) -> dict[int, str]:
     """Each combination on the table as a player names it (issue 56: not "spread 0"):
-    its owner and its cards, "Carol's run of hearts 5-6-7", "your set of nines"."""
-    owners = {s["position"]: ("your" if s.get("is_me") else f"{s['name']}'s") for s in seats}
+    its owner and its cards, "Carol's run of hearts 5-6-7", "your set of nines", in the
+    reader's language."""
+    mine = {s["position"] for s in seats if s.get("is_me")}
+    names = {s["position"]: s["name"] for s in seats}
     out: dict[int, str] = {}
     for c in combinations:
         placed = [str(x.get("as") or x["card"]) for x in c["cards"]]
-        whose = owners.get(c["owner"], "a")
         natural = [p for p in placed if p != "JK"] or placed
+        owner = c["owner"]
         if c["kind"] == "set":
-            word = RANK_NAMES[RANKS[natural[0][:-1]]]
-            out[c["id"]] = f"{whose} set of {word}{'es' if word == 'six' else 's'}"
+            said = {"ranks": gettext(RANKS_MANY[RANKS[natural[0][:-1]]])}
+            if owner in mine:
+                out[c["id"]] = gettext("your set of %(ranks)s") % said
+            elif owner in names:
+                out[c["id"]] = gettext("%(name)s's set of %(ranks)s") % (
+                    said | {"name": names[owner]}
+                )
+            else:
+                out[c["id"]] = gettext("a set of %(ranks)s") % said
         else:
-            suit = SUITS[natural[0][-1]][0]
-            out[c["id"]] = f"{whose} run of {suit} " + "-".join(p[:-1] for p in placed)
+            said = {
+                "suit": gettext(SUITS[natural[0][-1]][0]),
+                "cards": "-".join(p[:-1] for p in placed),
+            }
+            if owner in mine:
+                out[c["id"]] = gettext("your run of %(suit)s %(cards)s") % said
+            elif owner in names:
+                out[c["id"]] = gettext("%(name)s's run of %(suit)s %(cards)s") % (
+                    said | {"name": names[owner]}
+                )
+            else:
+                out[c["id"]] = gettext("a run of %(suit)s %(cards)s") % said
     return out
 
 
 def _named(text: str, entry: Mapping[str, Any], names: Mapping[int, str]) -> str:
-    """``text`` with the combination its entry names called by ``names``."""
-    if entry.get("combination") not in names:
+    """``text`` with the combination its entry names called by ``names``: the words its
+    sentence names it by ("combination 2", "spread 2", in the reader's language)."""
+    number = entry.get("combination")
+    if number not in names:
         return text
-    return _COMBINATION_RE.sub(
-        lambda m: names.get(int(m.group(1)), m.group(0))
-        if int(m.group(1)) == entry["combination"] else m.group(0),
-        text,
-    )  # fmt: skip
+    for phrase in combination_phrases(int(number), reader()):
+        text = re.sub(re.escape(phrase) + r"(?!\d)", lambda _m: names[int(number)], text)
+    return text
 
 
 def _log(
@@ -430,7 +502,7 @@ def outcome_context(
     for pos, hand in enumerate(out["hands"]):
         rows.append(
             {
-                "name": by_pos[pos]["name"] if pos in by_pos else f"Seat {pos + 1}",
+                "name": by_pos[pos]["name"] if pos in by_pos else _seat(pos),
                 "is_winner": pos == out.get("winner"),
                 "hand": [face(c) for c in hand],
                 "pips": out["pips"][pos],
@@ -440,13 +512,18 @@ def outcome_context(
     winner = by_pos.get(out["winner"], {}).get("name") if out.get("winner") is not None else None
 
     def name(pos: int) -> str:
-        return str(by_pos[pos]["name"]) if pos in by_pos else f"Seat {pos + 1}"
+        return str(by_pos[pos]["name"]) if pos in by_pos else _seat(pos)
 
     adjustments = [
         {
             **a,
-            "text": f"{name(a['seat'])}: {'+' if a['points'] > 0 else ''}{a['points']} "
-            f"for {str(a['reason']).replace('-', ' ')} ({_law_words(a['law'])})",
+            "text": gettext("%(name)s: %(points)s for %(reason)s (%(law)s)")
+            % {
+                "name": name(a["seat"]),
+                "points": f"{'+' if a['points'] > 0 else ''}{a['points']}",
+                "reason": gettext(str(a["reason"]).replace("-", " ")),
+                "law": _law_words(a["law"]),
+            },
         }
         for a in out.get("adjustments", [])
     ]
@@ -455,9 +532,9 @@ def outcome_context(
         "winner": winner,
         "headline": (game and game.headline(str(out["kind"]), winner))
         or _headline(str(out["kind"]), winner, int(out.get("carried", 0))),
-        "shown": game.shown if game else Variant.shown,
-        "worth": game.worth if game else Variant.worth,
-        "points_note": game.points_note if game else Variant.points_note,
+        "shown": gettext(game.shown if game else Variant.shown),
+        "worth": gettext(game.worth if game else Variant.worth),
+        "points_note": gettext(game.points_note if game else Variant.points_note),
         "rows": rows,
         "carried": out.get("carried", 0),
         "adjustments": adjustments,
@@ -468,25 +545,28 @@ def _headline(kind: str, winner: str | None, carried: int) -> str:
     """How a deal ended, in words, for every way a deal can end (issue 38: every ending
     told, a tableau included)."""
     if kind == "tableau":
-        more = f"; {carried} carried to the next deal" if carried else ""
-        return f"a tableau: nobody went out, nothing paid{more}"
+        if carried:
+            return gettext(
+                "a tableau: nobody went out, nothing paid; %(count)s carried to the next deal"
+            ) % {"count": carried}
+        return gettext("a tableau: nobody went out, nothing paid")
     if kind == "challenge":
         return (
-            f"a challenge, accepted: {winner} had the lower hand"
+            gettext("a challenge, accepted: %(name)s had the lower hand") % {"name": winner}
             if winner
-            else "a challenge, accepted: equal hands, nothing paid"
+            else gettext("a challenge, accepted: equal hands, nothing paid")
         )
     if kind == "exhausted":
         return (
-            f"the pack ran out: {winner} had the lower hand"
+            gettext("the pack ran out: %(name)s had the lower hand") % {"name": winner}
             if winner
-            else "the pack ran out: equal hands, nothing paid"
+            else gettext("the pack ran out: equal hands, nothing paid")
         )
     if kind == "abandoned":
-        return "abandoned (the pack ran out too many times): nothing paid"
+        return gettext("abandoned (the pack ran out too many times): nothing paid")
     if winner:
-        return f"{winner} went out"
-    return kind.replace("-", " ")
+        return gettext("%(name)s went out") % {"name": winner}
+    return gettext(kind.replace("-", " "))
 
 
 def named_seats(seating: Sequence[SeatInfo], players: int, me: int | None) -> list[dict[str, Any]]:
@@ -494,7 +574,7 @@ def named_seats(seating: Sequence[SeatInfo], players: int, me: int | None) -> li
     return [
         {
             "position": p,
-            "name": names[p].display_name if p in names else f"Seat {p + 1}",
+            "name": names[p].display_name if p in names else _seat(p),
             "is_me": p == me,
         }
         for p in range(players)

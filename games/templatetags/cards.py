@@ -9,9 +9,11 @@ from typing import Any
 from django import template
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext, ngettext
 
 from games.engine.variant import find_variant
-from games.play.presenters import CardFace, face
+from games.engine.words import speaking
+from games.play.presenters import CardFace, face, reader
 
 register = template.Library()
 
@@ -97,12 +99,13 @@ def _hand_card(f: CardFace) -> SafeString:
 
 
 @register.simple_tag
-def card_back(count: int, label: str = "the pack") -> SafeString:
+def card_back(count: int, label: str = "") -> SafeString:
+    said = ngettext(
+        "%(what)s, %(count)s card face down", "%(what)s, %(count)s cards face down", count
+    ) % {"what": label or gettext("the pack"), "count": count}
     return format_html(
-        '<span class="card back" role="img" aria-label="{}, {} cards face down">'
-        '<span class="count">{}</span></span>',
-        label,
-        count,
+        '<span class="card back" role="img" aria-label="{}"><span class="count">{}</span></span>',
+        said,
         count,
     )
 
@@ -131,6 +134,10 @@ def game_and_deal(deal: Any) -> str:
     """Where a deal (or a table: its next deal) stands in its game, as that game counts
     (:meth:`Variant.game_and_deal`)."""
     players = getattr(deal, "players", None) or getattr(deal, "size", 0)
-    return find_variant(deal.variant).game_and_deal(
-        int(deal.game_number), int(deal.deal_in_game), int(players), getattr(deal, "options", None)
-    )
+    with speaking(reader()):
+        return find_variant(deal.variant).game_and_deal(
+            int(deal.game_number),
+            int(deal.deal_in_game),
+            int(players),
+            getattr(deal, "options", None),
+        )

@@ -150,11 +150,22 @@ def test_a_tables_spectators_are_pushed_one_render_read_once_each_with_his_own_t
             return cache.set(*args, **kwargs)
 
     monkeypatch.setattr(parts, "cache", Counting())
-    users = frozenset(m.user.pk for m in [ann, *watchers])
+    users = frozenset((m.user.pk, "en-gb") for m in [ann, *watchers])
     out = events.render_pushes(table.pk, users, deal.pk, deal.version, False)
     assert len([k for k in reads if k.startswith("games:live:spectators:")]) == 1, reads
-    copies = [out[w.user.pk] for w in watchers]
+    copies = [out[(w.user.pk, "en-gb")] for w in watchers]
     assert all(c is not None for c in copies)
     assert len({TOKENS.sub(r"\1\2", c or "") for c in copies}) == 1  # one render
     assert len({re.search(r'name="token" value="([^"]*)"', c or "").group(1) for c in copies}) == 3  # type: ignore[union-attr]
-    assert "in-hand" not in (copies[0] or "") and "in-hand" in (out[ann.user.pk] or "")
+    assert "in-hand" not in (copies[0] or "") and "in-hand" in (out[(ann.user.pk, "en-gb")] or "")
+    # Each viewer in the language his page was in (issue 82): a Spanish spectator's part
+    # is its own render, read once for the Spanish, and says no English.
+    reads.clear()
+    mixed = frozenset({(watchers[0].user.pk, "es"), (watchers[1].user.pk, "en-gb")})
+    both = events.render_pushes(table.pk, mixed, deal.pk, deal.version, False)
+    spanish, english = (
+        both[(watchers[0].user.pk, "es")] or "",
+        both[(watchers[1].user.pk, "en-gb")] or "",
+    )
+    assert "Registro" in spanish and "Log</h2>" not in spanish
+    assert "<h2>Log</h2>" in english and "Registro" not in english

@@ -37,6 +37,9 @@ from typing import Any, ClassVar
 from ..actions import Action, ActionTable, CardAction, HandCardAction, Role
 from ..cards import Card
 from ..errors import InvalidActionError
+from ..i18n import gettext_noop
+from ..words import combination_words, name_of
+from ..words import gettext as _
 
 #: Conquián's action notation (its names are its own: its discard is a "throw").
 CONQUIAN_NOTATION = ActionTable("Conquián")
@@ -198,7 +201,7 @@ class TradeAction(HandCardAction):
         _check_card(self.card)
 
     def describe(self) -> str:
-        return f"passes the {self.card.name} face down"
+        return _("passes %(card)s face down") % {"card": name_of(self.card.code, the=True)}
 
 
 @register(lambda d: TurnAction(d["seat"]), _no_args)
@@ -207,7 +210,7 @@ class TurnAction(Action):
     """Turn up the top card of the pack (it is never taken into the hand, L12)."""
 
     type: ClassVar[str] = "turn"
-    label: ClassVar[str] = "Turn up the next card"
+    label: ClassVar[str] = gettext_noop("Turn up the next card")
 
     def to_json(self) -> dict[str, Any]:
         return {"type": self.type, "seat": self.seat}
@@ -217,7 +220,7 @@ class TurnAction(Action):
         return f"{self.seat} turn"
 
     def describe(self) -> str:
-        return "turns up the top card of the pack"
+        return _("turns up the top card of the pack")
 
 
 @register(_pass_json, _pass_text)
@@ -228,13 +231,13 @@ class PassAction(CardAction):
     type: ClassVar[str] = "pass"
 
     def button(self) -> str:
-        return f"Pass the {self.card.name}"
+        return _("Pass %(card)s") % {"card": name_of(self.card.code, the=True)}
 
     def __post_init__(self) -> None:
         _check_card(self.card)
 
     def describe(self) -> str:
-        return f"refuses the {self.card.name}"
+        return _("refuses %(card)s") % {"card": name_of(self.card.code, the=True)}
 
 
 @register(_throw_json, _throw_text)
@@ -251,7 +254,7 @@ class ThrowAction(HandCardAction):
         _check_card(self.card)
 
     def describe(self) -> str:
-        return f"discards the {self.card.name}"
+        return _("discards %(card)s") % {"card": name_of(self.card.code, the=True)}
 
 
 @register(_force_from_json, _force_from_text)
@@ -284,7 +287,10 @@ class ForceAction(Action):
         return f"{self.seat} force {self.card.code} to {self.to}"
 
     def describe(self) -> str:
-        return f"forces the {self.card.name} onto combination {self.to}"
+        return _("forces %(card)s onto %(combination)s") % {
+            "card": name_of(self.card.code, the=True),
+            "combination": combination_words(self.to),
+        }
 
 
 # ---------------------------------------------------------------- placing cards
@@ -316,7 +322,7 @@ class UseAction(_Placing):
     combination with ``hand`` cards and cards ``borrow``-ed from own combinations."""
 
     type: ClassVar[str] = "use"
-    selection: ClassVar[str] = "Use it with the selected cards"
+    selection: ClassVar[str] = gettext_noop("Use it with the selected cards")
 
     card: Card
     to: int | None = None
@@ -346,8 +352,14 @@ class UseAction(_Placing):
 
     def describe(self) -> str:
         if self.to is not None:
-            return f"uses the {self.card.name} on combination {self.to}"
-        return f"uses the {self.card.name} with {_place_describe(self.hand, self.borrow)}"
+            return _("uses %(card)s on %(combination)s") % {
+                "card": name_of(self.card.code, the=True),
+                "combination": combination_words(self.to),
+            }
+        return _("uses %(card)s with %(cards)s") % {
+            "card": name_of(self.card.code, the=True),
+            "cards": _place_describe(self.hand, self.borrow),
+        }
 
 
 @register(_meld_from_json, _meld_from_text)
@@ -389,8 +401,11 @@ class MeldAction(_Placing):
 
     def describe(self) -> str:
         if self.to is not None:
-            return f"adds the {self.hand[0].name} to combination {self.to}"
-        return f"lays down {_place_describe(self.hand, self.borrow)}"
+            return _("adds %(card)s to %(combination)s") % {
+                "card": name_of(self.hand[0].code, the=True),
+                "combination": combination_words(self.to),
+            }
+        return _("lays down %(cards)s") % {"cards": _place_describe(self.hand, self.borrow)}
 
 
 def _check_place(
@@ -415,9 +430,9 @@ def _place_text(to: int | None, hand: tuple[Card, ...], borrow: tuple[Card, ...]
 
 
 def _place_describe(hand: tuple[Card, ...], borrow: tuple[Card, ...]) -> str:
-    parts = [c.name for c in hand]
-    parts += [f"{c.name} (borrowed)" for c in borrow]
-    return ", ".join(parts) if parts else "nothing"
+    parts = [name_of(c.code) for c in hand]
+    parts += [_("%(card)s (borrowed)") % {"card": name_of(c.code)} for c in borrow]
+    return ", ".join(parts) if parts else _("nothing")
 
 
 CONQUIAN_ACTIONS: tuple[type[Action], ...] = (

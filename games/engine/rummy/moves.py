@@ -28,6 +28,9 @@ from ..actions import (
 from ..cards import Card
 from ..combinations import Placed
 from ..errors import InvalidActionError
+from ..i18n import gettext_noop
+from ..words import combination_words, name_of
+from ..words import gettext as _
 
 __all__ = [
     "Accept",
@@ -85,10 +88,10 @@ class Draw(Action):
 
     def button(self) -> str:
         if self.source == "pack":
-            return "Draw from the pack"
+            return _("Draw from the pack")
         if self.card is not None:
-            return f"Take the {self.card.name} from the stock"
-        return "Take the top of the stock"
+            return _("Take %(card)s from the stock") % {"card": name_of(self.card.code, the=True)}
+        return _("Take the top of the stock")
 
     source: str = "pack"
     card: Card | None = None
@@ -111,8 +114,8 @@ class Draw(Action):
 
     def describe(self) -> str:
         if self.card is not None:
-            return f"draws {self.card.code} from the stock"
-        return f"draws from the {self.source}"
+            return _("draws %(card)s from the stock") % {"card": self.card.code}
+        return _("draws from the pack") if self.source == "pack" else _("draws from the stock")
 
 
 def _layout_json(d: dict[str, Any]) -> Action:
@@ -128,7 +131,7 @@ class Layout(NewCombination):
     """Lay out one combination from the hand (L15); wild cards named (L17)."""
 
     type: ClassVar[str] = "layout"
-    verb: ClassVar[str] = "lays out"
+    verb: ClassVar[str] = gettext_noop("lays out")
 
     def __post_init__(self) -> None:
         if not self.cards or not all(isinstance(p, Placed) for p in self.cards):
@@ -207,7 +210,10 @@ class Add(OntoCombination):
     needs: ClassVar[str] = "one card onto one combination"
 
     def describe(self) -> str:
-        return f"adds {self.card.code} to combination {self.combination}"
+        return _("adds %(card)s to %(combination)s") % {
+            "card": self.card.code,
+            "combination": combination_words(self.combination),
+        }
 
 
 def _move_json(d: dict[str, Any]) -> Action:
@@ -237,7 +243,10 @@ class MoveJoker(OntoCombination):
     needs: ClassVar[str] = "one card where the joker stands"
 
     def describe(self) -> str:
-        return f"moves the joker of combination {self.combination} and plays {self.card.code}"
+        return _("moves the joker of %(combination)s and plays %(card)s") % {
+            "card": self.card.code,
+            "combination": combination_words(self.combination),
+        }
 
 
 def discard_from_text(seat: int, args: list[str]) -> Action:
@@ -259,7 +268,7 @@ class Discard(HandCardAction):
     ROLE: ClassVar[Role] = Role.DISCARD
 
     def describe(self) -> str:
-        return f"discards {self.card.code}"
+        return _("discards %(card)s") % {"card": self.card.code}
 
 
 @dataclass(frozen=True, slots=True)
@@ -268,8 +277,8 @@ class TakeBack(BareAction):
     (and any joker moved) go back as they were; the player may then play again."""
 
     type: ClassVar[str] = "take-back"
-    label: ClassVar[str] = "Take back this turn's cards"
-    verb: ClassVar[str] = "takes back this turn's cards"
+    label: ClassVar[str] = gettext_noop("Take back this turn's cards")
+    verb: ClassVar[str] = gettext_noop("takes back this turn's cards")
 
 
 @dataclass(frozen=True, slots=True)
@@ -278,13 +287,13 @@ class Challenge(BareAction):
 
     type: ClassVar[str] = "challenge"
     ROLE: ClassVar[Role] = Role.DECISION
-    label: ClassVar[str] = "Challenge the opponent"
-    risks: ClassVar[str] = (
+    label: ClassVar[str] = gettext_noop("Challenge the opponent")
+    risks: ClassVar[str] = gettext_noop(
         "If your opponent accepts, the deal ends at once: both hands are counted, and the "
         "lower hand wins the other's points (equal hands score nothing). Your hand counts "
         "{pips}. If your opponent declines, play goes on and you draw as usual."
     )
-    verb: ClassVar[str] = "challenges"
+    verb: ClassVar[str] = gettext_noop("challenges")
 
 
 @dataclass(frozen=True, slots=True)
@@ -292,8 +301,8 @@ class Accept(BareAction):
     """Colonel: accept a challenge; the lower hand wins the other's pips."""
 
     type: ClassVar[str] = "accept"
-    label: ClassVar[str] = "Accept the challenge"
-    verb: ClassVar[str] = "accepts the challenge"
+    label: ClassVar[str] = gettext_noop("Accept the challenge")
+    verb: ClassVar[str] = gettext_noop("accepts the challenge")
 
 
 @dataclass(frozen=True, slots=True)
@@ -301,8 +310,8 @@ class Decline(BareAction):
     """Colonel: decline a challenge; the challenger plays on."""
 
     type: ClassVar[str] = "decline"
-    label: ClassVar[str] = "Decline the challenge"
-    verb: ClassVar[str] = "declines the challenge"
+    label: ClassVar[str] = gettext_noop("Decline the challenge")
+    verb: ClassVar[str] = gettext_noop("declines the challenge")
 
 
 for _cls in (TakeBack, Challenge, Accept, Decline):

@@ -19,7 +19,9 @@ from typing import Any, ClassVar
 from ..actions import Action, ActionTable, BareAction, NewCombination, Role, register_bare
 from ..combinations import Placed
 from ..errors import InvalidActionError
+from ..i18n import gettext_noop
 from ..rummy.moves import Discard, discard_from_json, discard_from_text
+from ..words import pgettext, spread_words
 
 __all__ = ["TONK_ACTIONS", "Call", "Discard", "DrawPack", "Drop", "Hit", "NoCall", "Pluck",
            "Refuse", "Spread"]  # fmt: skip
@@ -39,8 +41,8 @@ class Call(BareAction):
     """T4: call Tonk on the deal (a dealt hand of courts, TO5)."""
 
     type: ClassVar[str] = "call"
-    label: ClassVar[str] = "Call Tonk"
-    verb: ClassVar[str] = "calls Tonk"
+    label: ClassVar[str] = gettext_noop("Call Tonk")
+    verb: ClassVar[str] = gettext_noop("calls Tonk")
 
 
 @_bare
@@ -49,8 +51,8 @@ class NoCall(BareAction):
     """TO5: let the chance to call Tonk on the deal go by."""
 
     type: ClassVar[str] = "no-call"
-    label: ClassVar[str] = "Do not call Tonk"
-    verb: ClassVar[str] = "does not call Tonk"
+    label: ClassVar[str] = gettext_noop("Do not call Tonk")
+    verb: ClassVar[str] = gettext_noop("does not call Tonk")
 
 
 @_bare
@@ -60,14 +62,14 @@ class Drop(BareAction):
 
     type: ClassVar[str] = "drop"
     ROLE: ClassVar[Role] = Role.DECISION
-    label: ClassVar[str] = "Drop"
-    risks: ClassVar[str] = (
+    label: ClassVar[str] = gettext_noop("Drop")
+    risks: ClassVar[str] = gettext_noop(
         "The deal ends at once and every hand is counted. If yours is the lowest, lower "
         "than every other, you win 1 point from each player; if another's is as low or "
         "lower, you are caught and pay 2 to each, and a player lower than you wins 1 more "
         "from each. Your hand counts {pips}."
     )
-    verb: ClassVar[str] = "drops"
+    verb: ClassVar[str] = gettext_noop("drops")
 
 
 @_bare
@@ -76,8 +78,8 @@ class DrawPack(BareAction):
     """T5: draw the top card of the pack."""
 
     type: ClassVar[str] = "draw"
-    label: ClassVar[str] = "Draw from the pack"
-    verb: ClassVar[str] = "draws from the pack"
+    label: ClassVar[str] = gettext_noop("Draw from the pack")
+    verb: ClassVar[str] = gettext_noop("draws from the pack")
 
 
 @_bare
@@ -87,8 +89,8 @@ class Pluck(BareAction):
     discard (TO6, TO10)."""
 
     type: ClassVar[str] = "pluck"
-    label: ClassVar[str] = "Pluck the top card of the stock"
-    verb: ClassVar[str] = "plucks the top card of the stock"
+    label: ClassVar[str] = gettext_noop("Pluck the top card of the stock")
+    verb: ClassVar[str] = gettext_noop("plucks the top card of the stock")
 
 
 @_bare
@@ -97,8 +99,8 @@ class Refuse(BareAction):
     """T10, TO13: with the pack empty, decline the stock's top card: the deal ends."""
 
     type: ClassVar[str] = "refuse"
-    label: ClassVar[str] = "Refuse the stock: end the deal"
-    verb: ClassVar[str] = "refuses the stock: the deal ends"
+    label: ClassVar[str] = gettext_noop("Refuse the stock: end the deal")
+    verb: ClassVar[str] = gettext_noop("refuses the stock: the deal ends")
 
 
 def _placed(cards: object) -> tuple[Placed, ...]:
@@ -116,8 +118,8 @@ class Spread(NewCombination):
     """T6: lay a set or a run from the hand face up (a wild two named: ``2C=9H``, TO7)."""
 
     type: ClassVar[str] = "spread"
-    selection: ClassVar[str] = "Spread the selected cards"
-    verb: ClassVar[str] = "spreads"
+    selection: ClassVar[str] = gettext_noop("Spread the selected cards")
+    verb: ClassVar[str] = gettext_noop("spreads")
 
     def __post_init__(self) -> None:
         if len(self.cards) < 3:
@@ -142,7 +144,7 @@ class Hit(Action):
     """T7: add one card from the hand to any spread on the table."""
 
     type: ClassVar[str] = "hit"
-    aim: ClassVar[str] = "Hit"
+    aim: ClassVar[str] = gettext_noop("Hit")
     ROLE: ClassVar[Role] = Role.ADD
 
     def hand_codes(self) -> list[str]:
@@ -168,7 +170,10 @@ class Hit(Action):
         return f"{self.seat} hit {self.spread} {self.card.code}"
 
     def describe(self) -> str:
-        return f"hits spread {self.spread} with {self.card.code}"
+        return pgettext("game term", "hits %(spread)s with %(card)s") % {
+            "card": self.card.code,
+            "spread": spread_words(self.spread),
+        }
 
 
 # T5: the discard is the rummy games' own action (one card onto the stock, ending the

@@ -131,9 +131,9 @@ class Tunk(Variant):
         """Unmatched cards at a physical table: K6, the ace 1."""
         return count(Card.from_code(c) for c in cards)
 
-    shown = "Hand shown (K8, K9)"
-    worth = "Unmatched"
-    points_note = (
+    shown = gettext_noop("Hand shown (K8, K9)")
+    worth = gettext_noop("Unmatched")
+    points_note = gettext_noop(
         "Unmatched: the count each player adds to their score in the game (K9; 100 puts "
         "them out, K10). Points: what the deal books in the washbook, each pair of players "
         "settling the difference of their counts, the Tunker's doubled when another ends "

@@ -17,7 +17,9 @@ from typing import ClassVar
 from ..actions import Action, ActionTable, BareAction, CardAction, Role, register_bare
 from ..cards import Card
 from ..errors import InvalidActionError
+from ..i18n import gettext_noop
 from ..rummy.moves import Discard, discard_from_json, discard_from_text
+from ..words import gettext as _
 
 __all__ = ["TUNK_ACTIONS", "Discard", "DrawPack", "Pluck", "Tunk"]
 
@@ -30,8 +32,8 @@ class DrawPack(BareAction):
     """K5: draw the top card of the pack."""
 
     type: ClassVar[str] = "draw"
-    label: ClassVar[str] = "Draw from the pack"
-    verb: ClassVar[str] = "draws from the pack"
+    label: ClassVar[str] = gettext_noop("Draw from the pack")
+    verb: ClassVar[str] = gettext_noop("draws from the pack")
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,8 +41,8 @@ class Pluck(BareAction):
     """K5: take the top card of the stock; it may not be this turn's discard."""
 
     type: ClassVar[str] = "pluck"
-    label: ClassVar[str] = "Take the top card of the stock"
-    verb: ClassVar[str] = "takes the top card of the stock"
+    label: ClassVar[str] = gettext_noop("Take the top card of the stock")
+    verb: ClassVar[str] = gettext_noop("takes the top card of the stock")
 
 
 register_bare(TUNK_ACTIONS, DrawPack)
@@ -63,7 +65,7 @@ class Tunk(CardAction):
 
     type: ClassVar[str] = "tunk"
     ROLE: ClassVar[Role] = Role.DECISION
-    risks: ClassVar[str] = (
+    risks: ClassVar[str] = gettext_noop(
         "The seven cards you keep are shown, melds apart, and every other player has a "
         "last turn, laying down their melds and laying off on yours (K8). Your unmatched "
         "cards are your points; if anyone ends lower, they are doubled (K9)."
@@ -73,7 +75,7 @@ class Tunk(CardAction):
         return [self.card.code]
 
     def describe(self) -> str:
-        return f"calls Tunk, discarding {self.card.code}"
+        return _("calls Tunk, discarding %(card)s") % {"card": self.card.code}
 
     def button(self) -> str:
-        return f"Tunk, discarding {self.card.code}"
+        return _("Tunk, discarding %(card)s") % {"card": self.card.code}
