@@ -15,9 +15,11 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.html import escape
+from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 from club.evenings.forms import CheckInForm, VoidForm
+from club.infra.locale import reader_catalog
 from club.infra.rows import fetch
 from club.live import streams
 from club.models import (
@@ -48,6 +50,7 @@ from club.services.seats import empty_seats, seat_computer_player
 from club.services.sessions import VOIDABLE, check_in_at_door, check_out, played_at, void_session
 from club.services.tables import form_table, formed_words, table_queue, waiting_members
 from club.tables.forms import FormTableForm
+from games.engine.words import speaking
 
 
 @dataclass(frozen=True)
@@ -66,18 +69,24 @@ class ConsoleTable:
     empty_seats: int = 0  # seats the game has room for that a computer player may take
 
 
+def game_and_deal(table: Table) -> str:
+    """Where the table's deal stands in its game, in the reader's language."""
+    with speaking(reader_catalog()):
+        return table.game_and_deal
+
+
 def _progress(table: Table, names: dict[int, str], deal: DealProgress | None) -> str:
     """ "Game 2, deal 3: Ann to play (14 moves)", from the games app's report; no card.
     ``names``: who plays each seat (a substitute where one is appointed, L6), by position.
     A move's notice carries the same line (deal_line)."""
     if table.voided_at is not None:
-        return f"Voided: {table.void_reason}"
+        return gettext("Voided: %(reason)s") % {"reason": table.void_reason}
     if table.status != Table.PLAYING:
         return table.get_status_display()
     if table.mode == Table.PHYSICAL:
-        return f"{table.game_and_deal}, played with real cards"
+        return gettext("%(deal)s, played with real cards") % {"deal": game_and_deal(table)}
     if deal is None or deal.finished:
-        return f"{table.game_and_deal}: not dealt yet"
+        return gettext("%(deal)s: not dealt yet") % {"deal": game_and_deal(table)}
     return deal_line(names, deal)
 
 
@@ -362,7 +371,11 @@ def table_void(request: HttpRequest, pk: int) -> HttpResponse:
         table.session,
         f"void-{table.pk}",
         lambda reason: void_table(table.pk, reason, by=request.user),
-        (f"Table {table.number} voided: its lines stay in the washbook, struck through.", "tables"),
+        (
+            gettext("Table %(number)s voided: its lines stay in the washbook, struck through.")
+            % {"number": table.number},
+            "tables",
+        ),
     )
 
 
@@ -376,7 +389,7 @@ def session_void(request: HttpRequest, pk: int) -> HttpResponse:
         session,
         "void-session",
         lambda reason: void_session(session.pk, reason, by=request.user),
-        ("The evening is voided: it will not be balanced.", "top"),
+        (gettext("The evening is voided: it will not be balanced."), "top"),
     )
 
 

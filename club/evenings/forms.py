@@ -124,16 +124,16 @@ class CheckInForm(forms.Form):
     checks him in."""
 
     member = forms.ModelMultipleChoiceField(
-        queryset=Member.objects.none(), required=False, label="Members arriving",
-        widget=forms.CheckboxSelectMultiple, help_text="Tick everyone who has come in.",
+        queryset=Member.objects.none(), required=False, label=_("Members arriving"),
+        widget=forms.CheckboxSelectMultiple, help_text=_("Tick everyone who has come in."),
     )  # fmt: skip
     new_name = forms.CharField(
-        max_length=60, required=False, label="and/or a new member's name",
-        help_text="Adds the newcomer to the club and checks the newcomer in.",
+        max_length=60, required=False, label=_("and/or a new member's name"),
+        help_text=_("Adds the newcomer to the club and checks the newcomer in."),
     )  # fmt: skip
     guest = forms.BooleanField(
-        required=False, label="a guest, not a member",
-        help_text="A guest plays and settles like a member but is left out of the standings.",
+        required=False, label=_("a guest, not a member"),
+        help_text=_("A guest plays and settles like a member but is left out of the standings."),
     )  # fmt: skip
 
     def __init__(self, *args: Any, session: Any, **kwargs: Any) -> None:
@@ -167,9 +167,11 @@ class CheckInForm(forms.Form):
         chosen, name = list(data.get("member") or []), str(data.get("new_name") or "").strip()
         data["new_name"] = name
         if not chosen and not name:
-            self.add_error("member", "Choose a member, or give a new member's name.")
+            self.add_error("member", _("Choose a member, or give a new member's name."))
         elif data.get("guest") and not name:  # members ticked and a guest named: both
-            self.add_error("guest", "A guest is added by name; a member on the list is a member.")
+            self.add_error(
+                "guest", _("A guest is added by name; a member on the list is a member.")
+            )
         return data
 
 
@@ -177,15 +179,15 @@ class VoidForm(forms.Form):
     """Voiding a table or an evening after play: the reason is kept and shown."""
 
     reason = forms.CharField(
-        max_length=200, label="Reason",
-        help_text="Kept with the washbook, e.g. \"played the wrong game\".",
-        error_messages={"required": "Give the reason."},
+        max_length=200, label=_("Reason"),
+        help_text=_("Kept with the washbook, e.g. \"played the wrong game\"."),
+        error_messages={"required": _("Give the reason.")},
     )  # fmt: skip
 
     def clean_reason(self) -> str:
         reason = " ".join(str(self.cleaned_data["reason"]).split())
         if not reason:
-            raise forms.ValidationError("Give the reason.")
+            raise forms.ValidationError(_("Give the reason."))
         return reason
 
 
@@ -194,14 +196,14 @@ class CloseForm(forms.Form):
 
     WAIT, END = "wait", "end"
     deals = forms.ChoiceField(
-        required=False, widget=forms.RadioSelect, label="The deals in progress",
+        required=False, widget=forms.RadioSelect, label=_("The deals in progress"),
         choices=[
-            (WAIT, "Wait for them: no new deal is dealt, and the evening closes and is "
-                   "balanced by itself when the last one ends"),
-            (END, "End them now, unscored"),
+            (WAIT, _("Wait for them: no new deal is dealt, and the evening closes and is "
+                   "balanced by itself when the last one ends")),
+            (END, _("End them now, unscored")),
         ],
     )  # fmt: skip
     note = forms.CharField(
-        max_length=200, required=False, label="Note for the players",
-        help_text="Shown at the tables when the evening closes, e.g. \"the room closes at eleven\".",
+        max_length=200, required=False, label=_("Note for the players"),
+        help_text=_("Shown at the tables when the evening closes, e.g. \"the room closes at eleven\"."),
     )  # fmt: skip

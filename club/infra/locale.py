@@ -85,3 +85,11 @@ class ClubLocaleMiddleware(LocaleMiddleware):
         patch_vary_headers(response, ("Accept-Language", "Cookie"))
         response.headers.setdefault("Content-Language", translation.get_language())
         return response
+
+
+def reader_catalog() -> Any:
+    """The active language's catalog (Django's, a ``gettext`` translations object), for
+    the engine's words (``games.engine.words.speaking``): a page's reader's language."""
+    from django.utils.translation import trans_real
+
+    return trans_real.translation(translation.get_language() or settings.LANGUAGE_CODE)

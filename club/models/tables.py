@@ -6,6 +6,8 @@ from django.db import models
 from django.db.models import Q
 from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
+from django.utils.translation import gettext, pgettext_lazy
+from django.utils.translation import gettext_lazy as _
 
 from club.models.evenings import ClubSession
 from club.models.members import HouseRules, Member
@@ -27,7 +29,7 @@ class Table(models.Model):
     size = models.PositiveSmallIntegerField(default=5)
     mode = models.CharField(
         max_length=10,
-        choices=[(ONLINE, "in the browser"), (PHYSICAL, "real cards")],
+        choices=[(ONLINE, _("in the browser")), (PHYSICAL, _("real cards"))],
         default=ONLINE,
     )
     options = models.JSONField(default=dict, blank=True)
@@ -53,7 +55,11 @@ class Table(models.Model):
     )
     status = models.CharField(
         max_length=10,
-        choices=[(FORMING, "forming"), (PLAYING, "playing"), (CLOSED, "closed")],
+        choices=[
+            (FORMING, pgettext_lazy("table", "forming")),
+            (PLAYING, pgettext_lazy("table", "playing")),
+            (CLOSED, pgettext_lazy("table", "closed")),
+        ],
         default=FORMING,
     )
     created_at = models.DateTimeField(default=timezone.now)
@@ -91,6 +97,17 @@ class Table(models.Model):
             return reverse("games:table", args=[self.pk])
         except NoReverseMatch:
             return reverse("club:table", args=[self.pk])
+
+    @property
+    def title(self) -> str:
+        """Its name on a page, in the reader's language (issue 82); ``str()`` is the
+        books' English."""
+        said = {
+            "number": self.number,
+            "game": gettext(find_variant(self.variant).short_name),
+            "evening": self.session.title if self.session_id else gettext("practice"),
+        }
+        return gettext("Table %(number)s (%(game)s, %(evening)s)") % said
 
     @property
     def game_name(self) -> str:

@@ -32,14 +32,16 @@ class StandingsForm(forms.Form):
     """A period between two dates, both optional: the standings', the club's account's,
     a statement's, the audit log's."""
 
-    since = forms.DateField(required=False, label="From", widget=forms.DateInput({"type": "date"}))
-    until = forms.DateField(required=False, label="To", widget=forms.DateInput({"type": "date"}))
+    since = forms.DateField(
+        required=False, label=_("From"), widget=forms.DateInput({"type": "date"})
+    )
+    until = forms.DateField(required=False, label=_("To"), widget=forms.DateInput({"type": "date"}))
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
         since, until = data.get("since"), data.get("until")
         if since and until and since > until:
-            self.add_error("until", "The end date comes before the start date.")
+            self.add_error("until", _("The end date comes before the start date."))
         return data
 
     def period(self) -> Period:
@@ -123,7 +125,7 @@ class ReversalForm(forms.Form):
     """A payment recorded by mistake is reversed with a reason (issue 53, item 2)."""
 
     reason = forms.CharField(
-        label="Why is it reversed?",
+        label=_("Why is it reversed?"),
         max_length=120,
-        error_messages={"required": "Say why the payment is reversed."},
+        error_messages={"required": _("Say why the payment is reversed.")},
     )

@@ -12,6 +12,7 @@ from django.db.models import F, Q, Sum
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_POST
 
 from club.members.views import member_detail
@@ -29,7 +30,7 @@ from club.pages.web import form_error, refused, session_or_404, staff_required
 from club.services import ledger
 from club.services import money as club_money
 from club.services.accounts import dated_legs
-from club.services.base import ClubError, counted, member_for
+from club.services.base import ClubError, member_for
 from club.services.ledger import CENT, RECORDED_KINDS, session_money, staked_tables
 from club.services.payments import (
     REVERSIBLE,
@@ -67,12 +68,19 @@ def settlement(request: HttpRequest, pk: int) -> HttpResponse:
         .count()
     )
     winners = sum(1 for a in money.values() if a)
-    header = (
-        f"{counted(len(staked), 'staked table')}"
-        + (f" ({moved} with points won and lost)" if moved != len(staked) else "")
-        + f"; {counted(winners, 'member')} won or lost money: "
-        f"{counted(len(transfers), 'transfer')}" + (f", {paid} paid" if paid else "")
-    )
+    header = ngettext("%(count)s staked table", "%(count)s staked tables", len(staked)) % {
+        "count": len(staked)
+    }
+    if moved != len(staked):
+        header += " " + gettext("(%(count)s with points won and lost)") % {"count": moved}
+    header += "; " + ngettext(
+        "%(count)s member won or lost money", "%(count)s members won or lost money", winners
+    ) % {"count": winners}
+    header += ": " + ngettext("%(count)s transfer", "%(count)s transfers", len(transfers)) % {
+        "count": len(transfers)
+    }
+    if paid:
+        header += ", " + gettext("%(count)s paid") % {"count": paid}
     # The table fees each member owes the club (issue 56: the settlement did not list
     # them): their own lines, apart from what members pay each other.
     due = ledger.fees_due(session)

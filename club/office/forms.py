@@ -8,6 +8,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from django import forms
+from django.utils.text import capfirst
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from club.models import (
     HouseRules,
@@ -40,11 +43,11 @@ def add_option_fields(form: forms.Form, session: Any = None) -> None:
         for spec in game.options:
             value = start.options.get(spec.name, spec.default) if start else spec.default
             form.fields[house_rules.field_name(name, spec.name)] = forms.ChoiceField(
-                choices=[(str(c), spec.word(c)) for c in spec.choices],
+                choices=[(str(c), gettext(spec.word(c))) for c in spec.choices],
                 required=False,
                 initial=str(value),
-                label=f"{spec.title} ({spec.source})",
-                help_text=spec.help[:1].upper() + spec.help[1:] + ".",
+                label=f"{gettext(spec.title)} ({gettext(spec.source)})",
+                help_text=capfirst(gettext(spec.help)) + ".",
             )
 
 
@@ -57,7 +60,7 @@ class OptionFields:
         return [
             (
                 name,
-                game.display_name,
+                gettext(game.display_name),
                 [form[house_rules.field_name(name, o.name)] for o in game.options],
             )
             for name, game in VARIANTS.items()
@@ -85,15 +88,17 @@ class HouseRulesForm(OptionFields, forms.Form):
 
     name = forms.CharField(
         max_length=60,
-        label="Name",
-        help_text="E.g. “Tuesday rules”.",
-        error_messages={"required": "Give the house rules a name, e.g. “Tuesday rules”."},
+        label=_("Name"),
+        help_text=_("E.g. “Tuesday rules”."),
+        error_messages={"required": _("Give the house rules a name, e.g. “Tuesday rules”.")},
     )
-    variant = forms.ChoiceField(choices=variant_choices, label="Game")
+    variant = forms.ChoiceField(choices=variant_choices, label=_("Game"))
     is_default = forms.BooleanField(
         required=False,
-        label="The club's default for the game",
-        help_text="Filled in when a table of the game is formed, unless the evening has its own.",
+        label=_("The club's default for the game"),
+        help_text=_(
+            "Filled in when a table of the game is formed, unless the evening has its own."
+        ),
     )
 
     def __init__(self, *args: Any, rules: HouseRules | None = None, **kwargs: Any) -> None:

@@ -13,9 +13,12 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AnonymousUser
 from django.db import transaction
+from django.utils.translation import ngettext
 
+from club.infra.locale import reader_catalog
 from club.models import ClubSession, Cut, CutBatch, Member, Table, TableEvent
 from games.engine.variant import find_variant
+from games.engine.words import speaking
 
 
 class ClubError(ValueError):
@@ -64,12 +67,28 @@ def deal_line(names: dict[int, str], deal: DealProgress) -> str:
     renders it (club/evenings/console.py) and a move's notice carries it (the games app's
     publish), so the two say the same: both from the deal's own game and options."""
     who = names.get(deal.to_move) if deal.to_move is not None else None
-    moves = f"{deal.actions} move{'s' if deal.actions != 1 else ''}"
-    turn = f"{who} to play" if who else "in play"
-    game = find_variant(deal.variant).game_and_deal(
-        deal.game_number, deal.deal_in_game, len(names), deal.options
+    with speaking(reader_catalog()):  # in the language of the request (issue 82)
+        game = find_variant(deal.variant).game_and_deal(
+            deal.game_number, deal.deal_in_game, len(names), deal.options
+        )
+    said = {"game": game, "who": who, "count": deal.actions}
+    if who:
+        return (
+            ngettext(
+                "%(game)s: %(who)s to play (%(count)s move)",
+                "%(game)s: %(who)s to play (%(count)s moves)",
+                deal.actions,
+            )
+            % said
+        )
+    return (
+        ngettext(
+            "%(game)s: in play (%(count)s move)",
+            "%(game)s: in play (%(count)s moves)",
+            deal.actions,
+        )
+        % said
     )
-    return f"{game}: {turn} ({moves})"
 
 
 # Another app reports the latest online deal at each of the given tables: the games app

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from django import forms
 from django.db.models import Case, When
+from django.utils.translation import gettext_lazy as _
 
 from club.models import (
     Member,
@@ -23,35 +24,35 @@ if TYPE_CHECKING:
 
 
 class FormTableForm(OptionFields, forms.Form):
-    variant = forms.ChoiceField(choices=variant_choices, label="Game")
+    variant = forms.ChoiceField(choices=variant_choices, label=_("Game"))
     players = forms.ModelMultipleChoiceField(
-        queryset=Member.objects.none(), required=False, label="Who plays",
+        queryset=Member.objects.none(), required=False, label=_("Who plays"),
         widget=forms.CheckboxSelectMultiple,
-        help_text="Tick who sits together (L3 lets the club choose); none ticked: everyone "
-        "waiting, in order of arrival, and the cut decides when there are more than places.",
+        help_text=_("Tick who sits together (L3 lets the club choose); none ticked: everyone "
+        "waiting, in order of arrival, and the cut decides when there are more than places."),
     )  # fmt: skip
     size = forms.IntegerField(
-        min_value=2, max_value=7, required=False, label="Players",
-        help_text="Empty: as many as the game usually seats.",
+        min_value=2, max_value=7, required=False, label=_("Players"),
+        help_text=_("Empty: as many as the game usually seats."),
     )  # fmt: skip
     mode = forms.ChoiceField(
-        choices=[(Table.ONLINE, "in the browser"), (Table.PHYSICAL, "real cards")],
-        label="Played",
+        choices=[(Table.ONLINE, _("in the browser")), (Table.PHYSICAL, _("real cards"))],
+        label=_("Played"),
     )
     computers = forms.IntegerField(
-        min_value=0, max_value=6, required=False, initial=0, label="Computer players",
-        help_text="Tables in the browser only: seats the members leave empty. Such a table "
-        "is not staked.",
+        min_value=0, max_value=6, required=False, initial=0, label=_("Computer players"),
+        help_text=_("Tables in the browser only: seats the members leave empty. Such a table "
+        "is not staked."),
     )  # fmt: skip
     fill = forms.BooleanField(
-        required=False, label="Fill the empty seats with computer players",
-        help_text="In the browser: when fewer members play than the table's players.",
+        required=False, label=_("Fill the empty seats with computer players"),
+        help_text=_("In the browser: when fewer members play than the table's players."),
     )  # fmt: skip
-    auto_redraw = forms.BooleanField(required=False, label="Redraw seats every hour")
+    auto_redraw = forms.BooleanField(required=False, label=_("Redraw seats every hour"))
     house_rules = rules_choice(
-        "House rules",
-        "none: the options below",
-        "A set the club saved; the table copies it as it is now.",
+        _("House rules"),
+        _("none: the options below"),
+        _("A set the club saved; the table copies it as it is now."),
     )
 
     def __init__(self, *args: Any, session: Any = None, **kwargs: Any) -> None:
@@ -76,10 +77,10 @@ class ResultForm(forms.Form):
     """A physical deal: the winner, and for each other player his pips or his cards."""
 
     winner = forms.TypedChoiceField(
-        coerce=int, label="Who went out", error_messages={"required": "Say who went out."}
+        coerce=int, label=_("Who went out"), error_messages={"required": _("Say who went out.")}
     )
     note = forms.CharField(
-        max_length=200, required=False, label="Note", help_text="Kept on the washbook line."
+        max_length=200, required=False, label=_("Note"), help_text=_("Kept on the washbook line.")
     )
 
     def __init__(
@@ -107,21 +108,21 @@ class ResultForm(forms.Form):
             self.fields[f"cards_{m.pk}"] = forms.CharField(
                 max_length=120,
                 required=False,
-                label="or the cards left in hand",
-                help_text="e.g. KS 5H JK",
+                label=_("or the cards left in hand"),
+                help_text=_("e.g. KS 5H JK"),
             )
             if not self.endings:
                 self.fields[f"extra_{m.pk}"] = forms.IntegerField(
                     min_value=0, max_value=1000, required=False,
-                    label="extra points paid (splash, ratting, foul hand)",
+                    label=_("extra points paid (splash, ratting, foul hand)"),
                     error_messages={"invalid": f"{name}'s extra points are a whole number.",
                                     "min_value": f"{name}'s extra points cannot be negative."},
                 )  # fmt: skip
         if self.endings:
             self.fields["ending"] = forms.ChoiceField(
-                label="How the deal ended",
+                label=_("How the deal ended"),
                 choices=[("", "— choose —")] + [(e.name, f"{e.label} ({e.law})") for e in self.endings],
-                error_messages={"required": "Say how the deal ended."},
+                error_messages={"required": _("Say how the deal ended.")},
             )  # fmt: skip
             named = sorted({e.seat for e in self.endings if e.seat})
             winner = self.fields["winner"]

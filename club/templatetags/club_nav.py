@@ -7,11 +7,13 @@ from typing import Any
 from django import template
 from django.utils.translation import gettext
 
+from club.infra.locale import reader_catalog
 from club.services import money as club_money
 from club.services.base import member_for
 from club.services.tables import current_seat
 from games.engine.errors import InvalidActionError
 from games.engine.variant import find_variant
+from games.engine.words import speaking
 
 register = template.Library()
 
@@ -97,3 +99,11 @@ def rules_label(table: Any) -> str:
         return house_rules.rules_label(table, to_reader=True)
     except (InvalidActionError, KeyError):  # see rules_in_force
         return gettext("options that do not fit the game")
+
+
+@register.filter
+def where_in_game(table: Any) -> str:
+    """Where a table's deal stands in its game ("Game 2, deal 3 of 4"), in the reader's
+    language (issue 82: the engine's words, spoken in his catalog)."""
+    with speaking(reader_catalog()):
+        return str(table.game_and_deal)

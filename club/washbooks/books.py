@@ -11,6 +11,7 @@ from decimal import Decimal
 
 from django.db.models import Prefetch, QuerySet
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from club.models import ClubSession, Member, Seat, Table, WashbookEntry, WashbookLine
 from games.engine.errors import InvalidActionError
@@ -39,7 +40,10 @@ class Row:
         ended, where the game names its endings and the result said it ("· A drop (T9)")."""
         if self.deal is None:
             return ""
-        label = f"Game {self.line.game_number}, deal {self.deal}"
+        label = gettext("Game %(game)s, deal %(deal)s") % {
+            "game": self.line.game_number,
+            "deal": self.deal,
+        }
         ending = (self.line.detail or {}).get("ending")
         if ending:
             try:

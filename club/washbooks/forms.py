@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from django import forms
+from django.utils.translation import gettext_lazy as _
 
 from club.models import (
     Member,
@@ -24,13 +25,13 @@ class CorrectionForm(ResultForm):
     field_order = ["reason", "reverse_only", "winner"]
 
     reason = forms.CharField(
-        max_length=200, label="Reason for the correction",
-        help_text="Kept on the reversing line and, after balancing, on the adjustment.",
-        error_messages={"required": "Give the reason for the correction."},
+        max_length=200, label=_("Reason for the correction"),
+        help_text=_("Kept on the reversing line and, after balancing, on the adjustment."),
+        error_messages={"required": _("Give the reason for the correction.")},
     )  # fmt: skip
     reverse_only = forms.BooleanField(
-        required=False, label="Only reverse the line (post no corrected line)",
-        help_text="For a deal booked at the wrong table or never played.",
+        required=False, label=_("Only reverse the line (post no corrected line)"),
+        help_text=_("For a deal booked at the wrong table or never played."),
     )  # fmt: skip
 
     def __init__(
@@ -69,7 +70,9 @@ class CorrectionForm(ResultForm):
             return data
         if self.endings:
             if not data.get("ending") and "ending" in data:
-                self.add_error("ending", "Say how the deal ended, or tick “Only reverse the line”.")
+                self.add_error(
+                    "ending", _("Say how the deal ended, or tick “Only reverse the line”.")
+                )
         elif data.get("winner") is None and "winner" in data:
-            self.add_error("winner", "Choose who went out, or tick “Only reverse the line”.")
+            self.add_error("winner", _("Choose who went out, or tick “Only reverse the line”."))
         return data

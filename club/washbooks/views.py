@@ -8,6 +8,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext
 
 from club.models import (
     ClubSession,
@@ -154,7 +155,7 @@ def washbook(request: HttpRequest, pk: int) -> HttpResponse:
         {
             "table": table,
             "book": book,
-            "title": str(table),
+            "title": table.title,
             "unstaked": unstaked,
             "correctable": _correctable(request, table.session, table),
             "booking": find_variant(table.variant).booking,
@@ -196,7 +197,7 @@ def session_washbook(request: HttpRequest, pk: int) -> HttpResponse:
         {
             "session": session,
             "book": book,
-            "title": f"{session}: all tables",
+            "title": gettext("%(evening)s: all tables") % {"evening": session.title},
             "tables": session.tables.order_by("number"),
             "across": True,
             "unstaked": _unstaked_tables(session),

@@ -82,7 +82,9 @@ def rules_variant(request: HttpRequest, variant: str) -> HttpResponse:
     found = [v for v in variant_choices() if v["name"] == variant]
     if not found:
         raise Http404("no such variant")
-    context: dict[str, Any] = {"variants": found, "one": found[0], "laws": VARIANTS[variant].laws}
+    # The laws in the reader's language, their numbers as the sources give them (issue 82).
+    laws = [(law.number, gettext(law.text)) for law in VARIANTS[variant].laws]
+    context: dict[str, Any] = {"variants": found, "one": found[0], "laws": laws}
     # ?table=N: the laws as a table of this game plays them, each option's value there
     # and its source (issue 43), house rules marked.
     given = request.GET.get("table", "")

@@ -16,6 +16,7 @@ from club.models import ClubSession, Member
 from club.services import setup
 from club.services.base import create_member
 from club.services.sessions import check_in, open_session
+from club.services.tables import form_table
 from tests.club.spanish import english_left, said
 
 pytestmark = pytest.mark.django_db
@@ -41,10 +42,22 @@ def test_the_reading_finds_english_and_passes_spanish() -> None:
 
 @pytest.fixture
 def evening() -> tuple[Member, Member, ClubSession]:
+    """Rosa (the secretary) opens an evening; Ana and Beto play Conquián at a table in
+    the browser, its first deal dealt; Carla waits."""
     rosa = create_member("rosa", "Rosa", is_staff=True)
-    ana = create_member("ana", "Ana")
-    session = open_session(stake=Decimal("0.05"), by=rosa.user, fee_member=Decimal("1.50"))
-    check_in(session, ana)
+    ana, beto, carla = (
+        create_member(u, u.capitalize(), password="a long pass phrase")
+        for u in ("ana", "beto", "carla")
+    )
+    session = open_session(
+        stake=Decimal("0.05"), by=rosa.user, fee_member=Decimal("1.50"), default_variant="conquian"
+    )
+    for m in (ana, beto, carla):
+        check_in(session, m)
+    table = form_table(session, variant="conquian", candidates=[ana, beto], by=rosa.user)
+    from games.play import services as play
+
+    assert play.ensure_deal(table.pk) is not None
     return rosa, ana, session
 
 
@@ -67,6 +80,18 @@ TRANSLATED: dict[str, Page] = {
     "a member's own page": lambda e: (e[1], f"/members/{e[1].pk}/"),
     "a member's page, the secretary": lambda e: (e[0], f"/members/{e[1].pk}/"),
     "not found": lambda e: (e[1], "/members/999999/"),
+    "the evening, a member": lambda e: (e[1], f"/sessions/{e[2].pk}/"),
+    "the evening, the secretary": lambda e: (e[0], f"/sessions/{e[2].pk}/"),
+    "the console": lambda e: (e[0], f"/sessions/{e[2].pk}/console/"),
+    "closing the evening": lambda e: (e[0], f"/sessions/{e[2].pk}/close/confirm/"),
+    "the evening's washbook": lambda e: (e[0], f"/sessions/{e[2].pk}/washbook/"),
+    "a table's washbook": lambda e: (e[1], f"/club/tables/{e[2].tables.get().pk}/washbook/"),
+    "the table in play, a player": lambda e: (e[1], e[2].tables.get().get_absolute_url()),
+    "the table, the secretary watching": lambda e: (e[0], e[2].tables.get().get_absolute_url()),
+    "the rules in force at a table": lambda e: (
+        e[1],
+        f"/rules/conquian/?table={e[2].tables.get().pk}",
+    ),
 }
 
 
@@ -99,3 +124,25 @@ def test_money_on_a_page_has_the_readers_digits(
     english.force_login(ana.user)
     assert "apuesta de £0,05 el punto" in spanish and "£0.05" not in spanish
     assert "stake £0.05 a point" in english.get("/sessions/").text
+
+
+def test_two_players_at_one_table_each_read_their_own_language(
+    evening: tuple[Member, Member, ClubSession],
+) -> None:
+    """Ana's profile says Spanish, Beto's English; both browsers ask for Spanish first:
+    each member's own choice wins, at the same table, the log's cards named in each."""
+    _rosa, ana, session = evening
+    beto = Member.objects.get(display_name="Beto")
+    Member.objects.filter(pk=ana.pk).update(language="es")
+    Member.objects.filter(pk=beto.pk).update(language="en-gb")
+    url = session.tables.get().get_absolute_url()
+    pages = {}
+    for m in (ana, beto):
+        c = Client(headers=SPANISH)
+        c.post("/login/", {"username": m.user.username, "password": "a long pass phrase"})
+        pages[m.display_name] = c.get(url).text
+    assert '<html lang="es">' in pages["Ana"] and "Tu mano" in pages["Ana"]
+    assert '<html lang="en-gb">' in pages["Beto"] and "Your hand" in pages["Beto"]
+    assert "Mazo" in pages["Ana"] and "<h2>Pack</h2>" in pages["Beto"]
+    assert english_left(pages["Ana"]) == []
+    assert "Registro" not in pages["Beto"] and "<h2>Log</h2>" in pages["Beto"]

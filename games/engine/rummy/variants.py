@@ -130,29 +130,29 @@ class Foster(RummyVariant):
         "add to anyone's combinations, discard; first out collects the others' pips."
     )
     laws = (
-        Law("L1", "Two 52-card packs shuffled together with two jokers: 106 cards."),
-        Law("L2", "Cutting: king high down to the two, then the ace; the joker is lowest."),
-        Law("L5", "A game is one round of deals: every player deals once."),
-        Law("L7–L8", "The dealer gives ten cards each, one at a time from the dealer's left; the next "
-                     "card is turned face up to start the stock; the rest is the pack."),
-        Law("L11", "In turn from the dealer's left, each player draws the top card of the "
-                   "pack (unseen) or the top card of the stock."),
-        Law("L15", "After drawing a player may lay out sequences (three or more in suit and order) "
+        Law("L1", gettext_noop("Two 52-card packs shuffled together with two jokers: 106 cards.")),
+        Law("L2", gettext_noop("Cutting: king high down to the two, then the ace; the joker is lowest.")),
+        Law("L5", gettext_noop("A game is one round of deals: every player deals once.")),
+        Law("L7–L8", gettext_noop("The dealer gives ten cards each, one at a time from the dealer's left; the next "
+                     "card is turned face up to start the stock; the rest is the pack.")),
+        Law("L11", gettext_noop("In turn from the dealer's left, each player draws the top card of the "
+                   "pack (unseen) or the top card of the stock.")),
+        Law("L15", gettext_noop("After drawing a player may lay out sequences (three or more in suit and order) "
                    "and sets (three or more of a rank), and add cards to any combination on "
-                   "the table, their own or another's. Then they discard one card on the stock."),
-        Law("L16", "The ace is below the two or above the king, never round the corner."),
-        Law("L17", "A joker may stand for any card; the player says which when laying it out."),
-        Law("L18", "A joker at an open end of a sequence may be moved once, by any player in "
+                   "the table, their own or another's. Then they discard one card on the stock.")),
+        Law("L16", gettext_noop("The ace is below the two or above the king, never round the corner.")),
+        Law("L17", gettext_noop("A joker may stand for any card; the player says which when laying it out.")),
+        Law("L18", gettext_noop("A joker at an open end of a sequence may be moved once, by any player in "
                    "their turn, to the other end, if they then play a card that fits. A moved "
                    "joker lies crossways and never moves again; a joker inside a sequence or "
-                   "in a set never moves."),
-        Law("L19", "Nobody must take the stock card, but nobody can refuse a card another "
-                   "player adds to their combination."),
-        Law("L21–L22", "The first player rid of all their cards wins the deal; play stops at "
-                       "once. They may go out by laying out their last cards without a discard."),
-        Law("L23–L24", "The others show their hands and each pays the winner their pips: joker "
-                       "15, ace 11, court cards 10, others their face value."),
-        Law("L25", "When the pack runs out, the stock is turned down and becomes the pack."),
+                   "in a set never moves.")),
+        Law("L19", gettext_noop("Nobody must take the stock card, but nobody can refuse a card another "
+                   "player adds to their combination.")),
+        Law("L21–L22", gettext_noop("The first player rid of all their cards wins the deal; play stops at "
+                       "once. They may go out by laying out their last cards without a discard.")),
+        Law("L23–L24", gettext_noop("The others show their hands and each pays the winner their pips: joker "
+                       "15, ace 11, court cards 10, others their face value.")),
+        Law("L25", gettext_noop("When the pack runs out, the stock is turned down and becomes the pack.")),
     )  # fmt: skip
 
     def table(self, rules: Rules) -> Table:
@@ -189,11 +189,11 @@ class FosterThree(RummyVariant):
         "One pack (with or without a joker), seven cards each, otherwise as for five."
     )
     laws = (
-        Law("3-hand law 1", "One 52-card pack, with or without one joker; seven cards each."),
-        Law("book p.36", "The stock is either buried (each discard covers the last) or exposed "
-                         "(every discard stays in view and the drawer may take any one)."),
-        Law("L11–L25", "Otherwise as for four or five players: draw, lay out, add, discard; "
-                       "the joker moves once (L18); first out collects the others' pips."),
+        Law("3-hand law 1", gettext_noop("One 52-card pack, with or without one joker; seven cards each.")),
+        Law("book p.36", gettext_noop("The stock is either buried (each discard covers the last) or exposed "
+                         "(every discard stays in view and the drawer may take any one).")),
+        Law("L11–L25", gettext_noop("Otherwise as for four or five players: draw, lay out, add, discard; "
+                       "the joker moves once (L18); first out collects the others' pips.")),
     )  # fmt: skip
 
     def table(self, rules: Rules) -> Table:
@@ -235,20 +235,20 @@ class Colonel(RummyVariant):
         "the lower hand wins a challenge or an exhausted pack."
     )
     laws = (
-        Law("encyclopedia", "Full 52-card pack, ten each, the next card turned up."),
-        Law("encyclopedia", "Draw the turn-up or the top of the pack, meld, lay off on either "
-                            "side's combinations, discard. Out scores the other's pips."),
-        Law("encyclopedia", "Challenge: if accepted, the lower hand wins the other's pips; if "
-                            "the pack runs out, the lower hand wins the difference."),
-        Law("CL-1 (seed 003)", "Ten each, one at a time; the next card turned up starts the "
+        Law("encyclopedia", gettext_noop("Full 52-card pack, ten each, the next card turned up.")),
+        Law("encyclopedia", gettext_noop("Draw the turn-up or the top of the pack, meld, lay off on either "
+                            "side's combinations, discard. Out scores the other's pips.")),
+        Law("encyclopedia", gettext_noop("Challenge: if accepted, the lower hand wins the other's pips; if "
+                            "the pack runs out, the lower hand wins the difference.")),
+        Law("CL-1 (seed 003)", gettext_noop("Ten each, one at a time; the next card turned up starts the "
                                "stock. Runs of three or more in suit, the ace high or low, never "
-                               "round the corner. Going out may end with a discard."),
-        Law("CL-opt-1 (seed 003)", "A 40-card pack: the Spanish (A-7, sota, caballo, rey; or the "
+                               "round the corner. Going out may end with a discard.")),
+        Law("CL-opt-1 (seed 003)", gettext_noop("A 40-card pack: the Spanish (A-7, sota, caballo, rey; or the "
                                    "French without its 8, 9 and 10), the jack following the 7 "
-                                   "(6 7 J is a run), or the French without courts (A-10)."),
-        Law("CLO1", "Ours, the source being silent: in a 40-card pack the ace is high after "
+                                   "(6 7 J is a run), or the French without courts (A-10).")),
+        Law("CLO1", gettext_noop("Ours, the source being silent: in a 40-card pack the ace is high after "
                     "the pack's top card (Q K A, or 9 10 A), as Q K A in the full pack; still "
-                    "never round the corner. Aces count 1 and courts 10 in every pack (CO3)."),
+                    "never round the corner. Aces count 1 and courts 10 in every pack (CO3).")),
     )  # fmt: skip
 
     def table(self, rules: Rules) -> Table:

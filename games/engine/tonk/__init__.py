@@ -72,56 +72,56 @@ class Tonk(Variant):
         "hand of courts may call Tonk on the deal."
     )
     laws = (
-        Law("T1", "Two to four players (five in Five Card Tonk), each for themselves; one "
-            "52-card pack, no joker; ranks K Q J 10 … 2 A, the ace lowest."),
-        Law("T2", "Seats are drawn for, highest choosing first; highest deals first, and "
-            "the deal passes clockwise after every deal."),
-        Law("T3", "Seven cards each, singly, clockwise from the dealer's left; the rest is "
-            "the pack, and its top card turned up starts the stock."),
-        Law("T4", "Before anyone's first turn a player whose dealt hand has no card below "
+        Law("T1", gettext_noop("Two to four players (five in Five Card Tonk), each for themselves; one "
+            "52-card pack, no joker; ranks K Q J 10 … 2 A, the ace lowest.")),
+        Law("T2", gettext_noop("Seats are drawn for, highest choosing first; highest deals first, and "
+            "the deal passes clockwise after every deal.")),
+        Law("T3", gettext_noop("Seven cards each, singly, clockwise from the dealer's left; the rest is "
+            "the pack, and its top card turned up starts the stock.")),
+        Law("T4", gettext_noop("Before anyone's first turn a player whose dealt hand has no card below "
             "a jack may call Tonk. A lone call wins the deal unplayed, 2 from each other "
-            "player; two or more calls draw the deal."),
-        Law("T5", "In turn from the dealer's left: drop (T9), or draw the top card of the "
+            "player; two or more calls draw the deal.")),
+        Law("T5", gettext_noop("In turn from the dealer's left: drop (T9), or draw the top card of the "
             "pack or pluck the top card of the stock; spread and hit at will; discard one "
-            "card onto the stock."),
-        Law("T6", "Spreads are sets and runs, laid face up before their maker; never "
-            "compulsory."),
-        Law("T7", "Hitting: adding cards from the hand to any spread, one's own or "
-            "another's."),
-        Law("T8", "Laying one's last card in a spread or a hit (Tonking out) wins 2 from "
-            "each other player; emptying the hand by the discard wins 1 from each."),
-        Law("T9", "At the start of their turn, before drawing, a player may drop: all count "
+            "card onto the stock.")),
+        Law("T6", gettext_noop("Spreads are sets and runs, laid face up before their maker; never "
+            "compulsory.")),
+        Law("T7", gettext_noop("Hitting: adding cards from the hand to any spread, one's own or "
+            "another's.")),
+        Law("T8", gettext_noop("Laying one's last card in a spread or a hit (Tonking out) wins 2 from "
+            "each other player; emptying the hand by the discard wins 1 from each.")),
+        Law("T9", gettext_noop("At the start of their turn, before drawing, a player may drop: all count "
             "their hands. Strictly lowest, the dropper wins 1 from each. Otherwise they are "
             "caught and pays 2 to each; a player strictly lower than the dropper also wins 1 from "
-            "each player outside the lowest count."),
-        Law("T10", "With the pack empty, a player who does not want the top of the stock "
-            "ends the deal; the lowest count wins 1 from each; a tie for lowest draws."),
-        Law("T11", "Counts: kings, queens, jacks and tens 10; two to nine their face; the "
-            "ace 1 (TO1)."),
-        Law("T12", "Game points only; the washbook books them at the evening's stake."),
-        Law("TO1", "The ace counts 1 and is low only: A 2 3, never Q K A."),
-        Law("TO2", "A set is three or four cards of a rank; a run three or more of a suit "
-            "in order."),
-        Law("TO3", "Each award is paid by every other player; a caught dropper alone pays "
-            "the 2s."),
-        Law("TO4", "A dropper caught on an equal count pays just the 2s; nobody wins."),
-        Law("TO5", "After the deal every player, in turn, calls Tonk or lets the call go; "
+            "each player outside the lowest count.")),
+        Law("T10", gettext_noop("With the pack empty, a player who does not want the top of the stock "
+            "ends the deal; the lowest count wins 1 from each; a tie for lowest draws.")),
+        Law("T11", gettext_noop("Counts: kings, queens, jacks and tens 10; two to nine their face; the "
+            "ace 1 (TO1).")),
+        Law("T12", gettext_noop("Game points only; the washbook books them at the evening's stake.")),
+        Law("TO1", gettext_noop("The ace counts 1 and is low only: A 2 3, never Q K A.")),
+        Law("TO2", gettext_noop("A set is three or four cards of a rank; a run three or more of a suit "
+            "in order.")),
+        Law("TO3", gettext_noop("Each award is paid by every other player; a caught dropper alone pays "
+            "the 2s.")),
+        Law("TO4", gettext_noop("A dropper caught on an equal count pays just the 2s; nobody wins.")),
+        Law("TO5", gettext_noop("After the deal every player, in turn, calls Tonk or lets the call go; "
             "the calls are resolved together. At a club table the round is open to everyone "
             "at once for the same few seconds, a hand of courts calling with a button and "
             "every other hand simply letting the round close: so nothing on the table (whose "
             "turn, how long, which buttons) tells anyone who holds a hand that may call, and "
-            "nobody clicks to pass a deal."),
-        Law("TO6", "A plucked card may not be discarded in the same turn (unless it is the "
+            "nobody clicks to pass a deal.")),
+        Law("TO6", gettext_noop("A plucked card may not be discarded in the same turn (unless it is the "
             "last card in the hand). With the pack empty, a full round with no spread or "
-            "hit ends the deal as in T10."),
-        Law("TO7", "A wild two is named when laid, keeps that name and never moves; a set "
-            "never exceeds four cards."),
-        Law("TO8", "Wait Rule: after laying a new spread a player may not drop in their next "
-            "turn; waits add up."),
-        Law("TO13", "With the pack empty the player to move may refuse the stock's top "
-            "card, which ends the deal (T10)."),
-        Law("TO14", "The Wait Rule counts the waiting player's own turns; a hit by another "
-            "player on their spreads while they wait adds one turn."),
+            "hit ends the deal as in T10.")),
+        Law("TO7", gettext_noop("A wild two is named when laid, keeps that name and never moves; a set "
+            "never exceeds four cards.")),
+        Law("TO8", gettext_noop("Wait Rule: after laying a new spread a player may not drop in their next "
+            "turn; waits add up.")),
+        Law("TO13", gettext_noop("With the pack empty the player to move may refuse the stock's top "
+            "card, which ends the deal (T10).")),
+        Law("TO14", gettext_noop("The Wait Rule counts the waiting player's own turns; a hit by another "
+            "player on their spreads while they wait adds one turn.")),
     )  # fmt: skip
     actions = TONK_ACTIONS
     phases = {

@@ -49,43 +49,43 @@ class Tunk(Variant):
         "player left wins."
     )
     laws = (
-        Law("K1", "Two to five players; one 52-card pack, kings high, aces low. Every two "
-            "is wild and may stand for any card."),
-        Law("K2", "Seats and the first deal by a draw: the high card chooses and deals."),
-        Law("K3", "Seven cards each, singly, clockwise from the dealer's left; the rest is "
+        Law("K1", gettext_noop("Two to five players; one 52-card pack, kings high, aces low. Every two "
+            "is wild and may stand for any card.")),
+        Law("K2", gettext_noop("Seats and the first deal by a draw: the high card chooses and deals.")),
+        Law("K3", gettext_noop("Seven cards each, singly, clockwise from the dealer's left; the rest is "
             "the pack, its top card turned up starts the stock. The dealer's left plays "
-            "first."),
-        Law("K4", "Melds are sets and runs, kept in the hand, not put on the table."),
-        Law("K5", "A turn: draw the top card of the pack or of the stock, then discard any "
-            "card; a card taken from the stock may not be discarded in the same turn."),
-        Law("K6", "Unmatched cards count: kings, queens, jacks and tens 10; two to nine "
-            "their face (a two too, though wild); the ace 1 (KO1)."),
-        Law("K7", "After drawing, before discarding, a player whose unmatched cards count "
-            "five or less may call Tunk, showing their hand, melds apart from the rest."),
-        Law("K8", "Every other player then has a last turn: they lay down their melds and may "
+            "first.")),
+        Law("K4", gettext_noop("Melds are sets and runs, kept in the hand, not put on the table.")),
+        Law("K5", gettext_noop("A turn: draw the top card of the pack or of the stock, then discard any "
+            "card; a card taken from the stock may not be discarded in the same turn.")),
+        Law("K6", gettext_noop("Unmatched cards count: kings, queens, jacks and tens 10; two to nine "
+            "their face (a two too, though wild); the ace 1 (KO1).")),
+        Law("K7", gettext_noop("After drawing, before discarding, a player whose unmatched cards count "
+            "five or less may call Tunk, showing their hand, melds apart from the rest.")),
+        Law("K8", gettext_noop("Every other player then has a last turn: they lay down their melds and may "
             "lay off on the Tunker's melds (on nobody else's), but not at all if the Tunker "
-            "had no unmatched card."),
-        Law("K9", "Each player adds their unmatched count to their score, the Tunker too; if "
-            "any other player ends lower than the Tunker, the Tunker's points are doubled."),
-        Law("K10", "A player whose score reaches 100 at the end of a deal leaves the game; "
-            "the last player left wins."),
-        Law("K11", "The break: when fewer cards remain in the pack than there are players, "
-            "the deal is drawn and scores nothing."),
-        Law("KO2", "Melds: sets of three or four of a rank; runs of three or more of a suit "
-            "in order; a two stands for any card, with no minimum of natural cards."),
-        Law("KO3", "The Tunker still discards; the five-point test is of the seven cards "
-            "left."),
-        Law("KO4", "The last turn has no draw and no discard; it goes round from the "
-            "Tunker's left."),
-        Law("KO5", "The engine groups each hand as its lowest count."),
-        Law("KO6", "The break is tested after each turn, counting the players still in; a "
-            "drawn deal is void and the game goes on."),
-        Law("KO7", "The deal passes clockwise, skipping players who have left."),
-        Law("KO8", "If every player left reaches 100 in one deal, the lowest score wins; an "
-            "exact tie shares the win."),
-        Law("KO9", "The Tunk call and its discard are one move."),
-        Law("KO10", "A wild two is named when shown and keeps that name; a two may be laid "
-            "off as a wild card; a natural card may not go where a two stands for it."),
+            "had no unmatched card.")),
+        Law("K9", gettext_noop("Each player adds their unmatched count to their score, the Tunker too; if "
+            "any other player ends lower than the Tunker, the Tunker's points are doubled.")),
+        Law("K10", gettext_noop("A player whose score reaches 100 at the end of a deal leaves the game; "
+            "the last player left wins.")),
+        Law("K11", gettext_noop("The break: when fewer cards remain in the pack than there are players, "
+            "the deal is drawn and scores nothing.")),
+        Law("KO2", gettext_noop("Melds: sets of three or four of a rank; runs of three or more of a suit "
+            "in order; a two stands for any card, with no minimum of natural cards.")),
+        Law("KO3", gettext_noop("The Tunker still discards; the five-point test is of the seven cards "
+            "left.")),
+        Law("KO4", gettext_noop("The last turn has no draw and no discard; it goes round from the "
+            "Tunker's left.")),
+        Law("KO5", gettext_noop("The engine groups each hand as its lowest count.")),
+        Law("KO6", gettext_noop("The break is tested after each turn, counting the players still in; a "
+            "drawn deal is void and the game goes on.")),
+        Law("KO7", gettext_noop("The deal passes clockwise, skipping players who have left.")),
+        Law("KO8", gettext_noop("If every player left reaches 100 in one deal, the lowest score wins; an "
+            "exact tie shares the win.")),
+        Law("KO9", gettext_noop("The Tunk call and its discard are one move.")),
+        Law("KO10", gettext_noop("A wild two is named when shown and keeps that name; a two may be laid "
+            "off as a wild card; a natural card may not go where a two stands for it.")),
     )  # fmt: skip
     actions = TUNK_ACTIONS
     phases = {
