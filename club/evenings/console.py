@@ -399,7 +399,9 @@ def arrival_add(request: HttpRequest, pk: int) -> HttpResponse:
     """The secretary checks members in for them, or adds a new member and checks them in."""
     session = session_or_404(pk)
     if not session.is_open:
-        return refused(request, ClubError("the evening is not open"), session.get_absolute_url())
+        return refused(
+            request, ClubError(gettext("the evening is not open")), session.get_absolute_url()
+        )
     form = CheckInForm(request.POST, session=session)
     if form.is_valid():
         try:
@@ -489,7 +491,9 @@ def table_computer(request: HttpRequest, pk: int) -> HttpResponse:
 def table_create(request: HttpRequest, pk: int) -> HttpResponse:
     session = session_or_404(pk)
     if not session.is_open:
-        return refused(request, ClubError("the evening is not open"), session.get_absolute_url())
+        return refused(
+            request, ClubError(gettext("the evening is not open")), session.get_absolute_url()
+        )
     form = FormTableForm(request.POST, session=session)
     if form.is_valid():
         data = form.cleaned_data

@@ -9,6 +9,7 @@ from django.db.models import Sum
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 from club.evenings.console import console_done, console_page, console_refused
@@ -197,7 +198,9 @@ def session_close_confirm(request: HttpRequest, pk: int) -> HttpResponse:
 def session_close(request: HttpRequest, pk: int) -> HttpResponse:
     session = session_or_404(pk)
     if not session.is_open:
-        return refused(request, ClubError("the evening is not open"), session.get_absolute_url())
+        return refused(
+            request, ClubError(gettext("the evening is not open")), session.get_absolute_url()
+        )
     form = CloseForm(request.POST)
     if form.is_valid():
         in_progress = deals_in_progress(session.pk)
@@ -221,7 +224,7 @@ def session_close(request: HttpRequest, pk: int) -> HttpResponse:
             )
         elif not close_session(session.pk, by=request.user, note=note):
             return refused(
-                request, ClubError("the evening is not open"), session.get_absolute_url()
+                request, ClubError(gettext("the evening is not open")), session.get_absolute_url()
             )
         else:
             return console_page(session)

@@ -13,6 +13,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.safestring import mark_safe
+from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from club.members.forms import AddMemberForm, ChoosePasswordForm
@@ -43,7 +44,9 @@ def member_add(request: HttpRequest) -> HttpResponse:
             form_error(form, e)
         else:
             messages.success(
-                request, f"Added {member}. Give a sign-in link so that they can sign in."
+                request,
+                gettext("Added %(member)s. Give a sign-in link so that they can sign in.")
+                % {"member": member},
             )
             return redirect(member)
     return members_page(request, add_form=form, status=400)
@@ -149,7 +152,11 @@ def signin(request: HttpRequest, token: str) -> HttpResponse:
         else:
             login(request, member.user, backend=BACKEND)
             tonight = ClubSession.objects.filter(status=ClubSession.OPEN).first()
-            messages.success(request, f"Welcome, {member}: you are signed in on this phone.")
+            messages.success(
+                request,
+                gettext("Welcome, %(member)s: you are signed in on this phone.")
+                % {"member": member},
+            )
             return redirect(tonight or member)
     elif request.method == "POST":
         # Django's validators too, with the form's own mistakes, all at once.
@@ -171,7 +178,12 @@ def member_sign_out(request: HttpRequest, pk: int) -> HttpResponse:
     ended = logins.sign_out_everywhere(member, by=request.user, address=client_ip(request))
     messages.success(
         request,
-        f"{member} is signed out everywhere ({ended} sign-in{'s' if ended != 1 else ''} ended).",
+        ngettext(
+            "%(member)s is signed out everywhere (%(count)s sign-in ended).",
+            "%(member)s is signed out everywhere (%(count)s sign-ins ended).",
+            ended,
+        )
+        % {"member": member, "count": ended},
     )
     return redirect(member)
 
@@ -189,7 +201,12 @@ def member_login_enabled(request: HttpRequest, pk: int) -> HttpResponse:
     else:
         messages.success(
             request,
-            f"{member}'s login is {'enabled again' if enabled else 'disabled; signed out everywhere'}.",
+            (
+                gettext("%(member)s's login is enabled again.")
+                if enabled
+                else gettext("%(member)s's login is disabled; signed out everywhere.")
+            )
+            % {"member": member},
         )
     return redirect(member)
 
@@ -204,7 +221,10 @@ def member_join(request: HttpRequest, pk: int) -> HttpResponse:
     except ClubError as e:
         messages.error(request, sentence(e))
         return redirect(guest)
-    messages.success(request, f"{member} is a member now: history and balance kept.")
+    messages.success(
+        request,
+        gettext("%(member)s is a member now: history and balance kept.") % {"member": member},
+    )
     return redirect(member)
 
 
@@ -254,8 +274,12 @@ def member_import(request: HttpRequest) -> HttpResponse:
         else:
             messages.success(
                 request,
-                f"Imported {len(added)} member{'s' if len(added) != 1 else ''}: give each a "
-                "sign-in link from their page.",
+                ngettext(
+                    "Imported %(count)s member: give each a sign-in link from their page.",
+                    "Imported %(count)s members: give each a sign-in link from their page.",
+                    len(added),
+                )
+                % {"count": len(added)},
             )
             return redirect(reverse("club:members") + "?login=not+invited")
     return members_page(request, import_problems=problems, status=400)

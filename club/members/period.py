@@ -9,6 +9,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.utils.translation import pgettext
 
 from club.models import Member
 from club.money.forms import StandingsForm
@@ -47,11 +48,27 @@ def statement_csv(statement: PeriodStatement) -> str:
     w = SafeWriter(out)
     sign = club_money.symbol()
     w.writerow(
-        ["date", "row", "points", f"play ({sign})", f"fee ({sign})", f"other ({sign})",
-         f"amount ({sign})"]
-    )  # fmt: skip
-    w.writerow(["", f"brought forward: {statement.member}, {statement.period}", "", "", "", "",
-                statement.brought_forward])  # fmt: skip
+        [
+            pgettext("csv column", "date"),
+            pgettext("csv column", "row"),
+            pgettext("csv column", "points"),
+            pgettext("csv column", "play (%(sign)s)") % {"sign": sign},
+            pgettext("csv column", "fee (%(sign)s)") % {"sign": sign},
+            pgettext("csv column", "other (%(sign)s)") % {"sign": sign},
+            pgettext("csv column", "amount (%(sign)s)") % {"sign": sign},
+        ]
+    )
+    w.writerow(
+        [
+            "",
+            f"brought forward: {statement.member}, {statement.period}",
+            "",
+            "",
+            "",
+            "",
+            statement.brought_forward,
+        ]
+    )
     for r in statement.rows:
         w.writerow(
             [r.day.isoformat(), r.text, "" if r.points is None else r.points,

@@ -11,6 +11,7 @@ from django.db.models import F, Q, Sum
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
+from django.utils.html import format_html
 from django.utils.translation import gettext
 
 from club.members.forms import AddMemberForm
@@ -94,7 +95,7 @@ def members_page(
             "rows": [(m, b, states[m.pk]) for m, b in rows],
             "add_form": add_form or AddMemberForm(),
             "import_problems": import_problems or [],
-            "filters": LOGIN_FILTERS,
+            "filters": [(f, logins.LoginState(f).said) for f in LOGIN_FILTERS],
             "shown": shown if shown in LOGIN_FILTERS else "",
         },
         status=status,
@@ -248,7 +249,7 @@ def member_statement(request: HttpRequest, pk: int) -> HttpResponse:
         lines.append(
             books.StatementLine(
                 when=posting.day,  # its evening's day, or the day it was recorded
-                evening=str(session) if session else "",
+                evening=session.title if session else "",
                 table="",
                 text=_money_label(posting, own),
                 amount=amount,
@@ -277,7 +278,7 @@ def _statement_deal(entry: WashbookEntry) -> books.StatementLine:
         when=held
         if timezone.localdate(line.created_at) > timezone.localdate(held)
         else line.created_at,
-        evening=str(line.table.session),
+        evening=line.table.session.title if line.table.session else "",
         table=line.table.label,
         text=books.deal_text(line),
         points=entry.points,
@@ -299,8 +300,8 @@ def _money_label(posting: Posting, own_points: int | None, *, evening: bool = Fa
     if posting.kind == Posting.FEE and posting.session is not None:
         return gettext("%(evening)s: table fee") % {"evening": posting.session.title}
     if posting.kind == Posting.ADJUSTMENT and evening and posting.session is not None:
-        return f"{posting.session.title}: {posting.memo}"
-    return posting.memo
+        return format_html('{}: <span lang="en-GB">{}</span>', posting.session.title, posting.memo)
+    return format_html('<span lang="en-GB">{}</span>', posting.memo)
 
 
 @login_required

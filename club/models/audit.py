@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import pgettext_lazy
 
 from club.models.evenings import ClubSession
 from club.models.tables import Table
@@ -34,33 +35,33 @@ class AuditEntry(models.Model):
     SIGN_OUT, LOGIN_DISABLED, LOGIN_ENABLED = "sign-out", "login-disabled", "login-enabled"
     BALANCED, BACKUP = "balanced", "backup"
     ACTIONS = [
-        (SIGN_OUT, "signed out everywhere"),
-        (LOGIN_DISABLED, "login disabled"),
-        (LOGIN_ENABLED, "login enabled"),
-        (CLUB_START, "club started"),
-        (MEMBER_ADD, "member added"),
-        (SIGNIN_LINK, "sign-in link given"),
-        (SIGNIN_USED, "sign-in link used"),
-        (CHECK_IN, "check-in"),
-        (CHECK_OUT, "check-out"),
-        (TABLE, "table formed"),
-        (TABLE_CANCEL, "table cancelled"),
-        (TABLE_VOID, "table voided"),
-        (TABLE_COMPUTER, "computer player seated"),
-        (RESULT, "result entered"),
-        (CORRECTION, "line corrected"),
-        (OPEN, "evening opened"),
-        (FEE, "table fees"),
-        (CLOSE, "evening closed"),
-        (CANCEL, "evening cancelled"),
-        (VOID, "evening voided"),
-        (PAYMENT, "payment"),
-        (HOUSE_RULES, "house rules"),
-        (MEMBER, "member edited"),
-        (REVERSAL, "payment reversed"),
-        (REFUND, "refund"),
-        (BALANCED, "evening balanced"),
-        (BACKUP, "backup taken"),
+        (SIGN_OUT, pgettext_lazy("audit", "signed out everywhere")),
+        (LOGIN_DISABLED, pgettext_lazy("audit", "login disabled")),
+        (LOGIN_ENABLED, pgettext_lazy("audit", "login enabled")),
+        (CLUB_START, pgettext_lazy("audit", "club started")),
+        (MEMBER_ADD, pgettext_lazy("audit", "member added")),
+        (SIGNIN_LINK, pgettext_lazy("audit", "sign-in link given")),
+        (SIGNIN_USED, pgettext_lazy("audit", "sign-in link used")),
+        (CHECK_IN, pgettext_lazy("audit", "check-in")),
+        (CHECK_OUT, pgettext_lazy("audit", "check-out")),
+        (TABLE, pgettext_lazy("audit", "table formed")),
+        (TABLE_CANCEL, pgettext_lazy("audit", "table cancelled")),
+        (TABLE_VOID, pgettext_lazy("audit", "table voided")),
+        (TABLE_COMPUTER, pgettext_lazy("audit", "computer player seated")),
+        (RESULT, pgettext_lazy("audit", "result entered")),
+        (CORRECTION, pgettext_lazy("audit", "line corrected")),
+        (OPEN, pgettext_lazy("audit", "evening opened")),
+        (FEE, pgettext_lazy("audit", "table fees")),
+        (CLOSE, pgettext_lazy("audit", "evening closed")),
+        (CANCEL, pgettext_lazy("audit", "evening cancelled")),
+        (VOID, pgettext_lazy("audit", "evening voided")),
+        (PAYMENT, pgettext_lazy("audit", "payment")),
+        (HOUSE_RULES, pgettext_lazy("audit", "house rules")),
+        (MEMBER, pgettext_lazy("audit", "member edited")),
+        (REVERSAL, pgettext_lazy("audit", "payment reversed")),
+        (REFUND, pgettext_lazy("audit", "refund")),
+        (BALANCED, pgettext_lazy("audit", "evening balanced")),
+        (BACKUP, pgettext_lazy("audit", "backup taken")),
     ]
 
     at = models.DateTimeField(default=timezone.now, db_index=True)

@@ -160,10 +160,10 @@ class CutBatch(models.Model):
 
     PLACES, SEATS, REDRAW, ROTATION = "places", "seats", "redraw", "rotation"
     PURPOSES = [
-        (PLACES, "for places at the table (L3)"),
-        (SEATS, "for seats and the first deal (L3)"),
-        (REDRAW, "hourly redraw for seats (L4)"),
-        (ROTATION, "to go out after a game (L5)"),
+        (PLACES, _("for places at the table (L3)")),
+        (SEATS, _("for seats and the first deal (L3)")),
+        (REDRAW, _("hourly redraw for seats (L4)")),
+        (ROTATION, _("to go out after a game (L5)")),
     ]
     session = models.ForeignKey(
         ClubSession, on_delete=models.CASCADE, null=True, blank=True, related_name="cuts"

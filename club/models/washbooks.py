@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import pgettext_lazy
 
 from club.models.members import Member
 from club.models.tables import Table
@@ -18,7 +19,11 @@ class WashbookLine(models.Model):
     number = models.PositiveIntegerField()  # 1, 2, ... within the table
     kind = models.CharField(
         max_length=10,
-        choices=[(DEAL, "deal"), (TABLEAU, "tableau"), (REVERSAL, "reversal")],
+        choices=[
+            (DEAL, pgettext_lazy("washbook line", "deal")),
+            (TABLEAU, pgettext_lazy("washbook line", "tableau")),
+            (REVERSAL, pgettext_lazy("washbook line", "reversal")),
+        ],
         default=DEAL,
     )
     deal_key = models.CharField(max_length=100, null=True, blank=True, unique=True)

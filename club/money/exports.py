@@ -10,6 +10,7 @@ from decimal import Decimal
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.utils import timezone
+from django.utils.translation import pgettext
 
 from club.models import ClubSession, Leg, Posting, Transfer
 from club.money.forms import StandingsForm
@@ -43,8 +44,20 @@ def payments_csv(period: Period) -> str:
     out = io.StringIO()
     w = SafeWriter(out)
     sign = club_money.symbol()
-    w.writerow(["recorded", "kind", "from", "to", f"amount ({sign})", "method", "evening",
-                "reverses", "memo", "posting"])  # fmt: skip
+    w.writerow(
+        [
+            pgettext("csv column", "recorded"),
+            pgettext("csv column", "kind"),
+            pgettext("csv column", "from"),
+            pgettext("csv column", "to"),
+            pgettext("csv column", "amount (%(sign)s)") % {"sign": sign},
+            pgettext("csv column", "method"),
+            pgettext("csv column", "evening"),
+            pgettext("csv column", "reverses"),
+            pgettext("csv column", "memo"),
+            pgettext("csv column", "posting"),
+        ]
+    )
     ids = (
         dated_legs(period)
         .filter(posting__kind__in=RECORDED_KINDS)
@@ -89,8 +102,18 @@ def fees_csv(period: Period) -> str:
     out = io.StringIO()
     w = SafeWriter(out)
     sign = club_money.symbol()
-    w.writerow(["evening", "evening's date", "member", "guest", f"fee ({sign})",
-                f"paid ({sign})", f"owed ({sign})", "state"])  # fmt: skip
+    w.writerow(
+        [
+            pgettext("csv column", "evening"),
+            pgettext("csv column", "evening's date"),
+            pgettext("csv column", "member"),
+            pgettext("csv column", "guest"),
+            pgettext("csv column", "fee (%(sign)s)") % {"sign": sign},
+            pgettext("csv column", "paid (%(sign)s)") % {"sign": sign},
+            pgettext("csv column", "owed (%(sign)s)") % {"sign": sign},
+            pgettext("csv column", "state"),
+        ]
+    )
     legs = (
         dated_legs(period)
         .filter(posting__kind=Posting.FEE)
@@ -126,8 +149,19 @@ def transfers_csv(period: Period) -> str:
     out = io.StringIO()
     w = SafeWriter(out)
     sign = club_money.symbol()
-    w.writerow(["evening", "evening's date", "pays", "to", f"amount ({sign})", "paid",
-                "paid on", "method", "after an adjustment"])  # fmt: skip
+    w.writerow(
+        [
+            pgettext("csv column", "evening"),
+            pgettext("csv column", "evening's date"),
+            pgettext("csv column", "pays"),
+            pgettext("csv column", "to"),
+            pgettext("csv column", "amount (%(sign)s)") % {"sign": sign},
+            pgettext("csv column", "paid"),
+            pgettext("csv column", "paid on"),
+            pgettext("csv column", "method"),
+            pgettext("csv column", "after an adjustment"),
+        ]
+    )
     transfers = Transfer.objects.select_related("session", "payer", "payee", "payment")
     if period.since:
         transfers = transfers.filter(session__opened_at__date__gte=period.since)

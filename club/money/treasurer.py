@@ -10,6 +10,7 @@ from decimal import Decimal
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
+from django.utils.translation import pgettext
 
 from club.models import Transfer
 from club.money.forms import StandingsForm
@@ -71,9 +72,14 @@ def account_csv(books: ClubAccount) -> str:
     w = SafeWriter(out)
     sign = club_money.symbol()
     w.writerow(
-        ["line", "member", f"with members ({sign})", f"with the club ({sign})",
-         f"balance ({sign})"]
-    )  # fmt: skip
+        [
+            pgettext("csv column", "line"),
+            pgettext("csv column", "member"),
+            pgettext("csv column", "with members (%(sign)s)") % {"sign": sign},
+            pgettext("csv column", "with the club (%(sign)s)") % {"sign": sign},
+            pgettext("csv column", "balance (%(sign)s)") % {"sign": sign},
+        ]
+    )
     for m in books.members:
         w.writerow(["member", m.member.display_name, m.with_members, m.with_club, m.balance])
     w.writerow(["club", "the club's own account", "", "", books.club_balance])
@@ -102,9 +108,17 @@ def owed_csv(transfers: list[Transfer], debts: list[ClubDebt]) -> str:
     w = SafeWriter(out)
     sign = club_money.symbol()
     w.writerow(
-        ["kind", "evening", "evening's date", "owes", "to", f"owed ({sign})",
-         f"fee ({sign})", f"paid of the fee ({sign})"]
-    )  # fmt: skip
+        [
+            pgettext("csv column", "kind"),
+            pgettext("csv column", "evening"),
+            pgettext("csv column", "evening's date"),
+            pgettext("csv column", "owes"),
+            pgettext("csv column", "to"),
+            pgettext("csv column", "owed (%(sign)s)") % {"sign": sign},
+            pgettext("csv column", "fee (%(sign)s)") % {"sign": sign},
+            pgettext("csv column", "paid of the fee (%(sign)s)") % {"sign": sign},
+        ]
+    )
     total = Decimal(0)
     for t in transfers:
         w.writerow(

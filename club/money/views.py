@@ -147,11 +147,12 @@ def transfer_pay(request: HttpRequest, pk: int) -> HttpResponse:
         session_id=transfer.session_id, payer_id=transfer.payer_id,
         payee_id=transfer.payee_id, payment=None,
     ).aggregate(s=Sum("amount"))["s"]  # fmt: skip
-    messages.success(
-        request,
-        f"Recorded: {transfer.payment.memo}."
-        + (f" {club_money.shown(left)} is still to pay." if left else ""),
-    )
+    said = gettext("Recorded: %(what)s.") % {"what": transfer.payment.memo}
+    if left:
+        said += " " + gettext("%(amount)s is still to pay.") % {
+            "amount": club_money.shown_to_reader(left)
+        }
+    messages.success(request, said)
     return redirect(back)
 
 
@@ -183,7 +184,11 @@ def member_payment(request: HttpRequest, pk: int) -> HttpResponse:
         except ClubError as e:
             form_error(form, e)
         else:
-            messages.success(request, f"Recorded: {member} paid {club_money.shown(amount)}.")
+            messages.success(
+                request,
+                gettext("Recorded: %(member)s paid %(amount)s.")
+                % {"member": member, "amount": club_money.shown_to_reader(amount)},
+            )
             if request.POST.get("back") == "owed":  # marked paid on "Who owes what"
                 return redirect("club:owed")
             return redirect("club:member", pk=member.pk)
@@ -211,7 +216,9 @@ def member_refund(request: HttpRequest, pk: int) -> HttpResponse:
             form_error(form, e)
         else:
             messages.success(
-                request, f"Recorded: the club paid {member} {club_money.shown(amount)}."
+                request,
+                gettext("Recorded: the club paid %(member)s %(amount)s.")
+                % {"member": member, "amount": club_money.shown_to_reader(amount)},
             )
             return redirect("club:member", pk=member.pk)
     return member_detail(request, member.pk, refund_form=form)
@@ -238,7 +245,7 @@ def payment_reverse(request: HttpRequest, pk: int) -> HttpResponse:
         reverse_payment(posting.pk, reason=form.cleaned_data["reason"], by=request.user)
     except ClubError as e:
         return refused(request, e, back)
-    messages.success(request, f"Reversed: {posting.memo}.")
+    messages.success(request, gettext("Reversed: %(what)s.") % {"what": posting.memo})
     return redirect(back)
 
 

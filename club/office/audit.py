@@ -16,6 +16,8 @@ from django.db.models import Q, QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext
 
 from club.models import AuditEntry, ClubSession, Member
 from club.money.forms import StandingsForm
@@ -33,17 +35,19 @@ class AuditFilter(StandingsForm):
     member = forms.ModelChoiceField(
         Member.objects.filter(is_bot=False).order_by("display_name"),
         required=False,
-        label="Member",
-        empty_label="anyone",
+        label=_("Member"),
+        empty_label=_("anyone"),
     )
     session = forms.ModelChoiceField(
         ClubSession.objects.order_by("-opened_at"),
         required=False,
-        label="Evening",
-        empty_label="every evening",
+        label=_("Evening"),
+        empty_label=_("every evening"),
     )
+    # An evening by its title, in the reader's language (issue 82).
+    session.label_from_instance = lambda s: s.title  # type: ignore[attr-defined,method-assign]
     action = forms.ChoiceField(
-        choices=[("", "every kind"), *AuditEntry.ACTIONS], required=False, label="Kind"
+        choices=[("", _("every kind")), *AuditEntry.ACTIONS], required=False, label=_("Kind")
     )
 
 
@@ -103,7 +107,18 @@ def audit_csv(entries: QuerySet[AuditEntry]) -> str:
     club's offset), who, the kind, what, why, from where, the evening and the table."""
     out = io.StringIO()
     w = SafeWriter(out)
-    w.writerow(["when", "who", "kind", "what", "why", "from", "evening", "table"])
+    w.writerow(
+        [
+            pgettext("csv column", "when"),
+            pgettext("csv column", "who"),
+            pgettext("csv column", "kind"),
+            pgettext("csv column", "what"),
+            pgettext("csv column", "why"),
+            pgettext("csv column", "from"),
+            pgettext("csv column", "evening"),
+            pgettext("csv column", "table"),
+        ]
+    )
     for e in entries.order_by("at", "pk").iterator(chunk_size=500):
         w.writerow(
             [timezone.localtime(e.at).isoformat(timespec="seconds"),

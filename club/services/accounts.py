@@ -14,6 +14,8 @@ from decimal import Decimal
 
 from django.db import models
 from django.db.models import Q, Sum
+from django.utils.formats import date_format
+from django.utils.translation import gettext
 
 from club.models import Account, Arrival, ClubSession, Leg, Member, Posting, Transfer
 from club.services.ledger import CENT, posting_day
@@ -30,13 +32,16 @@ class Period:
     until: dt.date | None = None
 
     def __str__(self) -> str:
+        """The period in the reader's language, its days in his format (issue 82)."""
+        since = date_format(self.since, "j M Y") if self.since else ""
+        until = date_format(self.until, "j M Y") if self.until else ""
         if self.since and self.until:
-            return f"{self.since:%-d %b %Y} to {self.until:%-d %b %Y}"
+            return gettext("%(since)s to %(until)s") % {"since": since, "until": until}
         if self.since:
-            return f"since {self.since:%-d %b %Y}"
+            return gettext("since %(since)s") % {"since": since}
         if self.until:
-            return f"up to {self.until:%-d %b %Y}"
-        return "every date"
+            return gettext("up to %(until)s") % {"until": until}
+        return gettext("every date")
 
 
 def dated_legs(period: Period, *, up_to_end: bool = False) -> models.QuerySet[Leg]:

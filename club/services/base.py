@@ -13,7 +13,8 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AnonymousUser
 from django.db import transaction
-from django.utils.translation import ngettext
+from django.utils import translation
+from django.utils.translation import gettext, ngettext
 
 from club.infra.locale import reader_catalog
 from club.models import ClubSession, Cut, CutBatch, Member, Table, TableEvent
@@ -161,7 +162,7 @@ def lock_session(session_id: int) -> ClubSession:
     """Lock the evening's row (first in the order) and return it as it is now."""
     session = ClubSession.objects.select_for_update().filter(pk=session_id).first()
     if session is None:
-        raise ClubError("no such evening")
+        raise ClubError(gettext("no such evening"))
     return session
 
 
@@ -184,7 +185,7 @@ def lock_table(table_id: int) -> tuple[ClubSession | None, Table]:
     session = lock_session(session_id) if session_id is not None else None
     tables = lock_tables([table_id])
     if not tables:
-        raise ClubError("no such table")
+        raise ClubError(gettext("no such table"))
     return session, tables[0]
 
 
@@ -194,8 +195,23 @@ def rng() -> random.Random:
 
 
 def and_list(names: list[str]) -> str:
-    """'Ann', 'Ann and Bob', 'Ann, Bob and Cat'."""
-    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+    """'Ann', 'Ann and Bob', 'Ann, Bob and Cat' (in the language being spoken)."""
+    if len(names) == 1:
+        return names[0]
+    return gettext("%(names)s and %(last)s") % {"names": ", ".join(names[:-1]), "last": names[-1]}
+
+
+# The books' words (the audit log's, the ledger's memos) are kept in one language, the
+# club's software's own; a page says the same sentence in its reader's (issue 82).
+BOOKS_LANGUAGE = "en-gb"
+
+
+def said_twice(make: Callable[[], str]) -> tuple[str, str]:
+    """One sentence made by ``make`` (with ``gettext``): (as the books keep it, as the
+    page's reader reads it)."""
+    with translation.override(BOOKS_LANGUAGE):
+        books = make()
+    return books, make()
 
 
 def counted(n: int, word: str, many: str | None = None) -> str:
@@ -258,7 +274,11 @@ def create_member(
     ("Bot Alfa", ...) are theirs alone."""
     display_name = shown_name(display_name, field="new_name")
     if not is_bot and reserved_name(display_name):
-        raise ClubError(f"{display_name} is a computer player's name", field="new_name")
+        raise ClubError(
+            gettext("%(display_name)s is a computer player's name")
+            % {"display_name": display_name},
+            field="new_name",
+        )
     User = get_user_model()
     with transaction.atomic():
         user = User.objects.create_user(username=username, password=password)
@@ -342,5 +362,7 @@ def bots(count: int, *, busy: frozenset[int] = frozenset()) -> list[Member]:
         if bot.pk not in busy:
             out.append(bot)
     if len(out) < count:
-        raise ClubError(f"at most {len(BOT_NAMES)} computer players", field="computers")
+        raise ClubError(
+            gettext("at most %(len)s computer players") % {"len": len(BOT_NAMES)}, field="computers"
+        )
     return out

@@ -68,7 +68,7 @@ def checked_options(variant: str, given: Mapping[str, object]) -> dict[str, Opti
     try:
         make_rules(variant, values)
     except InvalidActionError as e:
-        raise ClubError(f"these options do not fit together: {e}") from e
+        raise ClubError(gettext("these options do not fit together: %(e)s") % {"e": e}) from e
     return values
 
 
@@ -86,7 +86,7 @@ def save(
     default no longer). Tables already formed keep what they were formed with."""
     name = shown_name(name, field="name", what="the name of the house rules")
     if not name:
-        raise ClubError("give the house rules a name, e.g. “Tuesday rules”", field="name")
+        raise ClubError(gettext("give the house rules a name, e.g. “Tuesday rules”"), field="name")
     values = checked_options(variant, options)
     try:
         with transaction.atomic():
@@ -113,13 +113,17 @@ def save(
         constraint = getattr(getattr(e.__cause__, "diag", None), "constraint_name", None)
         if constraint == "house_rules_name_once_a_game":
             raise ClubError(
-                f"the club's house rules for {VARIANTS[variant].display_name} already have a "
-                f"set called {name}",
+                gettext(
+                    "the club's house rules for %(display_name)s already have a set called %(name)s"
+                )
+                % {"display_name": VARIANTS[variant].display_name, "name": name},
                 field="name",
             ) from e
         raise ClubError(
-            f"another set was saved for {VARIANTS[variant].display_name} at the same moment; "
-            "nothing was saved: look at the house rules again and save once more",
+            gettext(
+                "another set was saved for %(display_name)s at the same moment; nothing was saved: look at the house rules again and save once more"
+            )
+            % {"display_name": VARIANTS[variant].display_name},
         ) from e
     return target
 

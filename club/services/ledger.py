@@ -26,6 +26,7 @@ from django.db import transaction
 from django.db.models import Case, Count, F, Q, QuerySet, Sum, When
 from django.db.models.functions import TruncDate
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from club.models import (
     Account,
@@ -82,9 +83,11 @@ def post(
     legs = {m: Decimal(a) for m, a in legs.items() if Decimal(a) != 0}
     unit = money_unit()
     if any(a != a.quantize(unit) for a in legs.values()):
-        raise ClubError(f"amounts are whole cents (whole units of {unit})")
+        raise ClubError(
+            gettext("amounts are whole cents (whole units of %(unit)s)") % {"unit": unit}
+        )
     if sum(legs.values(), Decimal(0)) != 0:
-        raise ClubError("a posting's legs must sum to zero")
+        raise ClubError(gettext("a posting's legs must sum to zero"))
     with transaction.atomic():
         posting = Posting.objects.create(
             kind=kind,
@@ -147,7 +150,7 @@ def money_from_points(points: dict[int, int], stake: Decimal) -> dict[int, Decim
     {1: Decimal('0.01'), 2: Decimal('0.00'), 3: Decimal('-0.01')}
     """
     if sum(points.values()) != 0:
-        raise ClubError("net points do not sum to zero")
+        raise ClubError(gettext("net points do not sum to zero"))
     unit = money_unit()
     exact = {m: Decimal(p) * stake for m, p in points.items()}
     money = {m: e.quantize(unit, rounding=ROUND_HALF_EVEN) for m, e in exact.items()}
@@ -318,20 +321,24 @@ def waive_fee(
     balancing never overlap, and a waiver that came first is charged as such."""
     why = clean_reason(why)
     if waived and not why:
-        raise ClubError("say why the fee is waived, e.g. “left before playing”", field="why")
+        raise ClubError(
+            gettext("say why the fee is waived, e.g. “left before playing”"), field="why"
+        )
     if len(why) > 200:
-        raise ClubError("say why in at most 200 characters", field="why")
+        raise ClubError(gettext("say why in at most 200 characters"), field="why")
     with transaction.atomic():
         session = ClubSession.objects.select_for_update().filter(pk=session_id).first()
         if session is None:
-            raise ClubError("no such evening")
+            raise ClubError(gettext("no such evening"))
         if session.status not in FEES_OPEN:
             raise ClubError(
-                f"the evening is {session.get_status_display().lower()}: its fees are no "
-                "longer changed (a refund is recorded as a payment)"
+                gettext(
+                    "the evening is %(lower)s: its fees are no longer changed (a refund is recorded as a payment)"
+                )
+                % {"lower": session.get_status_display().lower()}
             )
         if not (session.fee_member or session.fee_guest):
-            raise ClubError("the evening has no table fees")
+            raise ClubError(gettext("the evening has no table fees"))
         arrival = (
             Arrival.objects.select_for_update()
             .filter(session=session, member_id=member_id, member__is_bot=False)
@@ -339,10 +346,16 @@ def waive_fee(
             .first()
         )
         if arrival is None:
-            raise ClubError("that member did not check in this evening")
+            raise ClubError(gettext("that member did not check in this evening"))
         if arrival.fee_waived == waived:
             raise ClubError(
-                f"{arrival.member}'s fee is {'already waived' if waived else 'charged already'}"
+                gettext("%(member)s's fee is %(already_waived_if_waived_else_charged_already)s")
+                % {
+                    "member": arrival.member,
+                    "already_waived_if_waived_else_charged_already": "already waived"
+                    if waived
+                    else "charged already",
+                }
             )
         arrival.fee_waived = waived
         arrival.fee_waived_why = why if waived else ""
@@ -383,7 +396,7 @@ def adjust(session: ClubSession, points: dict[int, int], *, memo: str, by: Actor
     then the transfers that settle it are added to the session's settlement. The caller
     holds the session row (see `correct_line`)."""
     if session.status != ClubSession.BALANCED:
-        raise ClubError("only a balanced evening's money is adjusted")
+        raise ClubError(gettext("only a balanced evening's money is adjusted"))
     money = money_from_points(points, session.stake)
     posting = post(Posting.ADJUSTMENT, money, session=session, memo=memo, by=by)
     settle_again(session, after=posting)
@@ -471,6 +484,10 @@ def carried_words(members: Any) -> dict[int, str]:
     not nil: "owes £0.30" (unpaid: carried until paid), "is owed £1.20" (issue 42, item 2)."""
     balances = Account.objects.filter(member__in=members).exclude(balance=0)
     return {
-        m: f"owes {club_money.shown(-b)}" if b < 0 else f"is owed {club_money.shown(b)}"
+        m: (
+            gettext("owes %(amount)s") % {"amount": club_money.shown_to_reader(-b)}
+            if b < 0
+            else gettext("is owed %(amount)s") % {"amount": club_money.shown_to_reader(b)}
+        )
         for m, b in balances.values_list("member_id", "balance")
     }

@@ -24,7 +24,7 @@ from django.core.validators import validate_email
 from django.db import transaction
 from django.utils import timezone
 from django.utils.text import slugify
-from django.utils.translation import pgettext_lazy
+from django.utils.translation import gettext, pgettext_lazy
 
 from club.models import AuditEntry, Member, SignInLink
 from club.services.base import ClubError, create_member, reserved_name, shown_name
@@ -52,11 +52,17 @@ def add_member(
     try:
         name = shown_name(display_name, field="display_name")
         if not name:
-            raise ClubError("give the member's name", field="display_name")
+            raise ClubError(gettext("give the member's name"), field="display_name")
         if reserved_name(name):
-            raise ClubError(f"{name} is a computer player's name", field="display_name")
+            raise ClubError(
+                gettext("%(name)s is a computer player's name") % {"name": name},
+                field="display_name",
+            )
         if Member.objects.filter(display_name__iexact=name, is_bot=False).exists():
-            raise ClubError(f"a member is already called {name}", field="display_name")
+            raise ClubError(
+                gettext("a member is already called %(name)s") % {"name": name},
+                field="display_name",
+            )
     except ClubError as e:
         problems.append(e)
     User = get_user_model()
@@ -67,13 +73,22 @@ def add_member(
         except ValidationError as e:
             problems.append(ClubError(" ".join(e.messages), field="username"))
         if User.objects.filter(username__iexact=username).exists():
-            problems.append(ClubError(f"the username {username} is taken", field="username"))
+            problems.append(
+                ClubError(
+                    gettext("the username %(username)s is taken") % {"username": username},
+                    field="username",
+                )
+            )
     email = email.strip()
     if email:
         try:
             validate_email(email)
         except ValidationError:
-            problems.append(ClubError(f"{email} is not an e-mail address", field="email"))
+            problems.append(
+                ClubError(
+                    gettext("%(email)s is not an e-mail address") % {"email": email}, field="email"
+                )
+            )
     if problems:
         raise ClubError.all_of(problems)
     if not username:
@@ -92,9 +107,9 @@ def give_link(member: Member, *, by: AbstractBaseUser, address: str = "") -> tup
     """A new sign-in link for ``member`` and its token (shown once: only its hash is kept);
     the member's open links before it stop working (the audit entry says so)."""
     if member.is_bot:
-        raise ClubError("a computer player does not sign in")
+        raise ClubError(gettext("a computer player does not sign in"))
     if not member.user.is_active:
-        raise ClubError(f"{member}'s login is disabled")
+        raise ClubError(gettext("%(member)s's login is disabled") % {"member": member})
     token = secrets.token_urlsafe(32)
     now = timezone.now()
     with transaction.atomic():
@@ -279,9 +294,9 @@ def set_login_enabled(
     """Disable a member's login (he left the club: his history and money stay in the books)
     and sign him out everywhere; or enable it again."""
     if member.user_id == getattr(by, "pk", None) and not enabled:
-        raise ClubError("you cannot disable your own login")
+        raise ClubError(gettext("you cannot disable your own login"))
     if member.is_bot:
-        raise ClubError("a computer player has no login")
+        raise ClubError(gettext("a computer player has no login"))
     with transaction.atomic():
         user = get_user_model().objects.select_for_update().get(pk=member.user_id)
         if user.is_active == enabled:
@@ -314,9 +329,9 @@ def make_member(guest: Member, *, by: AbstractBaseUser, address: str = "") -> Me
     with transaction.atomic():
         member = Member.objects.select_for_update().get(pk=guest.pk)
         if member.is_bot:
-            raise ClubError("a computer player cannot join the club")
+            raise ClubError(gettext("a computer player cannot join the club"))
         if not member.is_guest:
-            raise ClubError(f"{member} is a member already")
+            raise ClubError(gettext("%(member)s is a member already") % {"member": member})
         member.is_guest = False
         member.save(update_fields=["is_guest"])
         AuditEntry.objects.create(
@@ -343,13 +358,13 @@ def read_roster(data: bytes) -> list[dict[str, str]]:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as e:
         raise ClubError(
-            "the file is not text in UTF-8: save it as CSV UTF-8", field="roster"
+            gettext("the file is not text in UTF-8: save it as CSV UTF-8"), field="roster"
         ) from e
     reader = csv.DictReader(io.StringIO(text))
     header = [h.strip().lower() for h in reader.fieldnames or []]
     if "name" not in header:
         raise ClubError(
-            "the first row must name the columns: name, and any of username, email, phone",
+            gettext("the first row must name the columns: name, and any of username, email, phone"),
             field="roster",
         )
     unknown = [h for h in header if h and h not in ROSTER_COLUMNS]
@@ -363,9 +378,13 @@ def read_roster(data: bytes) -> list[dict[str, str]]:
         if any(row.values()):
             rows.append(row)
         if len(rows) > ROSTER_MAX_ROWS:
-            raise ClubError(f"at most {ROSTER_MAX_ROWS} members a file", field="roster")
+            raise ClubError(
+                gettext("at most %(ROSTER_MAX_ROWS)s members a file")
+                % {"ROSTER_MAX_ROWS": ROSTER_MAX_ROWS},
+                field="roster",
+            )
     if not rows:
-        raise ClubError("the file holds no member", field="roster")
+        raise ClubError(gettext("the file holds no member"), field="roster")
     return rows
 
 
@@ -419,7 +438,9 @@ def import_roster(rows: list[dict[str, str]], *, by: AbstractBaseUser) -> list[M
         phone = row.get("phone", "")
         if len(phone) > 40:
             said.append("the phone number is longer than 40 characters")
-        problems.extend(ClubError(f"row {i}: {s}", field="roster") for s in said)
+        problems.extend(
+            ClubError(gettext("row %(i)s: %(s)s") % {"i": i, "s": s}, field="roster") for s in said
+        )
         cleaned.append((name, username, email, phone))
     if problems:
         raise ClubError.all_of(problems)

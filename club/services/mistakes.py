@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from club.models import Arrival, AuditEntry, Table
 from club.services import audit, base
@@ -20,11 +21,13 @@ def cancel_table(table_id: int, *, by: Actor = None) -> Table:
     with transaction.atomic():
         _, table = base.lock_table(table_id)  # the evening, then the table
         if table.status == Table.CLOSED:
-            raise ClubError("the table is closed already")
+            raise ClubError(gettext("the table is closed already"))
         if table.is_practice or table.session_id is None:
-            raise ClubError("only a table of an evening is cancelled here")
+            raise ClubError(gettext("only a table of an evening is cancelled here"))
         if played_at(table_id=table_id):
-            raise ClubError("deals have been played at this table: it stays in the washbook")
+            raise ClubError(
+                gettext("deals have been played at this table: it stays in the washbook")
+            )
         Table.objects.filter(pk=table_id).update(
             status=Table.CLOSED, next_redraw_at=None, redraw_window_until=None
         )
@@ -51,22 +54,22 @@ def void_table(table_id: int, reason: str, *, by: Actor = None) -> Table:
 
     reason = clean_reason(str(reason or ""))
     if not reason:
-        raise ClubError("give the reason for voiding the table", field="reason")
+        raise ClubError(gettext("give the reason for voiding the table"), field="reason")
     if len(reason) > 200:
-        raise ClubError("keep the reason under 200 characters", field="reason")
+        raise ClubError(gettext("keep the reason under 200 characters"), field="reason")
     with transaction.atomic():
         # The evening, then the table, both read after their locks: a close committed a
         # moment ago is seen, and the void refused (issue 36: it was read from a copy
         # taken before the lock, and the voided table's money balanced anyway).
         session, table = base.lock_table(table_id)
         if session is None or table.is_practice:
-            raise ClubError("only a table of an evening is voided here")
+            raise ClubError(gettext("only a table of an evening is voided here"))
         if table.voided_at is not None:
-            raise ClubError("the table is voided already")
+            raise ClubError(gettext("the table is voided already"))
         if not session.is_open:
-            raise ClubError("the evening is closed: its tables can no longer be voided")
+            raise ClubError(gettext("the evening is closed: its tables can no longer be voided"))
         if not played_at(table_id=table_id):
-            raise ClubError("nothing has been played at this table: cancel it instead")
+            raise ClubError(gettext("nothing has been played at this table: cancel it instead"))
         Table.objects.filter(pk=table_id).update(
             status=Table.CLOSED,
             voided_at=timezone.now(),

@@ -13,6 +13,7 @@ from __future__ import annotations
 from decimal import Decimal
 
 from django.conf import settings
+from django.utils.translation import gettext
 
 from club.pages.inputs import parse_money
 from club.services.base import ClubError
@@ -51,20 +52,27 @@ def check_stake(value: object) -> Decimal:
         stake = _plain(value)
     except ValueError as e:
         raise ClubError(
-            "the stake must be written like 0.05: digits and a point only", field="stake"
+            gettext("the stake must be written like 0.05: digits and a point only"), field="stake"
         ) from e
     u = unit()
     if stake <= 0:
-        raise ClubError(f"the stake must be at least {shown(u)} a point", field="stake")
+        raise ClubError(
+            gettext("the stake must be at least %(shown)s a point") % {"shown": shown(u)},
+            field="stake",
+        )
     if stake != stake.quantize(u):
         raise ClubError(
-            f"the stake must be a whole number of {shown(u)}: the club's money keeps "
-            f"{places()} decimal places, and a one-point difference at {stake} could not be "
-            "paid in it",
+            gettext(
+                "the stake must be a whole number of %(shown)s: the club's money keeps %(places)s decimal places, and a one-point difference at %(stake)s could not be paid in it"
+            )
+            % {"shown": shown(u), "places": places(), "stake": stake},
             field="stake",
         )
     if stake > MAX_STAKE:
-        raise ClubError(f"the stake must be at most {shown(MAX_STAKE)} a point", field="stake")
+        raise ClubError(
+            gettext("the stake must be at most %(shown)s a point") % {"shown": shown(MAX_STAKE)},
+            field="stake",
+        )
     return stake.quantize(u)
 
 
@@ -76,20 +84,30 @@ def check_amount(value: object, *, field: str, what: str, zero: bool = False) ->
         amount = _plain(value)
     except ValueError as e:
         raise ClubError(
-            f"{what} must be written like {example()}: digits and a point only", field=field
+            gettext("%(what)s must be written like %(example)s: digits and a point only")
+            % {"what": what, "example": example()},
+            field=field,
         ) from e
     u = unit()
     if amount < 0 or (amount == 0 and not zero):
         least = "nothing or more" if zero else f"at least {shown(u)}"
-        raise ClubError(f"{what} must be {least}", field=field)
+        raise ClubError(
+            gettext("%(what)s must be %(least)s") % {"what": what, "least": least}, field=field
+        )
     if amount != amount.quantize(u):
         raise ClubError(
-            f"{what} must be a whole number of {shown(u)} (the club's money keeps "
-            f"{places()} decimal places)",
+            gettext(
+                "%(what)s must be a whole number of %(shown)s (the club's money keeps %(places)s decimal places)"
+            )
+            % {"what": what, "shown": shown(u), "places": places()},
             field=field,
         )
     if amount > MAX_AMOUNT:
-        raise ClubError(f"{what} must be at most {shown(MAX_AMOUNT)}", field=field)
+        raise ClubError(
+            gettext("%(what)s must be at most %(shown)s")
+            % {"what": what, "shown": shown(MAX_AMOUNT)},
+            field=field,
+        )
     return amount.quantize(u)
 
 

@@ -10,6 +10,7 @@ from decimal import Decimal
 
 from django.db import transaction
 from django.db.models import Q, Sum
+from django.utils.translation import gettext
 
 from club.models import (
     Account,
@@ -41,7 +42,7 @@ def record_payment(
     members' balances) until it is paid in its turn. The audit log says so, with
     ``note``, in the same transaction (issue 80, item 3). Returns the transfer paid."""
     if method not in dict(Posting.METHODS):
-        raise ClubError("a payment is made in cash or by bank transfer")
+        raise ClubError(gettext("a payment is made in cash or by bank transfer"))
     with transaction.atomic():
         # The evening first, then the transfer: the order a correction takes them in
         # (`correct_line` holds the evening, then `settle_again` the transfers), so the
@@ -57,19 +58,23 @@ def record_payment(
         )
         if transfer is None:
             raise ClubError(
-                "that transfer is no longer in the settlement: the evening was settled "
-                "again after a correction; pay by the settlement as it is now"
+                gettext(
+                    "that transfer is no longer in the settlement: the evening was settled again after a correction; pay by the settlement as it is now"
+                )
             )
         if transfer.payment_id:
-            raise ClubError("that transfer is already recorded as paid")
+            raise ClubError(gettext("that transfer is already recorded as paid"))
         paid = transfer.amount if amount is None else Decimal(amount)
         unit = money_unit()
         if paid <= 0 or paid > transfer.amount:
             raise ClubError(
-                f"the amount paid is more than nothing and at most {shown(transfer.amount)}"
+                gettext("the amount paid is more than nothing and at most %(amount)s")
+                % {"amount": shown(transfer.amount)}
             )
         if paid != paid.quantize(unit):
-            raise ClubError(f"an amount is a whole number of {shown(unit)}")
+            raise ClubError(
+                gettext("an amount is a whole number of %(shown)s") % {"shown": shown(unit)}
+            )
         if paid < transfer.amount:  # a part payment: the rest stays to pay
             Transfer.objects.create(
                 session_id=transfer.session_id,
@@ -172,16 +177,22 @@ def _with_the_club(
     """The member and the amount of a payment to or from the club, checked: made in cash
     or by bank, more than nothing, in whole units of the club's money."""
     if method not in dict(Posting.METHODS):
-        raise ClubError(f"{what} is made in cash or by bank transfer", field="method")
+        raise ClubError(
+            gettext("%(what)s is made in cash or by bank transfer") % {"what": what}, field="method"
+        )
     amount = Decimal(amount)
     unit = money_unit()
     if amount <= 0:
-        raise ClubError(f"{what} is more than nothing", field="amount")
+        raise ClubError(gettext("%(what)s is more than nothing") % {"what": what}, field="amount")
     if amount != amount.quantize(unit):
-        raise ClubError(f"{what} is a whole number of {shown(unit)}", field="amount")
+        raise ClubError(
+            gettext("%(what)s is a whole number of %(shown)s")
+            % {"what": what, "shown": shown(unit)},
+            field="amount",
+        )
     member = Member.objects.filter(pk=member_id, is_bot=False).first()
     if member is None:
-        raise ClubError("no such member")
+        raise ClubError(gettext("no such member"))
     return member, amount
 
 
@@ -207,15 +218,17 @@ def record_club_payment(
         if amount > owed and not credit:
             if owed > 0:
                 raise ClubError(
-                    f"{member} owes the club {shown(owed)}: a payment of {shown(amount)} is "
-                    'more. Record what {member} owes, or tick "credit on account" to keep '
-                    f"the rest as a credit the club owes {member}",
+                    gettext(
+                        '%(member)s owes the club %(shown)s: a payment of %(shown2)s is more. Record what %(member)s owes, or tick "credit on account" to keep the rest as a credit the club owes %(member)s'
+                    )
+                    % {"member": member, "shown": shown(owed), "shown2": shown(amount)},
                     field="amount",
                 )
             raise ClubError(
-                f"{member} owes the club nothing: what {member} owes members is paid to "
-                'them, by the settlement. Tick "credit on account" to keep this payment as a '
-                f"credit the club owes {member}",
+                gettext(
+                    '%(member)s owes the club nothing: what %(member)s owes members is paid to them, by the settlement. Tick "credit on account" to keep this payment as a credit the club owes %(member)s'
+                )
+                % {"member": member},
                 field="amount",
             )
         words = f"{member} paid the club {shown(amount)} {dict(Posting.METHODS)[method]}"
@@ -250,8 +263,8 @@ def record_refund(
         credit = with_club(member_id)
         if amount > credit:
             raise ClubError(
-                f"the club owes {member} {shown(max(credit, Decimal(0)))}: a refund is at "
-                "most that",
+                gettext("the club owes %(member)s %(shown)s: a refund is at most that")
+                % {"member": member, "shown": shown(max(credit, Decimal(0)))},
                 field="amount",
             )
         words = f"The club refunded {member} {shown(amount)} {dict(Posting.METHODS)[method]}"
@@ -276,18 +289,18 @@ def reverse_payment(posting_id: int, *, reason: str, by: Actor = None) -> Postin
     the settlement and on both balances. Once only."""
     reason = clean_reason(reason)
     if not reason:
-        raise ClubError("say why the payment is reversed", field="reason")
+        raise ClubError(gettext("say why the payment is reversed"), field="reason")
     with transaction.atomic():
         # The evening, then the transfer, as record_payment takes them.
         head = Posting.objects.filter(pk=posting_id).values_list("kind", "session_id").first()
         if head is None or head[0] not in REVERSIBLE:
-            raise ClubError("only a payment or a refund is reversed")
+            raise ClubError(gettext("only a payment or a refund is reversed"))
         if head[1] is not None:
             ClubSession.objects.select_for_update().filter(pk=head[1]).first()
         transfer = Transfer.objects.select_for_update().filter(payment_id=posting_id).first()
         payment = Posting.objects.select_for_update().get(pk=posting_id)
         if Posting.objects.filter(reverses_id=posting_id).exists():
-            raise ClubError("that payment is already reversed")
+            raise ClubError(gettext("that payment is already reversed"))
         legs = {
             (CLUB if leg.account.is_club else leg.account.member_id): -leg.amount
             for leg in payment.legs.select_related("account")

@@ -9,6 +9,7 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Max, Q
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from club.models import (
     HouseRules,
@@ -49,7 +50,7 @@ def create_practice_table(
     options, rules_name = with_house_rules(house_rules, variant, options)
     wrong = cutting.options_error(variant, options)
     if wrong:
-        raise ClubError(f"these options do not fit the game: {wrong}")
+        raise ClubError(gettext("these options do not fit the game: %(wrong)s") % {"wrong": wrong})
     with transaction.atomic():
         Member.objects.select_for_update().filter(pk=member.pk).first()  # one at a time
         most = settings.PRACTICE_TABLES_MAX

@@ -10,6 +10,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from club.models import (
     Arrival,
@@ -65,14 +66,14 @@ def open_due_redraw_windows(now: Any = None) -> list[int]:
 def demand_redraw(table: Table, member: Member) -> RedrawDemand:
     """A seated player demands a redraw while the window is open; applied between deals."""
     if not Seat.objects.filter(table=table, member=member).exists():
-        raise ClubError("only a player at the table may demand a redraw")
+        raise ClubError(gettext("only a player at the table may demand a redraw"))
     with transaction.atomic():
         # Lock the table: a double-submitted demand (or two at once) records one demand,
         # and a deal ending at the same instant (advance_after_deal) sees it or not at all.
         table = Table.objects.select_for_update().get(pk=table.pk)
         now = timezone.now()
         if not (table.redraw_window_until and table.redraw_window_until >= now):
-            raise ClubError("a redraw may be demanded only at the end of an hour (L4)")
+            raise ClubError(gettext("a redraw may be demanded only at the end of an hour (L4)"))
         pending = RedrawDemand.objects.filter(table=table, applied_at=None).first()
         if pending:
             return pending
@@ -90,9 +91,12 @@ def propose_substitute(table: Table, leaver: Member, substitute: Member) -> Subs
     with transaction.atomic():
         session, table = base.lock_table(table.pk)
         if session is not None and not session.is_open:
-            raise ClubError(f"the evening is {session.get_status_display()}: no substitute")
+            raise ClubError(
+                gettext("the evening is %(get_status_display)s: no substitute")
+                % {"get_status_display": session.get_status_display()}
+            )
         if table.status != Table.PLAYING:
-            raise ClubError("the table is not playing: no substitute")
+            raise ClubError(gettext("the table is not playing: no substitute"))
         return _propose_substitute(table, leaver, substitute)
 
 
@@ -104,27 +108,28 @@ def _propose_substitute(table: Table, leaver: Member, substitute: Member) -> Sub
         if live.substitute_id == substitute.pk:
             return live  # the same proposal again: a double submit
         raise ClubError(
-            f"you have already appointed {live.substitute} ({live.status}): one substitute a game"
+            gettext("you have already appointed %(substitute)s (%(status)s): one substitute a game")
+            % {"substitute": live.substitute, "status": live.status}
         )
     seats = list(Seat.objects.filter(table=table))
     seated = {s.member_id for s in seats}
     if leaver.pk not in seated:
-        raise ClubError("only a seated player may appoint a substitute")
+        raise ClubError(gettext("only a seated player may appoint a substitute"))
     if substitute.pk in seated or substitute.is_bot:
-        raise ClubError("the substitute must be a member not at this table")
+        raise ClubError(gettext("the substitute must be a member not at this table"))
     if (
         table.session_id
         and Seat.objects.filter(
             table__session=table.session_id, member=substitute, table__status__in=IN_PLAY
         ).exists()
     ):
-        raise ClubError("the substitute is playing at another table")
+        raise ClubError(gettext("the substitute is playing at another table"))
     if (
         Substitution.objects.filter(table=table, substitute=substitute)
         .filter(status__in=[Substitution.PROPOSED, Substitution.ACTIVE])
         .exists()
     ):
-        raise ClubError("that member is already a substitute here")
+        raise ClubError(gettext("that member is already a substitute here"))
     required = sorted(m for m in seated if m != leaver.pk)
     sub = Substitution.objects.create(
         table=table,
@@ -140,9 +145,9 @@ def _propose_substitute(table: Table, leaver: Member, substitute: Member) -> Sub
 
 def consent_substitute(sub: Substitution, member: Member, agree: bool = True) -> Substitution:
     if sub.status != Substitution.PROPOSED:
-        raise ClubError("this appointment is not awaiting consent")
+        raise ClubError(gettext("this appointment is not awaiting consent"))
     if member.pk not in sub.required:
-        raise ClubError("only the other players at the table consent")
+        raise ClubError(gettext("only the other players at the table consent"))
     if not agree:
         Substitution.objects.filter(pk=sub.pk).update(status=Substitution.REFUSED)
         sub.refresh_from_db()
@@ -210,20 +215,28 @@ def seat_computer_player(table_id: int, *, by: base.Actor = None) -> str:
     with transaction.atomic():
         session, table = base.lock_table(table_id)
         if session is None or table.is_practice:
-            raise ClubError("only a table of an evening takes a computer player from the console")
+            raise ClubError(
+                gettext("only a table of an evening takes a computer player from the console")
+            )
         if not session.is_open or session.is_closing_after_deals:
-            raise ClubError(f"{session} is closing: no computer player sits down now")
+            raise ClubError(
+                gettext("%(session)s is closing: no computer player sits down now")
+                % {"session": session}
+            )
         if table.status != Table.PLAYING:
-            raise ClubError(f"{table.label} is not playing")
+            raise ClubError(gettext("%(label)s is not playing") % {"label": table.label})
         if table.mode != Table.ONLINE:
-            raise ClubError("computer players sit only at tables played in the browser")
+            raise ClubError(gettext("computer players sit only at tables played in the browser"))
         seated = Seat.objects.filter(table=table).count()
         high = variant_seats(table.variant)[1]
         wrong = cutting.options_error(
             table.variant, table.options, seated + table.computers_wanted + 1
         )
         if wrong and seated + table.computers_wanted < high:
-            raise ClubError(f"{wrong}: {table.label} seats no more under its rules")
+            raise ClubError(
+                gettext("%(wrong)s: %(label)s seats no more under its rules")
+                % {"wrong": wrong, "label": table.label}
+            )
         if seated + table.computers_wanted >= high:
             game = find_variant(table.variant).short_name
             coming = (
@@ -231,25 +244,38 @@ def seat_computer_player(table_id: int, *, by: base.Actor = None) -> str:
                 if table.computers_wanted
                 else ""
             )
-            raise ClubError(f"{game} seats at most {high}: {table.label} has no empty seat{coming}")
+            raise ClubError(
+                gettext("%(game)s seats at most %(high)s: %(label)s has no empty seat%(coming)s")
+                % {"game": game, "high": high, "label": table.label, "coming": coming}
+            )
         if base.fresh_game(table.pk):
             (bot,) = _seat_computers(table, 1)
             table.save()
             base.redeal(table.pk)
-            said = log(
-                table,
-                f"{bot} takes the empty seat; the cards are dealt again for "
-                f"{seated + 1} players. The table is not staked.",
+            books, said = base.said_twice(
+                lambda: (
+                    gettext(
+                        "%(bot)s takes the empty seat; the cards are dealt again for %(count)s "
+                        "players. The table is not staked."
+                    )
+                    % {"bot": bot, "count": seated + 1}
+                )
             )
+            log(table, books)
         else:
             table.computers_wanted += 1
             table.save(update_fields=["computers_wanted"])
-            said = log(
-                table,
-                f"A computer player sits down in the empty seat when game {table.game_number} "
-                "ends (a member waiting for the table takes it instead).",
+            books, said = base.said_twice(
+                lambda: (
+                    gettext(
+                        "A computer player sits down in the empty seat when game %(game)s ends (a "
+                        "member waiting for the table takes it instead)."
+                    )
+                    % {"game": table.game_number}
+                )
             )
-        audit.record(by, AuditEntry.TABLE_COMPUTER, f"{table.label}: {said}", table=table)
+            log(table, books)
+        audit.record(by, AuditEntry.TABLE_COMPUTER, f"{table.label}: {books}", table=table)
         return said
 
 

@@ -12,6 +12,7 @@ from django.db import connection, transaction
 from django.db.models import Max
 from django.utils import timezone
 from django.utils.text import slugify
+from django.utils.translation import gettext
 
 from club.models import (
     Arrival,
@@ -78,11 +79,15 @@ def open_session(
         _lock_opening()  # two secretaries opening at once: one at a time checks and opens
         open_now = ClubSession.objects.filter(status=ClubSession.OPEN)
         if name and open_now.filter(name__iexact=name).exists():
-            raise ClubError(f"an open evening is already called {name}", field="name")
+            raise ClubError(
+                gettext("an open evening is already called %(name)s") % {"name": name}, field="name"
+            )
         if not second and open_now.exists():
             raise ClubError(
-                f"{open_now.first()} is still open: close it first, or tick "
-                '"open a second evening" to run two at once',
+                gettext(
+                    '%(first)s is still open: close it first, or tick "open a second evening" to run two at once'
+                )
+                % {"first": open_now.first()},
                 field="second",
             )
         opened = timezone.now()
@@ -124,9 +129,9 @@ OPENING_LOCK = 0x0C00_CA11  # any fixed number of our own
 def check_in(session: ClubSession, member: Member) -> Arrival:
     """Record the member's arrival; the order of arrival is his prior right (L3)."""
     if not session.is_open:
-        raise ClubError("the evening is not open")
+        raise ClubError(gettext("the evening is not open"))
     if member.is_bot or not member.active:
-        raise ClubError("only active members check in")
+        raise ClubError(gettext("only active members check in"))
     # One member, one evening (issue 79): here in another open evening, he is refused
     # here until checked out there, and the refusal names it.
     elsewhere = (
@@ -137,7 +142,8 @@ def check_in(session: ClubSession, member: Member) -> Arrival:
     )
     if elsewhere is not None:
         raise ClubError(
-            f"{member} is checked in at {elsewhere.session} already: check them out there first",
+            gettext("%(member)s is checked in at %(session)s already: check them out there first")
+            % {"member": member, "session": elsewhere.session},
             field="member",
         )
     existing = Arrival.objects.filter(session=session, member=member).first()
@@ -152,7 +158,7 @@ def check_in(session: ClubSession, member: Member) -> Arrival:
     with transaction.atomic():
         locked = ClubSession.objects.select_for_update().filter(pk=session.pk).first()
         if locked is None or not locked.is_open:
-            raise ClubError("the evening is not open")
+            raise ClubError(gettext("the evening is not open"))
         existing = Arrival.objects.filter(session=session, member=member).first()
         if existing:
             return existing
@@ -174,20 +180,24 @@ def add_newcomer(session: ClubSession, name: str, *, guest: bool = False) -> Mem
     nobody else. A name taken by another member, or by a computer player, is refused."""
     name = base.shown_name(name, field="new_name")
     if not name:
-        raise ClubError("give the new member's name", field="new_name")
+        raise ClubError(gettext("give the new member's name"), field="new_name")
     if base.reserved_name(name):
-        raise ClubError(f"{name} is a computer player's name", field="new_name")
+        raise ClubError(
+            gettext("%(name)s is a computer player's name") % {"name": name}, field="new_name"
+        )
     with transaction.atomic():
         locked = base.lock_session(session.pk)
         if not locked.is_open:
-            raise ClubError("the evening is not open")
+            raise ClubError(gettext("the evening is not open"))
         same = Member.objects.filter(display_name__iexact=name, is_bot=False).first()
         if same is not None:
             here = Arrival.objects.filter(session=session, member=same, left_at=None).exists()
             if here:  # the first of two submits made him a moment ago
                 return same
             raise ClubError(
-                f"a member is already called {name}: choose them from the list", field="new_name"
+                gettext("a member is already called %(name)s: choose them from the list")
+                % {"name": name},
+                field="new_name",
             )
         username = f"{slugify(name)[:20] or 'member'}-{secrets.token_hex(3)}"
         member = base.create_member(username, name, is_guest=guest)
@@ -207,7 +217,10 @@ def check_out(session: ClubSession, member: Member, *, by: Actor = None) -> str:
     with transaction.atomic():
         locked = base.lock_session(session.pk)
         if not locked.is_open:
-            raise ClubError(f"the evening is {locked.get_status_display()}: nobody checks out")
+            raise ClubError(
+                gettext("the evening is %(get_status_display)s: nobody checks out")
+                % {"get_status_display": locked.get_status_display()}
+            )
         seat = (
             Seat.objects.filter(member=member, table__session=session, table__status=Table.PLAYING)
             .select_related("table")
@@ -221,8 +234,10 @@ def check_out(session: ClubSession, member: Member, *, by: Actor = None) -> str:
         )
         if seat is not None and not covered:
             raise ClubError(
-                f"{member} is seated at {seat.table.label} and must leave the table first "
-                "(a substitute for the rest of the game, L6)"
+                gettext(
+                    "%(member)s is seated at %(label)s and must leave the table first (a substitute for the rest of the game, L6)"
+                )
+                % {"member": member, "label": seat.table.label}
             )
         playing_for = (
             Substitution.objects.filter(
@@ -236,8 +251,10 @@ def check_out(session: ClubSession, member: Member, *, by: Actor = None) -> str:
         )
         if playing_for is not None:
             raise ClubError(
-                f"{member} plays for {playing_for.leaver} at {playing_for.table.label} until "
-                "the game ends (L6), and leaves when it does"
+                gettext(
+                    "%(member)s plays for %(leaver)s at %(label)s until the game ends (L6), and leaves when it does"
+                )
+                % {"member": member, "leaver": playing_for.leaver, "label": playing_for.table.label}
             )
         Arrival.objects.filter(session=session, member=member, left_at=None).update(
             left_at=timezone.now(), queue_table=None
@@ -264,19 +281,30 @@ def check_in_at_door(
 
     with transaction.atomic():
         chosen = sorted(members, key=lambda m: m.display_name)
-        names = []
+        newcomer = None
         if chosen:
             check_in_many(session, chosen)
-            owing = carried_words(chosen)
-            names = [
-                m.display_name + (f" ({owing[m.pk]} from past evenings)" if m.pk in owing else "")
-                for m in chosen
-            ]
         if new_name:
             newcomer = add_newcomer(session, new_name, guest=guest)
-            names.append(f"{newcomer.display_name} (new{', a guest' if guest else ''})")
-        said = f"Checked in: {base.and_list(names)}."
-        audit.record(by, AuditEntry.CHECK_IN, said, session=session)
+
+        def words() -> str:
+            owing = carried_words(chosen) if chosen else {}
+            names = [
+                gettext("%(name)s (%(owing)s from past evenings)")
+                % {"name": m.display_name, "owing": owing[m.pk]}
+                if m.pk in owing
+                else m.display_name
+                for m in chosen
+            ]
+            if newcomer is not None:
+                names.append(
+                    (gettext("%(name)s (new, a guest)") if guest else gettext("%(name)s (new)"))
+                    % {"name": newcomer.display_name}
+                )
+            return gettext("Checked in: %(names)s.") % {"names": base.and_list(names)}
+
+        books, said = base.said_twice(words)
+        audit.record(by, AuditEntry.CHECK_IN, books, session=session)
         return said
 
 
@@ -384,12 +412,14 @@ def cancel_session(session_id: int, *, by: Actor = None) -> ClubSession:
     with transaction.atomic():
         session = base.lock_session(session_id)
         if session.status != ClubSession.OPEN:
-            raise ClubError("only an open evening can be cancelled")
+            raise ClubError(gettext("only an open evening can be cancelled"))
         # Its tables locked too: a result being booked at one of them commits first and
         # is counted here, or finds the table closed (issue 36).
         base.lock_session_tables(session_id)
         if played_at(session_id=session_id):
-            raise ClubError("deals have been played this evening: close and balance it instead")
+            raise ClubError(
+                gettext("deals have been played this evening: close and balance it instead")
+            )
         now = timezone.now()
         ClubSession.objects.filter(pk=session_id).update(
             status=ClubSession.CANCELLED, closed_at=now
@@ -426,24 +456,25 @@ def void_session(session_id: int, reason: str, *, by: Actor = None) -> ClubSessi
     play, an evening is cancelled instead; after balancing, its money is corrected."""
     reason = base.clean_reason(str(reason or ""))
     if not reason:
-        raise ClubError("give the reason for voiding the evening", field="reason")
+        raise ClubError(gettext("give the reason for voiding the evening"), field="reason")
     if len(reason) > 200:
-        raise ClubError("keep the reason under 200 characters", field="reason")
+        raise ClubError(gettext("keep the reason under 200 characters"), field="reason")
     with transaction.atomic():
         session = base.lock_session(session_id)
         if session.status not in VOIDABLE:
             raise ClubError(
-                f"the evening is {session.get_status_display()}: it can no longer be voided"
+                gettext("the evening is %(get_status_display)s: it can no longer be voided")
+                % {"get_status_display": session.get_status_display()}
             )
         base.lock_session_tables(session_id)
         if not played_at(session_id=session_id):
-            raise ClubError("nothing has been played this evening: cancel it instead")
+            raise ClubError(gettext("nothing has been played this evening: cancel it instead"))
         now = timezone.now()
         claimed = ClubSession.objects.filter(pk=session_id, status__in=VOIDABLE).update(
             status=ClubSession.VOIDED, void_reason=reason, closed_at=now
         )
         if not claimed:
-            raise ClubError("the evening is being balanced: it can no longer be voided")
+            raise ClubError(gettext("the evening is being balanced: it can no longer be voided"))
         _close_tables(session_id, now, f"The evening was voided: {reason}")
         logger.info("session %s voided by %s: %s", session_id, recorded_user(by), reason)
         session.refresh_from_db()

@@ -27,6 +27,7 @@ class StatementRow:
     play: Decimal = ZERO  # the points at the evening's stake (the balancing)
     fee: Decimal = ZERO  # the evening's table fee (negative)
     other: Decimal = ZERO  # a payment, refund, reversal or adjustment
+    stored: bool = False  # ``text`` is a posting's memo: the books' words, as kept
 
     @property
     def amount(self) -> Decimal:
@@ -78,7 +79,11 @@ def period_statement(member: Member, period: Period | None = None) -> PeriodStat
             days[session_id] = day
             continue
         label = dict(Posting._meta.get_field("kind").choices or []).get(kind, kind)
-        rows.append(StatementRow(day=day, text=memo or str(label).capitalize(), other=amount))
+        rows.append(
+            StatementRow(
+                day=day, text=memo or str(label).capitalize(), other=amount, stored=bool(memo)
+            )
+        )
     sessions = ClubSession.objects.in_bulk(list(evenings))
     for session_id, cols in evenings.items():
         session = sessions[session_id]
@@ -89,7 +94,7 @@ def period_statement(member: Member, period: Period | None = None) -> PeriodStat
         rows.append(
             StatementRow(
                 day=days[session_id],
-                text=str(session),
+                text=session.title,
                 evening=session,
                 points=points or 0,
                 play=cols["play"].quantize(CENT),

@@ -11,7 +11,8 @@ from typing import Any
 
 from django.db import transaction
 from django.db.models import F, Max
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext, gettext_noop
 
 from club.models import (
     Arrival,
@@ -106,7 +107,11 @@ def check_variant(variant: str, size: int) -> None:
     low, high = variant_seats(variant)
     if not low <= size <= high:
         game = find_variant(variant).display_name
-        raise ClubError(f"{game} is played by {low}–{high} players, not {size}", field="size")
+        raise ClubError(
+            gettext("%(game)s is played by %(low)s–%(high)s players, not %(size)s")
+            % {"game": game, "low": low, "high": high, "size": size},
+            field="size",
+        )
 
 
 def _seat_by_cut(table: Table, players: list[Member], purpose: str, note: str) -> CutBatch:
@@ -182,9 +187,9 @@ def form_table(
     member queued for the table takes a computer player's seat first (`_rotate`).
     """
     if not session.is_open:
-        raise ClubError("the evening is not open")
+        raise ClubError(gettext("the evening is not open"))
     if session.is_closing_after_deals:
-        raise ClubError("the evening closes when its deals in progress end: no new table")
+        raise ClubError(gettext("the evening closes when its deals in progress end: no new table"))
     variant = variant or session.default_variant
     if variant not in dict(variant_choices()):
         raise ClubError(f"unknown game {variant!r}")
@@ -196,18 +201,21 @@ def form_table(
     options, rules_name = with_house_rules(house_rules, variant, options)
     wrong = cutting.options_error(variant, options)
     if wrong:
-        raise ClubError(f"these options do not fit the game: {wrong}")
+        raise ClubError(gettext("these options do not fit the game: %(wrong)s") % {"wrong": wrong})
     if mode not in (Table.ONLINE, Table.PHYSICAL):
-        raise ClubError("mode is online or physical")
+        raise ClubError(gettext("mode is online or physical"))
     if computer_players < 0:
-        raise ClubError("the number of computer players cannot be negative", field="computers")
+        raise ClubError(
+            gettext("the number of computer players cannot be negative"), field="computers"
+        )
     if (computer_players or fill) and mode != Table.ONLINE:
         raise ClubError(
-            "computer players sit only at tables played in the browser", field="computers"
+            gettext("computer players sit only at tables played in the browser"), field="computers"
         )
     if computer_players >= size:
         raise ClubError(
-            f"a table of {size} has room for at most {size - 1} computer players",
+            gettext("a table of %(size)s has room for at most %(size_1)s computer players")
+            % {"size": size, "size_1": size - 1},
             field="computers",
         )
     with transaction.atomic():
@@ -215,9 +223,11 @@ def form_table(
         # moment ago is seen: the candidates are those still checked in, issue 36).
         locked = base.lock_session(session.pk)
         if not locked.is_open:
-            raise ClubError("the evening is not open")
+            raise ClubError(gettext("the evening is not open"))
         if locked.is_closing_after_deals:
-            raise ClubError("the evening closes when its deals in progress end: no new table")
+            raise ClubError(
+                gettext("the evening closes when its deals in progress end: no new table")
+            )
         waiting = waiting_members(session)
         if candidates is None:
             pool = [a.member for a in waiting]
@@ -225,20 +235,23 @@ def form_table(
             free = {a.member_id for a in waiting}
             if any(m.pk not in free for m in candidates):
                 raise ClubError(
-                    "a player chosen has not checked in or is already seated", field="players"
+                    gettext("a player chosen has not checked in or is already seated"),
+                    field="players",
                 )
             order = {a.member_id: a.order for a in waiting}
             pool = sorted(candidates, key=lambda m: order[m.pk])
         low = variant_seats(variant)[0]
         if not pool:
-            raise ClubError("nobody is waiting to play", field="size")
+            raise ClubError(gettext("nobody is waiting to play"), field="size")
         short = size - computer_players - len(pool)
         if short > 0 and fill:  # the empty seats, to computer players
             computer_players, short = computer_players + short, 0
         if len(pool) + computer_players < low:
             game = find_variant(variant).short_name
             raise ClubError(
-                f"{game} needs at least {low} players; {len(pool)} waiting", field="size"
+                gettext("%(game)s needs at least %(low)s players; %(len)s waiting")
+                % {"game": game, "low": low, "len": len(pool)},
+                field="size",
             )
         if short > 0 and asked:
             raise ClubError(_short_of_players(size, pool, candidates, computer_players, mode),
@@ -248,7 +261,7 @@ def form_table(
         # deal can be dealt for stopped at its first, with a server error on its page.
         wrong = cutting.options_error(variant, options, places + computer_players)
         if wrong:
-            raise ClubError(f"not at a table of {places + computer_players}: {wrong}",
+            raise ClubError(gettext("not at a table of %(places_computer_players)s: %(wrong)s") % {"places_computer_players": places + computer_players, "wrong": wrong},
                             field="size")  # fmt: skip
         number = (Table.objects.filter(session=session).aggregate(n=Max("number"))["n"] or 0) + 1
         table = Table.objects.create(
@@ -290,7 +303,7 @@ def form_table(
                 table,
                 f"{counted(computer_players, 'computer player')} seated: the table is not staked.",
             )
-        _seat_by_cut(table, players, CutBatch.SEATS, "seats and first deal")
+        _seat_by_cut(table, players, CutBatch.SEATS, gettext_noop("seats and first deal"))
         now = timezone.now()
         table.status = Table.PLAYING
         table.started_at = now
@@ -306,11 +319,19 @@ def formed_words(table: Table, *, with_rules: bool = False) -> str:
     and, ``with_rules``, as the audit log keeps it (its game, where it is played, its
     house rules)."""
     seats = table.seats.select_related("member").order_by("position")
-    said = f"Table {table.number} formed: {base.and_list([str(s.member) for s in seats])}"
+    players = base.and_list([str(s.member) for s in seats])
     if not with_rules:
-        return f"{said}."
+        return gettext("Table %(number)s formed: %(players)s.") % {
+            "number": table.number,
+            "players": players,
+        }
     rules = f", {table.house_rules_name}" if table.house_rules_name else ""
-    return f"{said} ({table.game_name}, {table.get_mode_display()}{rules})."
+    with translation.override(base.BOOKS_LANGUAGE):  # the audit's words
+        players = base.and_list([str(s.member) for s in seats])
+        return (
+            f"Table {table.number} formed: {players} ({table.game_name}, "
+            f"{table.get_mode_display()}{rules})."
+        )
 
 
 _FEW = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
@@ -339,14 +360,14 @@ def _next_queue_seq(table: Table) -> int:
 def join_queue(table: Table, member: Member) -> Arrival:
     """A waiting member asks to cut in to ``table`` after its current game (L5)."""
     if table.session_id is None or table.status != Table.PLAYING:
-        raise ClubError("this table takes no candidates")
+        raise ClubError(gettext("this table takes no candidates"))
     arrival = Arrival.objects.filter(session=table.session_id, member=member, left_at=None).first()
     if arrival is None:
-        raise ClubError("check in to the evening first")
+        raise ClubError(gettext("check in to the evening first"))
     if Seat.objects.filter(
         table__session=table.session_id, member=member, table__status__in=IN_PLAY
     ).exists():  # a cancelled or voided table holds nobody
-        raise ClubError("you are seated at a table")
+        raise ClubError(gettext("you are seated at a table"))
     if arrival.queue_table_id != table.pk:
         arrival.queue_table = table
         arrival.queue_seq = _next_queue_seq(table)
@@ -373,7 +394,7 @@ def advance_after_deal(table_id: int, game_over: bool | None = None) -> TableTur
     with transaction.atomic():
         table = Table.objects.select_for_update().get(pk=table_id)
         if table.status != Table.PLAYING:
-            raise ClubError("the table is not playing")
+            raise ClubError(gettext("the table is not playing"))
         players = Seat.objects.filter(table=table).count()
         table.deals_played += 1
         table.deal_in_game += 1
@@ -508,9 +529,12 @@ def with_house_rules(
         return dict(options or {}), ""
     if house_rules.variant != variant:
         raise ClubError(
-            f"{house_rules.name} are house rules for "
-            f"{find_variant(house_rules.variant).display_name}, "
-            f"not for {find_variant(variant).display_name}",
+            gettext("%(name)s are house rules for %(display_name)s, not for %(display_name2)s")
+            % {
+                "name": house_rules.name,
+                "display_name": find_variant(house_rules.variant).display_name,
+                "display_name2": find_variant(variant).display_name,
+            },
             field="house_rules",
         )
     changed = {k: v for k, v in (options or {}).items() if house_rules.options.get(k) != v}

@@ -7,12 +7,14 @@ through `enter_physical_result` (the secretary). A mistake is put right by
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.db.models import Max
+from django.utils import translation
+from django.utils.translation import gettext
 
 from club.models import (
     AuditEntry,
@@ -25,44 +27,8 @@ from club.models import (
     WashbookLine,
 )
 from club.services import audit
-from club.services.base import Actor, ClubError, clean_reason, recorded_user
-from games.engine.cards import Card
-from games.engine.errors import InvalidActionError
-from games.engine.rules import Rules, make_rules
-from games.engine.variant import find_variant, first_variant
-
-
-def count_pips(cards: str | Iterable[str], variant: str | None = None) -> int:
-    """The pips of the cards left in a hand at a physical table of ``variant`` (its
-    ``physical_pips`` in the engine's registry: Foster's values, L24, in every game; the
-    registry's first game when none is named). The hand is written as the secretary
-    types it: codes with spaces or commas, a joker as JK, JOKER or *.
-
-    >>> count_pips("KS 5H JK")
-    30
-    >>> count_pips(["AH", "10D"])
-    21
-    """
-    codes = cards.replace(",", " ").split() if isinstance(cards, str) else list(cards)
-    written, bad = [], []
-    for code in codes:
-        c = code.strip().upper()
-        if c.startswith("JK") or c in ("JOKER", "*"):
-            written.append("JK")
-            continue
-        try:
-            Card.from_code(c)
-        except InvalidActionError:
-            bad.append(repr(code))  # every bad card named, not the first only (issue 79)
-            continue
-        written.append(c)
-    if bad:
-        raise ClubError(
-            f"not {'a card' if len(bad) == 1 else 'cards'}: {', '.join(bad)} "
-            "(write e.g. KS, 10H, AD, JK)"
-        )
-    game = find_variant(variant) if variant is not None else first_variant()
-    return game.physical_pips(written)
+from club.services.base import BOOKS_LANGUAGE, Actor, ClubError, clean_reason, recorded_user
+from club.services.physical import physical_points
 
 
 def _next_number(table: Table) -> int:
@@ -83,11 +49,11 @@ def _write_line(
 ) -> WashbookLine:
     """Insert a line and its entries, then seal it (the database checks the proof)."""
     if sum(points.values()) != 0:
-        raise ClubError("the line does not prove: total plus must equal total minus")
+        raise ClubError(gettext("the line does not prove: total plus must equal total minus"))
     if kind != WashbookLine.TABLEAU and not any(points.values()):
-        raise ClubError("a deal line needs a winner and a loser")
+        raise ClubError(gettext("a deal line needs a winner and a loser"))
     if kind == WashbookLine.DEAL and not any(p > 0 for p in points.values()):
-        raise ClubError("a deal has a winner")
+        raise ClubError(gettext("a deal has a winner"))
     detail = dict(detail or {})
     if positions and "players" not in detail:
         detail["players"] = [m for m, _ in sorted(positions.items(), key=lambda mp: mp[1])]
@@ -118,9 +84,9 @@ def _write_line(
 def _open_table(table_id: int) -> Table:
     table = Table.objects.select_for_update().get(pk=table_id)
     if table.status == Table.CLOSED:
-        raise ClubError("the table is closed")
+        raise ClubError(gettext("the table is closed"))
     if table.session_id and table.session.status != "open":
-        raise ClubError("the evening is closed")
+        raise ClubError(gettext("the evening is closed"))
     return table
 
 
@@ -137,21 +103,21 @@ def post_online_deal(
     returns the line already posted. Raises `ClubError` (a ValueError) on bad input.
     """
     if not deal_key:
-        raise ClubError("a deal_key is required")
+        raise ClubError(gettext("a deal_key is required"))
     existing = WashbookLine.objects.filter(deal_key=deal_key).first()
     if existing:
         if existing.table_id != table_id:
-            raise ClubError("that deal_key belongs to another table")
+            raise ClubError(gettext("that deal_key belongs to another table"))
         return existing
     try:
         clean = {int(k): int(v) for k, v in points.items()}
     except (TypeError, ValueError) as e:
-        raise ClubError("points must map seat positions to whole numbers") from e
+        raise ClubError(gettext("points must map seat positions to whole numbers")) from e
     try:
         with transaction.atomic():
             table = _open_table(table_id)
             if table.mode != Table.ONLINE:
-                raise ClubError("a physical table's results are entered by the secretary")
+                raise ClubError(gettext("a physical table's results are entered by the secretary"))
             seats = {
                 s.position: s.member
                 for s in Seat.objects.filter(table=table).select_related("member")
@@ -159,7 +125,11 @@ def post_online_deal(
             unknown = set(clean) - set(seats)
             if unknown:
                 raise ClubError(
-                    f"no seat at {'position' if len(unknown) == 1 else 'positions'} {sorted(unknown)}"
+                    gettext("no seat at %(position_if_len)s %(sorted)s")
+                    % {
+                        "position_if_len": "position" if len(unknown) == 1 else "positions",
+                        "sorted": sorted(unknown),
+                    }
                 )
             by_member = {seats[pos]: pts for pos, pts in clean.items()}
             kind = WashbookLine.DEAL if any(clean.values()) else WashbookLine.TABLEAU
@@ -200,188 +170,6 @@ class PhysicalResult:
     ending: str = ""
 
 
-def most_pips(table: Table, players: int | None = None) -> int:
-    """The most pips a loser's hand can hold at the table's game: one card more than the
-    hand dealt (he has drawn and not yet discarded), each the pack's highest (L24)."""
-    game = find_variant(table.variant)
-    rules = _table_rules(table)
-    players = players or Seat.objects.filter(table=table).count()
-    top = max(game.physical_pips([c.code]) for c in game.pack(rules))
-    return (game.hand_size(rules, players) + 1) * top
-
-
-def _table_rules(table: Table) -> Rules:
-    try:
-        return make_rules(table.variant, dict(table.options or {}))
-    except InvalidActionError:
-        return make_rules(table.variant)
-
-
-def physical_points(
-    table: Table, result: PhysicalResult, *, players: list[Member] | None = None
-) -> dict[Member, int]:
-    """Each player's points for a deal played with real cards, refusing what cannot have
-    happened, whatever sends it: a winner who is not seated or has cards left, a player
-    who is not at the table, a loser with more pips than the game's hand can hold.
-    ``players``: who played the deal (a correction's: the line's players); by default
-    who is seated now."""
-    if players is None:
-        players = [
-            s.member
-            for s in Seat.objects.filter(table=table).select_related("member").order_by("position")
-        ]
-    game = find_variant(table.variant)
-    if game.endings or result.ending:
-        return _ended_points(table, result, players)
-    seats = {m.pk: m for m in players}
-    named = set(result.losses) | set(result.cards) | set(result.extra)
-    if named - set(seats):
-        raise ClubError("a player named in the result is not seated at this table")
-    problems: list[ClubError] = []  # every mistake of the result, told at once
-    winner = seats.get(result.winner_id) if result.winner_id is not None else None
-    if winner is None:  # the other hands are still checked, and told with it
-        problems.append(
-            ClubError(
-                "say who went out" if result.winner_id is None
-                else "the winner is not seated at this table",
-                field="winner",
-            )
-        )  # fmt: skip
-    elif result.winner_id in set(result.losses) | set(result.cards):
-        field_name = "cards" if result.winner_id in result.cards else "pips"
-        problems.append(
-            ClubError(
-                f"{winner} went out: the winner has no cards left to count",
-                field=f"{field_name}_{result.winner_id}",
-            )
-        )
-    if winner is not None and result.winner_id in result.extra:
-        problems.append(
-            ClubError(f"{winner} won: the winner pays nothing", field=f"extra_{result.winner_id}")
-        )
-    ceiling = most_pips(table, len(seats))
-    points: dict[Member, int] = {}
-    total = 0
-    for member_id, member in seats.items():
-        if member_id == result.winner_id:
-            continue
-        if member_id in result.losses and member_id in result.cards:
-            problems.append(
-                ClubError(f"give {member}'s pips or cards, not both", field=f"cards_{member_id}")
-            )
-            continue
-        if member_id in result.cards:
-            try:
-                pips = count_pips(result.cards[member_id], table.variant)
-            except ClubError as e:
-                problems.append(ClubError(f"{member}'s cards: {e}", field=f"cards_{member_id}"))
-                continue
-            where = f"cards_{member_id}"
-        elif member_id in result.losses:
-            pips = result.losses[member_id]
-            where = f"pips_{member_id}"
-        elif winner is None:
-            continue  # one blank hand is the winner's, and he is not named: not a mistake
-        else:
-            problems.append(
-                ClubError(
-                    f"{member} played this deal: give the pips or the cards left in the hand",
-                    field=f"pips_{member_id}",
-                )
-            )
-            continue
-        if pips > ceiling:
-            problems.append(
-                ClubError(
-                    f"{member}'s hand cannot hold {pips} pips: at most {ceiling} in this game",
-                    field=where,
-                )
-            )
-            continue
-        pips += result.extra.get(member_id, 0)
-        if pips < 0:
-            problems.append(ClubError("pips cannot be negative", field=where))
-            continue
-        points[member] = -pips
-        total += pips
-    if problems:
-        raise ClubError.all_of(problems)
-    if total == 0:
-        raise ClubError("the losers paid nothing: enter their pips")
-    assert winner is not None  # told above
-    points[winner] = total
-    return points
-
-
-def _ended_points(table: Table, result: PhysicalResult, players: list[Member]) -> dict[Member, int]:
-    """A deal of a game with named endings (``Variant.endings``), scored by the game:
-    what the secretary entered is checked field by field here, what cannot have happened
-    in the game (a count no hand holds, two calls where only one fits) by the engine."""
-    game = find_variant(table.variant)
-    try:
-        end = game.ending(result.ending)
-    except InvalidActionError:
-        choices = ", ".join(e.label for e in game.endings) or "name the winner"
-        raise ClubError(
-            f"say how the deal ended: {choices}"
-            if not result.ending
-            else f"{game.display_name} has no ending {result.ending!r}: {choices}",
-            field="ending",
-        ) from None
-    seats = {m.pk: i for i, m in enumerate(players)}
-    by_pk = {m.pk: m for m in players}
-    named = set(result.losses) | set(result.cards) | set(result.extra)
-    if result.winner_id is not None:
-        named.add(result.winner_id)
-    if named - set(seats):
-        raise ClubError("a player named in the result is not seated at this table")
-    problems: list[ClubError] = []
-    if end.seat and result.winner_id is None:
-        problems.append(ClubError(f"{end.label}: name {end.seat}", field="winner"))
-    if not end.seat and result.winner_id is not None:
-        problems.append(ClubError(f"{end.label}: it names no player", field="winner"))
-    for pk in result.extra:
-        problems.append(
-            ClubError(f"{end.label}: {game.display_name} has no extra points", field=f"extra_{pk}")
-        )
-    counts: list[int] = []
-    for member in players:
-        pk = member.pk
-        if not end.counts:
-            for given, where in ((result.losses, "pips"), (result.cards, "cards")):
-                if pk in given:
-                    problems.append(
-                        ClubError(f"{end.label}: no hand is counted", field=f"{where}_{pk}")
-                    )
-            continue
-        if pk in result.losses and pk in result.cards:
-            problems.append(
-                ClubError(f"give {member}'s count or cards, not both", field=f"cards_{pk}")
-            )
-        elif pk in result.cards:
-            try:
-                counts.append(count_pips(result.cards[pk], table.variant))
-            except ClubError as e:
-                problems.append(ClubError(f"{member}'s cards: {e}", field=f"cards_{pk}"))
-        elif pk in result.losses:
-            counts.append(result.losses[pk])
-        else:
-            problems.append(
-                ClubError(
-                    f"{end.label}: give {member}'s count or the cards left in the hand",
-                    field=f"pips_{pk}",
-                )
-            )
-    if problems:
-        raise ClubError.all_of(problems)
-    seat = seats[result.winner_id] if result.winner_id is not None else None
-    try:
-        points = game.ended_points(_table_rules(table), len(players), end.name, seat, tuple(counts))
-    except InvalidActionError as e:
-        raise ClubError(str(e), field="ending") from None
-    return {by_pk[m.pk]: p for m, p in zip(players, points, strict=True)}
-
-
 def _line_kind(points: Mapping[Member, int]) -> str:
     """A deal line, or a tableau when the deal was drawn (no points change hands)."""
     return WashbookLine.DEAL if any(points.values()) else WashbookLine.TABLEAU
@@ -402,7 +190,7 @@ def enter_physical_result(
     with transaction.atomic():
         table = _open_table(table_id)
         if table.mode != Table.PHYSICAL:
-            raise ClubError("results of tables played in the browser come from the game")
+            raise ClubError(gettext("results of tables played in the browser come from the game"))
         points = physical_points(table, result)
         positions = dict(Seat.objects.filter(table=table).values_list("member_id", "position"))
         # Who dealt it (issue 81: the washbook CSV's dealer column was blank for every
@@ -422,7 +210,9 @@ def enter_physical_result(
         )
         if advance:
             advance_after_deal(table.pk)
-        audit.record(by, AuditEntry.RESULT, f"{table.label}: {result_words(line)}", table=table)
+        with translation.override(BOOKS_LANGUAGE):  # the audit's words
+            books = f"{table.label}: {result_words(line)}"
+        audit.record(by, AuditEntry.RESULT, books, table=table)
     return line
 
 
@@ -432,7 +222,10 @@ def result_words(line: WashbookLine) -> str:
         f"{e.member} {e.points:+d}"
         for e in line.entries.select_related("member").order_by("-points")
     )
-    return f"Line {line.number} posted to the washbook: {won or 'a drawn deal, no points'}."
+    return gettext("Line %(number)s posted to the washbook: %(won)s.") % {
+        "number": line.number,
+        "won": won or gettext("a drawn deal, no points"),
+    }
 
 
 def _entered(result: PhysicalResult) -> dict[str, Any]:
@@ -521,13 +314,13 @@ def correct_line(
 
     reason = clean_reason(str(reason or ""))
     if not reason:
-        raise ClubError("give the reason for the correction", field="reason")
+        raise ClubError(gettext("give the reason for the correction"), field="reason")
     if len(reason) > 200:
-        raise ClubError("keep the reason under 200 characters", field="reason")
+        raise ClubError(gettext("keep the reason under 200 characters"), field="reason")
     with transaction.atomic():
         found = WashbookLine.objects.filter(pk=line_id).select_related("table").first()
         if found is None:
-            raise ClubError("no such washbook line")
+            raise ClubError(gettext("no such washbook line"))
         session = None
         if found.table.session_id is not None:
             session = ClubSession.objects.select_for_update().get(pk=found.table.session_id)

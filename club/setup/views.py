@@ -16,7 +16,7 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.utils.translation import get_language
+from django.utils.translation import get_language, gettext
 from django.views.decorators.http import require_http_methods
 
 from club.pages.auth import SETUP_TRIES, client_ip
@@ -120,8 +120,11 @@ def _start_club(request: HttpRequest, code: str) -> HttpResponse:
             login(request, secretary.user, backend=BACKEND)
             messages.success(
                 request,
-                f"{new.name.strip()} has started, with you as its secretary. Next: add the "
-                "members, then open the first evening.",
+                gettext(
+                    "%(club)s has started, with you as its secretary. Next: add the members, "
+                    "then open the first evening."
+                )
+                % {"club": new.name.strip()},
             )
             return redirect("club:members")
     return _page(request, form, code, status=400)
@@ -138,8 +141,11 @@ def _start_demo(request: HttpRequest, code: str) -> HttpResponse:
     login(request, get_user_model().objects.get(username="secretary"), backend=BACKEND)
     messages.success(
         request,
-        "The demo club is loaded: you are its secretary. Every demo login (secretary, "
-        f"alice, bob, …) takes this install's demo password: {password} (make run prints "
-        "it too).",
+        gettext(
+            "The demo club is loaded: you are its secretary. Every demo login (secretary, "
+            "alice, bob, …) takes this install's demo password: %(password)s (make run "
+            "prints it too)."
+        )
+        % {"password": password},
     )
     return redirect("home")

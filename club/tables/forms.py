@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from django import forms
 from django.db.models import Case, When
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from club.models import (
@@ -96,14 +97,21 @@ class ResultForm(forms.Form):
         # A game whose deals end in more ways than one winner collecting (Tonk): how the
         # deal ended, the player it names, and every player's count when it asks them.
         self.endings = game.endings if game is not None else ()
-        word = "count" if self.endings else "pips"
+        counts = bool(self.endings)
         for m in players:
-            name = m.display_name
+            said = {"name": m.display_name}
             self.fields[f"pips_{m.pk}"] = forms.IntegerField(
-                min_value=0, max_value=1000, required=False, label=f"{name}: {word} in hand",
-                error_messages={"invalid": f"{name}'s {word} is a whole number.",
-                                "min_value": f"{name}'s {word} cannot be negative.",
-                                "max_value": f"{name}'s {word} cannot be over 1000."},
+                min_value=0, max_value=1000, required=False,
+                label=(gettext("%(name)s: count in hand") if counts
+                       else gettext("%(name)s: pips in hand")) % said,
+                error_messages={
+                    "invalid": (gettext("%(name)s's count is a whole number.") if counts
+                                else gettext("%(name)s's pips are a whole number.")) % said,
+                    "min_value": (gettext("%(name)s's count cannot be negative.") if counts
+                                  else gettext("%(name)s's pips cannot be negative.")) % said,
+                    "max_value": (gettext("%(name)s's count cannot be over 1000.") if counts
+                                  else gettext("%(name)s's pips cannot be over 1000.")) % said,
+                },
             )  # fmt: skip
             self.fields[f"cards_{m.pk}"] = forms.CharField(
                 max_length=120,
@@ -115,8 +123,10 @@ class ResultForm(forms.Form):
                 self.fields[f"extra_{m.pk}"] = forms.IntegerField(
                     min_value=0, max_value=1000, required=False,
                     label=_("extra points paid (splash, ratting, foul hand)"),
-                    error_messages={"invalid": f"{name}'s extra points are a whole number.",
-                                    "min_value": f"{name}'s extra points cannot be negative."},
+                    error_messages={
+                        "invalid": gettext("%(name)s's extra points are a whole number.") % said,
+                        "min_value": gettext("%(name)s's extra points cannot be negative.") % said,
+                    },
                 )  # fmt: skip
         if self.endings:
             self.fields["ending"] = forms.ChoiceField(

@@ -9,6 +9,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 from club.models import (
@@ -108,7 +109,7 @@ def table_substitute(request: HttpRequest, pk: int) -> HttpResponse:
     table = table_or_404(pk)
     form = SubstituteForm(request.POST)
     if not form.is_valid():
-        return refused(request, ClubError("choose a member"), table.get_club_url())
+        return refused(request, ClubError(gettext("choose a member")), table.get_club_url())
     try:
         propose_substitute(table, member_or_403(request), form.cleaned_data["substitute"])
     except ClubError as e:
@@ -156,7 +157,7 @@ def table_result(request: HttpRequest, pk: int) -> HttpResponse:
     if table.mode != Table.PHYSICAL or table.status != Table.PLAYING:
         return refused(
             request,
-            ClubError("results are entered at a physical table in play"),
+            ClubError(gettext("results are entered at a physical table in play")),
             table.get_club_url(),
         )
     players = [s.member for s in table.seats.select_related("member")]

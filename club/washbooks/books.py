@@ -11,7 +11,7 @@ from decimal import Decimal
 
 from django.db.models import Prefetch, QuerySet
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import gettext, pgettext
 
 from club.models import ClubSession, Member, Seat, Table, WashbookEntry, WashbookLine
 from games.engine.errors import InvalidActionError
@@ -196,13 +196,41 @@ def to_csv(book: Book, unstaked: dict[int, str] | None = None) -> str:
     unstaked = unstaked or {}
     out = io.StringIO()
     w = SafeWriter(out)
-    head = ["date", "table", "line", "kind", "game", "deal", "dealer", "winner", "value"]
+    # The headers in the exporter's language (issue 82); the values stay plain.
+    head = [
+        pgettext("csv column", "date"),
+        pgettext("csv column", "table"),
+        pgettext("csv column", "line"),
+        pgettext("csv column", "kind"),
+        pgettext("csv column", "game"),
+        pgettext("csv column", "deal"),
+        pgettext("csv column", "dealer"),
+        pgettext("csv column", "winner"),
+        pgettext("csv column", "value"),
+    ]
     for m in book.columns:
-        head += [f"{m.display_name} +", f"{m.display_name} -", f"{m.display_name} total"]
+        named = {"member": m.display_name}
+        head += [
+            pgettext("csv column", "%(member)s +") % named,
+            pgettext("csv column", "%(member)s -") % named,
+            pgettext("csv column", "%(member)s total") % named,
+        ]
     # Money at the evening's stake beside the points (issue 81, item 5): each member's
     # net points on the line times the stake, on staked rows only.
-    head += [f"{m.display_name} money ({money.symbol()})" for m in book.columns]
-    w.writerow([*head, "stake", "staked", "rules", "notes"])
+    head += [
+        pgettext("csv column", "%(member)s money (%(sign)s)")
+        % {"member": m.display_name, "sign": money.symbol()}
+        for m in book.columns
+    ]
+    w.writerow(
+        [
+            *head,
+            pgettext("csv column", "stake"),
+            pgettext("csv column", "staked"),
+            pgettext("csv column", "rules"),
+            pgettext("csv column", "notes"),
+        ]
+    )
     cent = money.unit()
     stakes = _stakes(book)
     cash = [Decimal(0)] * len(book.columns)
@@ -351,8 +379,17 @@ def balances_csv(
     out = io.StringIO()
     w = SafeWriter(out)
     sign = money.symbol()
-    w.writerow(["member", "guest", "active", "joined", f"with members ({sign})",
-                f"with the club ({sign})", f"balance ({sign})"])  # fmt: skip
+    w.writerow(
+        [
+            pgettext("csv column", "member"),
+            pgettext("csv column", "guest"),
+            pgettext("csv column", "active"),
+            pgettext("csv column", "joined"),
+            pgettext("csv column", "with members (%(sign)s)") % {"sign": sign},
+            pgettext("csv column", "with the club (%(sign)s)") % {"sign": sign},
+            pgettext("csv column", "balance (%(sign)s)") % {"sign": sign},
+        ]
+    )
     unit = money.unit()
     total = club + others
     for m, with_members, with_club in rows:

@@ -21,12 +21,12 @@ from club.services import ledger
 from club.services import money as club_money
 from club.services.base import ClubError
 from club.services.ledger import staked_tables
+from club.services.physical import most_pips
 from club.services.washbook import (
     CORRECTABLE_SESSIONS,
     correct_line,
     correction_refused,
     line_players,
-    most_pips,
 )
 from club.tables.views import result_from_form
 from club.washbooks import books

@@ -24,6 +24,7 @@ from django.utils.safestring import SafeString
 from redis.exceptions import RedisError
 
 from games.engine.variant import find_variant
+from games.engine.words import speaking
 
 from ..models import Deal
 from . import call_round, club_api, kept, live_template, presenters, reading
@@ -62,11 +63,13 @@ def live_context(
         return ctx | {"live": None, **extra}
     stopped = reading.stopped_reason(deal)
     if me is not None and me < state.players:
-        view = state.player_view(me)
+        with speaking(presenters.reader()):  # the view's reasons in the reader's language
+            view = state.player_view(me)
         legal = state.legal_actions(me) if view.get("to_move") == me and not stopped else []
     else:
         me = None
-        view = state.spectator_view()
+        with speaking(presenters.reader()):
+            view = state.spectator_view()
         legal = []
     if stopped or (table is not None and table.status == club_api.Table.CLOSED):
         # Play has stopped here: nobody is to play (issue 56: a closed table's page still

@@ -18,7 +18,8 @@ document.addEventListener("click", (event) => {
         var p = document.createElement("p");
         p.className = "scroll-hint muted small";
         p.setAttribute("aria-hidden", "true");
-        p.textContent = "Wider than the screen: swipe the table sideways for every column →";
+        // The page's own words, in its reader's language (base.html, issue 82).
+        p.textContent = document.body.dataset.wideHint || "Wider than the screen: swipe the table sideways for every column →";
         wrap.parentNode.insertBefore(p, wrap);
       } else if (!wide && has) {
         hint.remove();

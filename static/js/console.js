@@ -92,7 +92,8 @@
     var conn = document.getElementById("conn");
     if (!conn) return;
     conn.dataset.state = state;
-    conn.textContent = text;
+    // The page's own words for the state, in its reader's language (issue 82).
+    conn.textContent = conn.getAttribute("data-says-" + state) || text;
   }
   root.addEventListener("htmx:afterSettle", function (e) {
     applyFolds();

@@ -398,7 +398,8 @@
   function setConn(state, text) {
     if (!conn) return;
     conn.dataset.state = state;
-    conn.textContent = text;
+    // The page's own words for the state, in its reader's language (issue 82).
+    conn.textContent = conn.getAttribute("data-says-" + state) || text;
   }
   function poll() {
     pollCount += 1;

@@ -78,7 +78,13 @@ ENGLISH = frozenset(
         "most",
     ]
 )
-SAID_ATTRIBUTES = ("aria-label", "title", "placeholder", "alt")
+SAID_ATTRIBUTES = (
+    "aria-label",
+    "title",
+    "placeholder",
+    "alt",
+    "data-label",
+)  # data-label: a phone shows it
 # A word: letters alone, not a law's code ("TO8", "CO1") nor a code in capitals ("IN").
 WORD = re.compile(r"\b[a-zà-ÿ][A-Za-zÀ-ÿ']*\b|\b[A-Z][a-zà-ÿ'][A-Za-zÀ-ÿ']*\b")
 # A time zone's own name ("America/Port of Spain", "US/Pacific") is a name, not a sentence.
@@ -90,10 +96,22 @@ class _Said(HTMLParser):
         super().__init__(convert_charrefs=True)
         self.said: list[str] = []
         self._skip = 0
+        # An element marked as in another language (lang="en-GB": the books' stored
+        # words, kept as written) is read as that language, not as Spanish left over.
+        self._other: list[str] = []  # the tag of each open element so marked
+        self._depth = 0  # open elements of the innermost marked one's tag, itself included
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag in ("script", "style", "code", "template"):
             self._skip += 1
+        lang = dict(attrs).get("lang")
+        if self._other and tag == self._other[-1]:
+            self._depth += 1
+        elif lang and not lang.lower().startswith("es") and tag != "html":
+            self._other.append(tag)
+            self._depth = 1
+        if self._other:
+            return
         for name, value in attrs:
             if name in SAID_ATTRIBUTES and value:
                 self.said.append(value)
@@ -101,9 +119,13 @@ class _Said(HTMLParser):
     def handle_endtag(self, tag: str) -> None:
         if tag in ("script", "style", "code", "template") and self._skip:
             self._skip -= 1
+        if self._other and tag == self._other[-1]:
+            self._depth -= 1
+            if self._depth == 0:
+                self._other.pop()
 
     def handle_data(self, data: str) -> None:
-        if not self._skip and data.strip():
+        if not self._skip and not self._other and data.strip():
             self.said.append(" ".join(data.split()))
 
 

@@ -211,7 +211,8 @@ def test_impossible_results_are_refused_by_the_service_whatever_sends_them(
     physical: tuple[Table, list[Member]],
 ) -> None:
     """Not only the form: the service refuses a result that cannot have happened."""
-    from club.services.washbook import PhysicalResult, enter_physical_result, most_pips
+    from club.services.physical import most_pips
+    from club.services.washbook import PhysicalResult, enter_physical_result
 
     table, (a, b, c, d) = physical
     ceiling = most_pips(table)

@@ -38,6 +38,9 @@ def test_the_reading_finds_english_and_passes_spanish() -> None:
         "Play the game",
     ]
     assert english_left(page) == ["Your table", "Play the game"]
+    # The books' stored words, marked as English, are English by right.
+    marked = '<td lang="en-GB">Opened the evening: <b>two</b> tables</td><td>Abrió</td>'
+    assert english_left(marked) == [] and said(marked) == ["Abrió"]
 
 
 @pytest.fixture
@@ -88,6 +91,28 @@ TRANSLATED: dict[str, Page] = {
     "a table's washbook": lambda e: (e[1], f"/club/tables/{e[2].tables.get().pk}/washbook/"),
     "the table in play, a player": lambda e: (e[1], e[2].tables.get().get_absolute_url()),
     "the table, the secretary watching": lambda e: (e[0], e[2].tables.get().get_absolute_url()),
+    "the standings": lambda e: (e[1], "/standings/"),
+    "the members, the secretary": lambda e: (e[0], "/members/"),
+    "a member's full statement": lambda e: (e[1], f"/members/{e[1].pk}/statement/"),
+    "a member's statement for a period": lambda e: (
+        e[1],
+        f"/members/{e[1].pk}/statement/period/?since=2026-01-01&until=2026-12-31",
+    ),
+    "a member's statement of an evening": lambda e: (
+        e[1],
+        f"/members/{e[1].pk}/sessions/{e[2].pk}/",
+    ),
+    "the club's account": lambda e: (e[0], "/club/account/"),
+    "who owes what": lambda e: (e[0], "/club/owed/"),
+    "the audit log": lambda e: (e[0], "/audit/"),
+    "the backups": lambda e: (e[0], "/backups/"),
+    "the house rules": lambda e: (e[0], "/house-rules/"),
+    "a table's club page": lambda e: (e[0], f"/club/tables/{e[2].tables.get().pk}/"),
+    "the evening on paper": lambda e: (e[0], f"/sessions/{e[2].pk}/print/"),
+    "changing one's password": lambda e: (e[1], "/password/"),
+    "a forgotten password": lambda e: (None, "/password/forgot/"),
+    "the rules": lambda e: (None, "/rules/"),
+    "the rules of Tonk": lambda e: (None, "/rules/tonk/"),
     "the rules in force at a table": lambda e: (
         e[1],
         f"/rules/conquian/?table={e[2].tables.get().pk}",

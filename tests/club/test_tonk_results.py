@@ -14,9 +14,10 @@ from django.urls import reverse
 from club.models import ClubSession, Member, Table, WashbookLine
 from club.services.base import ClubError
 from club.services.ledger import balance_session, session_money, verify_balances
+from club.services.physical import count_pips
 from club.services.sessions import check_in, close_session
 from club.services.tables import form_table
-from club.services.washbook import PhysicalResult, count_pips, enter_physical_result
+from club.services.washbook import PhysicalResult, enter_physical_result
 
 from .conftest import field_error, physical_three, points
 

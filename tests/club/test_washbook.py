@@ -13,13 +13,13 @@ from django.urls import reverse
 from club.models import ClubSession, Member, Seat, Table, WashbookLine
 from club.services.base import ClubError
 from club.services.mistakes import void_table
+from club.services.physical import count_pips
 from club.services.seating import table_seating
 from club.services.sessions import check_in
 from club.services.tables import form_table
 from club.services.washbook import (
     PhysicalResult,
     correct_line,
-    count_pips,
     enter_physical_result,
     post_online_deal,
 )

@@ -267,3 +267,46 @@ def test_no_serious_or_critical_accessibility_violation(
     (ARTIFACTS / "axe.json").write_text(json.dumps(report, indent=2, default=dict))
     assert report["checked"] >= 2 * (13 + len(VARIANTS))
     assert failures == [], "\n".join(failures)
+
+
+def test_every_page_in_spanish_is_accessible_and_says_it_is_spanish(
+    live: dict[str, Any], live_server: Any, browser: Any
+) -> None:
+    """Issue 82: the same pages for a browser set to es-MX (no language chosen): each
+    page's ``lang`` is Spanish, axe finds no serious or critical violation at a phone's
+    width, and no English is left on it (tests/club/spanish.py)."""
+    from tests.club.spanish import english_left
+
+    w = _evening()
+    DATA_WORDS = {"The Secretary", "helps the club"}
+    source = _axe_source()
+    failures: list[str] = []
+    contexts: dict[int, Any] = {}
+    for name, who, path in _pages(w):
+        if who.pk not in contexts:
+            ctx = browser.new_context(
+                locale="es-MX",
+                viewport={"width": WIDTHS["phone"][0], "height": WIDTHS["phone"][1]},
+                bypass_csp=True,
+            )
+            login(ctx, live_server.url, who)
+            contexts[who.pk] = ctx.new_page()
+        page = contexts[who.pk]
+        page.goto(f"{live_server.url}{path}")
+        lang = page.evaluate("document.documentElement.lang")
+        if lang != "es":
+            failures.append(f"{name}: lang {lang!r}")
+        # Names and reasons people typed are theirs, in their words (the secretary is
+        # "The Secretary" here, a fee was waived as "helps the club"), not the club's.
+        left = [t for t in english_left(page.content()) if t not in DATA_WORDS]
+        if left:
+            failures.append(f"{name}: English left: {left[:6]}")
+        page.add_script_tag(content=source)
+        result = page.evaluate(
+            "async () => (await axe.run(document, {resultTypes: ['violations']}))"
+            ".violations.map(v => [v.id, v.impact])"
+        )
+        failures += [f"{name}: {i} ({impact})" for i, impact in result if impact in BAD]
+    for page in contexts.values():
+        page.context.close()
+    assert failures == [], "\n".join(failures)

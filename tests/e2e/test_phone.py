@@ -213,6 +213,9 @@ def play_on_phone(
     choose: Callable[[list[Any], int], dict[str, Any]],
     shot: str,
     expect: tuple[int, str],
+    *,
+    locale: str | None = None,
+    read: Callable[[Any], None] | None = None,
 ) -> dict[str, int]:
     """The member's deal at a practice table, every move by tapping. Deals are seeded
     (the test's deal_seed mark): ``expect`` is the member's number of moves and the deal's
@@ -226,7 +229,7 @@ def play_on_phone(
         else {}
     )
     table = create_practice_table(member, variant, players, capped)
-    ctx = browser.new_context(**PHONE)
+    ctx = browser.new_context(**PHONE, **({"locale": locale} if locale else {}))
     login(ctx, live["url"], member)
     page = ctx.new_page()
     page.goto(f"{live['url']}{table.get_absolute_url()}")
@@ -264,6 +267,8 @@ def play_on_phone(
             for b in page.locator("#dock .actions button").all():
                 on_screen(page, b, f"this turn's action {b.inner_text()!r}")
             shot_taken = True
+        if read is not None:
+            read(page)  # the page as it stands at the member's turn
         how = tap_action(page, choose(state.legal_actions(0), my_moves))
         hows[how] = hows.get(how, 0) + 1
         my_moves += 1
@@ -275,6 +280,8 @@ def play_on_phone(
     end = page.locator("#deal-end")
     end.wait_for(state="visible", timeout=6000)
     page.screenshot(path=str(ARTIFACTS / f"phone-{shot}-end.png"))
+    if read is not None:
+        read(page)
     cont = page.locator("#deal-end [data-continue]")
     scroll_to(cont)
     big_enough(cont, "Continue")

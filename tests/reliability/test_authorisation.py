@@ -55,9 +55,11 @@ BACK_TO_FORM = {"club:session_open", "club:session_close", "club:table_result"}
 # Token-authenticated and read-only (its own tests), or a benchmark's yardstick (404 here).
 # The empty club's setup page too: 404 once the club has members (tests/club/test_setup.py).
 # A sign-in link's page: its token is the authority (tests/club/test_logins.py).
+# The language switcher: anyone's own choice, a POST that changes only the chooser's
+# cookie and profile (tests/club/test_language.py).
 SPECIAL = {
     "games:events", "club:session_events", "games:bench_ping", "setup", "signin",
-    "password_reset_confirm",
+    "password_reset_confirm", "set_language",
 }  # fmt: skip
 
 

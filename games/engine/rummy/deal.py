@@ -26,6 +26,7 @@ from ..protocol import Outcome
 from ..records import Kind, Record
 from ..rules import Rules
 from ..words import LogView
+from ..words import gettext as _
 from . import generate
 from .from_view import RummyFromView
 from .moves import (
@@ -278,12 +279,15 @@ class RummyDeal(RummyFromView):
         if self._discard_allowed(seat):
             return None
         if self.table.ratting == "none":
-            return "no ratting (Dalton): lay out the whole hand at once, or take back"
+            return _("no ratting (Dalton): lay out the whole hand at once, or take back")
         short = 6 - self._shown
-        return (
-            f"a first show is at least six cards (Dalton): show {short} more "
-            f"card{'s' if short > 1 else ''}, or take back"
-        )
+        if short > 1:
+            return _(
+                "a first show is at least six cards (Dalton): show %(count)s more cards, or take back"
+            ) % {"count": short}
+        return _(
+            "a first show is at least six cards (Dalton): show %(count)s more card, or take back"
+        ) % {"count": short}
 
     def _discard_allowed(self, seat: int) -> bool:
         """Ratting (Dalton) is checked when the turn ends, at the discard."""

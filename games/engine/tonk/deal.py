@@ -22,7 +22,8 @@ from ..records import Kind, Record
 from ..rules import Rules
 from ..spreads import count, hit_spread, hits_for, make_spread, spreads_in
 from ..stock import StockDeal
-from ..words import LogView
+from ..words import LogView, name_of
+from ..words import gettext as _
 from .actions import TONK_ACTIONS, Call, Discard, DrawPack, Drop, Hit, NoCall, Pluck, Refuse, Spread
 from .scoring import settle
 
@@ -138,14 +139,18 @@ class TonkDeal(StockDeal):
     def why_no_drop(self, seat: int) -> str | None:
         if self.phase == "draw" and self.waits[seat]:
             k = self.waits[seat]
-            return f"the Wait Rule: {k} more turn{'s' if k > 1 else ''} before a drop (TO8)"
+            if k > 1:
+                return _("the Wait Rule: %(count)s more turns before a drop (TO8)") % {"count": k}
+            return _("the Wait Rule: %(count)s more turn before a drop (TO8)") % {"count": k}
         return None
 
     def why_no_discard(self) -> str | None:
         """TO6: this turn's plucked card may not be the discard."""
         if self.phase != "play" or self.plucked is None or len(self.hands[self.turn]) == 1:
             return None
-        return f"the {self.plucked.name} was plucked this turn: discard another card (TO6)"
+        return _("%(card)s was plucked this turn: discard another card (TO6)") % {
+            "card": name_of(self.plucked.code, the=True)
+        }
 
     def _list_legal(self, seat: int) -> list[Action]:
         out: list[Action] = []

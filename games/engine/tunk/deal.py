@@ -23,7 +23,8 @@ from ..protocol import Outcome
 from ..records import Kind, Record
 from ..rules import Rules
 from ..stock import StockDeal
-from ..words import LogView
+from ..words import LogView, name_of
+from ..words import gettext as _
 from .actions import TUNK_ACTIONS, Discard, DrawPack, Pluck, Tunk
 from .melds import Groupings, last_turn, tunk_discards, tunker_melds
 from .scoring import OUT_AT, settle
@@ -144,19 +145,24 @@ class TunkDeal(StockDeal):
         """K5: this turn's card from the stock may not be the discard."""
         if self.phase != "discard" or self.plucked is None:
             return None
-        return (
-            f"the {self.plucked.name} was taken from the stock this turn: discard another card (K5)"
-        )
+        return _("%(card)s was taken from the stock this turn: discard another card (K5)") % {
+            "card": name_of(self.plucked.code, the=True)
+        }
 
     def why_no_tunk(self) -> str | None:
         """Why the Tunk is not offered now, in words (the page says it)."""
         if self.phase == "draw":
-            return "Tunk is called after drawing, with the discard (K7)"
+            return _("Tunk is called after drawing, with the discard (K7)")
         if self.phase != "discard" or self.tunks():
             return None
         g = Groupings(self.hands[self.turn])
         low = min(g.points(c) for c in self.hands[self.turn] if c != self.plucked)
-        return f"your best seven cards leave {low} unmatched; Tunk needs {LIMIT} or less (K7)"
+        return _(
+            "your best seven cards leave %(low)s unmatched; Tunk needs %(limit)s or less (K7)"
+        ) % {
+            "low": low,
+            "limit": LIMIT,
+        }
 
     def _list_legal(self, seat: int) -> list[Action]:
         out: list[Action] = []
