@@ -9,13 +9,18 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
+from django.conf import settings
+from django.template.loader import render_to_string
+from django.utils import translation
 
 from club.services.practice import create_practice_table
-from games.engine.variant import VARIANTS
+from games.engine.variant import VARIANTS, find_variant
 from games.models import Deal
+from games.play.presenters import outcome_context
 
 from .conftest import ARTIFACTS, login
 from .test_play import (
@@ -288,6 +293,9 @@ def play_on_phone(
     cont.tap()
     on_screen(page, page.locator("#hand"), "the next deal's hand", hit=False)
     wait_stamp(page, db_stamp(table.pk), timeout=6000)
+    # Never wider than the phone: a page wider than the screen is zoomed out to fit, its
+    # screen then taller than the phone's (a finished deal's table in Spanish did it).
+    assert page.evaluate("[document.documentElement.scrollWidth, innerWidth]") == [W, W]
     ctx.close()
     return hows
 
@@ -342,3 +350,41 @@ def test_a_whole_deal_of_every_other_game_by_tapping_on_a_phone(
         live, browser, make_member(f"Phone {variant}"), variant, players, choose, variant, expect
     )
     assert sum(hows.values()) > 0, hows
+
+
+def test_a_deals_end_fits_the_phone_wherever_it_is_shown(browser: Any) -> None:
+    """Every hand shown (L23), in Spanish, at 360 px: as the end of a deal (#deal-end)
+    and as the finished deal under it (.outcome, shown until the next deal's state
+    arrives). In four columns its headings were 368 px wide: the phone zoomed the page
+    out, and the next deal's hand fell below the screen (a flaky test found it)."""
+    seats = [{"position": 0, "name": "Teléfono Uno"}, {"position": 1, "name": "Bot Alfa"}]
+    out = {"kind": "out", "winner": 1, "hands": [["5D", "2H", "7H", "4S"], []],
+           "pips": [18, 0], "payments": [-1, 1], "adjustments": [], "carried": 0}  # fmt: skip
+    with translation.override("es"):
+        end = outcome_context(out, seats, find_variant("conquian"))
+        summary = render_to_string("games/_deal_summary.html", {"end": end})
+    assert "Mano mostrada (L23)" in summary
+    css = "".join(
+        (Path(settings.BASE_DIR) / "static" / "css" / name).read_text()
+        for name in ("site.css", "table.css")
+    )
+    ctx = browser.new_context(**PHONE, locale="es-MX")
+    page = ctx.new_page()
+    for shown in (
+        f'<section class="deal-end" id="deal-end">{summary}</section>',
+        f'<div class="deal-area"><section class="outcome">{summary}</section></div>',
+    ):
+        page.set_content(
+            '<!doctype html><html lang="es"><head><meta name="viewport" '
+            'content="width=device-width, initial-scale=1">'
+            f'<style>{css}</style></head><body><main id="main">'
+            '<div id="table-root" class="table-page"><div class="table-grid">'
+            f'<section id="live" class="live"><form id="play" class="live-inner">{shown}'
+            "</form></section></div></div></main></body></html>"
+        )
+        widths = page.evaluate(
+            "[document.documentElement.scrollWidth, innerWidth,"
+            " document.querySelector('.deal-end-hands').getBoundingClientRect().right]"
+        )
+        assert widths[0] == W and widths[1] == W and widths[2] <= W, (shown[:40], widths)
+    ctx.close()
