@@ -44,11 +44,17 @@ def gather(languages: list[str], *, root: Path = BASE) -> None:
     command += ["--add-location=file", "--keep-pot"]
     command += [f"--ignore={p}" for p in IGNORED] + [f"--extension={e}" for e in EXTENSIONS]
     command += [f"--locale={lang}" for lang in languages]
+    pos = [root / "club" / "locale" / lang / "LC_MESSAGES" / f"{DOMAIN}.po" for lang in languages]
+    # makemessages merges each catalog with the Django templates' and the code's strings
+    # alone, dropping the Jinja2 templates' translations: each is merged again from the
+    # catalog as it was, with every string.
+    kept = {po: po.read_bytes() for po in pos if po.exists()}
     subprocess.run(command, cwd=root, check=True)
     pot = root / "club" / "locale" / f"{DOMAIN}.pot"
     _add_jinja2(root, pot)
-    for lang in languages:
-        po = root / "club" / "locale" / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
+    for po in pos:
+        if po in kept:
+            po.write_bytes(kept[po])
         subprocess.run(
             ["msgmerge", "--quiet", "--update", "--no-wrap", "--backup=none", str(po), str(pot)],
             check=True,
@@ -143,14 +149,28 @@ def missing(languages: list[str]) -> list[str]:
         for lang in languages:
             ours = _ids(LOCALE / lang / "LC_MESSAGES" / f"{DOMAIN}.po")
             theirs = _ids(root / "club" / "locale" / lang / "LC_MESSAGES" / f"{DOMAIN}.po")
-            found += [f"{lang}: not in the catalog: {m!r}" for m in sorted(theirs - ours)]
-            found += [f"{lang}: no longer marked anywhere: {m!r}" for m in sorted(ours - theirs)]
+            found += [f"{lang}: not in the catalog: {m!r}" for m in sorted(theirs.keys() - ours)]
+            found += [
+                f"{lang}: no longer marked anywhere: {m!r}" for m in sorted(ours.keys() - theirs)
+            ]
+            # and gathering loses no translation (makemessages alone dropped the Jinja2
+            # templates' ones: they came back fuzzy or empty)
+            found += [
+                f"{lang}: gathering changes the translation of {m!r}"
+                for m in sorted(ours.keys() & theirs.keys())
+                if ours[m] != theirs[m]
+            ]
         return found
 
 
-def _ids(po: Path) -> set[str]:
+def _ids(po: Path) -> dict[str, tuple[bool, tuple[str, ...]]]:
+    """Each entry's key (its context and id) and what it holds: fuzzy or not, and its
+    translations."""
     return {
-        (f"{m.context}\x04" if m.context else "") + (m.id if isinstance(m.id, str) else m.id[0])
+        (f"{m.context}\x04" if m.context else "") + (m.id if isinstance(m.id, str) else m.id[0]): (
+            m.fuzzy,
+            m.string if isinstance(m.string, tuple) else (m.string,),
+        )
         for m in _read(po)
         if m.id
     }

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 
 from .cards import JOKER, SUITS, Card, Suit
 from .errors import IllegalActionError, InvalidActionError
+from .words import gettext
 
 # Internal card ids: naturals (rank - 1) * 4 + suit index (C D H S), the joker 52.
 JOKER_ID = 52
@@ -228,9 +229,12 @@ def check_wilds(cards: Sequence[Placed], wild: str) -> None:
     """Every card named other than itself must be a wild card of this deal (L17)."""
     for p in cards:
         if p.card.is_joker and wild != "jokers":
-            raise IllegalActionError("there is no joker in this pack", law="L1")
+            raise IllegalActionError(gettext("there is no joker in this pack"), law="L1")
         if p.is_wild and not is_wild_card(p.card, wild):
-            raise IllegalActionError(f"{p.card.code} is not wild; only a joker is named", law="L17")
+            raise IllegalActionError(
+                gettext("%(card)s is not wild; only a joker is named") % {"card": p.card.code},
+                law="L17",
+            )
 
 
 def set_free_suit(mask: int) -> int:
@@ -258,33 +262,34 @@ def build(
     """
     check_wilds(cards, wild)
     if len(cards) < 3:
-        raise IllegalActionError("a combination has at least three cards", law="L15")
+        raise IllegalActionError(gettext("a combination has at least three cards"), law="L15")
     names = [p.named for p in cards]
     if all(n.rank == names[0].rank for n in names):
         return _build_set(cards, wild, owner, cid, named)
     suit = names[0].suit
     if any(n.suit is not suit for n in names):
         raise IllegalActionError(
-            "not a combination: a sequence is in one suit, a set is of one rank", law="L15"
+            gettext("not a combination: a sequence is in one suit, a set is of one rank"), law="L15"
         )
     assert suit is not None
     full = order is FULL_ORDER
     ranks = sorted(n.rank if full else order.pos(n.rank) for n in names)
     if not full and ranks[0] == 0:
-        raise IllegalActionError("a card named there is not in this pack", law="CL-opt-1")
+        raise IllegalActionError(gettext("a card named there is not in this pack"), law="CL-opt-1")
     if len(set(ranks)) != len(ranks):
-        raise IllegalActionError("a sequence cannot hold the same card twice", law="L15")
+        raise IllegalActionError(gettext("a sequence cannot hold the same card twice"), law="L15")
     top, high = order.top, order.top + 1
     if ranks[0] == 1 and ranks[-1] - ranks[1] == len(ranks) - 2 and ranks[-1] == top:
         pos = sorted(high if r == 1 else r for r in ranks)  # ace high: Q K A
     elif ranks[0] == 1 and ranks[-1] == top and ranks[1] == 2:
         raise IllegalActionError(
-            "K A 2 goes round the corner; the ace is low (A 2 3) or high (Q K A)", law="L16"
+            gettext("K A 2 goes round the corner; the ace is low (A 2 3) or high (Q K A)"),
+            law="L16",
         )
     else:
         pos = ranks
     if pos[-1] - pos[0] != len(pos) - 1:
-        raise IllegalActionError("a sequence has no gaps", law="L15")
+        raise IllegalActionError(gettext("a sequence has no gaps"), law="L15")
     by_pos = {
         high if (n.rank == 1 and pos[-1] == high) else (n.rank if full else order.pos(n.rank)): p
         for n, p in zip(names, cards, strict=True)
@@ -299,7 +304,7 @@ def _build_set(
     rank = cards[0].named.rank
     naturals = sorted((p.card for p in cards if natural_in_set(p, wild)), key=CARD_ID.__getitem__)
     if not naturals:
-        raise IllegalActionError("a combination needs a natural card", law="L17")
+        raise IllegalActionError(gettext("a combination needs a natural card"), law="L17")
     mask = 0
     for c in naturals:
         assert c.suit is not None

@@ -26,6 +26,7 @@ from typing import NamedTuple
 from .cards import IN_ORDER, Card, Suit
 from .combinations import SUIT_INDEX, Combination, Placed, TableCard
 from .errors import IllegalActionError
+from .words import gettext, name_of
 
 SUITS = tuple(Suit)
 
@@ -74,37 +75,50 @@ def spread_of(cards: Sequence[Placed], *, wild: bool, laws: Laws = TONK) -> list
     """The cards in their spread's order (a run low to high), or
     :class:`IllegalActionError` with the law when they are not a spread."""
     if len(cards) < 3:
-        raise IllegalActionError("a spread is three cards or more", law=laws.spread)
+        raise IllegalActionError(gettext("a spread is three cards or more"), law=laws.spread)
     naturals = 0
     for p in cards:
         if p.card == p.named:
             naturals += 1
         elif not is_wild(p.card, wild):
             raise IllegalActionError(
-                f"{p.card.code} is not wild; only a two is named"
-                + ("" if wild else " (with Deuces Wild)"),
+                (
+                    gettext("%(card)s is not wild; only a two is named")
+                    if wild
+                    else gettext("%(card)s is not wild; only a two is named (with Deuces Wild)")
+                )
+                % {"card": p.card.code},
                 law=laws.wild,
             )
     if wild and naturals < laws.naturals:
         raise IllegalActionError(
-            f"a spread holds at least {('no', 'one', 'two')[laws.naturals]} natural cards",
+            (
+                gettext("a spread holds at least one natural card")
+                if laws.naturals == 1
+                else gettext("a spread holds at least %(count)s natural cards")
+                % {"count": laws.naturals}
+            ),
             law=laws.wild,
         )
     named = [p.named for p in cards]
     if len(set(named)) != len(named):
-        raise IllegalActionError("a spread names each card once", law=laws.spread)
+        raise IllegalActionError(gettext("a spread names each card once"), law=laws.spread)
     ranks = {c.rank for c in named}
     if len(ranks) == 1:
         if len(cards) > 4:
-            raise IllegalActionError("a set is three or four cards of a rank", law=laws.spread)
+            raise IllegalActionError(
+                gettext("a set is three or four cards of a rank"), law=laws.spread
+            )
         return sorted(cards, key=lambda p: SUIT_INDEX[p.named.suit])  # type: ignore[index]
     if len({c.suit for c in named}) != 1:
         raise IllegalActionError(
-            "a spread is a set of one rank or a run of one suit", law=laws.spread
+            gettext("a spread is a set of one rank or a run of one suit"), law=laws.spread
         )
     ordered = sorted(cards, key=lambda p: p.named.rank)
     if ordered[-1].named.rank - ordered[0].named.rank != len(cards) - 1:
-        raise IllegalActionError("a run is in order with no gap; the ace is low only", law=laws.ace)
+        raise IllegalActionError(
+            gettext("a run is in order with no gap; the ace is low only"), law=laws.ace
+        )
     return ordered
 
 
@@ -125,13 +139,21 @@ def hit_spread(s: Combination, p: Placed, *, wild: bool, laws: Laws = TONK) -> C
     """The spread with ``p`` added at its place (T7, K8), or :class:`IllegalActionError`
     (a natural card where a two stands for it included, KO10)."""
     if p.card != p.named and not is_wild(p.card, wild):
-        raise IllegalActionError(f"{p.card.code} is not wild; only a two is named", law=laws.wild)
+        raise IllegalActionError(
+            gettext("%(card)s is not wild; only a two is named") % {"card": p.card.code},
+            law=laws.wild,
+        )
     tc = TableCard(p.card, p.named)
     if s.kind == "set":
         if p.named.rank != s.rank or len(s.cards) >= 4:
-            raise IllegalActionError("a set takes a fourth card of its rank only", law=laws.spread)
+            raise IllegalActionError(
+                gettext("a set takes a fourth card of its rank only"), law=laws.spread
+            )
         if any(t.named == p.named for t in s.cards):
-            raise IllegalActionError(f"the set has the {p.named.name} already", law=laws.spread)
+            raise IllegalActionError(
+                gettext("the set has the %(card)s already") % {"card": name_of(p.named.code)},
+                law=laws.spread,
+            )
         return Combination(s.id, s.owner, "set", s.cards + (tc,), rank=s.rank)
     suit = SUITS[s.suit]
     hi = s.lo + len(s.cards) - 1
@@ -139,7 +161,9 @@ def hit_spread(s: Combination, p: Placed, *, wild: bool, laws: Laws = TONK) -> C
         return Combination(s.id, s.owner, "sequence", (tc, *s.cards), suit=s.suit, lo=s.lo - 1)
     if p.named.suit is suit and p.named.rank == hi + 1:
         return Combination(s.id, s.owner, "sequence", (*s.cards, tc), suit=s.suit, lo=s.lo)
-    raise IllegalActionError("a run takes the card below or above its ends only", law=laws.hit)
+    raise IllegalActionError(
+        gettext("a run takes the card below or above its ends only"), law=laws.hit
+    )
 
 
 # ---------------------------------------------------------------- what a hand can do

@@ -21,6 +21,7 @@ from .actions import Action, ActionTable
 from .cards import Card
 from .errors import IllegalActionError, InvalidActionError
 from .records import Record
+from .words import gettext
 
 if TYPE_CHECKING:
     from .from_view import Hidden
@@ -91,10 +92,12 @@ class StockDeal(snapshot.SnapshotEquality, snapshot.SnapshotHistory):
         if not isinstance(a, Action) or a.type not in self.NOTATION.types:
             raise InvalidActionError(f"not a {self.GAME} action: {a!r}")
         if self.phase == "over":
-            raise IllegalActionError("the deal is over", law=self.OVER_LAW)
+            raise IllegalActionError(gettext("the deal is over"), law=self.OVER_LAW)
         if a.seat != self.turn:
             raise IllegalActionError(
-                f"it is seat {self.turn}'s turn, not seat {a.seat}'s", law=self.TURN_LAW
+                gettext("it is seat %(seat)s's turn, not seat %(seat2)s's")
+                % {"seat": self.turn, "seat2": a.seat},
+                law=self.TURN_LAW,
             )
         return self._check_move(a)
 

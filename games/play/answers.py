@@ -10,15 +10,20 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from django.utils.translation import gettext_lazy
+
 from games.engine.actions import Action
 from games.engine.protocol import DealState
+from games.engine.words import speaking
 
 from ..models import Deal
-from . import club_api, kept, reading, services
+from . import club_api, kept, presenters, reading, services
 from .moves import Move, Rejection
 
-DEAL_OVER = "The deal is over: the hands are shown below and the washbook line is posted."
-ALREADY_DONE = "Already done (that click was counted once)."
+DEAL_OVER = gettext_lazy(
+    "The deal is over: the hands are shown below and the washbook line is posted."
+)
+ALREADY_DONE = gettext_lazy("Already done (that click was counted once).")
 
 
 @dataclass
@@ -42,7 +47,8 @@ def answer(move: Move) -> Answer:
     """Apply ``move`` and say what its player sees next; a refusal changes nothing and
     shows the table as it is, with the reason."""
     try:
-        result = services.act(move)
+        with speaking(presenters.reader()):  # the engine's refusals in the player's language
+            result = services.act(move)
     except Rejection as e:
         return refused(move.table_id, move.user_id, e)
     seating, deal, state, message = result.seating, result.deal, result.state, ""
@@ -50,13 +56,13 @@ def answer(move: Move) -> Answer:
         # The deal's end can change who sits where (a substitute's appointment lapses,
         # L6; rotation, L5; a redraw, L4): show the next deal to the seating it has.
         deal, seating = result.next_deal, club_api.table_seating(move.table_id)
-        state, message = kept.state_of(result.next_deal), DEAL_OVER
+        state, message = kept.state_of(result.next_deal), str(DEAL_OVER)
     elif result.applied:
         # The state this move made is the deal's at its new version: kept for the table's
         # other phones, whose refreshes this process may serve (games.play.kept).
         state = kept.keep(deal, state)
     elif result.duplicate:
-        message = ALREADY_DONE
+        message = str(ALREADY_DONE)
     return Answer(
         200, message, deal, state, seating, result.member_id,
         choices=result.choices, question=result.question,

@@ -17,6 +17,7 @@ from typing import Any, cast
 
 from django.conf import settings
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from games.engine.actions import Action
 from games.engine.protocol import CallRound, DealState
@@ -72,8 +73,8 @@ def answer(deal: Deal, state: DealState, seat: int, action: Action) -> tuple[str
     choices = {a.type: a for a in cast(CallRound, state).call_options(seat)}
     if action.type not in choices:
         if action.type == "call":
-            return "only a dealt hand of courts calls Tonk on the deal", "T4"
-        return "the call round is open: play begins when it closes", LAW
+            return gettext("only a dealt hand of courts calls Tonk on the deal"), "T4"
+        return gettext("the call round is open: play begins when it closes"), LAW
     called = [s for s in deal.called if s != seat]
     if action.type == "call":
         called.append(seat)

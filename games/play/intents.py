@@ -14,6 +14,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, cast
 
+from django.utils.translation import gettext
+
 from games.engine.actions import Action, Role
 from games.engine.protocol import DealState, WildNames
 
@@ -30,7 +32,8 @@ class AmbiguousActionError(IntentError):
     """The request could mean more than one legal action: ``candidates`` lists them, for
     the player to choose."""
 
-    def __init__(self, candidates: list[Action], question: str = "Which do you mean?") -> None:
+    def __init__(self, candidates: list[Action], question: str = "") -> None:
+        # the page asks "Which do you mean?" where no question is given
         super().__init__(f"that could mean {len(candidates)} different moves: choose one")
         self.candidates = candidates
         self.question = question
@@ -62,7 +65,7 @@ def _plain(state: DealState, intent: str, seat: int, cards: list[str], to: int |
     judge (and say which law it breaks) when none of the legal ones matches."""
     cls = state.rules.spec.actions.of_role(ROLES[intent])
     if cls is None:
-        raise IntentError(f"there is no {intent} in this game")
+        raise IntentError(gettext("there is no such move in this game"))
     return cls.from_selection(seat, cards, to)
 
 
@@ -75,7 +78,7 @@ def resolve(
     turned: str | None = None,
 ) -> Resolved:
     if intent not in INTENTS:
-        raise IntentError(f"unknown request {intent!r}")
+        raise IntentError(gettext("unknown request %(intent)s") % {"intent": repr(intent)})
     legal = state.legal_actions(seat)
     js = [(a, a.to_json()) for a in legal]
     want = Counter(cards)
@@ -85,7 +88,7 @@ def resolve(
 
     if intent == "layout":
         if not cards and not turned:
-            raise IntentError("select the cards to lay out first")
+            raise IntentError(gettext("select the cards to lay out first"))
         cands = [
             a for a in legal if a.role is Role.NEW_COMBINATION and Counter(a.hand_codes()) == want
         ]
@@ -101,7 +104,7 @@ def resolve(
 
     if intent in ("add", "move-joker"):
         if combination is None:
-            raise IntentError("choose a combination")
+            raise IntentError(gettext("choose a combination"))
         if intent == "add" and say:
             cands = [
                 a
@@ -118,10 +121,10 @@ def resolve(
             elif cards:
                 naive = {"type": "meld", "seat": seat, "hand": cards[:1], "to": combination}
             else:
-                raise IntentError("select a card to add first")
+                raise IntentError(gettext("select a card to add first"))
             return _pick(cands, naive, legal, state)
         if not cards:
-            raise IntentError("select a card first")
+            raise IntentError(gettext("select a card first"))
         role = ROLES[intent]
         if len(cards) == 1 or intent == "move-joker":
             cands = [
@@ -151,7 +154,11 @@ def resolve(
 
     # discard, trade: exactly one card
     if len(cards) != 1:
-        raise IntentError(f"select exactly one card to {intent}")
+        raise IntentError(
+            gettext("select exactly one card to discard")
+            if intent == "discard"
+            else gettext("select exactly one card to pass")
+        )
     role = ROLES[intent]
     cands = [a for a in legal if a.role is role and a.hand_codes() == cards]
     return _pick(cands, lambda: _plain(state, intent, seat, cards, None), legal, state)
@@ -172,7 +179,9 @@ def _pick(
         if names is not None and state.rules.spec.capabilities(state.rules).wild_cards:
             named = cast(WildNames, state).namings(cands[0])
             if len(named) > 1:
-                raise AmbiguousActionError(named, "Which card does the joker stand for? (L17)")
+                raise AmbiguousActionError(
+                    named, gettext("Which card does the joker stand for? (L17)")
+                )
         return Resolved(actions=cands)
     if cands:
         raise AmbiguousActionError(cands)

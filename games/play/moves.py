@@ -12,6 +12,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from django.utils.translation import gettext
+
 from .club_api import parse_whole
 
 # An action's JSON is a few hundred characters (a meld of a double pack's cards included);
@@ -64,7 +66,7 @@ class Form(Protocol):
 
 
 def malformed(why: str) -> Rejection:
-    return Rejection(400, "malformed", f"malformed request: {why}")
+    return Rejection(400, "malformed", gettext("malformed request: %(why)s") % {"why": why})
 
 
 def parse(table_id: int, form: Form, user_id: int) -> Move:

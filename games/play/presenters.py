@@ -530,7 +530,7 @@ def outcome_context(
     return {
         "kind": out["kind"],
         "winner": winner,
-        "headline": (game and game.headline(str(out["kind"]), winner))
+        "headline": (game and _game_headline(game, str(out["kind"]), winner))
         or _headline(str(out["kind"]), winner, int(out.get("carried", 0))),
         "shown": gettext(game.shown if game else Variant.shown),
         "worth": gettext(game.worth if game else Variant.worth),
@@ -539,6 +539,13 @@ def outcome_context(
         "carried": out.get("carried", 0),
         "adjustments": adjustments,
     }
+
+
+def _game_headline(game: Variant, kind: str, winner: str | None) -> str | None:
+    """The game's own words for how a deal of it ended (Tonk's, Tunk's), in the reader's
+    language."""
+    with speaking(reader()):
+        return game.headline(kind, winner)
 
 
 def _headline(kind: str, winner: str | None, carried: int) -> str:

@@ -20,6 +20,7 @@ from typing import Any
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext, gettext_lazy
 
 from games.bots import choose
 from games.engine.actions import Action
@@ -41,7 +42,7 @@ from .reading import (
 
 log = logging.getLogger(__name__)
 
-STALE = "stale: the table has moved on, here is the current state"
+STALE = gettext_lazy("stale: the table has moved on, here is the current state")
 
 
 @dataclass
@@ -202,9 +203,9 @@ def act(move: Move, *, seating: list[club_api.SeatInfo] | None = None) -> ActRes
     table_id, version, token, deal_id = move.table_id, move.version, move.token, move.deal_id
     member_id, action, cards = move.member_id, move.action, move.cards
     if version is None:
-        raise Rejection(400, "malformed", "the request carries no state version")
+        raise Rejection(400, "malformed", gettext("the request carries no state version"))
     if token is not None and not (0 < len(token) <= 64):
-        raise Rejection(400, "malformed", "bad client token")
+        raise Rejection(400, "malformed", gettext("bad client token"))
 
     with transaction.atomic():
         # The app's lock order (club/services/base.py): the table, then its deal. Ending
@@ -219,7 +220,7 @@ def act(move: Move, *, seating: list[club_api.SeatInfo] | None = None) -> ActRes
         my_seat = _acting_seat(seating, member_id, move.bot_seat, move.seat)
         by_seat = {s.position: s for s in seating}
         if deal is None:
-            raise Rejection(409, "no-deal", "no deal is in play at this table")
+            raise Rejection(409, "no-deal", gettext("no deal is in play at this table"))
         answer = partial(ActResult, deal=deal, seat=my_seat, seating=seating, member_id=member_id)
         if (deal_id is not None and deal_id != deal.pk) or version != deal.version:
             # A double click or a resubmission: applied once, answered with the result.
@@ -230,14 +231,14 @@ def act(move: Move, *, seating: list[club_api.SeatInfo] | None = None) -> ActRes
                 ).exists()
             ):
                 return answer(state=load_state(deal), duplicate=True)
-            raise Rejection(409, "stale", STALE)
+            raise Rejection(409, "stale", str(STALE))
         # A token already used, sent again at the current version (a replayed request):
         # the earlier action was applied once, nothing more is (it raised an
         # IntegrityError, a 500, before). Found by the action's INSERT (ON CONFLICT, one
         # query rather than a look first and the insert, issue 59), or, where the replay
         # is refused before that, by a look then.
         if deal.finished:
-            raise Rejection(409, "over", stopped_reason(deal) or "the deal is over")
+            raise Rejection(409, "over", stopped_reason(deal) or gettext("the deal is over"))
         # the state kept for this version, copied to move (no snapshot decoded again)
         state = kept.state_of(deal).for_move()
         if call_round.is_open(deal):  # every player answers at once, secretly (TO5)
@@ -246,7 +247,7 @@ def act(move: Move, *, seating: list[club_api.SeatInfo] | None = None) -> ActRes
         if state.to_move() != my_seat:
             if tokens.used(deal, token):
                 return answer(state=load_state(deal), duplicate=True)
-            raise Rejection(409, "not-your-turn", "it is not your turn")
+            raise Rejection(409, "not-your-turn", gettext("it is not your turn"))
 
         if action is not None:
             try:
@@ -256,7 +257,9 @@ def act(move: Move, *, seating: list[club_api.SeatInfo] | None = None) -> ActRes
                     )
                 ]
             except InvalidActionError as e:
-                raise Rejection(400, "malformed", f"malformed action: {e}") from None
+                raise Rejection(
+                    400, "malformed", gettext("malformed action: %(why)s") % {"why": e}
+                ) from None
         else:
             view = state.player_view(my_seat)
             try:
@@ -273,13 +276,15 @@ def act(move: Move, *, seating: list[club_api.SeatInfo] | None = None) -> ActRes
             except IntentError as e:
                 raise Rejection(400, "malformed", str(e)) from None
             except InvalidActionError as e:
-                raise Rejection(400, "malformed", f"malformed action: {e}") from None
+                raise Rejection(
+                    400, "malformed", gettext("malformed action: %(why)s") % {"why": e}
+                ) from None
             actions = resolved.actions
 
         base = deal.version
         for a in actions:
             if a.seat != my_seat:
-                raise Rejection(403, "not-your-seat", "you can act only at your own seat")
+                raise Rejection(403, "not-your-seat", gettext("you can act only at your own seat"))
             try:
                 state.apply(a)
             except IllegalActionError as e:
@@ -287,7 +292,9 @@ def act(move: Move, *, seating: list[club_api.SeatInfo] | None = None) -> ActRes
                     return answer(state=load_state(deal), duplicate=True)
                 raise Rejection(422, "illegal", e.reason, e.law) from None
             except InvalidActionError as e:
-                raise Rejection(400, "malformed", f"malformed action: {e}") from None
+                raise Rejection(
+                    400, "malformed", gettext("malformed action: %(why)s") % {"why": e}
+                ) from None
         rows = [
             DealAction(
                 deal=deal,
@@ -347,13 +354,15 @@ def _acting_seat(
     """The seat an action is made at: the computer player's, or the member's own."""
     if bot_seat is not None:
         if not any(s.position == bot_seat and s.is_bot for s in seating):
-            raise Rejection(403, "not-your-seat", "that seat is not a computer player's")
+            raise Rejection(403, "not-your-seat", gettext("that seat is not a computer player's"))
         return bot_seat
     mine = seat_of(seating, member_id)
     if mine is None:
-        raise Rejection(403, "no-seat", "you have no seat at this table (spectators watch)")
+        raise Rejection(
+            403, "no-seat", gettext("you have no seat at this table (spectators watch)")
+        )
     if seat is not None and seat != mine:
-        raise Rejection(403, "not-your-seat", "you can act only at your own seat")
+        raise Rejection(403, "not-your-seat", gettext("you can act only at your own seat"))
     return mine
 
 
@@ -361,11 +370,15 @@ def _answer_in_round(deal: Deal, state: DealState, seat: int, action: Any) -> No
     """A call (or its taking back) while the call round is open: kept on the deal, not
     applied, published or versioned until the round closes (games.play.rounds)."""
     if action is None:
-        raise Rejection(409, "call-round", "the call round is open: play begins when it closes")
+        raise Rejection(
+            409, "call-round", gettext("the call round is open: play begins when it closes")
+        )
     try:
         a = engine_api.parse_action(_with_seat(action, seat), [], state)
     except InvalidActionError as e:
-        raise Rejection(400, "malformed", f"malformed action: {e}") from None
+        raise Rejection(
+            400, "malformed", gettext("malformed action: %(why)s") % {"why": e}
+        ) from None
     refused = call_round.answer(deal, state, seat, a)
     if refused is not None:
         raise Rejection(409, "call-round", *refused)
@@ -407,7 +420,9 @@ def finish_deal(deal: Deal, state: DealState) -> Deal | None:
             deal.table_id, game_over=state.rules.spec.ends_game(state)
         )
     except club_api.ClubError as e:  # the club refuses (table closed, ...)
-        raise Rejection(409, "club", f"the club cannot record this deal: {e}") from None
+        raise Rejection(
+            409, "club", gettext("the club cannot record this deal: %(why)s") % {"why": e}
+        ) from None
     deal.washbook_line_id = line.pk
     if turn.closing:
         return None

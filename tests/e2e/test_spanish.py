@@ -15,13 +15,16 @@ from typing import Any
 
 import pytest
 
-from club.models import ClubSession, Table
+from club.models import ClubSession, Member, Table
 from club.services.base import create_member
+from games.models import Deal
+from games.play import reading
 from tests.club.spanish import english_left
+from tests.positions import deal_at, moves_before_the_end
 
 from .conftest import ARTIFACTS, login, wait_balanced
 from .test_phone import play_on_phone
-from .test_play import choose_conquian
+from .test_play import choose_conquian, db_stamp, play, wait_stamp
 
 pytestmark = pytest.mark.e2e
 
@@ -47,6 +50,59 @@ def test_a_member_plays_a_whole_conquian_deal_in_spanish_on_a_phone(
     )  # fmt: skip
     assert hows.get("hand", 0) + hows.get("button", 0) > 3, hows
     assert len(reads) == 17  # each of his 16 turns and the deal's end
+
+
+def test_two_members_at_one_table_each_see_it_in_their_own_language_live(
+    live: dict[str, Any], browser: Any, make_table: Any, make_member: Any
+) -> None:
+    """Ana's profile says Spanish, Beto's English, both browsers set to es-MX: each sees
+    the same table in his own language, at its start, after every move pushed live from
+    the other's browser, and at the deal's end (the profile wins over the browser). The
+    deal starts six moves before its end, built by the engine."""
+    ana, beto = make_member("Ana"), make_member("Beto")
+    Member.objects.filter(pk=ana.pk).update(language="es")
+    Member.objects.filter(pk=beto.pk).update(language="en-gb")
+    table = make_table("conquian", [ana, beto])
+    seed, script = moves_before_the_end("conquian", 2, choose_conquian, 6, first_seed=20)
+    deal_at(table, seed, script, [ana, beto])
+    pages = []
+    for m in (ana, beto):
+        ctx = browser.new_context(locale="es-MX", viewport={"width": 1024, "height": 800})
+        login(ctx, live["url"], m)
+        page = ctx.new_page()
+        page.goto(f"{live['url']}{table.get_absolute_url()}")
+        page.wait_for_selector("#conn[data-state=live]", timeout=8000)
+        pages.append(page)
+
+    def each_in_his_own(when: str) -> None:
+        spanish, english = (p.content() for p in pages)
+        assert pages[0].evaluate("document.documentElement.lang") == "es", when
+        assert "Tu mano" in spanish and "Registro" in spanish, when
+        assert not english_left(spanish), f"English for Ana {when}: {english_left(spanish)}"
+        assert pages[1].evaluate("document.documentElement.lang") == "en-gb", when
+        assert "Your hand" in english and "<h2>Log</h2>" in english, when
+        assert "Tu mano" not in english and "Registro" not in english, when
+
+    each_in_his_own("at the start")
+    number = reading.current_deal(table.pk).number
+    for move in range(20):
+        deal = reading.current_deal(table.pk)
+        if deal.number > number:
+            break
+        state = reading.load_state(deal)
+        seat = state.to_move()
+        play(pages[seat], choose_conquian(state.legal_actions(seat)))
+        now = db_stamp(table.pk)
+        for page in pages:
+            wait_stamp(page, now, timeout=6000)  # the other's screen by the live push
+        each_in_his_own(f"after move {move + 1}")
+    assert Deal.objects.get(table=table, number=number).finished
+    for page, said, name in zip(pages, ("ha terminado", "is over"), ("es", "en"), strict=True):
+        end = page.locator("#deal-end")
+        end.wait_for(state="visible", timeout=6000)
+        assert said in end.inner_text(), (name, end.inner_text())
+        page.screenshot(path=str(ARTIFACTS / f"two-languages-{name}.png"), full_page=True)
+    each_in_his_own("at the deal's end")
 
 
 def _text(page: Any, selector: str = "main") -> str:

@@ -292,3 +292,46 @@ def test_an_identical_resubmission_applies_once(conquian: Any, client_for: Any) 
     assert DealAction.objects.filter(deal=deal).count() == 1
     deal.refresh_from_db()
     assert deal.version == 1
+
+
+def test_a_refusal_is_said_in_the_players_language(
+    conquian: Any, client_for: Any, make_member: Any
+) -> None:
+    """Issue 82: the engine's reasons (through the reader's catalog), the play side's own
+    refusals and the selection's, each in the language of the player who asked, the
+    laws' numbers as they are; the same refusals in English for an English reader."""
+    from club.models import Member
+    from tests.club.spanish import english_left
+
+    table, members, deal = conquian
+    seat, legal = _mover(deal)
+    Member.objects.filter(pk__in=[m.pk for m in members]).update(language="es")
+    mover, other = client_for(members[seat]), client_for(members[1 - seat])
+    hand = state_of(deal.pk).player_view(seat)["hand"]
+    refused = [
+        # the engine's: a throw while the card in play waits for his say (L12)
+        (
+            mover,
+            {"action": {"type": "throw", "seat": seat, "card": hand[0]}},
+            "Una carta volteada nunca entra en la mano",
+        ),  # fmt: skip
+        # the play side's: not his turn
+        (other, {"action": {**legal[0].to_json(), "seat": 1 - seat}}, "No es tu turno"),
+        # the engine's, for a selection: the turned card alone laid out (L15)
+        (mover, {"intent": "layout"}, "Una combinación tiene al menos tres cartas"),
+        # the selection's own: a discard with no card selected
+        (mover, {"intent": "discard"}, "Elige exactamente una carta para descartar"),
+    ]
+    before = snapshot(deal.pk)
+    for client, data, said in refused:
+        body = post(client, table, deal, **data).content.decode()
+        notice = body[body.index('class="notice reject"') :]
+        notice = notice[: notice.index("</p>")]
+        assert said in notice, notice
+        # the law cited as the sources number it ("L12 (two players)", "book p.50")
+        reason = notice.split('<span class="law">')[0]
+        assert not english_left(f"<p {reason}</p>"), notice
+    assert snapshot(deal.pk) == before
+    Member.objects.filter(pk__in=[m.pk for m in members]).update(language="en-gb")
+    body = post(client_for(members[seat]), table, deal, intent="discard").content.decode()
+    assert "Select exactly one card to discard" in body

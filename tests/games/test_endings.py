@@ -78,3 +78,34 @@ def test_the_points_column_says_what_it_counts_in_tunk_and_in_every_game() -> No
     foster = outcome_context(_out("out", 0), SEATS, VARIANTS["foster"])
     said = render_to_string("games/_deal_summary.html", {"end": foster})
     assert "Points: what each player won (+) or paid (−) for the deal." in said
+
+
+@pytest.mark.parametrize(
+    ("game", "endings"),
+    [
+        ("tonk", [("out", 0), ("tonk", 0), ("discard-out", 0), ("drop", 0), ("exhausted", 0),
+                  ("drawn", None), ("caught", 0), ("caught", None)]),
+        ("tunk", [("tunk", 0), ("tunk", None), ("tunk-doubled", 0), ("tunk-doubled", None),
+                  ("break", None)]),
+    ],
+)  # fmt: skip
+def test_tonks_and_tunks_endings_are_told_in_the_readers_language(
+    game: str, endings: list[tuple[str, int | None]]
+) -> None:
+    """The games' own headlines (T4-T10, K7-K11) through the reader's catalog (issue 82),
+    the laws' numbers as they are: every one in Spanish, a winner named or not."""
+    from django.utils import translation
+
+    from games.engine.variant import find_variant
+    from tests.club.spanish import english_left
+
+    spec = find_variant(game)
+    seats = [{"position": 0, "name": "Ana"}, {"position": 1, "name": "Beto"}]
+    for kind, winner in endings:
+        english = outcome_context(_out(kind, winner), seats, spec)
+        with translation.override("es"):
+            spanish = outcome_context(_out(kind, winner), seats, spec)
+        assert english is not None and spanish is not None
+        assert spanish["headline"] != english["headline"], (kind, winner)
+        assert not english_left(f"<p>{spanish['headline']}</p>"), spanish["headline"]
+        assert english["headline"].endswith(spanish["headline"][-4:]), "the law cited"

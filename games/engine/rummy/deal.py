@@ -331,7 +331,9 @@ class RummyDeal(RummyFromView):
                 held = action
                 action = canonical(self, action)  # raises with the reason and the law
                 if action not in self._legal_set:
-                    raise IllegalActionError(f"{action.text} is not allowed now", law="L15")
+                    raise IllegalActionError(
+                        _("%(action)s is not allowed now") % {"action": action.text}, law="L15"
+                    )
                 action = as_named(self, action, held)  # L17: a joker as its holder named it
         assert seat is not None
         self.version += 1

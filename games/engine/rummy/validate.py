@@ -23,6 +23,7 @@ from ..combinations import (
     natural_in_set,
 )
 from ..errors import IllegalActionError, InvalidActionError
+from ..words import gettext
 from .generate import joker_options
 from .moves import Accept, Add, Challenge, Decline, Discard, Draw, Layout, MoveJoker, TakeBack
 
@@ -40,33 +41,35 @@ def canonical(d: RummyDeal, a: Action) -> Action:
     if not 0 <= a.seat < d.players:
         raise InvalidActionError(f"there is no seat {a.seat}")
     if d.is_over():
-        raise IllegalActionError("the deal is over", law="L21")
+        raise IllegalActionError(gettext("the deal is over"), law="L21")
     mover = d.to_move()
     if d.phase == "challenge":
         if not isinstance(a, Accept | Decline):
-            raise IllegalActionError("the challenge must be answered first", law="Colonel")
+            raise IllegalActionError(gettext("the challenge must be answered first"), law="Colonel")
         if a.seat != mover:
-            raise IllegalActionError("only the challenged player answers", law="Colonel")
+            raise IllegalActionError(gettext("only the challenged player answers"), law="Colonel")
         return type(a)(a.seat)
     if a.seat != mover:
-        raise IllegalActionError("it is not your turn", law="L14")
+        raise IllegalActionError(gettext("it is not your turn"), law="L14")
     if isinstance(a, Accept | Decline):
-        raise IllegalActionError("there is no challenge to answer", law="Colonel")
+        raise IllegalActionError(gettext("there is no challenge to answer"), law="Colonel")
     if isinstance(a, Challenge):
         if not t.challenge:
-            raise IllegalActionError("there is no challenge in this variant", law="L15")
+            raise IllegalActionError(gettext("there is no challenge in this variant"), law="L15")
         if d.phase != "draw":
-            raise IllegalActionError("challenge on your turn, before drawing", law="Colonel")
+            raise IllegalActionError(
+                gettext("challenge on your turn, before drawing"), law="Colonel"
+            )
         if d.challenged:
-            raise IllegalActionError("one challenge a turn", law="Colonel")
+            raise IllegalActionError(gettext("one challenge a turn"), law="Colonel")
         return Challenge(a.seat)
     if isinstance(a, Draw):
         return _draw(d, a)
     if d.phase != "play":
-        raise IllegalActionError("draw a card first", law="L13")
+        raise IllegalActionError(gettext("draw a card first"), law="L13")
     if isinstance(a, TakeBack):
         if not d.shown_this_turn:
-            raise IllegalActionError("nothing laid out or added this turn", law="L20")
+            raise IllegalActionError(gettext("nothing laid out or added this turn"), law="L20")
         return TakeBack(a.seat)
     if isinstance(a, Discard):
         return _discard(d, a)
@@ -82,7 +85,10 @@ def _on_combination(d: RummyDeal, a: Add | MoveJoker) -> Action:
     t = d.table
     combo = d.combination(a.combination)
     if combo is None:
-        raise IllegalActionError(f"there is no combination {a.combination}", law="L15")
+        raise IllegalActionError(
+            gettext("there is no combination %(combination)s") % {"combination": a.combination},
+            law="L15",
+        )
     check_wilds((a.card,), t.wild)
     _hold(d, a.seat, (a.card,))
     if isinstance(a, MoveJoker):
@@ -90,10 +96,15 @@ def _on_combination(d: RummyDeal, a: Add | MoveJoker) -> Action:
     named = a.card.named
     if combo.kind == "set":
         if named.rank != combo.rank:
-            raise IllegalActionError(f"{a.card.code} does not fit a set of that rank", law="L15")
+            raise IllegalActionError(
+                gettext("%(card)s does not fit a set of that rank") % {"card": a.card.code},
+                law="L15",
+            )
         return Add(a.seat, combo.id, canonical_set_card(a.card, combo, t.wild))
     if named.suit is None or CARD_ID[named] % 4 != combo.suit:
-        raise IllegalActionError(f"{a.card.code} is not of the sequence's suit", law="L15")
+        raise IllegalActionError(
+            gettext("%(card)s is not of the sequence's suit") % {"card": a.card.code}, law="L15"
+        )
     order = t.order
     top = order.top
     fits = [e for p, e in ((combo.lo - 1, "low"), (combo.hi + 1, "high"))
@@ -102,40 +113,55 @@ def _on_combination(d: RummyDeal, a: Add | MoveJoker) -> Action:
         if (order.pos(named.rank) == top and combo.lo == 1) or (
             named.rank == 2 and combo.hi == top + 1
         ):
-            raise IllegalActionError("that would go round the corner (K A 2)", law="L16")
-        raise IllegalActionError(f"{a.card.code} does not fit either end", law="L15")
+            raise IllegalActionError(gettext("that would go round the corner (K A 2)"), law="L16")
+        raise IllegalActionError(
+            gettext("%(card)s does not fit either end") % {"card": a.card.code}, law="L15"
+        )
     if len(fits) == 2:
         if a.end is None:
             raise InvalidActionError("the card fits both ends: say low or high")
         return Add(a.seat, combo.id, a.card, a.end)
     if a.end is not None and a.end != fits[0]:
-        raise IllegalActionError(f"{a.card.code} does not fit the {a.end} end", law="L15")
+        raise IllegalActionError(
+            (
+                gettext("%(card)s does not fit the low end")
+                if a.end == "low"
+                else gettext("%(card)s does not fit the high end")
+            )
+            % {"card": a.card.code},
+            law="L15",
+        )
     return Add(a.seat, combo.id, a.card)
 
 
 def _draw(d: RummyDeal, a: Draw) -> Action:
     if d.phase != "draw":
-        raise IllegalActionError("you have already drawn this turn", law="L11")
+        raise IllegalActionError(gettext("you have already drawn this turn"), law="L11")
     if a.source == "pack":
         if not d.pack_count:
-            raise IllegalActionError("the pack is empty", law="L25")
+            raise IllegalActionError(gettext("the pack is empty"), law="L25")
         return Draw(a.seat, "pack")
     stock = d.stock
     if not stock:
-        raise IllegalActionError("the stock is empty", law="L11")
+        raise IllegalActionError(gettext("the stock is empty"), law="L11")
     if d.table.stock == "exposed":
         card = stock[-1] if a.card is None else a.card
         if card not in stock:
-            raise IllegalActionError(f"{card.code} is not in the stock", law="3-hand, book p.36")
+            raise IllegalActionError(
+                gettext("%(card)s is not in the stock") % {"card": card.code},
+                law="3-hand, book p.36",
+            )
         return Draw(a.seat, "stock", card)
     if a.card is not None and a.card != stock[-1]:
-        raise IllegalActionError("only the top card of the stock may be taken", law="L11")
+        raise IllegalActionError(gettext("only the top card of the stock may be taken"), law="L11")
     return Draw(a.seat, "stock")
 
 
 def _discard(d: RummyDeal, a: Discard) -> Action:
     if d.count_of(a.seat, CARD_ID[a.card]) == 0:
-        raise IllegalActionError(f"you do not hold {a.card.code}", law="L15")
+        raise IllegalActionError(
+            gettext("you do not hold %(card)s") % {"card": a.card.code}, law="L15"
+        )
     refusal = d.discard_refusal(a.seat)
     if refusal is not None:
         raise IllegalActionError(refusal, law="Dalton")
@@ -147,12 +173,12 @@ def _stranding(d: RummyDeal, a: Action) -> Action:
     if d.show_strands(a.seat, a):
         if d.table.ratting == "none":
             raise IllegalActionError(
-                "no ratting (Dalton): these cards cannot lead to laying out the whole hand "
-                "this turn", law="Dalton"
+                gettext("no ratting (Dalton): these cards cannot lead to laying out the whole hand "
+                "this turn"), law="Dalton"
             )  # fmt: skip
         raise IllegalActionError(
-            "a first show is at least six cards (Dalton): after these cards, six cannot be "
-            "shown this turn", law="Dalton"
+            gettext("a first show is at least six cards (Dalton): after these cards, six cannot be "
+            "shown this turn"), law="Dalton"
         )  # fmt: skip
     return a
 
@@ -162,25 +188,34 @@ def _hold(d: RummyDeal, seat: int, cards: tuple[Placed, ...]) -> None:
     for cid, k in need.items():
         if d.count_of(seat, cid) < k:
             missing = next(p.card.code for p in cards if CARD_ID[p.card] == cid)
-            raise IllegalActionError(f"you do not hold {missing}" + (f" x{k}" if k > 1 else ""), law="L15")  # fmt: skip
+            raise IllegalActionError(
+                gettext("you do not hold %(card)s") % {"card": missing}
+                if k == 1
+                else gettext("you do not hold %(card)s x%(count)s") % {"card": missing, "count": k},
+                law="L15",
+            )
 
 
 def _move(d: RummyDeal, a: MoveJoker) -> Action:
     combo = d.combination(a.combination)
     assert combo is not None
     if combo.kind != "sequence":
-        raise IllegalActionError("a joker in a set never moves", law="L18")
+        raise IllegalActionError(gettext("a joker in a set never moves"), law="L18")
     ends = (combo.cards[0], combo.cards[-1])
     wild_ends = [e for e in ends if e.card != e.named]
     if not wild_ends:
-        raise IllegalActionError("no joker at an open end of that sequence", law="L18")
+        raise IllegalActionError(gettext("no joker at an open end of that sequence"), law="L18")
     if all(e.crossways for e in wild_ends):
-        raise IllegalActionError("a joker that has been moved never moves again", law="L18")
+        raise IllegalActionError(
+            gettext("a joker that has been moved never moves again"), law="L18"
+        )
     opts = joker_options(combo, [d.count_of(a.seat, c) for c in range(53)], d.table.wild)
     match = [o for o in opts if (o[0], o[1]) == (CARD_ID[a.card.card], CARD_ID[a.card.named])]
     if not match:
         raise IllegalActionError(
-            f"{a.card.code} does not fit where the joker was or beyond its new place", law="L18"
+            gettext("%(card)s does not fit where the joker was or beyond its new place")
+            % {"card": a.card.code},
+            law="L18",
         )
     if len(match) > 1:
         if a.end is None:
@@ -188,7 +223,15 @@ def _move(d: RummyDeal, a: MoveJoker) -> Action:
         match = [o for o in match if o[2] == a.end]
         return MoveJoker(a.seat, combo.id, a.card, match[0][2])
     if a.end is not None and a.end != match[0][2]:
-        raise IllegalActionError(f"{a.card.code} would not land at the {a.end} end", law="L18")
+        raise IllegalActionError(
+            (
+                gettext("%(card)s would not land at the low end")
+                if a.end == "low"
+                else gettext("%(card)s would not land at the high end")
+            )
+            % {"card": a.card.code},
+            law="L18",
+        )
     return MoveJoker(a.seat, combo.id, a.card)
 
 

@@ -25,6 +25,7 @@ from ..variant import (
     Variant,
     register,
 )
+from ..words import _
 from .actions import TONK_ACTIONS
 from .deal import TonkDeal, asks_everyone, hand_size
 from .scoring import payments
@@ -165,23 +166,31 @@ class Tonk(Variant):
         >>> TONK.headline("caught", "Ann")
         'the dropper was caught: Ann had the lowest count (T9)'
         """
+        n = {"name": winner}
         if kind == "caught":
             return (
-                f"the dropper was caught: {winner} had the lowest count (T9)"
+                _("the dropper was caught: %(name)s had the lowest count (T9)") % n
                 if winner
-                else "the dropper was caught: their count was not the lowest, so they pay "
-                "2 to each (T9, TO4)"
+                else _(
+                    "the dropper was caught: their count was not the lowest, so they pay "
+                    "2 to each (T9, TO4)"
+                )
             )
         said = {
-            "tonk": f"{winner} called Tonk on the deal and wins it unplayed (T4)",
-            "out": f"{winner} Tonked out (T8)",
-            "discard-out": f"{winner} went out by the discard (T8)",
-            "drop": f"{winner} dropped with the lowest count (T9)",
-            "exhausted": f"the pack ran out: {winner} had the lowest count (T10)",
-            "drawn": "a drawn deal, nothing paid: two or more called Tonk on the deal, or "
-            "the lowest counts tied (T4, T10)",
+            "tonk": _("%(name)s called Tonk on the deal and wins it unplayed (T4)"),
+            "out": _("%(name)s Tonked out (T8)"),
+            "discard-out": _("%(name)s went out by the discard (T8)"),
+            "drop": _("%(name)s dropped with the lowest count (T9)"),
+            "exhausted": _("the pack ran out: %(name)s had the lowest count (T10)"),
         }
-        return said.get(kind)
+        if kind in said:
+            return said[kind] % n
+        if kind == "drawn":
+            return _(
+                "a drawn deal, nothing paid: two or more called Tonk on the deal, or "
+                "the lowest counts tied (T4, T10)"
+            )
+        return None
 
     endings = (
         Ending("tonk", "Tonk on the deal: one player called", "T4", seat="the caller"),

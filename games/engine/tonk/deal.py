@@ -191,40 +191,48 @@ class TonkDeal(StockDeal):
         p = self.phase
         if isinstance(a, Call | NoCall):
             if p != "call":
-                raise IllegalActionError("Tonk is called on the deal only, before play", law="T4")
-            if isinstance(a, Call) and not may_call(self.hands[a.seat], self.rules):
-                courts = (
-                    "every card a ten or a court"
-                    if self.rules.opt("five_card")
-                    else ("no card below a jack")
+                raise IllegalActionError(
+                    _("Tonk is called on the deal only, before play"), law="T4"
                 )
-                raise IllegalActionError(f"only a dealt hand with {courts} calls Tonk", law="T4")
+            if isinstance(a, Call) and not may_call(self.hands[a.seat], self.rules):
+                raise IllegalActionError(
+                    _("only a dealt hand with every card a ten or a court calls Tonk")
+                    if self.rules.opt("five_card")
+                    else _("only a dealt hand with no card below a jack calls Tonk"),
+                    law="T4",
+                )
             return a
         if p == "call":
-            raise IllegalActionError("first every player answers the call round", law="TO5")
+            raise IllegalActionError(_("first every player answers the call round"), law="TO5")
         if isinstance(a, Drop | DrawPack | Pluck | Refuse):
             if p != "draw":
-                raise IllegalActionError("you have drawn this turn already", law="T5")
+                raise IllegalActionError(_("you have drawn this turn already"), law="T5")
             if isinstance(a, Drop) and not self.may_drop(a.seat):
-                raise IllegalActionError(self.why_no_drop(a.seat) or "no drop now", law="T-opt-2")
+                raise IllegalActionError(
+                    self.why_no_drop(a.seat) or _("no drop now"), law="T-opt-2"
+                )
             if isinstance(a, DrawPack) and not self.pack:
-                raise IllegalActionError("the pack is empty", law="T10")
+                raise IllegalActionError(_("the pack is empty"), law="T10")
             if isinstance(a, Pluck) and not self.stock:
-                raise IllegalActionError("the stock is empty", law="T5")
+                raise IllegalActionError(_("the stock is empty"), law="T5")
             if isinstance(a, Refuse) and self.pack:
                 raise IllegalActionError(
-                    "the stock is refused only when the pack is empty", law="TO13"
+                    _("the stock is refused only when the pack is empty"), law="TO13"
                 )
             return a
         if p != "play":
-            raise IllegalActionError("draw first: from the pack or the stock", law="T5")
+            raise IllegalActionError(_("draw first: from the pack or the stock"), law="T5")
         hand = self.hands[a.seat]
         if isinstance(a, Discard):
             if a.card not in hand:
-                raise IllegalActionError(f"you do not hold {a.card.code}", law="T5")
+                raise IllegalActionError(
+                    _("you do not hold %(card)s") % {"card": a.card.code}, law="T5"
+                )
             if a.card == self.plucked and len(hand) > 1:
                 raise IllegalActionError(
-                    f"{a.card.code} was plucked this turn: it may not be the discard", law="TO6"
+                    _("%(card)s was plucked this turn: it may not be the discard")
+                    % {"card": a.card.code},
+                    law="TO6",
                 )
             return a
         if isinstance(a, Spread):
@@ -233,7 +241,9 @@ class TonkDeal(StockDeal):
             return a
         assert isinstance(a, Hit)
         if not 0 <= a.spread < len(self.spreads):
-            raise IllegalActionError(f"there is no spread {a.spread}", law="T7")
+            raise IllegalActionError(
+                _("there is no spread %(spread)s") % {"spread": a.spread}, law="T7"
+            )
         self._hold(hand, (a.card,))
         hit_spread(self.spreads[a.spread], a.card, wild=self.wild)
         return a
@@ -243,7 +253,9 @@ class TonkDeal(StockDeal):
         left = list(hand)
         for p in cards:
             if p.card not in left:
-                raise IllegalActionError(f"you do not hold {p.card.code}", law="T6")
+                raise IllegalActionError(
+                    _("you do not hold %(card)s") % {"card": p.card.code}, law="T6"
+                )
             left.remove(p.card)
 
     def apply(self, action: Action) -> None:

@@ -18,6 +18,7 @@ from ..i18n import gettext_noop
 from ..rules import Rules
 from ..spreads import count
 from ..variant import Capabilities, DealStart, Ending, Law, PlayerRange, Variant, register
+from ..words import _
 from .actions import TUNK_ACTIONS
 from .deal import HAND, LIMIT, TunkDeal, in_game
 from .game import winners
@@ -193,15 +194,28 @@ class Tunk(Variant):
         >>> TUNK.headline("tunk-doubled", "Ann")
         "Tunk was called, but Ann ended lower: the Tunker's points are doubled (K9)"
         """
-        low = f"{winner} has the lowest count" if winner else "the lowest counts tied"
-        said = {
-            "tunk": f"Tunk was called: {low} (K7, K9)",
-            "tunk-doubled": f"Tunk was called, but {winner or 'another player'} ended lower: "
-            "the Tunker's points are doubled (K9)",
-            "break": "the break: fewer cards in the pack than players, the deal is drawn and "
-            "scores nothing (K11)",
-        }
-        return said.get(kind)
+        if kind == "tunk":
+            return (
+                _("Tunk was called: %(name)s has the lowest count (K7, K9)") % {"name": winner}
+                if winner
+                else _("Tunk was called: the lowest counts tied (K7, K9)")
+            )
+        if kind == "tunk-doubled":
+            return (
+                _("Tunk was called, but %(name)s ended lower: the Tunker's points are doubled (K9)")
+                % {"name": winner}
+                if winner
+                else _(
+                    "Tunk was called, but another player ended lower: the Tunker's points "
+                    "are doubled (K9)"
+                )
+            )
+        if kind == "break":
+            return _(
+                "the break: fewer cards in the pack than players, the deal is drawn and "
+                "scores nothing (K11)"
+            )
+        return None
 
 
 def _after(state: DealState) -> tuple[int, ...]:

@@ -179,26 +179,30 @@ class TunkDeal(StockDeal):
     def _check_move(self, a: Action) -> Action:
         if isinstance(a, DrawPack | Pluck):
             if self.phase != "draw":
-                raise IllegalActionError("you have drawn this turn already", law="K5")
+                raise IllegalActionError(_("you have drawn this turn already"), law="K5")
             if isinstance(a, DrawPack) and not self.pack:
-                raise IllegalActionError("the pack is empty", law="K11")
+                raise IllegalActionError(_("the pack is empty"), law="K11")
             if isinstance(a, Pluck) and not self.stock:
-                raise IllegalActionError("the stock is empty", law="K5")
+                raise IllegalActionError(_("the stock is empty"), law="K5")
             return a
         if self.phase != "discard":
-            raise IllegalActionError("draw first: from the pack or the stock", law="K5")
+            raise IllegalActionError(_("draw first: from the pack or the stock"), law="K5")
         assert isinstance(a, Discard | Tunk)
         if a.card not in self.hands[a.seat]:
-            raise IllegalActionError(f"you do not hold {a.card.code}", law="K5")
+            raise IllegalActionError(
+                _("you do not hold %(card)s") % {"card": a.card.code}, law="K5"
+            )
         if a.card == self.plucked:
             raise IllegalActionError(
-                f"{a.card.code} was taken from the stock this turn: it may not be the discard",
+                _("%(card)s was taken from the stock this turn: it may not be the discard")
+                % {"card": a.card.code},
                 law="K5",
             )
         if isinstance(a, Tunk) and a.card not in self.tunks():
             left = Groupings(self.hands[a.seat]).points(a.card)
             raise IllegalActionError(
-                f"the seven cards left count {left} unmatched: Tunk needs {LIMIT} or less",
+                _("the seven cards left count %(left)s unmatched: Tunk needs %(limit)s or less")
+                % {"left": left, "limit": LIMIT},
                 law="K7",
             )
         return a
