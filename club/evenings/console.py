@@ -465,7 +465,7 @@ def table_cancel(request: HttpRequest, pk: int) -> HttpResponse:
         cancel_table(table.pk, by=request.user)
     except ClubError as e:
         return _table_refused(request, table, e)
-    message = f"{table.label} cancelled: its players wait again."
+    message = gettext("%(table)s cancelled: its players wait again.") % {"table": table.label}
     if table.session is None:
         return redirect(table.get_club_url())
     return console_done(request, table.session, message, "tables")

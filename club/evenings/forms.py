@@ -97,10 +97,10 @@ class OpenSessionForm(forms.Form):
         ) % {"fee": money.shown_to_reader(guest_fee)}
 
     def clean_fee_member(self) -> Decimal:
-        return self._fee("fee_member", "a member's table fee")
+        return self._fee("fee_member", gettext("a member's table fee"))
 
     def clean_fee_guest(self) -> Decimal:
-        return self._fee("fee_guest", "a guest's table fee")
+        return self._fee("fee_guest", gettext("a guest's table fee"))
 
     def _fee(self, field: str, what: str) -> Decimal:
         given = self.cleaned_data[field]

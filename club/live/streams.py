@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import html
 import json
 import logging
@@ -32,6 +33,7 @@ from django.core import signing
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.http.request import split_domain_port, validate_host
 from django.urls import reverse
+from django.utils import translation
 from django.views.decorators.csrf import csrf_exempt
 
 from club.infra import redis as club_redis
@@ -368,22 +370,26 @@ def streaming(request: HttpRequest, events: AsyncIterator[str]) -> HttpResponse:
 # --- The evening's stream (the secretary's console) ----------------------------------------
 
 
-def session_token(user_id: int, session_id: int, grant: str) -> str:
-    """For the secretary's console (the page that issues it is the secretary's only)."""
+def session_token(user_id: int, session_id: int, grant: str, language: str = "") -> str:
+    """For the secretary's console (the page that issues it is the secretary's only), in
+    ``language``, the page's (the events process reads no session)."""
     return signing.dumps(
-        {"u": user_id, "s": session_id, "g": grant}, salt=SESSION_SALT, compress=False
+        {"u": user_id, "s": session_id, "g": grant, "l": language},
+        salt=SESSION_SALT,
+        compress=False,
     )
 
 
 def session_events_url(request: HttpRequest, session_id: int, user_id: int) -> str:
     path = reverse("club:session_events", args=[session_id])
-    token = session_token(user_id, session_id, grant(request))
+    token = session_token(user_id, session_id, grant(request), translation.get_language() or "")
     return f"{events_base(request)}{path}?t={token}"
 
 
-def _session_event(data: bytes | str) -> str:
-    """A notice for the console: ``line-<table>`` with that table's progress line when a
-    move within a deal was made at an online table (swapped in as it comes),
+def _session_event(data: bytes | str, language: str = "") -> str:
+    """A notice for the console: ``line-<table>`` with that table's progress line in the
+    console's ``language`` when a move within a deal was made at an online table (swapped
+    in as it comes),
     ``move-<table>`` when its deal was dealt, ended or stopped (the console fetches that
     line alone), else ``update`` (the evening changed: its live part is fetched again)."""
     text = data.decode() if isinstance(data, bytes) else data
@@ -394,7 +400,12 @@ def _session_event(data: bytes | str) -> str:
         return "event: update\ndata: {}\n\n"
     table = notice.get("table") if isinstance(notice, dict) else None
     if isinstance(table, int) and not isinstance(table, bool) and table > 0:
-        line = notice.get("line")
+        lines = notice.get("lines")
+        line = (
+            lines.get(language) or lines.get(settings.LANGUAGE_CODE)
+            if isinstance(lines, dict)
+            else None
+        )
         if isinstance(line, str) and line.strip():
             # The line itself, swapped in (sse-swap): no fetch a move (issue 59). One line
             # of escaped text; its id the notice's time.
@@ -410,4 +421,7 @@ async def session_events(request: HttpRequest, session_id: int) -> HttpResponse:
     if refused is not None:
         return refused
     data = check_token(request.GET.get("t", ""), session_id, key="s", salt=SESSION_SALT)
-    return await open_stream(request, data, "session", session_id, _session_event)
+    language = str(data.get("l") or "") if data is not None else ""
+    return await open_stream(
+        request, data, "session", session_id, functools.partial(_session_event, language=language)
+    )

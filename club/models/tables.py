@@ -127,8 +127,11 @@ class Table(models.Model):
 
     @property
     def label(self) -> str:
-        """ "Table 3" at an evening; "Practice table 2" for a member's own practice."""
-        return f"Practice table {self.number}" if self.is_practice else f"Table {self.number}"
+        """ "Table 3" at an evening; "Practice table 2" for a member's own practice: in
+        the reader's language (the books keep theirs: ``base.books_label``)."""
+        if self.is_practice:
+            return gettext("Practice table %(number)s") % {"number": self.number}
+        return gettext("Table %(number)s") % {"number": self.number}
 
     @property
     def redraw_window_open(self) -> bool:

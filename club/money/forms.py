@@ -95,7 +95,7 @@ class PaymentForm(forms.Form):
     def clean_amount(self) -> Decimal:
         try:
             return money.check_amount(
-                self.cleaned_data["amount"], field="amount", what="the amount"
+                self.cleaned_data["amount"], field="amount", what=gettext("the amount")
             )
         except ClubError as e:
             raise forms.ValidationError(sentence(e)) from None
@@ -115,7 +115,7 @@ class RefundForm(forms.Form):
     def clean_amount(self) -> Decimal:
         try:
             return money.check_amount(
-                self.cleaned_data["amount"], field="amount", what="the refund"
+                self.cleaned_data["amount"], field="amount", what=gettext("the refund")
             )
         except ClubError as e:
             raise forms.ValidationError(sentence(e)) from None

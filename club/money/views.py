@@ -132,7 +132,7 @@ def transfer_pay(request: HttpRequest, pk: int) -> HttpResponse:
         amount = request.POST.get("amount", "").strip()
         transfer = record_payment(
             pk,
-            amount=club_money.check_amount(amount, field="amount", what="the amount paid")
+            amount=club_money.check_amount(amount, field="amount", what=gettext("the amount paid"))
             if amount
             else None,
             method=request.POST.get("method", Posting.CASH),

@@ -214,6 +214,12 @@ def said_twice(make: Callable[[], str]) -> tuple[str, str]:
     return books, make()
 
 
+def books_label(table: Table) -> str:
+    """A table's label as the books keep it ("Table 3"), whoever is reading."""
+    with translation.override(BOOKS_LANGUAGE):
+        return table.label
+
+
 def counted(n: int, word: str, many: str | None = None) -> str:
     """ "1 bot", "3 bots": a count with its noun, never "bot(s)"."""
     return f"{n} {word if n == 1 else (many or word + 's')}"
@@ -300,7 +306,7 @@ def create_member(
 HIDDEN = {"Cc", "Cf", "Co", "Cs", "Cn", "Zl", "Zp"}
 
 
-def shown_name(text: str, *, field: str, what: str = "a name") -> str:
+def shown_name(text: str, *, field: str, what: str = "") -> str:
     """``text`` as a name people read: refused (beside ``field``) when it holds a
     character that does not show as itself (a newline, an escape, a bell, a right-to-left
     override, a zero-width space); otherwise with its spaces tidied.
@@ -315,7 +321,8 @@ def shown_name(text: str, *, field: str, what: str = "a name") -> str:
     bad = next((c for c in text if unicodedata.category(c) in HIDDEN), None)
     if bad is not None:
         raise ClubError(
-            f"{what} may not hold control, direction or invisible characters (U+{ord(bad):04X})",
+            gettext("%(what)s may not hold control, direction or invisible characters (U+%(code)s)")
+            % {"what": what or gettext("a name"), "code": f"{ord(bad):04X}"},
             field=field,
         )
     return " ".join(text.split())

@@ -46,7 +46,7 @@ def checked_options(variant: str, given: Mapping[str, object]) -> dict[str, Opti
     default for an option not given), checked one by one beside its field and then
     together by the engine (`make_rules`). An option the game does not have is refused."""
     if variant not in VARIANTS:
-        raise ClubError(f"unknown game {variant!r}", field="variant")
+        raise ClubError(gettext("unknown game %(game)s") % {"game": repr(variant)}, field="variant")
     game = VARIANTS[variant]
     known = {o.name for o in game.options}
     unknown = sorted(set(given) - known)
@@ -84,7 +84,7 @@ def save(
     """Save a named set (new, or ``rules`` changed): checked by the engine, its name once
     a game; ``default`` makes it the club's default for the game (and the previous
     default no longer). Tables already formed keep what they were formed with."""
-    name = shown_name(name, field="name", what="the name of the house rules")
+    name = shown_name(name, field="name", what=gettext("the name of the house rules"))
     if not name:
         raise ClubError(gettext("give the house rules a name, e.g. “Tuesday rules”"), field="name")
     values = checked_options(variant, options)

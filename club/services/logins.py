@@ -468,5 +468,8 @@ def set_language(user: AbstractBaseUser, code: str) -> bool:
     profile (the admin) keeps it in his session and cookie only. Refuses a language the
     club does not speak. True when a profile was changed."""
     if code not in dict(settings.LANGUAGES):
-        raise ClubError(f"The club speaks no language {code!r}.", field="language")
+        raise ClubError(
+            gettext("The club speaks no language %(code)s.") % {"code": repr(code)},
+            field="language",
+        )
     return Member.objects.filter(user=user).exclude(language=code).update(language=code) > 0

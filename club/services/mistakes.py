@@ -9,7 +9,7 @@ from django.utils.translation import gettext
 
 from club.models import Arrival, AuditEntry, Table
 from club.services import audit, base
-from club.services.base import Actor, ClubError, clean_reason, log, recorded_user
+from club.services.base import Actor, ClubError, books_label, clean_reason, log, recorded_user
 
 
 def cancel_table(table_id: int, *, by: Actor = None) -> Table:
@@ -39,7 +39,7 @@ def cancel_table(table_id: int, *, by: Actor = None) -> Table:
             f"Cancelled by {who.get_username() if who else 'the secretary'}: nothing had been played.",
         )
         table.refresh_from_db()
-        said = f"{table.label} cancelled: its players wait again."
+        said = f"{books_label(table)} cancelled: its players wait again."
         audit.record(by, AuditEntry.TABLE_CANCEL, said, table=table)
         return table
 

@@ -23,7 +23,7 @@ from club.models import (
     variant_seats,
 )
 from club.services import audit, base
-from club.services.base import ClubError, log
+from club.services.base import ClubError, books_label, log
 from club.tables import cutting
 
 HOUR = timedelta(hours=1)
@@ -275,7 +275,7 @@ def seat_computer_player(table_id: int, *, by: base.Actor = None) -> str:
                 )
             )
             log(table, books)
-        audit.record(by, AuditEntry.TABLE_COMPUTER, f"{table.label}: {books}", table=table)
+        audit.record(by, AuditEntry.TABLE_COMPUTER, f"{books_label(table)}: {books}", table=table)
         return said
 
 

@@ -59,7 +59,7 @@ def open_session(
             field="held_on",
         )
     chosen = default_variant if default_variant is not None else first_game()
-    name = base.shown_name(name or "", field="name", what="the evening's name")
+    name = base.shown_name(name or "", field="name", what=gettext("the evening's name"))
     stake = money.check_stake(stake)
     club_fees = money.default_fees()
     fees = [
@@ -68,13 +68,15 @@ def open_session(
         )
         for i, (given, field, what) in enumerate(
             [
-                (fee_member, "fee_member", "a member's table fee"),
-                (fee_guest, "fee_guest", "a guest's table fee"),
+                (fee_member, "fee_member", gettext("a member's table fee")),
+                (fee_guest, "fee_guest", gettext("a guest's table fee")),
             ]
         )
     ]
     if chosen not in dict(variant_choices()):
-        raise ClubError(f"unknown variant {chosen!r}", field="default_variant")
+        raise ClubError(
+            gettext("unknown game %(game)s") % {"game": repr(chosen)}, field="default_variant"
+        )
     with transaction.atomic():
         _lock_opening()  # two secretaries opening at once: one at a time checks and opens
         open_now = ClubSession.objects.filter(status=ClubSession.OPEN)

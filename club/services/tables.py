@@ -103,7 +103,7 @@ def table_queue(table: Table) -> list[Arrival]:
 
 def check_variant(variant: str, size: int) -> None:
     if variant not in dict(variant_choices()):
-        raise ClubError(f"unknown game {variant!r}")
+        raise ClubError(gettext("unknown game %(game)s") % {"game": repr(variant)})
     low, high = variant_seats(variant)
     if not low <= size <= high:
         game = find_variant(variant).display_name
@@ -192,7 +192,7 @@ def form_table(
         raise ClubError(gettext("the evening closes when its deals in progress end: no new table"))
     variant = variant or session.default_variant
     if variant not in dict(variant_choices()):
-        raise ClubError(f"unknown game {variant!r}")
+        raise ClubError(gettext("unknown game %(game)s") % {"game": repr(variant)})
     asked = size is not None
     size = size or default_size(variant)
     check_variant(variant, size)

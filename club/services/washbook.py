@@ -27,7 +27,14 @@ from club.models import (
     WashbookLine,
 )
 from club.services import audit
-from club.services.base import BOOKS_LANGUAGE, Actor, ClubError, clean_reason, recorded_user
+from club.services.base import (
+    BOOKS_LANGUAGE,
+    Actor,
+    ClubError,
+    books_label,
+    clean_reason,
+    recorded_user,
+)
 from club.services.physical import physical_points
 
 
@@ -370,10 +377,10 @@ def correct_line(
             adjustment = ledger.adjust(
                 session,
                 delta,
-                memo=f"{table.label}, line {line.number} corrected after balancing: {reason}",
+                memo=f"{books_label(table)}, line {line.number} corrected after balancing: {reason}",
                 by=by,
             )
-        what = f"{table.label}, line {line.number} " + (
+        what = f"{books_label(table)}, line {line.number} " + (
             f"corrected by line {new.number}" if new else "reversed"
         )
         if adjustment is not None:

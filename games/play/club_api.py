@@ -11,7 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.db.models import Sum
+from django.utils import translation
 
 from club.infra import redis as club_redis
 from club.infra.after_response import after_response
@@ -105,7 +107,7 @@ __all__ = [
     "washbook_totals",
     "line_number",
     "evening_notice",
-    "console_line",
+    "console_lines",
     "table_rules",
     "house_rules_for",
     "house_rule_sets",
@@ -190,13 +192,19 @@ def house_rule_sets() -> list[Any]:
     return list(HouseRules.objects.order_by("variant", "name"))
 
 
-def console_line(deal: Any, seating: list[SeatInfo]) -> str:
-    """The secretary's console's line of a deal in play (the club's words; no card)."""
+def console_lines(deal: Any, seating: list[SeatInfo]) -> dict[str, str]:
+    """The secretary's console's line of a deal in play (the club's words; no card), in
+    each of the club's languages: each console swaps in its reader's (issue 82)."""
     progress = DealProgress(
         deal.game_number, deal.deal_in_game, deal.to_move, deal.version, deal.finished,
         deal.variant, deal.options,
     )  # fmt: skip
-    return deal_line({s.position: s.display_name for s in seating}, progress)
+    names = {s.position: s.display_name for s in seating}
+    lines = {}
+    for code, _name in settings.LANGUAGES:
+        with translation.override(code):
+            lines[code] = deal_line(names, progress)
+    return lines
 
 
 def redis_client() -> Any:

@@ -467,10 +467,10 @@ def after_commit(
     # deal); a move within a deal changes only the live part (issue 59).
     club = deal.finished or version == 0
     # A move within a deal: the consoles are told its table's line, not sent to fetch it
-    line = None if club else club_api.console_line(deal, seating)
+    lines = None if club else club_api.console_lines(deal, seating)
 
     def run() -> None:
-        publish(table_id, deal_id, version, club=club, line=line, by=by)
+        publish(table_id, deal_id, version, club=club, lines=lines, by=by)
         if round_open:  # nobody moves until it closes, the computer players neither
             schedule_close(deal_id, call_round.seconds_left(deal))
         elif to_move is not None and to_move in bots and not deal.finished:
@@ -487,19 +487,20 @@ def publish(
     version: int,
     *,
     club: bool = False,
-    line: str | None = None,
+    lines: dict[str, str] | None = None,
     by: int | None = None,
 ) -> None:
     """Tell every browser at the table that it moved on (a version, never cards), and with
     ``club`` that its club panel changed too; the evening's consoles hear which table
-    moved, with ``line`` its console line (``club.live.streams``), else to fetch it. ``by``,
+    moved, with ``lines`` its console line in each language (``club.live.streams``), else
+    to fetch it. ``by``,
     the mover's user, is for the table's streams alone (`games.play.events`)."""
     notice = {"version": version, "deal": deal_id, "table": table_id, "at": time.time()}
     mine = notice | ({"club": True} if club else {}) | ({"by": by} if by is not None else {})
     msg = json.dumps(mine)
     # the consoles' copy: the line, or (a deal dealt or ended) whether to fetch it
     told = json.dumps(
-        notice | {"line": line} if line else notice | ({"club": True} if club else {})
+        notice | {"lines": lines} if lines else notice | ({"club": True} if club else {})
     )
     try:
         session_id = club_api.session_of_table(table_id)  # kept by the process

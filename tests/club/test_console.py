@@ -327,6 +327,7 @@ def test_the_consoles_forms_answer_in_place_and_tell_what_was_done(
 
 def test_a_move_tells_the_console_its_tables_line_as_the_console_would_fetch_it(
     staff: Client,
+    secretary: Member,
     session: ClubSession,
     make_members: Callable[..., list[Member]],
     django_capture_on_commit_callbacks: Any,
@@ -350,11 +351,18 @@ def test_a_move_tells_the_console_its_tables_line_as_the_console_would_fetch_it(
         )
     raw = club_redis.client().get(club_redis.key("session", session.pk, "last"))
     notice = json.loads(raw)
-    assert notice["table"] == table.pk and notice["line"] == staff.get(url).content.decode()
-    assert "(1 move)" in notice["line"]
-    event = _session_event(raw)
+    line = notice["lines"]["en-gb"]
+    assert notice["table"] == table.pk and line == staff.get(url).content.decode()
+    assert "(1 move)" in line
+    event = _session_event(raw, "en-gb")
     assert event.startswith(f"event: line-{table.pk}\nid: {notice['at']}\ndata: ")
-    assert html.unescape(event.split("data: ", 1)[1].strip()) == notice["line"]
+    assert html.unescape(event.split("data: ", 1)[1].strip()) == line
+    # the same line in Spanish, for a console read in Spanish (issue 82): as its page says
+    spanish = Client(headers={"accept-language": "es-MX"})
+    spanish.force_login(secretary.user)
+    said = html.unescape(_session_event(raw, "es").split("data: ", 1)[1].strip())
+    assert said == notice["lines"]["es"] == spanish.get(url).content.decode()
+    assert "(1 jugada)" in said, said
     for card in state.player_view(0)["hand"]:
         assert card not in event.split()
 
@@ -379,7 +387,7 @@ def test_the_pushed_and_the_fetched_line_both_say_the_deals_own_game(
     with django_capture_on_commit_callbacks(execute=True):
         games.act(Move(table.pk, member_id=mover.member_id, version=deal.version, action=state.legal_actions(deal.to_move)[0].to_json()))  # fmt: skip
     raw = club_redis.client().get(club_redis.key("session", session.pk, "last"))
-    pushed = json.loads(raw)["line"]
+    pushed = json.loads(raw)["lines"]["en-gb"]
     assert pushed.startswith("Game 1, deal 1: ") and pushed == staff.get(url).content.decode()
 
 
@@ -406,4 +414,4 @@ def test_the_console_line_names_who_plays_the_seat(
     assert said in staff.get(url).content.decode()
     assert said in _text(_console(staff, session, HTTP_HX_REQUEST="true"))
     seating = table_seating(table.pk)
-    assert said in games_club_api.console_line(deal, seating)
+    assert said in games_club_api.console_lines(deal, seating)["en-gb"]

@@ -132,13 +132,16 @@ def test_a_notice_that_names_no_table_refreshes_the_whole_console(notice: str) -
 def test_a_moves_line_reaches_the_console_escaped_on_one_line() -> None:
     from club.live.streams import _session_event
 
-    event = _session_event(
-        json.dumps({"at": 1.5, "table": 7, "line": "Game 1: <b>Ann</b> & Bob\nto play"})
-    )
+    lines = {"en-gb": "Game 1: <b>Ann</b> & Bob\nto play", "es": "Partida 1: le toca a Ann"}
+    event = _session_event(json.dumps({"at": 1.5, "table": 7, "lines": lines}), "en-gb")
     assert event == (
         "event: line-7\nid: 1.5\ndata: Game 1: &lt;b&gt;Ann&lt;/b&gt; &amp; Bob to play\n\n"
     )
+    # each console its reader's line (issue 82); a language the notice lacks, the club's
+    said = _session_event(json.dumps({"at": 1.5, "table": 7, "lines": lines}), "es")
+    assert said.endswith("data: Partida 1: le toca a Ann\n\n")
+    assert "data: Game 1" in _session_event(json.dumps({"at": 1.5, "table": 7, "lines": lines}))
     # an empty line is no line: the console fetches it
-    assert _session_event(json.dumps({"at": 1.5, "table": 7, "line": " "})).startswith(
-        "event: move-7\n"
-    )
+    assert _session_event(
+        json.dumps({"at": 1.5, "table": 7, "lines": {"en-gb": " "}}), "en-gb"
+    ).startswith("event: move-7\n")

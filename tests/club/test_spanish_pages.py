@@ -171,3 +171,38 @@ def test_two_players_at_one_table_each_read_their_own_language(
     assert "Mazo" in pages["Ana"] and "<h2>Pack</h2>" in pages["Beto"]
     assert english_left(pages["Ana"]) == []
     assert "Registro" not in pages["Beto"] and "<h2>Log</h2>" in pages["Beto"]
+
+
+def test_a_refusal_names_what_it_refuses_in_the_readers_language(db: Any) -> None:
+    """The words a refusal is built around ("a member's table fee", "the evening's name")
+    are the reader's too, not English inside a Spanish sentence."""
+    from django.utils import translation
+
+    from club.services.base import ClubError
+
+    with translation.override("es"), pytest.raises(ClubError) as refused:
+        open_session(stake=Decimal("0.05"), fee_member="1,50")
+    assert "la cuota de mesa de un socio" in str(refused.value), refused.value
+    with translation.override("es"), pytest.raises(ClubError) as refused:
+        open_session(stake=Decimal("0.05"), name="Martes\u202e")
+    assert str(refused.value).startswith("el nombre de la velada no puede"), refused.value
+    assert not english_left(f"<p>{refused.value}</p>")
+
+
+def test_a_practice_tables_title_is_the_readers_and_the_books_keep_theirs(
+    db: Any, make_members: Callable[..., list[Member]]
+) -> None:
+    from django.utils import translation
+
+    from club.services.base import books_label
+    from club.services.practice import create_practice_table
+
+    (ana,) = make_members(1)
+    table = create_practice_table(ana, "conquian", 2)
+    c = Client(headers=SPANISH)
+    c.force_login(ana.user)
+    page = c.get(table.get_absolute_url()).text
+    assert "<h1>Mesa de práctica 1 " in page, page[page.find("<h1") :][:200]
+    assert "<title>Mesa de práctica 1 " in page
+    with translation.override("es"):
+        assert books_label(table) == "Practice table 1"

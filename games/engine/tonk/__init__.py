@@ -25,7 +25,7 @@ from ..variant import (
     Variant,
     register,
 )
-from ..words import _
+from ..words import gettext as _
 from .actions import TONK_ACTIONS
 from .deal import TonkDeal, asks_everyone, hand_size
 from .scoring import payments

@@ -18,7 +18,7 @@ from ..i18n import gettext_noop
 from ..rules import Rules
 from ..spreads import count
 from ..variant import Capabilities, DealStart, Ending, Law, PlayerRange, Variant, register
-from ..words import _
+from ..words import gettext as _
 from .actions import TUNK_ACTIONS
 from .deal import HAND, LIMIT, TunkDeal, in_game
 from .game import winners
