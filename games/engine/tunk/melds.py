@@ -332,8 +332,20 @@ class _LayOffs:
     answers kept by the cards left and the Tunker's melds as they stand, so that the
     many groupings of one hand share one search."""
 
-    def __init__(self) -> None:
+    def __init__(self, table: Sequence[Combination]) -> None:
         self.memo: dict[tuple[tuple[Card, ...], tuple[Combination, ...]], _Offs] = {}
+        # The suits with a run and the ranks with a set: a lay-off grows a meld, never
+        # changes its suit or rank, so a natural card of neither never goes on one.
+        self.runs = self.sets = 0
+        for m in table:
+            if m.kind == "set":
+                self.sets |= 1 << m.rank
+            else:
+                self.runs |= 1 << m.suit
+
+    def may_go(self, c: Card) -> bool:
+        """Whether a lay-off could ever take ``c`` (a wild two goes on any meld)."""
+        return c.rank == 2 or bool(self.runs >> (c.order & 3) & 1 or self.sets >> c.rank & 1)
 
     def best(self, cards: tuple[Card, ...], melds: tuple[Combination, ...]) -> _Offs:
         """The lowest count of ``cards`` after lay-offs on ``melds``, the lay-offs (meld
@@ -344,7 +356,10 @@ class _LayOffs:
             return found
         best: _Offs = (count(cards), (), melds)
         if best[0]:
+            runs, sets = self.runs, self.sets
             for i, c in enumerate(cards):
+                if c.rank != 2 and not (runs >> (c.order & 3) & 1 or sets >> c.rank & 1):
+                    continue  # no meld of its suit or rank: nothing takes it
                 if c in cards[:i]:
                     continue
                 for sid, p in hits_for([c], melds, wild=True):
@@ -370,20 +385,38 @@ def last_turn(hand: Sequence[Card], tunker: Sequence[Combination], lay_off: bool
     g = Groupings(hand)
     options = [*g.melds, _TWOS_SET]
     best: LastTurn | None = None
-    search = _LayOffs()
     table = tuple(tunker)
+    search = _LayOffs(table)
+    # What no lay-off can take (:meth:`_LayOffs.may_go`) a choice leaves counts at least
+    # that much: a choice whose count it cannot bring below the best found is not
+    # searched (the first lowest is kept, as before).
+    stuck = [
+        (bit, VALUE_BY_ORDER[c.order])
+        for bit, c in g.by_bit.items()
+        if not (lay_off and search.may_go(c))
+    ]
 
     def visit(rest: int, twos: int, chosen: tuple[tuple[_Meld, int], ...], after: int) -> None:
         nonlocal best
-        melds, spare = g.laid(chosen, g.twos)
-        cards = tuple(
-            sorted([c for bit, c in g.by_bit.items() if rest & bit] + spare, key=IN_ORDER)
-        )
-        n, offs, end = search.best(cards, table) if lay_off else (count(cards), (), table)
-        if best is None or n < best.points:
-            used = {p.card for _, p in offs}
-            left = tuple(c for c in cards if c not in used)
-            best = LastTurn(tuple(melds), offs, left, n, end)
+        if best is not None and best.points == 0:
+            return  # nothing counts lower, and the first found is kept
+        least = 0
+        if best is not None:
+            for bit, w in stuck:
+                if rest & bit:
+                    least += w
+        if best is None or least < best.points:
+            used = sum(j for _, j in chosen)
+            spare = g.twos[used:]
+            cards = tuple(
+                sorted([c for bit, c in g.by_bit.items() if rest & bit] + spare, key=IN_ORDER)
+            )
+            n, offs, end = search.best(cards, table) if lay_off else (count(cards), (), table)
+            if best is None or n < best.points:
+                melds, _spare = g.laid(chosen, g.twos)
+                laid = {p.card for _, p in offs}
+                left = tuple(c for c in cards if c not in laid)
+                best = LastTurn(tuple(melds), offs, left, n, end)
         for k in range(after, len(options)):  # each choice once: melds in the list's order
             m = options[k]
             if m.naturals & rest == m.naturals:
