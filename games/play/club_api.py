@@ -18,7 +18,7 @@ from django.utils import translation
 from club.infra import redis as club_redis
 from club.infra.after_response import after_response
 from club.infra.db import one_snapshot, snapshot
-from club.infra.locale import club_language, supported
+from club.infra.locale import club_language, reader_catalog, supported
 from club.infra.rows import fetch as fetch_rows
 from club.live.notices import publish_session, session_of_table
 from club.live.streams import (
@@ -60,6 +60,7 @@ from games.engine.errors import InvalidActionError
 
 __all__ = [
     "club_language",
+    "reader_catalog",
     "supported",
     "ClubError",
     "DealProgress",

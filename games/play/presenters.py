@@ -11,11 +11,10 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import Any, cast
 
-from django.conf import settings
 from django.utils import translation
-from django.utils.translation import gettext, trans_real
+from django.utils.translation import gettext
 
 from games.engine.actions import Action, Role
 from games.engine.i18n import gettext_noop
@@ -25,6 +24,7 @@ from games.engine.variant import Variant
 from games.engine.words import Catalog, combination_phrases, sentence, speaking, spelled
 from games.engine.words import card_name as engine_card_name
 
+from . import club_api
 from .club_api import SeatInfo
 
 RANKS = {"A": 1, "J": 11, "Q": 12, "K": 13} | {str(n): n for n in range(2, 11)}
@@ -54,8 +54,8 @@ KINDS = {
 
 def reader() -> Catalog:
     """The reader's catalog (the language the request or the push activated), for the
-    engine's words (issue 82)."""
-    return trans_real.translation(translation.get_language() or settings.LANGUAGE_CODE)
+    engine's words (issue 82), as the club picks it."""
+    return cast(Catalog, club_api.reader_catalog())
 
 
 @dataclass(frozen=True)

@@ -161,6 +161,17 @@ def new_combinations(
     held = set(hand)
     pool = held.union(own)
     avail = pool.__contains__
+    up, down = order.up, order.down
+    if card is not None:
+        # Most cards in play make nothing: fewer than two others of the rank at hand or
+        # laid, and no run of three through the card (one look, before the search).
+        r4 = card & ~3
+        if (
+            avail(r4) + avail(r4 + 1) + avail(r4 + 2) + avail(r4 + 3) - avail(card) < 2
+            and not (avail(d := down[card]) and (avail(down[d]) or avail(up[card])))
+            and not (avail(u := up[card]) and avail(up[u]))
+        ):
+            return out
 
     def emit(cards: Sequence[int]) -> None:
         h = tuple(x for x in cards if x in held)
@@ -172,11 +183,12 @@ def new_combinations(
 
     # Without a card in play, only a rank or a suit of a hand card with three cards or
     # more at hand or in own combinations makes one: the others are not looked at.
-    by_rank, by_suit = [0] * 13, [0, 0, 0, 0]
+    by_rank, by_suit = [0] * 13, [0, 0, 0, 0]  # by_suit: the suit's cards as bits by place
     if card is None:
+        place = order.place
         for x in pool:
             by_rank[x >> 2] += 1
-            by_suit[x & 3] += 1
+            by_suit[x & 3] |= 1 << place[x]
     # sets
     if card is not None:
         ranks = [card >> 2]
@@ -189,7 +201,6 @@ def new_combinations(
             for sub in combinations(others, k):
                 emit(sub)
     # sequences
-    up, down = order.up, order.down
     if card is not None:
         run = [card]
         x = down[card]
@@ -205,7 +216,8 @@ def new_combinations(
             for b in range(max(at, a + 2), min(len(run) - 1, a + longest - 1) + 1):
                 emit([x for x in run[a : b + 1] if x != card])
     else:
-        for suit in sorted({u for x in held if by_suit[u := x & 3] >= 3}):
+        # a suit with three in a row of its sequence order at hand or laid (one look)
+        for suit in sorted({u for x in held if (m := by_suit[u := x & 3]) & (m >> 1) & (m >> 2)}):
             run = []
             for x in (*order.suits[suit], -1):
                 if x >= 0 and avail(x):
