@@ -13,6 +13,7 @@ from __future__ import annotations
 from decimal import Decimal
 
 from django.conf import settings
+from django.utils.formats import get_format
 from django.utils.translation import gettext
 
 from club.pages.inputs import parse_money
@@ -57,7 +58,7 @@ def check_stake(value: object) -> Decimal:
     u = unit()
     if stake <= 0:
         raise ClubError(
-            gettext("the stake must be at least %(shown)s a point") % {"shown": shown(u)},
+            gettext("the stake must be at least %(shown)s a point") % {"shown": shown_to_reader(u)},
             field="stake",
         )
     if stake != stake.quantize(u):
@@ -65,12 +66,13 @@ def check_stake(value: object) -> Decimal:
             gettext(
                 "the stake must be a whole number of %(shown)s: the club's money keeps %(places)s decimal places, and a one-point difference at %(stake)s could not be paid in it"
             )
-            % {"shown": shown(u), "places": places(), "stake": stake},
+            % {"shown": shown_to_reader(u), "places": places(), "stake": stake},
             field="stake",
         )
     if stake > MAX_STAKE:
         raise ClubError(
-            gettext("the stake must be at most %(shown)s a point") % {"shown": shown(MAX_STAKE)},
+            gettext("the stake must be at most %(shown)s a point")
+            % {"shown": shown_to_reader(MAX_STAKE)},
             field="stake",
         )
     return stake.quantize(u)
@@ -90,22 +92,25 @@ def check_amount(value: object, *, field: str, what: str, zero: bool = False) ->
         ) from e
     u = unit()
     if amount < 0 or (amount == 0 and not zero):
-        least = "nothing or more" if zero else f"at least {shown(u)}"
         raise ClubError(
-            gettext("%(what)s must be %(least)s") % {"what": what, "least": least}, field=field
+            gettext("%(what)s must be nothing or more") % {"what": what}
+            if zero
+            else gettext("%(what)s must be at least %(shown)s")
+            % {"what": what, "shown": shown_to_reader(u)},
+            field=field,
         )
     if amount != amount.quantize(u):
         raise ClubError(
             gettext(
                 "%(what)s must be a whole number of %(shown)s (the club's money keeps %(places)s decimal places)"
             )
-            % {"what": what, "shown": shown(u), "places": places()},
+            % {"what": what, "shown": shown_to_reader(u), "places": places()},
             field=field,
         )
     if amount > MAX_AMOUNT:
         raise ClubError(
             gettext("%(what)s must be at most %(shown)s")
-            % {"what": what, "shown": shown(MAX_AMOUNT)},
+            % {"what": what, "shown": shown_to_reader(MAX_AMOUNT)},
             field=field,
         )
     return amount.quantize(u)
@@ -120,9 +125,17 @@ def _plain(value: object) -> Decimal:
     if isinstance(value, bool) or not isinstance(value, (str, int, Decimal)):
         raise ValueError(f"{type(value).__name__} is not an amount")
     text = str(value).strip()
+    if isinstance(value, str) and text.count(",") == 1 and "." not in text and writes_comma():
+        text = text.replace(",", ".")  # "0,50" from a reader whose language writes it so
     negative = text.startswith("-")
     amount = parse_money(text[1:] if negative else text, places=6)
     return -amount if negative else amount
+
+
+def writes_comma() -> bool:
+    """Whether the reader's language writes a decimal comma (Spanish: "0,50"): an amount
+    typed so is read as the point's."""
+    return get_format("DECIMAL_SEPARATOR") == ","
 
 
 def example() -> str:

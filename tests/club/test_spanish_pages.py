@@ -181,7 +181,7 @@ def test_a_refusal_names_what_it_refuses_in_the_readers_language(db: Any) -> Non
     from club.services.base import ClubError
 
     with translation.override("es"), pytest.raises(ClubError) as refused:
-        open_session(stake=Decimal("0.05"), fee_member="1,50")
+        open_session(stake=Decimal("0.05"), fee_member="uno")
     assert "la cuota de mesa de un socio" in str(refused.value), refused.value
     with translation.override("es"), pytest.raises(ClubError) as refused:
         open_session(stake=Decimal("0.05"), name="Martes\u202e")
@@ -206,3 +206,23 @@ def test_a_practice_tables_title_is_the_readers_and_the_books_keep_theirs(
     assert "<title>Mesa de práctica 1 " in page
     with translation.override("es"):
         assert books_label(table) == "Practice table 1"
+
+
+def test_an_amount_is_read_as_its_reader_writes_it(db: Any) -> None:
+    """A reader whose language writes a decimal comma ("0,50") may type one; the English
+    reader's comma is still no amount. A refusal's amounts are in the reader's digits."""
+    from django.utils import translation
+
+    from club.services.base import ClubError
+    from club.services.money import check_amount
+
+    with translation.override("es"):
+        assert check_amount("1,50", field="f", what="la cantidad") == Decimal("1.50")
+        assert check_amount("1.50", field="f", what="la cantidad") == Decimal("1.50")
+        with pytest.raises(ClubError) as refused:
+            check_amount("0", field="f", what="la cantidad")
+        assert "0,01" in str(refused.value) and not english_left(f"<p>{refused.value}</p>")
+        with pytest.raises(ClubError):
+            check_amount("1,500,00", field="f", what="la cantidad")
+    with translation.override("en-gb"), pytest.raises(ClubError):
+        check_amount("1,50", field="f", what="the amount")
