@@ -68,8 +68,10 @@ class RummyDeal(RummyFromView):
     """A deal in play (implements :class:`~..protocol.DealState`)."""
 
     def __init__(
-        self, rules: Rules, players: int, dealer: int, pack: list[Card], seed: int | None
-    ) -> None:
+        self, rules: Rules, players: int, dealer: int, pack: list[Card], seed: int | None,
+        ids: list[int] | None = None,
+    ) -> None:  # fmt: skip
+        """``ids``: the pack's card ids, where the caller has them (else read from ``pack``)."""
         self.rules = rules
         self.table = table_for(rules)
         self.players = players
@@ -78,7 +80,8 @@ class RummyDeal(RummyFromView):
         self.pack_order = tuple(pack)
         self.version = 0
         n, t = players, self.table
-        ids = cids_of(pack)
+        if ids is None:
+            ids = cids_of(pack)
         self._cnt = [[0] * 53 for _ in range(n)]
         # L8: one at a time from the dealer's left; the next card starts the stock.
         for i in range(n * t.hand_size):

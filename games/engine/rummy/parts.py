@@ -56,11 +56,20 @@ class Table:
 
 def table_for(rules: Rules) -> Table:
     """The :class:`Table` of a rummy variant's rules: each variant says
-    (:class:`~.variants.RummyVariant`, which this module does not import)."""
-    table = getattr(rules.spec, "table", None)
-    if table is None:
-        raise ValueError(f"not a rummy variant: {rules.variant}")
-    return cast(Table, table(rules))
+    (:class:`~.variants.RummyVariant`, which this module does not import). Kept per
+    rules: every deal asks, and rules and tables are both frozen."""
+    found = _TABLES.get(rules)
+    if found is None:
+        table = getattr(rules.spec, "table", None)
+        if table is None:
+            raise ValueError(f"not a rummy variant: {rules.variant}")
+        if len(_TABLES) > 256:
+            _TABLES.clear()
+        found = _TABLES[rules] = cast(Table, table(rules))
+    return found
+
+
+_TABLES: dict[Rules, Table] = {}
 
 
 def pip_value(cid: int, pips: str) -> int:

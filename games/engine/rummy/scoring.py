@@ -24,9 +24,12 @@ def hand_pips(cards: list[int], pips: str) -> int:
     >>> hand_pips([0, 52, 48], "foster"), hand_pips([0, 48], "colonel")
     (36, 11)
     """
-    if pips == "foster":
-        return sum(CARDS[c].pips for c in cards)
-    return sum(min(CARDS[c].rank, 10) for c in cards)
+    values = _FOSTER_PIPS if pips == "foster" else _COLONEL_PIPS
+    return sum(map(values.__getitem__, cards))
+
+
+_FOSTER_PIPS = [c.pips for c in CARDS]
+_COLONEL_PIPS = [min(c.rank, 10) for c in CARDS]
 
 
 def score(d: RummyDeal, kind: str, winner: int | None) -> Outcome:

@@ -9,7 +9,7 @@ from abc import abstractmethod
 from collections import Counter
 
 from ..cards import Card, PackKind, make_pack, shuffle_seeded
-from ..combinations import FULL_ORDER, SeqOrder
+from ..combinations import CARDS, FULL_ORDER, SeqOrder, cids_of
 from ..errors import InvalidActionError
 from ..i18n import gettext_noop
 from ..rules import Rules
@@ -25,7 +25,7 @@ from ..variant import (
 )
 from .deal import RummyDeal
 from .moves import RUMMY_ACTIONS
-from .parts import Table
+from .parts import Table, table_for
 
 # --- the games: Foster's Cooncan for four to seven, for three, and Colonel -----------------
 
@@ -53,7 +53,7 @@ class RummyVariant(Variant):
         )
 
     def pack(self, rules: Rules) -> list[Card]:
-        return make_pack(self.table(rules).pack)
+        return make_pack(table_for(rules).pack)
 
     def hand_size(self, rules: Rules, players: int) -> int:
         return self.table(rules).hand_size
@@ -64,8 +64,9 @@ class RummyVariant(Variant):
         if pack is None:
             if seed is None:
                 seed = random.SystemRandom().randrange(2**63)
-            cards = self.pack(rules)
-            shuffle_seeded(cards, seed)
+            # The pack's card ids shuffled as its cards would be (the same permutation).
+            ids = shuffle_seeded(list(_pack_ids(table_for(rules).pack)), seed)
+            return RummyDeal(rules, players, dealer, [CARDS[i] for i in ids], seed, ids)
         else:
             cards = list(pack)
             if not all(isinstance(c, Card) for c in cards) or Counter(cards) != Counter(
@@ -74,6 +75,16 @@ class RummyVariant(Variant):
                 raise InvalidActionError(f"the pack is not a full {rules.variant} pack")
         return RummyDeal(rules, players, dealer, cards, seed)
 
+
+def _pack_ids(kind: PackKind) -> list[int]:
+    """The card ids of a fresh pack of ``kind``, in :func:`make_pack`'s order."""
+    ids = _PACK_IDS.get(kind)
+    if ids is None:
+        ids = _PACK_IDS[kind] = cids_of(make_pack(kind))
+    return ids
+
+
+_PACK_IDS: dict[PackKind, list[int]] = {}
 
 _SPLASH = OptionSpec(
     "splash", (0, 25, 50), 0,
