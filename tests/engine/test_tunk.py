@@ -581,7 +581,8 @@ def test_the_hidden_draw_is_seen_by_the_drawer_only_and_other_hands_never() -> N
 def test_k7_the_quick_refusal_never_hides_a_tunk() -> None:
     """``tunk_discards`` refuses a hand of no wild two or one without making its melds
     when even every natural that is in some meld would not count enough (issue 58's
-    bench). The bound is at least the worth of every meld (K1, KO2) and of all of them
+    bench), or with one two and no meld of naturals alone, the best single meld (issue
+    80's). The bound is at least the worth of every meld (K1, KO2) and of any two laid
     together, and the Tunks offered are those :class:`Groupings` finds, over 1,500 hands
     drawn near a Tunk (low cards, runs and pairs, no two or one)."""
     from games.engine.tunk.melds import _meldable_worth, _melds
@@ -590,18 +591,26 @@ def test_k7_the_quick_refusal_never_hides_a_tunk() -> None:
     low = [c for c in pack if c.rank <= 6 and c.rank != 2]
     twos = [c for c in pack if c.rank == 2]
     rng = random.Random(58)
-    cut = tunks = 0
+    cut = tunks = looser = 0
     for i in range(scaled(1500)):
         hand = rng.sample(twos, i % 2)
         hand += rng.sample([c for c in (low if i % 3 else pack) if c not in hand], 8 - len(hand))
         naturals = [c for c in hand if c.rank != 2]
         wild = len(hand) - len(naturals)
         bound = _meldable_worth(naturals, wild) if wild < 2 else 10**6
-        union = 0
-        for m in _melds(naturals, wild):
+        melds = _melds(naturals, wild)
+        for m in melds:
             assert m.worth <= bound, hand
-            union |= m.naturals
-        assert sum(VALUE_BY_ORDER[c.order] for c in naturals if union >> c.order & 1) <= bound
+        for i_a, a in enumerate(melds):  # two melds laid together, each with its twos
+            for b in melds[i_a + 1 :]:
+                if not a.naturals & b.naturals and a.least + b.least <= wild:
+                    assert a.worth + b.worth <= bound, hand
+        one_two_alone = wild == 1 and all(m.least for m in melds)
+        looser += one_two_alone and bound < sum(
+            VALUE_BY_ORDER[c.order]
+            for c in naturals
+            if any(m.naturals >> c.order & 1 for m in melds)
+        )
         barred = hand[-1] if i % 5 == 0 else None
         g = Groupings(hand)
         want = {d for d in hand if d is not barred and g.points(d) <= LIMIT}
@@ -610,3 +619,6 @@ def test_k7_the_quick_refusal_never_hides_a_tunk() -> None:
         total = sum(VALUE_BY_ORDER[c.order] for c in naturals)
         cut += bound < total - max(VALUE_BY_ORDER[c.order] for c in naturals) - LIMIT
     assert tunks > scaled(1500) // 20 and cut > scaled(1500) // 4  # both paths are taken
+    # With one two and no meld of naturals alone, one meld at most: the bound is the
+    # best rank's pair or suit's run, below the worth of every natural in some meld.
+    assert looser > scaled(1500) // 20

@@ -232,6 +232,8 @@ def _meldable_worth(naturals: Sequence[Card], twos: int) -> int:
     in a row of its suit; with one two, if its rank has two, or a natural of its suit is
     beside it or one from it (the two fills the gap or the end). With two twos or more
     every natural is (a lone card and two twos make a run), so that case is not asked.
+    With one two and no meld of naturals alone, every meld takes the two, so the hand
+    makes one meld at most: the best of one rank's naturals or one suit's bounds it.
     Cards are bits by rank in a plane a suit, as :func:`..spreads.may_spread` reads them."""
     planes = [0, 0, 0, 0]
     for c in naturals:
@@ -246,6 +248,20 @@ def _meldable_worth(naturals: Sequence[Card], twos: int) -> int:
     for p in planes:
         starts = p & (p >> 1) & (p >> 2) if twos == 0 else p & (p >> 1) | p & (p >> 2)
         fits.append((starts | starts << 1 | starts << 2 | in_set) & p)
+    if twos == 1 and not (
+        (a & b & (c_ | d)) | (c_ & d & (a | b)) or any(p & p >> 1 & p >> 2 for p in planes)
+    ):
+        # No meld of naturals alone: every meld takes the one two, so one meld at most,
+        # and it is one rank's pair or one suit's run: the best such group bounds it.
+        groups = [0] * 18  # 0-3: a suit's run; 4-17: a rank's pair
+        for c in naturals:
+            o = c.order
+            r, v = o >> 2, VALUE_BY_ORDER[o]
+            if fits[o & 3] >> r & 1:
+                groups[o & 3] += v
+            if in_set >> r & 1:
+                groups[4 + r] += v
+        return max(groups)
     worth = 0
     for c in naturals:  # a loop: a generator in sum() cost a tenth more here
         o = c.order
