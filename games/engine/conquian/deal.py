@@ -71,6 +71,29 @@ def _one_card(kind: type[Action], seat: int, cid: int, *to: int) -> Any:
     return a
 
 
+# The new combinations a listing offers, made once too: the same ones come back turn
+# after turn (nine in ten over random deals), and each made anew is checked anew.
+_NEW: dict[tuple[int, int, tuple[int, ...], tuple[int, ...]], Action] = {}
+
+
+def _new_combination(seat: int, card: int, hand: tuple[int, ...], borrow: tuple[int, ...]) -> Any:
+    """A new combination of ``hand`` and ``borrow`` card ids: with the card in play
+    ``card`` a use, without (``card`` -1) a meld; the same object each time."""
+    a = _NEW.get(key := (seat, card, hand, borrow))
+    if a is None:
+        if len(_NEW) > _NEW_LIMIT:
+            _NEW.clear()
+        h, b = tuple(CARDS[x] for x in hand), tuple(CARDS[x] for x in borrow)
+        a = _NEW[key] = (
+            UseAction(seat, CARDS[card], None, h, b) if card >= 0 else MeldAction(seat, h, b)
+        )
+    return a
+
+
+_NEW_LIMIT = 50_000
+_TURN = (TurnAction(0), TurnAction(1))
+
+
 def _onto(
     own: type[Action], seat: int, card: int, combos: dict[int, Combo], order: PackOrder, cap: int
 ) -> list[Action]:
@@ -81,6 +104,24 @@ def _onto(
         for cid, combo in combos.items()
         if fits(card, combo, order, cap)
     ]
+
+
+def _taking(combos: dict[int, Combo], order: PackOrder, cap: int) -> dict[int, list[int]]:
+    """The combinations each card would go onto (:func:`.melds.fits`, read the other way
+    round: the card ids each takes), in the combinations' order."""
+    out: dict[int, list[int]] = {}
+    up, down = order.up, order.down
+    for cid, (_, is_seq, cs) in combos.items():
+        if not is_seq:
+            if len(cs) < 4:
+                r4 = cs[0] & ~3
+                for x in (r4, r4 + 1, r4 + 2, r4 + 3):
+                    out.setdefault(x, []).append(cid)
+        elif not cap or len(cs) < cap:
+            for x in (up[cs[-1]], down[cs[0]]):
+                if x >= 0:
+                    out.setdefault(x, []).append(cid)
+    return out
 
 
 def _codes(cards: tuple[Card, ...]) -> tuple[str, ...]:
@@ -274,20 +315,18 @@ class ConquianDeal(ConquianWhy, ConquianFromView):
     # ------------------------------------------------------------ legal actions
 
     def _generate(self, seat: int) -> list[Action]:
-        cards = self._cards
         hand = self._hands[seat]
         p = self._phase
         if p == "trade":
             return [_one_card(TradeAction, seat, x) for x in hand]
         if p == "turn":
-            return [TurnAction(seat)]
+            return [_TURN[seat]]
         out: list[Action] = []
         combos = self._combos
         cap = self.cap
         order = self._order
         if p == "say":
             c = self._card
-            card = cards[c]
             if not self._from_pack and self._refusals:
                 # a discard its opponent refused though it fits their combination: its
                 # discarder demands it (a force onto that combination) or lets it go
@@ -302,19 +341,22 @@ class ConquianDeal(ConquianWhy, ConquianFromView):
             out.extend(_onto(UseAction, seat, c, combos, order, cap))
             own = self._own(seat)
             for h, b in new_combinations(hand, own, self._where, combos, c, order, cap):
-                out.append(
-                    UseAction(
-                        seat, card, None, tuple(cards[x] for x in h), tuple(cards[x] for x in b)
-                    )  # fmt: skip
-                )
+                out.append(_new_combination(seat, c, h, b))
             out.append(_one_card(PassAction, seat, c))
             return out
         # discard phase
         own = self._own(seat)
         for h, b in new_combinations(hand, own, self._where, combos, None, order, cap):
-            out.append(MeldAction(seat, tuple(cards[x] for x in h), tuple(cards[x] for x in b)))
+            out.append(_new_combination(seat, -1, h, b))
+        if not combos:
+            out.extend(_one_card(ThrowAction, seat, x) for x in hand)
+            return out
+        taking = _taking(combos, order, cap)
         for x in hand:
-            out.extend(_onto(MeldAction, seat, x, combos, order, cap))
+            for cid in taking.get(x, ()):
+                out.append(
+                    _one_card(MeldAction if combos[cid][0] == seat else ForceAction, seat, x, cid)
+                )
             out.append(_one_card(ThrowAction, seat, x))
         return out
 
@@ -346,7 +388,8 @@ class ConquianDeal(ConquianWhy, ConquianFromView):
     def _do(self, a: Action) -> None:
         idx = self._idx
         seat = a.seat
-        if isinstance(a, TradeAction):
+        # Each action's class read by identity (none is subclassed; cheaper than isinstance)
+        if type(a) is TradeAction:
             # The card is not named, even to its trader: a view shows no card of the
             # other hand (the trader's own view shows it until the exchange: trade_card).
             self._log.append(Record(seat, Kind.TRADE, LAW_TRADE))
@@ -361,14 +404,14 @@ class ConquianDeal(ConquianWhy, ConquianFromView):
                 h0.sort(key=by_suit)
                 h1.sort(key=by_suit)
                 self._phase = self._after_trade
-        elif isinstance(a, TurnAction):
+        elif type(a) is TurnAction:
             self._card = self._pack.pop()
             self._log.append(Record(seat, Kind.TURN_UP, LAW_TOUCH, (self._cards[self._card].code,)))
             self._turned_by = self._say = seat
             self._refusals = 0
             self._from_pack = True
             self._phase = "say"
-        elif isinstance(a, PassAction):
+        elif type(a) is PassAction:
             if self._refusals == 0 and (self._from_pack or self._demandable(seat)):
                 # a card from the pack: the other has the say (book p.51); under "demand", a
                 # discard that fits the refuser's combination goes to its discarder
@@ -392,7 +435,7 @@ class ConquianDeal(ConquianWhy, ConquianFromView):
                     self._mover = 1 - seat if let_go else seat
                     if upcard and self.rules.opt("upcard_refused") == "pone":
                         self._mover = 1 - self.dealer
-        elif isinstance(a, UseAction):
+        elif type(a) is UseAction:
             self._log.append(
                 Record(
                     seat, Kind.USE, LAW_NEVER_IN_HAND, _codes((a.card, *a.hand)), a.to,
@@ -407,7 +450,7 @@ class ConquianDeal(ConquianWhy, ConquianFromView):
             else:
                 self._lay(seat, [c], [idx[x] for x in a.hand], [idx[x] for x in a.borrow])
             self._after_placing(seat)
-        elif isinstance(a, MeldAction):
+        elif type(a) is MeldAction:
             self._log.append(
                 Record(
                     seat, Kind.MELD, LAW_COMBINATION, _codes(a.hand), a.to,
@@ -421,7 +464,7 @@ class ConquianDeal(ConquianWhy, ConquianFromView):
             else:
                 self._lay(seat, [], [idx[x] for x in a.hand], [idx[x] for x in a.borrow])
             self._after_placing(seat)
-        elif isinstance(a, ForceAction):
+        elif type(a) is ForceAction:
             self._log.append(Record(seat, Kind.FORCE, LAW_FORCE, (a.card.code,), a.to))
             x = idx[a.card]
             if self._phase == "say":
@@ -431,7 +474,7 @@ class ConquianDeal(ConquianWhy, ConquianFromView):
                 self._hands[seat].remove(x)
             self._extend(a.to, x)
             self._after_placing(1 - seat)
-        elif isinstance(a, ThrowAction):
+        elif type(a) is ThrowAction:
             self._log.append(Record(seat, Kind.THROW, LAW_DISCARD, (a.card.code,)))
             x = idx[a.card]
             self._hands[seat].remove(x)
