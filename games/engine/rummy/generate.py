@@ -306,8 +306,10 @@ def joker_moves(
         if c.kind != "sequence":
             continue
         first, last = c.cards[0], c.cards[-1]
-        if (first.crossways or first.card == first.named) and (
-            last.crossways or last.card == last.named
+        # (``is`` first: a natural card names itself, the same object, and comparing
+        # two cards field by field is dear at this rate)
+        if (first.crossways or first.card is first.named or first.card == first.named) and (
+            last.crossways or last.card is last.named or last.card == last.named
         ):
             continue
         opts = joker_options(c, cnt, wild)
