@@ -16,6 +16,7 @@ games.engine.errors.InvalidActionError: not a card: '1H'
 
 from __future__ import annotations
 
+import _random
 import random
 from collections import Counter
 from dataclasses import dataclass, field
@@ -175,9 +176,6 @@ def make_pack(kind: PackKind) -> list[Card]:
     return [c for c in single if c.rank <= 7 or c.rank >= JACK]
 
 
-_BITS = [n.bit_length() for n in range(256)]
-
-
 def shuffle_seeded[T](items: list[T], seed: int | None) -> list[T]:
     """``random.Random(seed).shuffle(items)``, the same order card for card, with the
     generator's C calls made here rather than through ``Random._randbelow`` for every
@@ -190,16 +188,25 @@ def shuffle_seeded[T](items: list[T], seed: int | None) -> list[T]:
     >>> random.Random(9).shuffle(a); a == shuffle_seeded(b, 9)
     True
     """
-    bits = random.Random(seed).getrandbits
-    table = _BITS
-    for i in range(len(items) - 1, 0, -1):
-        n = i + 1
-        k = table[n] if n < 256 else n.bit_length()
+    bits = _generator(seed).getrandbits
+    for i, k in _steps(len(items)):  # j >= i + 1 is j > i
         j = bits(k)
-        while j >= n:
+        while j > i:
             j = bits(k)
         items[i], items[j] = items[j], items[i]
     return items
+
+
+def _steps(size: int) -> tuple[tuple[int, int], ...]:
+    """The shuffle's steps for ``size`` items: each place ``i`` from the last down to 1,
+    with the bit length of ``i + 1`` (made once a size: a pack's size is one of six)."""
+    steps = _STEPS.get(size)
+    if steps is None:
+        steps = _STEPS[size] = tuple((i, (i + 1).bit_length()) for i in range(size - 1, 0, -1))
+    return steps
+
+
+_STEPS: dict[int, tuple[tuple[int, int], ...]] = {}
 
 
 def shuffled(pack: list[Card], seed: int) -> list[Card]:
@@ -211,11 +218,32 @@ def shuffled(pack: list[Card], seed: int) -> list[Card]:
     >>> [c.code for c in shuffled(make_pack(PackKind.SINGLE), 7)[:5]]
     ['QC', '10C', 'AC', '3S', '4H']
     """
-    draw = random.Random(seed).random
-    for i in range(len(pack) - 1, 0, -1):
-        j = int(draw() * (i + 1))
+    draw = _generator(seed).random
+    for i, n in _places(len(pack)):
+        j = int(draw() * n)
         pack[i], pack[j] = pack[j], pack[i]
     return pack
+
+
+def _places(size: int) -> tuple[tuple[int, int], ...]:
+    """Each place ``i`` of :func:`shuffled`'s loop, from the last down to 1, with ``i + 1``
+    (made once a size)."""
+    places = _PLACES.get(size)
+    if places is None:
+        places = _PLACES[size] = tuple((i, i + 1) for i in range(size - 1, 0, -1))
+    return places
+
+
+_PLACES: dict[int, tuple[tuple[int, int], ...]] = {}
+
+
+def _generator(seed: int | None) -> random.Random | _random.Random:
+    """``random.Random(seed)`` for drawing, or for an int its C base made directly: the
+    same generator seeded the same way (``Random.seed`` hands an int straight to it),
+    without the Python ``__init__`` and ``seed`` around it."""
+    if type(seed) is int:
+        return _random.Random(seed)
+    return random.Random(seed)
 
 
 def dealing_pack(

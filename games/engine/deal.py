@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from .cards import Card, shuffle_seeded
 from .errors import InvalidActionError
 from .rules import Rules
+from .variant import DealStart
 
 if TYPE_CHECKING:
     from .from_view import Hidden
@@ -56,8 +57,6 @@ def new_deal(
         isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in scores_in
     ):
         raise InvalidActionError(f"bad scores_in {scores_in!r}: a score of 0 or more a seat")
-    from .variant import DealStart
-
     return variant.deal(rules, players, dealer, DealStart(seed, pack, carry_in, tuple(scores_in)))
 
 

@@ -10,7 +10,8 @@ the stock), ``play`` (spread, hit, discard) and ``over``.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .. import snapshot
 from ..actions import Action, is_listed
@@ -40,13 +41,36 @@ def may_call(hand: list[Card], rules: Rules) -> bool:
     """T4: a dealt hand with no card below a jack; in Five Card Tonk one counting 50
     (every card a ten or a court)."""
     low = 10 if rules.opt("five_card") else 11
-    return all(c.rank >= low for c in hand)
+    for c in hand:  # noqa: SIM110 (a loop: all() over a generator costs more here)
+        if c.rank < low:
+            return False
+    return True
 
 
 def asks_everyone(rules: Rules) -> bool:
     """TO5 (issue 58): every player is in the call round, answers kept to themselves until
     it is over; False for a deal dealt before, whose rules say ``call_round: courts``."""
     return dict(rules.options).get("call_round", "every") == "every"
+
+
+class _Settings(NamedTuple):
+    """What a deal reads of its rules, read once a rules (a short deal's start asked
+    each anew)."""
+
+    size: int
+    everyone: bool
+    wild: bool
+    wait_rule: bool
+
+
+@lru_cache(maxsize=256)
+def _settings(rules: Rules) -> _Settings:
+    return _Settings(
+        hand_size(rules),
+        asks_everyone(rules),
+        bool(rules.opt("deuces_wild")),
+        bool(rules.opt("wait_rule")),
+    )
 
 
 def _sorted(cards: list[Card]) -> list[Card]:
@@ -87,9 +111,8 @@ class TonkDeal(StockDeal):
         self.pack_order: tuple[Card, ...] = tuple(pack)
         self.version = 0
         self._init_history()
-        self.wild = bool(rules.opt("deuces_wild"))
-        self.wait_rule = bool(rules.opt("wait_rule"))
-        size = hand_size(rules)
+        settings = _settings(rules)
+        self.wild, self.wait_rule, size = settings.wild, settings.wait_rule, settings.size
         # T3: singly, clockwise from the dealer's left: seat s takes every n-th card from
         # its place after the dealer.
         dealt = n * size
@@ -97,7 +120,7 @@ class TonkDeal(StockDeal):
             sorted(pack[(s - dealer - 1) % n : dealt : n], key=IN_ORDER) for s in range(n)
         ]
         self.stock = [pack[n * size]]  # T3: the next card turned up starts the stock
-        self.pack = list(pack[n * size + 1 :])[::-1]  # top of the pack last, for pop()
+        self.pack = pack[: n * size : -1]  # the rest but the stock's card, top last, for pop()
         self.spreads: list[Combination] = []
         self.waits = [0] * n  # T-opt-2: turns each player must wait before dropping
         self.plucked: Card | None = None  # TO6: this turn's plucked card
@@ -109,7 +132,7 @@ class TonkDeal(StockDeal):
         # TO5: every player is in the call round, so that being asked tells nobody that a
         # hand may call (issue 58); deals dealt before asked only the hands that could
         # (their rules say call_round "courts": they replay as they were played)
-        everyone = self.asks_everyone
+        everyone = settings.everyone
         self.callers = [
             s for s in self._in_turn(dealer) if everyone or may_call(self.hands[s], rules)
         ]
