@@ -62,7 +62,7 @@ def rlcard_gin_rummy(seconds: float) -> dict[str, Any]:
     return {"deals": deals, "actions": actions, "actions_per_s": actions / elapsed}
 
 
-ROUNDS = 3  # each engine row's rounds, each beside its own rlcard run
+ROUNDS = 5  # each engine row's rounds, each between two rlcard runs
 
 
 def engine(quick: bool) -> dict[str, Any]:
@@ -72,15 +72,19 @@ def engine(quick: bool) -> dict[str, Any]:
     for variant, players in [("conquian", 2), ("colonel", 2), ("foster-three", 3), ("foster", 4),
                              ("foster", 5), ("foster", 7), ("tonk", 2), ("tonk", 4),
                              ("tunk", 2), ("tunk", 4)]:  # fmt: skip
-        # The yardstick beside each row (the machine's speed drifts by a fifth within a
-        # run here, and a single rlcard run beside a row swung its ratio as much): the row
-        # runs in ROUNDS rounds, each right after rlcard for half as long; its ratio is the
-        # median of the rounds' ratios, its figures the rounds' sums.
+        # The yardstick on both sides of each round: the machine's speed drifts by a
+        # fifth or more within seconds here, and a yardstick run only before a round
+        # swung a row's rounds from 1.8x to 3.1x. The row runs in ROUNDS rounds, rlcard
+        # before the first and after each (half as long in all): a round's ratio is
+        # against the mean of the rlcard runs on its two sides, the row's the median of
+        # its rounds', its figures the rounds' sums.
+        sides = [rlcard_gin_rummy(seconds / 2 / (ROUNDS + 1))]
         rounds = []
         for _ in range(ROUNDS):
-            beside = rlcard_gin_rummy(seconds / ROUNDS / 2)
             ours = _py("-m", "games.engine", "bench", "--variant", variant, "--players",
                        str(players), "--seconds", str(seconds / ROUNDS), "--json")  # fmt: skip
+            sides.append(rlcard_gin_rummy(seconds / 2 / (ROUNDS + 1)))
+            beside = (sides[-2]["actions_per_s"] + sides[-1]["actions_per_s"]) / 2
             rounds.append((beside, ours))
         r = dict(rounds[0][1])
         for key in ("deals", "actions", "seconds"):
@@ -88,8 +92,9 @@ def engine(quick: bool) -> dict[str, Any]:
         r["deals_per_s"] = r["deals"] / r["seconds"]
         r["actions_per_s"] = r["actions"] / r["seconds"]
         r["players"] = players
-        r["rlcard_beside"] = round(statistics.median(b["actions_per_s"] for b, _ in rounds), 1)
-        r["ratios"] = [o["actions_per_s"] / b["actions_per_s"] for b, o in rounds]
+        r["rlcard_beside"] = round(statistics.median(b for b, _ in rounds), 1)
+        r["rlcard_sides"] = [round(b["actions_per_s"], 1) for b in sides]
+        r["ratios"] = [o["actions_per_s"] / b for b, o in rounds]
         r["ratio_vs_rlcard"] = statistics.median(r["ratios"])
         rows.append(r)
     base_after = rlcard_gin_rummy(seconds)  # the baseline again: shows the machine was steady
@@ -103,6 +108,7 @@ def engine(quick: bool) -> dict[str, Any]:
         "legal_actions_after_draw": legal_actions_after_draw(quick),
         "seconds_each": seconds,
         "rounds": ROUNDS,
+        "bracketed": True,
     }
 
 

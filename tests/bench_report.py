@@ -57,7 +57,12 @@ def _engine(r: dict[str, Any]) -> list[str]:
         f"{r['seconds_each']} s of random legal self-play "
         "(`python -m games.engine bench --variant V --players N --seconds S --json`)"
         + (
-            f" in {r['rounds']} rounds, each right after rlcard for half as long (the row "
+            f" in {r['rounds']} rounds, rlcard run before the first and after each for half "
+            "as long in all: a round's ratio is against the mean of the rlcard runs on its "
+            "two sides (the row shows the median of those means), the row's ratio the median "
+            "of its rounds' (the rounds' ratios and every rlcard run in the JSON)."
+            if r.get("bracketed")
+            else f" in {r['rounds']} rounds, each right after rlcard for half as long (the row "
             "shows rlcard's median): the ratio is the median of the rounds' ratios, each "
             "against the run beside it (the rounds' ratios in the JSON)."
             if r.get("rounds")
