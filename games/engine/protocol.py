@@ -55,6 +55,20 @@ class Outcome:
         }
 
 
+class PhasedDeal:
+    """The end of a deal whose ``_phase`` is "over" once it has ended, its
+    :class:`Outcome` kept in ``_outcome`` (the rummy family's deals and Conquián's)."""
+
+    _phase: str
+    _outcome: Outcome | None
+
+    def is_over(self) -> bool:
+        return self._phase == "over"
+
+    def outcome(self) -> Outcome | None:
+        return self._outcome
+
+
 class DealState(Protocol):
     """One deal in play. ``apply`` mutates in place; ``copy`` is cheap (for bots' search)."""
 

@@ -68,21 +68,23 @@ def pgettext(context: str, message: str) -> str:
     return _catalog.get().pgettext(context, message)
 
 
+# Each rank's name, and with its article, which some languages choose by the rank
+# ("el as", "la reina").
 _RANKS = {
-    1: gettext_noop("ace"), 2: gettext_noop("two"), 3: gettext_noop("three"),
-    4: gettext_noop("four"), 5: gettext_noop("five"), 6: gettext_noop("six"),
-    7: gettext_noop("seven"), 8: gettext_noop("eight"), 9: gettext_noop("nine"),
-    10: gettext_noop("ten"), 11: gettext_noop("jack"), 12: gettext_noop("queen"),
-    13: gettext_noop("king"),
-}  # fmt: skip
-# With its article, which some languages choose by the rank ("el as", "la reina").
-_THE_RANKS = {
-    1: gettext_noop("the ace"), 2: gettext_noop("the two"), 3: gettext_noop("the three"),
-    4: gettext_noop("the four"), 5: gettext_noop("the five"), 6: gettext_noop("the six"),
-    7: gettext_noop("the seven"), 8: gettext_noop("the eight"), 9: gettext_noop("the nine"),
-    10: gettext_noop("the ten"), 11: gettext_noop("the jack"), 12: gettext_noop("the queen"),
-    13: gettext_noop("the king"),
-}  # fmt: skip
+    1: (gettext_noop("ace"), gettext_noop("the ace")),
+    2: (gettext_noop("two"), gettext_noop("the two")),
+    3: (gettext_noop("three"), gettext_noop("the three")),
+    4: (gettext_noop("four"), gettext_noop("the four")),
+    5: (gettext_noop("five"), gettext_noop("the five")),
+    6: (gettext_noop("six"), gettext_noop("the six")),
+    7: (gettext_noop("seven"), gettext_noop("the seven")),
+    8: (gettext_noop("eight"), gettext_noop("the eight")),
+    9: (gettext_noop("nine"), gettext_noop("the nine")),
+    10: (gettext_noop("ten"), gettext_noop("the ten")),
+    11: (gettext_noop("jack"), gettext_noop("the jack")),
+    12: (gettext_noop("queen"), gettext_noop("the queen")),
+    13: (gettext_noop("king"), gettext_noop("the king")),
+}
 _SUITS = {
     "C": gettext_noop("clubs"), "D": gettext_noop("diamonds"),
     "H": gettext_noop("hearts"), "S": gettext_noop("spades"),
@@ -94,7 +96,7 @@ def _name(code: str, *, the: bool = False) -> str:
     card = Card.from_code(code)
     if card.suit is None:
         return _("the joker") if the else _("joker")
-    rank = (_THE_RANKS if the else _RANKS)[card.rank]
+    rank = _RANKS[card.rank][1 if the else 0]
     return _("%(rank)s of %(suit)s") % {"rank": _(rank), "suit": _(_SUITS[card.suit.value])}
 
 

@@ -434,28 +434,33 @@ def combination_names(
         owner = c["owner"]
         if c["kind"] == "set":
             said = {"ranks": gettext(RANKS_MANY[RANKS[natural[0][:-1]]])}
-            if owner in mine:
-                out[c["id"]] = gettext("your set of %(ranks)s") % said
-            elif owner in names:
-                out[c["id"]] = gettext("%(name)s's set of %(ranks)s") % (
-                    said | {"name": names[owner]}
-                )
-            else:
-                out[c["id"]] = gettext("a set of %(ranks)s") % said
+            yours, theirs, anyone = _SET_NAMES
         else:
             said = {
                 "suit": gettext(SUITS[natural[0][-1]][0]),
                 "cards": "-".join(p[:-1] for p in placed),
             }
-            if owner in mine:
-                out[c["id"]] = gettext("your run of %(suit)s %(cards)s") % said
-            elif owner in names:
-                out[c["id"]] = gettext("%(name)s's run of %(suit)s %(cards)s") % (
-                    said | {"name": names[owner]}
-                )
-            else:
-                out[c["id"]] = gettext("a run of %(suit)s %(cards)s") % said
+            yours, theirs, anyone = _RUN_NAMES
+        if owner in mine:
+            out[c["id"]] = gettext(yours) % said
+        elif owner in names:
+            out[c["id"]] = gettext(theirs) % (said | {"name": names[owner]})
+        else:
+            out[c["id"]] = gettext(anyone) % said
     return out
+
+
+# A combination named for its reader: theirs, another player's, or nobody's they know.
+_SET_NAMES = (
+    gettext_noop("your set of %(ranks)s"),
+    gettext_noop("%(name)s's set of %(ranks)s"),
+    gettext_noop("a set of %(ranks)s"),
+)
+_RUN_NAMES = (
+    gettext_noop("your run of %(suit)s %(cards)s"),
+    gettext_noop("%(name)s's run of %(suit)s %(cards)s"),
+    gettext_noop("a run of %(suit)s %(cards)s"),
+)
 
 
 def _named(text: str, entry: Mapping[str, Any], names: Mapping[int, str]) -> str:

@@ -34,7 +34,15 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from ..actions import Action, ActionTable, CardAction, HandCardAction, Role
+from ..actions import (
+    Action,
+    ActionTable,
+    BareAction,
+    CardAction,
+    HandCardAction,
+    Role,
+    register_bare,
+)
 from ..cards import Card
 from ..errors import InvalidActionError
 from ..i18n import gettext_noop
@@ -156,12 +164,6 @@ def _force_from_text(seat: int, args: list[str]) -> Action:
     return ForceAction(seat, Card.from_code(args[0]), _parse_to(args[1:]))
 
 
-def _no_args(seat: int, args: list[str]) -> Action:
-    if args:
-        raise InvalidActionError("turn takes no arguments")
-    return TurnAction(seat)
-
-
 def _trade_json(d: dict[str, Any]) -> Action:
     return TradeAction(d["seat"], _card(d))
 
@@ -204,23 +206,16 @@ class TradeAction(HandCardAction):
         return _("passes %(card)s face down") % {"card": name_of(self.card.code, the=True)}
 
 
-@register(lambda d: TurnAction(d["seat"]), _no_args)
 @dataclass(frozen=True, slots=True)
-class TurnAction(Action):
+class TurnAction(BareAction):
     """Turn up the top card of the pack (it is never taken into the hand, L12)."""
 
     type: ClassVar[str] = "turn"
     label: ClassVar[str] = gettext_noop("Turn up the next card")
+    verb: ClassVar[str] = gettext_noop("turns up the top card of the pack")
 
-    def to_json(self) -> dict[str, Any]:
-        return {"type": self.type, "seat": self.seat}
 
-    @property
-    def text(self) -> str:
-        return f"{self.seat} turn"
-
-    def describe(self) -> str:
-        return _("turns up the top card of the pack")
+register_bare(CONQUIAN_NOTATION, TurnAction)
 
 
 @register(_pass_json, _pass_text)

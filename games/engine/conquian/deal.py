@@ -10,7 +10,7 @@ from ..actions import Action, is_listed
 from ..cards import Card, make_pack, shuffle_seeded
 from ..combinations import CARDS
 from ..errors import IllegalActionError, InvalidActionError
-from ..protocol import Adjustment, Outcome
+from ..protocol import Adjustment, Outcome, PhasedDeal
 from ..records import Kind, Record
 from ..rules import Rules
 from ..words import LogView
@@ -186,7 +186,7 @@ def next_dealer(dealer: int) -> int:
     return 1 - dealer
 
 
-class ConquianDeal(ConquianWhy, ConquianFromView):
+class ConquianDeal(ConquianWhy, ConquianFromView, PhasedDeal):
     """One deal of Conquián for two. Implements :class:`protocol.DealState`."""
 
     def __init__(self, rules: Rules, dealer: int, order: list[Card], carry_in: int) -> None:
@@ -256,12 +256,6 @@ class ConquianDeal(ConquianWhy, ConquianFromView):
         if p == "over":
             return None
         return self._mover
-
-    def is_over(self) -> bool:
-        return self._phase == "over"
-
-    def outcome(self) -> Outcome | None:
-        return self._outcome
 
     def legal_actions(self, seat: int) -> list[Action]:
         if seat != self.to_move():

@@ -22,7 +22,7 @@ from ..actions import Action
 from ..cards import Card
 from ..combinations import CARDS, Combination, TableCard, build, cid_of, cids_of
 from ..errors import IllegalActionError, InvalidActionError
-from ..protocol import Outcome
+from ..protocol import PhasedDeal
 from ..records import Kind, Record
 from ..rules import Rules
 from ..words import LogView
@@ -64,7 +64,7 @@ _DRAW_STOCK = [Draw(seat, "stock") for seat in _SEATS]
 _TAKE_BACK = [TakeBack(seat) for seat in _SEATS]
 
 
-class RummyDeal(RummyFromView):
+class RummyDeal(RummyFromView, PhasedDeal):
     """A deal in play (implements :class:`~..protocol.DealState`)."""
 
     def __init__(
@@ -164,12 +164,6 @@ class RummyDeal(RummyFromView):
         if self._phase == "challenge":
             return (self._turn + 1) % self.players
         return self._turn
-
-    def is_over(self) -> bool:
-        return self._phase == "over"
-
-    def outcome(self) -> Outcome | None:
-        return self._outcome
 
     # -- legal actions -----------------------------------------------------------------
 
