@@ -23,7 +23,6 @@ import json
 import os
 import platform
 import random
-import statistics
 import subprocess
 import sys
 import time
@@ -62,7 +61,54 @@ def rlcard_gin_rummy(seconds: float) -> dict[str, Any]:
     return {"deals": deals, "actions": actions, "actions_per_s": actions / elapsed}
 
 
-ROUNDS = 5  # each engine row's rounds, each between two rlcard runs
+SLICES = 40  # each engine row's slices, ours and rlcard's taking turns
+
+
+def _rlcard_slices() -> Callable[[float], tuple[int, int, float]]:
+    """rlcard's loop (:func:`rlcard_gin_rummy`) run a slice at a time: whole deals for
+    ``seconds``, returning the deals, the actions and the time they took."""
+    from rlcard.games.gin_rummy.game import GinRummyGame
+
+    rng = random.Random(1)
+    game = GinRummyGame()
+
+    def run(seconds: float) -> tuple[int, int, float]:
+        deals = actions = 0
+        start = time.perf_counter()
+        while time.perf_counter() - start < seconds:
+            game.init_game()
+            while not game.is_over():
+                game.step(rng.choice(game.judge.get_legal_actions()))
+                actions += 1
+            deals += 1
+        return deals, actions, time.perf_counter() - start
+
+    return run
+
+
+def _our_slices(variant: str, players: int) -> Callable[[float], tuple[int, int, float]]:
+    """``python -m games.engine bench``'s loop (random legal self-play, each deal from a
+    seed the generator draws) run a slice at a time, as :func:`_rlcard_slices`."""
+    from games.engine.cli import play_random
+    from games.engine.deal import new_deal
+    from games.engine.rules import make_rules
+
+    rules = make_rules(variant, {})
+    rng = random.Random(1)
+    dealt = 0
+
+    def run(seconds: float) -> tuple[int, int, float]:
+        nonlocal dealt
+        deals = actions = 0
+        start = time.perf_counter()
+        while time.perf_counter() - start < seconds:
+            state = new_deal(rules, players, dealt % players, seed=rng.randrange(2**32))
+            actions += play_random(state, rng)
+            deals += 1
+            dealt += 1
+        return deals, actions, time.perf_counter() - start
+
+    return run
 
 
 def engine(quick: bool) -> dict[str, Any]:
@@ -72,30 +118,34 @@ def engine(quick: bool) -> dict[str, Any]:
     for variant, players in [("conquian", 2), ("colonel", 2), ("foster-three", 3), ("foster", 4),
                              ("foster", 5), ("foster", 7), ("tonk", 2), ("tonk", 4),
                              ("tunk", 2), ("tunk", 4)]:  # fmt: skip
-        # The yardstick on both sides of each round: the machine's speed drifts by a
-        # fifth or more within seconds here, and a yardstick run only before a round
-        # swung a row's rounds from 1.8x to 3.1x. The row runs in ROUNDS rounds, rlcard
-        # before the first and after each (half as long in all): a round's ratio is
-        # against the mean of the rlcard runs on its two sides, the row's the median of
-        # its rounds', its figures the rounds' sums.
-        sides = [rlcard_gin_rummy(seconds / 2 / (ROUNDS + 1))]
-        rounds = []
-        for _ in range(ROUNDS):
-            ours = _py("-m", "games.engine", "bench", "--variant", variant, "--players",
-                       str(players), "--seconds", str(seconds / ROUNDS), "--json")  # fmt: skip
-            sides.append(rlcard_gin_rummy(seconds / 2 / (ROUNDS + 1)))
-            beside = (sides[-2]["actions_per_s"] + sides[-1]["actions_per_s"]) / 2
-            rounds.append((beside, ours))
-        r = dict(rounds[0][1])
-        for key in ("deals", "actions", "seconds"):
-            r[key] = sum(o[key] for _, o in rounds)
+        # The yardstick taking turns with the row, a slice each: the machine's speed
+        # moves by a fifth or more within a second here, and rounds of seconds each,
+        # even with rlcard on both sides, swung a row's rounds from 2.2x to 6.4x. Both
+        # loops run in this process, SLICES times each, rlcard for half as long: the
+        # row's ratio is of the two loops' actions/s over all their slices (each
+        # quarter's ratio in the JSON, to show the spread).
+        ours_run, theirs_run = _our_slices(variant, players), _rlcard_slices()
+        ours_run(0.2)  # each loop's first deals, its caches and imports, not counted
+        theirs_run(0.1)
+        slices = []
+        for _ in range(SLICES):
+            theirs = theirs_run(seconds / SLICES / 2)
+            ours = ours_run(seconds / SLICES)
+            slices.append((theirs, ours))
+        r: dict[str, Any] = {"variant": variant, "players": players}
+        r["deals"] = sum(o[0] for _, o in slices)
+        r["actions"] = sum(o[1] for _, o in slices)
+        r["seconds"] = sum(o[2] for _, o in slices)
         r["deals_per_s"] = r["deals"] / r["seconds"]
         r["actions_per_s"] = r["actions"] / r["seconds"]
-        r["players"] = players
-        r["rlcard_beside"] = round(statistics.median(b for b, _ in rounds), 1)
-        r["rlcard_sides"] = [round(b["actions_per_s"], 1) for b in sides]
-        r["ratios"] = [o["actions_per_s"] / b for b, o in rounds]
-        r["ratio_vs_rlcard"] = statistics.median(r["ratios"])
+        r["rlcard_beside"] = sum(t[1] for t, _ in slices) / sum(t[2] for t, _ in slices)
+        r["ratio_vs_rlcard"] = r["actions_per_s"] / r["rlcard_beside"]
+        quarter = SLICES // 4
+        r["ratios"] = [
+            (sum(o[1] for _, o in part) / sum(o[2] for _, o in part))
+            / (sum(t[1] for t, _ in part) / sum(t[2] for t, _ in part))
+            for part in (slices[i : i + quarter] for i in range(0, SLICES, quarter))
+        ]
         rows.append(r)
     base_after = rlcard_gin_rummy(seconds)  # the baseline again: shows the machine was steady
     from tests.bench_engine import legal_actions_after_draw, snapshot_per_action
@@ -107,8 +157,7 @@ def engine(quick: bool) -> dict[str, Any]:
         "variants": rows,
         "legal_actions_after_draw": legal_actions_after_draw(quick),
         "seconds_each": seconds,
-        "rounds": ROUNDS,
-        "bracketed": True,
+        "slices": SLICES,
     }
 
 

@@ -53,21 +53,19 @@ def _engine(r: dict[str, Any]) -> list[str]:
     out = [
         f"Baseline: rlcard {r['baseline'].get('version', '1.2.0')} Gin Rummy, random legal "
         f"play, **{base:,.0f} actions/s** (again after our runs: "
-        f"{r['baseline_after']['actions_per_s']:,.0f}). Each row ran "
-        f"{r['seconds_each']} s of random legal self-play "
-        "(`python -m games.engine bench --variant V --players N --seconds S --json`)"
+        f"{r['baseline_after']['actions_per_s']:,.0f}). "
         + (
-            f" in {r['rounds']} rounds, rlcard run before the first and after each for half "
-            "as long in all: a round's ratio is against the mean of the rlcard runs on its "
-            "two sides (the row shows the median of those means), the row's ratio the median "
-            "of its rounds' (the rounds' ratios and every rlcard run in the JSON)."
-            if r.get("bracketed")
-            else f" in {r['rounds']} rounds, each right after rlcard for half as long (the row "
+            f"Each row's random legal self-play (the loop of `python -m games.engine bench "
+            f"--variant V --players N`) took turns with rlcard's in this process, "
+            f"{r['slices']} slices each, {r['seconds_each']} s of ours and half as long of "
+            "rlcard's (the row shows rlcard's actions/s over its slices): the ratio is of "
+            "the two loops' actions/s over all their slices (each quarter's in the JSON)."
+            if r.get("slices")
+            else f"Each row ran {r['seconds_each']} s of random legal self-play "
+            "(`python -m games.engine bench --variant V --players N --seconds S --json`)"
+            f" in {r['rounds']} rounds, each right after rlcard for half as long (the row "
             "shows rlcard's median): the ratio is the median of the rounds' ratios, each "
             "against the run beside it (the rounds' ratios in the JSON)."
-            if r.get("rounds")
-            else ", right after rlcard for half as long (its figure in the row): the ratio "
-            "is against that run beside it."
         ),
         "",
         "| variant | players | deals | actions | deals/s | actions/s | rlcard beside | × rlcard |",
