@@ -82,8 +82,9 @@ def rules_variant(request: HttpRequest, variant: str) -> HttpResponse:
     found = [v for v in variant_choices() if v["name"] == variant]
     if not found:
         raise Http404("no such variant")
-    # The laws in the reader's language, their numbers as the sources give them (issue 82).
-    laws = [(law.number, gettext(law.text)) for law in VARIANTS[variant].laws]
+    # The laws in the reader's language, their numbers as the sources give them (issue 82):
+    # a citation's words translated ("book p.50", "L12 (two players)"), never its number.
+    laws = [(gettext(law.number), gettext(law.text)) for law in VARIANTS[variant].laws]
     context: dict[str, Any] = {"variants": found, "one": found[0], "laws": laws}
     # ?table=N: the laws as a table of this game plays them, each option's value there
     # and its source (issue 43), house rules marked.

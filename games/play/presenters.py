@@ -378,9 +378,11 @@ def _words(entry: dict[str, Any]) -> str:
     return words
 
 
-def _law_words(law: Any) -> Any:
-    """A law cited by its option's name (a club rule, "max_turnovers") reads as words."""
-    return law.replace("_", " ") if isinstance(law, str) else law
+def log_law(law: Any) -> Any:
+    """A law as its reader cites it: a citation's words in their language ("book p.50"),
+    its number as the source gives it; one cited by its option's name (a club rule,
+    "max_turnovers") read as words."""
+    return gettext(law).replace("_", " ") if isinstance(law, str) and law else law
 
 
 def _recent(
@@ -491,7 +493,7 @@ def _log(
         if e.get("combination") in combos:
             text = _named(text, e, combos)
         seat = e.get("seat")
-        out.append((names.get(seat) if seat is not None else None, text, _law_words(e.get("law"))))
+        out.append((names.get(seat) if seat is not None else None, text, log_law(e.get("law"))))
     return out
 
 
@@ -527,7 +529,7 @@ def outcome_context(
                 "name": name(a["seat"]),
                 "points": f"{'+' if a['points'] > 0 else ''}{a['points']}",
                 "reason": gettext(str(a["reason"]).replace("-", " ")),
-                "law": _law_words(a["law"]),
+                "law": log_law(a["law"]),
             },
         }
         for a in out.get("adjustments", [])

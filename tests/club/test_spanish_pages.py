@@ -226,3 +226,24 @@ def test_an_amount_is_read_as_its_reader_writes_it(db: Any) -> None:
             check_amount("1,500,00", field="f", what="la cantidad")
     with translation.override("en-gb"), pytest.raises(ClubError):
         check_amount("1,50", field="f", what="the amount")
+
+
+def test_a_citation_is_read_in_its_readers_words_and_its_number_kept(db: Any) -> None:
+    """A law cited with words (Foster's "book p.50", "L12 (two players)", the seed's
+    "CL-1 (seed 003)") reads in the reader's language on the rules page and beside a
+    move in the log; its number stays as the source gives it (issue 82, item 3)."""
+    from django.utils import translation
+
+    from games.play.presenters import log_law
+
+    spanish = Client(headers=SPANISH)
+    conquian = spanish.get("/rules/conquian/").text
+    assert "libro p. 50" in conquian and "L12 (dos jugadores)" in conquian
+    assert "book p." not in conquian and "two players" not in conquian
+    assert "CL-1 (fuente 003)" in spanish.get("/rules/colonel/").text
+    english = Client(headers={"accept-language": "en-GB"}).get("/rules/conquian/").text
+    assert "book p.50" in english and "L12 (two players)" in english
+    with translation.override("es"):
+        assert log_law("book p.51") == "libro p. 51"
+        assert log_law("L19") == "L19"  # a number alone is the source's
+        assert log_law("max_turnovers") == "max turnovers"

@@ -10,6 +10,7 @@ from ..actions import Action, is_listed
 from ..cards import Card, make_pack, shuffle_seeded
 from ..combinations import CARDS
 from ..errors import IllegalActionError, InvalidActionError
+from ..i18n import gettext_noop
 from ..protocol import Adjustment, Outcome, PhasedDeal
 from ..records import Kind, Record
 from ..rules import Rules
@@ -42,17 +43,19 @@ if TYPE_CHECKING:
 
 __all__ = ["ConquianDeal", "new_conquian_deal", "next_dealer"]
 
-LAW_PACK = "L1 (two players)"
-LAW_DEAL = "L8 (two players)"
-LAW_TOUCH = "L11 (two players)"
-LAW_NEVER_IN_HAND = "L12 (two players)"
-LAW_ELEVEN = "L21 (two players)"
-LAW_SAY = "book p.51"
-LAW_DISCARD = "book p.50"
+# The laws this module cites, marked for the readers' catalogs: a citation's words are
+# read in the reader's language, its number as the source gives it.
+LAW_PACK = gettext_noop("L1 (two players)")
+LAW_DEAL = gettext_noop("L8 (two players)")
+LAW_TOUCH = gettext_noop("L11 (two players)")
+LAW_NEVER_IN_HAND = gettext_noop("L12 (two players)")
+LAW_ELEVEN = gettext_noop("L21 (two players)")
+LAW_SAY = gettext_noop("book p.51")
+LAW_DISCARD = gettext_noop("book p.50")
 LAW_FORCE = "L19"
-LAW_BORROW = "book p.54"
+LAW_BORROW = gettext_noop("book p.54")
 LAW_COMBINATION = "L15"
-LAW_TRADE = "how-to (card trade)"
+LAW_TRADE = gettext_noop("how-to (card trade)")
 
 # The single-card actions a listing offers over and over, made once (actions are frozen
 # values; a card id names its card), as the rummy and Tonk deals keep theirs.

@@ -112,23 +112,23 @@ class Conquian(Variant):
         "into the hand; eleven down wins."
     )
     laws = (
-        Law("L1 (two players)", gettext_noop("Forty cards: ace to ten of each suit (or the Spanish forty, "
+        Law(gettext_noop("L1 (two players)"), gettext_noop("Forty cards: ace to ten of each suit (or the Spanish forty, "
                                 "or the full 52 of the encyclopedia's options).")),
-        Law("L8 (two players)", gettext_noop("Ten cards each, two at a time, the pone first; the 21st card "
+        Law(gettext_noop("L8 (two players)"), gettext_noop("Ten cards each, two at a time, the pone first; the 21st card "
                                 "is turned up and the pone has the first say to it.")),
-        Law("L12 (two players)", gettext_noop("A turned card is never taken into the hand: the player with "
+        Law(gettext_noop("L12 (two players)"), gettext_noop("A turned card is never taken into the hand: the player with "
                                  "the say uses it at once with cards from their hand, or adds it "
                                  "to one of their own combinations, or passes it.")),
-        Law("book p.51", gettext_noop("A card both players refuse is turned down; the second to refuse "
+        Law(gettext_noop("book p.51"), gettext_noop("A card both players refuse is turned down; the second to refuse "
                          "turns up the next card and has the first say to it.")),
-        Law("book p.50", gettext_noop("Using a card obliges a discard, to which the adversary has the say.")),
+        Law(gettext_noop("book p.50"), gettext_noop("Using a card obliges a discard, to which the adversary has the say.")),
         Law("L19", gettext_noop("Forcing: a player may put the card in play on the adversary's combination "
                    "it fits; the adversary must accept it and discard.")),
-        Law("book p.54", gettext_noop("Borrowing: cards may move between a player's own combinations when "
+        Law(gettext_noop("book p.54"), gettext_noop("Borrowing: cards may move between a player's own combinations when "
                          "every combination left is still complete.")),
-        Law("L21 (two players)", gettext_noop("Eleven cards down wins. If the pack runs out first the deal "
+        Law(gettext_noop("L21 (two players)"), gettext_noop("Eleven cards down wins. If the pack runs out first the deal "
                                  "is a tableau, and the next deal's winner scores it too.")),
-        Law("C-opt-4 (seed 003)", gettext_noop("Played to a points total, deals go on until a player has "
+        Law(gettext_noop("C-opt-4 (seed 003)"), gettext_noop("Played to a points total, deals go on until a player has "
                                   "won that many points in the game (game points, or pips "
                                   "under pips scoring); that player wins the game.")),
         Law("CO2", gettext_noop("Three or four players (C-opt-6) are not offered: the source names them "

@@ -23,6 +23,7 @@ from ..combinations import (
     natural_in_set,
 )
 from ..errors import IllegalActionError, InvalidActionError
+from ..i18n import gettext_noop
 from ..words import gettext
 from .generate import joker_options
 from .moves import Accept, Add, Challenge, Decline, Discard, Draw, Layout, MoveJoker, TakeBack
@@ -149,7 +150,7 @@ def _draw(d: RummyDeal, a: Draw) -> Action:
         if card not in stock:
             raise IllegalActionError(
                 gettext("%(card)s is not in the stock") % {"card": card.code},
-                law="3-hand, book p.36",
+                law=gettext_noop("3-hand, book p.36"),
             )
         return Draw(a.seat, "stock", card)
     if a.card is not None and a.card != stock[-1]:

@@ -200,8 +200,8 @@ class FosterThree(RummyVariant):
         "One pack (with or without a joker), seven cards each, otherwise as for five."
     )
     laws = (
-        Law("3-hand law 1", gettext_noop("One 52-card pack, with or without one joker; seven cards each.")),
-        Law("book p.36", gettext_noop("The stock is either buried (each discard covers the last) or exposed "
+        Law(gettext_noop("3-hand law 1"), gettext_noop("One 52-card pack, with or without one joker; seven cards each.")),
+        Law(gettext_noop("book p.36"), gettext_noop("The stock is either buried (each discard covers the last) or exposed "
                          "(every discard stays in view and the drawer may take any one).")),
         Law("L11–L25", gettext_noop("Otherwise as for four or five players: draw, lay out, add, discard; "
                        "the joker moves once (L18); first out collects the others' pips.")),
@@ -246,15 +246,15 @@ class Colonel(RummyVariant):
         "the lower hand wins a challenge or an exhausted pack."
     )
     laws = (
-        Law("encyclopedia", gettext_noop("Full 52-card pack, ten each, the next card turned up.")),
-        Law("encyclopedia", gettext_noop("Draw the turn-up or the top of the pack, meld, lay off on either "
+        Law(gettext_noop("encyclopedia"), gettext_noop("Full 52-card pack, ten each, the next card turned up.")),
+        Law(gettext_noop("encyclopedia"), gettext_noop("Draw the turn-up or the top of the pack, meld, lay off on either "
                             "side's combinations, discard. Out scores the other's pips.")),
-        Law("encyclopedia", gettext_noop("Challenge: if accepted, the lower hand wins the other's pips; if "
+        Law(gettext_noop("encyclopedia"), gettext_noop("Challenge: if accepted, the lower hand wins the other's pips; if "
                             "the pack runs out, the lower hand wins the difference.")),
-        Law("CL-1 (seed 003)", gettext_noop("Ten each, one at a time; the next card turned up starts the "
+        Law(gettext_noop("CL-1 (seed 003)"), gettext_noop("Ten each, one at a time; the next card turned up starts the "
                                "stock. Runs of three or more in suit, the ace high or low, never "
                                "round the corner. Going out may end with a discard.")),
-        Law("CL-opt-1 (seed 003)", gettext_noop("A 40-card pack: the Spanish (A-7, sota, caballo, rey; or the "
+        Law(gettext_noop("CL-opt-1 (seed 003)"), gettext_noop("A 40-card pack: the Spanish (A-7, sota, caballo, rey; or the "
                                    "French without its 8, 9 and 10), the jack following the 7 "
                                    "(6 7 J is a run), or the French without courts (A-10).")),
         Law("CLO1", gettext_noop("Ours, the source being silent: in a 40-card pack the ace is high after "
