@@ -39,7 +39,12 @@ class OpenSessionForm(forms.Form):
     )
     # Money is read as text by money.check_stake / check_amount (club.pages.inputs: ASCII
     # digits and a point only): a DecimalField takes "1e30" and "٣" (issue 53, item 3).
-    stake = forms.CharField(initial="0.05", max_length=30, widget=MONEY_INPUT, label=_("Stake"))
+    stake = forms.CharField(
+        initial=lambda: money.typed(Decimal("0.05")),  # as its reader types it: "0,05"
+        max_length=30,
+        widget=MONEY_INPUT,
+        label=_("Stake"),
+    )
     default_variant = forms.ChoiceField(
         choices=variant_choices, initial=default_variant, label=_("Game")
     )
@@ -85,12 +90,12 @@ class OpenSessionForm(forms.Form):
             "most": money.shown_to_reader(money.MAX_STAKE),
         }
         member_fee, guest_fee = money.default_fees()
-        self.fields["fee_member"].initial = member_fee
+        self.fields["fee_member"].initial = money.typed(member_fee)
         self.fields["fee_member"].help_text = gettext(
             "What each member checked in pays the club for the evening, charged when it is "
             "balanced; 0 for none. The club's is %(fee)s."
         ) % {"fee": money.shown_to_reader(member_fee)}
-        self.fields["fee_guest"].initial = guest_fee
+        self.fields["fee_guest"].initial = money.typed(guest_fee)
         self.fields["fee_guest"].help_text = gettext(
             "What each guest checked in pays the club for the evening, charged when it is "
             "balanced; 0 for none. The club's is %(fee)s."

@@ -139,8 +139,17 @@ def writes_comma() -> bool:
 
 
 def example() -> str:
-    """An amount as a member would type it: "2.50" (two places), "3" (none)."""
-    return f"{Decimal(250).scaleb(-2):.{places()}f}"
+    """An amount as a member would type it: "2.50" (two places), "3" (none); "2,50" for a
+    reader whose language writes a decimal comma."""
+    return typed(Decimal(250).scaleb(-2).quantize(unit()))
+
+
+def typed(amount: Decimal) -> str:
+    """An amount as its reader types it in a form (no symbol, no grouping): "0.50", or
+    "0,50" for a reader whose language writes a decimal comma (:func:`_plain` reads both
+    back). A form's initial value, so that it reads as the page's other amounts do."""
+    text = f"{amount:f}"
+    return text.replace(".", ",") if writes_comma() else text
 
 
 def default_fees() -> tuple[Decimal, Decimal]:

@@ -247,3 +247,23 @@ def test_a_citation_is_read_in_its_readers_words_and_its_number_kept(db: Any) ->
         assert log_law("book p.51") == "libro p. 51"
         assert log_law("L19") == "L19"  # a number alone is the source's
         assert log_law("max_turnovers") == "max turnovers"
+
+
+def test_a_forms_amount_is_given_as_its_reader_types_it(db: Any, settings: Any) -> None:
+    """The stake and the fees a form starts from read as the page's other amounts do
+    ("0,05" in Spanish), and go back as typed; a refusal's example too (issue 82, item 4)."""
+    from django.utils import translation
+
+    from club.evenings.forms import OpenSessionForm
+    from club.services import money
+
+    settings.CLUB_TABLE_FEE_MEMBER = "1.50"
+    with translation.override("es"):
+        form = OpenSessionForm()
+        assert 'value="0,05"' in str(form["stake"]) and 'value="1,50"' in str(form["fee_member"])
+        assert money.check_stake(form["stake"].initial) == Decimal("0.05")
+        assert money.example() == "2,50"
+    with translation.override("en-gb"):
+        form = OpenSessionForm()
+        assert 'value="0.05"' in str(form["stake"]) and 'value="1.50"' in str(form["fee_member"])
+        assert money.example() == "2.50"
