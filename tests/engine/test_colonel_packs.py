@@ -109,3 +109,15 @@ def test_cl_opt_1_a_state_from_a_view_keeps_the_spanish_runs() -> None:
     rebuilt = deal_from_view(d.player_view(0), true_hidden(d, 0))
     assert rebuilt.legal_actions(0) == d.legal_actions(0)
     assert [c.lo for c in rebuilt.combinations] == [c.lo for c in d.combinations] == [6]
+
+
+def test_l15_a_card_named_for_the_end_it_does_not_fit_is_refused_by_that_end() -> None:
+    """A card that goes at one end only, named for the other, is refused saying so (L15),
+    and goes where it fits."""
+    d = arrange("colonel", [JUNK, "5H 6H 7H 8H QS KS AS 2D 3S 4C"], "QH", "KC")
+    play(d, "1 draw pack", "1 layout 5H 6H 7H")
+    with pytest.raises(IllegalActionError) as e:
+        d.apply(act("1 add 0 8H low"))
+    assert str(e.value.reason) == "8H does not fit the low end" and e.value.law == "L15"
+    play(d, "1 add 0 8H")
+    assert d.combinations[0].code == "5H 6H 7H 8H"

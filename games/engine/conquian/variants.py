@@ -21,7 +21,18 @@ from ..variant import (
     register,
 )
 from .actions import CONQUIAN_NOTATION
-from .deal import ConquianDeal, new_conquian_deal
+from .deal import (
+    LAW_BORROW,
+    LAW_DEAL,
+    LAW_DISCARD,
+    LAW_ELEVEN,
+    LAW_FORCE,
+    LAW_NEVER_IN_HAND,
+    LAW_PACK,
+    LAW_SAY,
+    ConquianDeal,
+    new_conquian_deal,
+)
 from .melds import KINDS
 
 __all__ = ["CONQUIAN", "Conquian"]
@@ -111,22 +122,23 @@ class Conquian(Variant):
         "Forty cards, ten each; turned cards are used at once or passed, never taken "
         "into the hand; eleven down wins."
     )
+    # The laws the deal cites, cited by the same names (its LAW_ constants)
     laws = (
-        Law(gettext_noop("L1 (two players)"), gettext_noop("Forty cards: ace to ten of each suit (or the Spanish forty, "
+        Law(LAW_PACK, gettext_noop("Forty cards: ace to ten of each suit (or the Spanish forty, "
                                 "or the full 52 of the encyclopedia's options).")),
-        Law(gettext_noop("L8 (two players)"), gettext_noop("Ten cards each, two at a time, the pone first; the 21st card "
+        Law(LAW_DEAL, gettext_noop("Ten cards each, two at a time, the pone first; the 21st card "
                                 "is turned up and the pone has the first say to it.")),
-        Law(gettext_noop("L12 (two players)"), gettext_noop("A turned card is never taken into the hand: the player with "
+        Law(LAW_NEVER_IN_HAND, gettext_noop("A turned card is never taken into the hand: the player with "
                                  "the say uses it at once with cards from their hand, or adds it "
                                  "to one of their own combinations, or passes it.")),
-        Law(gettext_noop("book p.51"), gettext_noop("A card both players refuse is turned down; the second to refuse "
+        Law(LAW_SAY, gettext_noop("A card both players refuse is turned down; the second to refuse "
                          "turns up the next card and has the first say to it.")),
-        Law(gettext_noop("book p.50"), gettext_noop("Using a card obliges a discard, to which the adversary has the say.")),
-        Law("L19", gettext_noop("Forcing: a player may put the card in play on the adversary's combination "
+        Law(LAW_DISCARD, gettext_noop("Using a card obliges a discard, to which the adversary has the say.")),
+        Law(LAW_FORCE, gettext_noop("Forcing: a player may put the card in play on the adversary's combination "
                    "it fits; the adversary must accept it and discard.")),
-        Law(gettext_noop("book p.54"), gettext_noop("Borrowing: cards may move between a player's own combinations when "
+        Law(LAW_BORROW, gettext_noop("Borrowing: cards may move between a player's own combinations when "
                          "every combination left is still complete.")),
-        Law(gettext_noop("L21 (two players)"), gettext_noop("Eleven cards down wins. If the pack runs out first the deal "
+        Law(LAW_ELEVEN, gettext_noop("Eleven cards down wins. If the pack runs out first the deal "
                                  "is a tableau, and the next deal's winner scores it too.")),
         Law(gettext_noop("C-opt-4 (seed 003)"), gettext_noop("Played to a points total, deals go on until a player has "
                                   "won that many points in the game (game points, or pips "

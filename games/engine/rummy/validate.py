@@ -123,15 +123,7 @@ def _on_combination(d: RummyDeal, a: Add | MoveJoker) -> Action:
             raise InvalidActionError("the card fits both ends: say low or high")
         return Add(a.seat, combo.id, a.card, a.end)
     if a.end is not None and a.end != fits[0]:
-        raise IllegalActionError(
-            (
-                gettext("%(card)s does not fit the low end")
-                if a.end == "low"
-                else gettext("%(card)s does not fit the high end")
-            )
-            % {"card": a.card.code},
-            law="L15",
-        )
+        raise _wrong_end(a, *_NOT_AT_END["add"], law="L15")
     return Add(a.seat, combo.id, a.card)
 
 
@@ -224,16 +216,27 @@ def _move(d: RummyDeal, a: MoveJoker) -> Action:
         match = [o for o in match if o[2] == a.end]
         return MoveJoker(a.seat, combo.id, a.card, match[0][2])
     if a.end is not None and a.end != match[0][2]:
-        raise IllegalActionError(
-            (
-                gettext("%(card)s would not land at the low end")
-                if a.end == "low"
-                else gettext("%(card)s would not land at the high end")
-            )
-            % {"card": a.card.code},
-            law="L18",
-        )
+        raise _wrong_end(a, *_NOT_AT_END["move"], law="L18")
     return MoveJoker(a.seat, combo.id, a.card)
+
+
+# What a card named for the wrong end is told, adding it (L15) or moving a joker (L18).
+_NOT_AT_END = {
+    "add": (
+        gettext_noop("%(card)s does not fit the low end"),
+        gettext_noop("%(card)s does not fit the high end"),
+    ),
+    "move": (
+        gettext_noop("%(card)s would not land at the low end"),
+        gettext_noop("%(card)s would not land at the high end"),
+    ),
+}
+
+
+def _wrong_end(a: Add | MoveJoker, low: str, high: str, *, law: str) -> IllegalActionError:
+    """The refusal of a card named for the end it does not go to."""
+    message = low if a.end == "low" else high
+    return IllegalActionError(gettext(message) % {"card": a.card.code}, law=law)
 
 
 _ = build
