@@ -44,20 +44,9 @@ def _py(*args: str, timeout: float = 3600) -> dict[str, Any]:
 
 
 def rlcard_gin_rummy(seconds: float) -> dict[str, Any]:
-    """The baseline: rlcard's Gin Rummy engine, random legal play (the loop the issue names)."""
-    from rlcard.games.gin_rummy.game import GinRummyGame
-
-    rng = random.Random(1)
-    game = GinRummyGame()
-    deals = actions = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        game.init_game()
-        while not game.is_over():
-            game.step(rng.choice(game.judge.get_legal_actions()))
-            actions += 1
-        deals += 1
-    elapsed = time.perf_counter() - start
+    """The baseline: rlcard's Gin Rummy engine, random legal play (the loop the issue names),
+    one run of ``seconds`` (:func:`_rlcard_slices`' loop)."""
+    deals, actions, elapsed = _rlcard_slices()(seconds)
     return {"deals": deals, "actions": actions, "actions_per_s": actions / elapsed}
 
 
